@@ -1,0 +1,114 @@
+/**
+ * Every number and user-facing text of the spec that more than one place needs, named once.
+ * Spec 01 §8-§9, spec 02 §8-§9, DECISIONS 12-13, 19, 22-23.
+ */
+
+/** Default banner sizes in CSS pixels (spec 01 §9; inline mobile 350x564 per DECISIONS 23). */
+export const DEFAULT_BANNER_SIZES = {
+  srpHeaderDesktop: { width: 1920, height: 300 },
+  srpHeaderMobile: { width: 600, height: 500 },
+  inlineDesktop: { width: 350, height: 564 },
+  inlineMobile: { width: 350, height: 564 },
+} as const;
+
+/** Allowed ranges of the banner size inputs (spec 02 §5 Configuration). */
+export const BANNER_SIZE_RANGES = {
+  srpHeaderDesktop: { width: { min: 100, max: 3000 }, height: { min: 50, max: 1000 } },
+  srpHeaderMobile: { width: { min: 100, max: 1000 }, height: { min: 50, max: 1000 } },
+  inlineDesktop: { width: { min: 100, max: 1000 }, height: { min: 100, max: 1000 } },
+  inlineMobile: { width: { min: 100, max: 1000 }, height: { min: 100, max: 1000 } },
+} as const;
+
+/** Banner size presets (spec 02 §9). */
+export const BANNER_SIZE_PRESETS = {
+  Standard: DEFAULT_BANNER_SIZES,
+  Compact: {
+    srpHeaderDesktop: { width: 1200, height: 250 },
+    srpHeaderMobile: { width: 500, height: 400 },
+    inlineDesktop: { width: 300, height: 500 },
+    inlineMobile: { width: 300, height: 500 },
+  },
+  'Large/High-Res': {
+    srpHeaderDesktop: { width: 2560, height: 400 },
+    srpHeaderMobile: { width: 800, height: 600 },
+    inlineDesktop: { width: 400, height: 600 },
+    inlineMobile: { width: 400, height: 600 },
+  },
+} as const;
+
+/** Max upload size per file, bytes (spec 01 §5, DECISIONS 13). */
+export const MAX_ASSET_BYTES = 2_097_152;
+/** Accepted upload MIME types and extensions (DECISIONS 13). */
+export const ACCEPTED_IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const ACCEPTED_IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
+
+/** Default per-dealer storage quota, bytes (DECISIONS 12). */
+export const DEFAULT_STORAGE_QUOTA_BYTES = 50 * 1024 * 1024;
+/** Storage thresholds as fractions of the quota (DECISIONS 12, spec 02 §9). */
+export const STORAGE_WARN_RATIO = 0.7;
+export const STORAGE_RED_RATIO = 0.9;
+export const STORAGE_REFUSE_RATIO = 0.9;
+export const STORAGE_FULL_RATIO = 0.95;
+
+/** Header if width / height is more than this (spec 01 §5, spec 02 §9). */
+export const WIDE_HEADER_RATIO = 2;
+
+/** Max requests per minute range and fallback (spec 01 §5, §9). */
+export const MAX_REQUESTS_PER_MINUTE = { min: 10, max: 1000, fallback: 100 } as const;
+/** CTR alert threshold fallback, percent (spec 01 §5). */
+export const DEFAULT_ALERT_THRESHOLD = 2;
+
+/** Font choices (spec 01 §9). */
+export const FONT_CHOICES = [
+  'Arial, sans-serif',
+  'Helvetica, sans-serif',
+  'Times New Roman, serif',
+  'Georgia, serif',
+  'Courier New, monospace',
+] as const;
+
+/** CTR above this percent is 'Above average' (spec 02 §9, DECISIONS 19). */
+export const CTR_ABOVE_AVERAGE = 3;
+
+/** Embed script constants (spec 01 §9). */
+export const SCRIPT_URL_WATCH_MS = 500;
+export const MOBILE_BREAKPOINT_PX = 768;
+export const HEADER_MAX_WIDTH_PX = 1920;
+export const INLINE_MAX_WIDTH_PX = 350;
+
+/** Provider inventory link year bounds for mxs (spec 01 §9). */
+export const MXS_MIN_YEAR = 2003;
+export const MXS_MAX_YEAR = 2026;
+
+/** Script preview length and summary entries (spec 02 §9). */
+export const SCRIPT_PREVIEW_CHARS = 1000;
+export const SCRIPT_SUMMARY_ENTRIES = 5;
+export const COPY_CONFIRMATION_MS = 2000;
+
+/** Recent dealers rows on the admin dashboard (spec 01 §9). */
+export const RECENT_DEALERS_ROWS = 5;
+
+/** Aged inventory threshold in days on lot (spec 02 §9). */
+export const AGED_DAYS = 60;
+
+/** Analytics auto-refresh interval (spec 02 §9). */
+export const ANALYTICS_REFRESH_MS = 300_000;
+
+/** User-facing texts the spec fixes (spec 01 §8, spec 02 §8). */
+export const TEXT = {
+  invalidCredentials: 'Invalid credentials',
+  loginFailed: 'Login failed',
+  invalidFilename: 'Invalid filename format. Expected: new_{year}_{manufacturer}_{model}_{trim}_{size}.{ext}',
+  invalidFilenameHint: 'Example: new_2025_honda_civic_sport_1920x300.jpg (e.g. {hash}.jpg)',
+  invalidFileTypeOrSize: 'Invalid file type or size',
+  failedToReadFile: 'Failed to read file',
+  storageNearlyFull: 'Storage nearly full! Please delete some old assets first.',
+  storageFull: 'Storage full - delete assets first',
+  storageQuotaExceeded: 'Storage quota exceeded or data too large',
+  dealerNotFound: 'Dealer not found',
+  dealerIdNotFound: 'Dealer ID not found',
+  pageNotFound: 'Page Not Found',
+  pageNotFoundBody: 'The requested page could not be found.',
+  noAssetsYet: 'No assets yet',
+  noAssetsUploaded: 'No assets uploaded',
+} as const;

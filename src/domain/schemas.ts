@@ -1,0 +1,318 @@
+/**
+ * Zod schemas for every entity the product stores and every API body it accepts, shared by server,
+ * web app and embed script. Types are inferred from the schemas (`z.infer`), so the browser and the
+ * server cannot disagree about a shape.
+ *
+ * Spec 01 §3 (entities), spec 02 §3 (dealer configs), DECISIONS 1-25.
+ */
+import { z } from 'zod';
+import {
+  BANNER_SIZE_RANGES,
+  DEFAULT_BANNER_SIZES,
+  MAX_REQUESTS_PER_MINUTE,
+  FONT_CHOICES,
+} from './constants';
+
+export const ROLES = ['admin', 'dealer-manager', 'viewer'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+export const PROVIDERS = ['mxs', 'dealer-inspire', 'custom'] as const;
+export const providerSchema = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof providerSchema>;
+
+/** Slot types a shortcode can ask for (spec 01 §1, spec 02 §2 Script). */
+export const SLOT_TYPES = ['header', 'primary', 'upsell'] as const;
+export const slotTypeSchema = z.enum(SLOT_TYPES);
+export type SlotType = z.infer<typeof slotTypeSchema>;
+
+/** Stored asset types (spec 02 §3 Asset). */
+export const ASSET_TYPES = ['header', 'primary', 'upsell'] as const;
+export const assetTypeSchema = z.enum(ASSET_TYPES);
+export type AssetType = z.infer<typeof assetTypeSchema>;
+
+export const VARIANTS = ['desktop', 'mobile'] as const;
+export const variantSchema = z.enum(VARIANTS);
+export type Variant = z.infer<typeof variantSchema>;
+
+export const TRACK_EVENTS = ['impression', 'click', 'conversion'] as const;
+export const trackEventSchema = z.enum(TRACK_EVENTS);
+export type TrackEventName = z.infer<typeof trackEventSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Manufacturer catalogue (spec 01 §3)
+
+export const MODEL_CATEGORIES = ['sedan', 'hatchback', 'suv', 'truck', 'coupe', 'wagon'] as const;
+
+export const trimSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  displayName: z.string().min(1),
+  /** MSRP in whole US dollars. */
+  msrp: z.number().int().nonnegative(),
+  isPopular: z.boolean(),
+  priority: z.number().int(),
+});
+export type Trim = z.infer<typeof trimSchema>;
+
+export const vehicleModelSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  displayName: z.string().min(1),
+  category: z.enum(MODEL_CATEGORIES),
+  /** MSRP range in whole US dollars. */
+  msrp: z.object({ min: z.number().int().nonnegative(), max: z.number().int().nonnegative() }),
+  trims: z.array(trimSchema),
+  isActive: z.boolean(),
+  priority: z.number().int(),
+  /** Canonical model names this model upsells to, best first. */
+  upsellTargets: z.array(z.string()),
+});
+export type VehicleModel = z.infer<typeof vehicleModelSchema>;
+
+/** inventory/source model key -> canonical model name (spec 02 §3 modelMap). */
+export const modelMapSchema = z.record(z.string().min(1), z.string().min(1));
+/** primary canonical model -> upsell target canonical model (spec 02 §3 upsellMap). */
+export const upsellMapSchema = z.record(z.string().min(1), z.string().min(1));
+/** canonical model -> ordered trim ladder, entry trim first, top trim last. */
+export const trimPatternsSchema = z.record(z.string().min(1), z.array(z.string().min(1)));
+
+export const manufacturerSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  logoUrl: z.string(),
+  primaryColor: z.string(),
+  secondaryColor: z.string(),
+  models: z.array(vehicleModelSchema),
+  defaultModelMappings: modelMapSchema,
+  defaultUpsellRules: upsellMapSchema,
+  defaultTrimPatterns: trimPatternsSchema,
+  providerCompatibility: z.array(providerSchema),
+  assetNamingConvention: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Manufacturer = z.infer<typeof manufacturerSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Dealer settings (spec 01 §3, §9; spec 02 §5)
+
+/** A banner width/height pair in CSS pixels. */
+export const bannerSizeSchema = z.object({
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type BannerSize = z.infer<typeof bannerSizeSchema>;
+
+export const BANNER_SLOTS = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'] as const;
+export type BannerSlot = (typeof BANNER_SLOTS)[number];
+
+function sizeInRange(slot: BannerSlot) {
+  const r = BANNER_SIZE_RANGES[slot];
+  return z.object({
+    width: z.number().int().min(r.width.min, `${slot} width must be ${r.width.min}-${r.width.max}`).max(r.width.max, `${slot} width must be ${r.width.min}-${r.width.max}`),
+    height: z.number().int().min(r.height.min, `${slot} height must be ${r.height.min}-${r.height.max}`).max(r.height.max, `${slot} height must be ${r.height.min}-${r.height.max}`),
+  });
+}
+
+/** The four configured banner sizes, each within the ranges of spec 02 §5. */
+export const bannerSizesSchema = z.object({
+  srpHeaderDesktop: sizeInRange('srpHeaderDesktop'),
+  srpHeaderMobile: sizeInRange('srpHeaderMobile'),
+  inlineDesktop: sizeInRange('inlineDesktop'),
+  inlineMobile: sizeInRange('inlineMobile'),
+});
+export type BannerSizes = z.infer<typeof bannerSizesSchema>;
+
+export const STORAGE_PROVIDERS = ['dc-banners', 'dealer', 'agency', 'custom'] as const;
+
+export const assetStorageSchema = z.object({
+  provider: z.enum(STORAGE_PROVIDERS),
+  baseUrl: z.string(),
+  fallbackEnabled: z.boolean(),
+  bannerSizes: bannerSizesSchema,
+  customNaming: z.object({ pattern: z.string(), variables: z.array(z.string()) }),
+  /** Storage quota for uploaded assets, bytes (DECISIONS 12). */
+  storageQuotaBytes: z.number().int().positive(),
+});
+export type AssetStorage = z.infer<typeof assetStorageSchema>;
+
+export const UPSELL_STRATEGIES = ['manufacturer', 'inventory', 'custom'] as const;
+export const upsellStrategySchema = z.enum(UPSELL_STRATEGIES);
+export type UpsellStrategy = z.infer<typeof upsellStrategySchema>;
+
+export const dealerConfigsSchema = z.object({
+  modelMap: modelMapSchema,
+  upsellMap: upsellMapSchema,
+  trimPatterns: trimPatternsSchema,
+  /** canonical model -> integer weight 1..10 (spec 02 §5). */
+  inventoryWeights: z.record(z.string().min(1), z.number().int().min(1).max(10)),
+  customUpsellLogic: upsellStrategySchema,
+  /** Rules the dealer wrote itself, used when customUpsellLogic is 'custom'. */
+  customUpsellRules: upsellMapSchema,
+  useManufacturerUpsells: z.boolean(),
+  providerConfig: z.object({ type: providerSchema }),
+});
+export type DealerConfigs = z.infer<typeof dealerConfigsSchema>;
+
+export const FALLBACK_TYPES = BANNER_SLOTS;
+export const fallbackAssetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(BANNER_SLOTS),
+  url: z.string(),
+  isUploaded: z.boolean(),
+  createdAt: z.string(),
+  isActive: z.boolean(),
+  priority: z.number().int(),
+});
+export type FallbackAsset = z.infer<typeof fallbackAssetSchema>;
+export const fallbackAssetsSchema = z.object({
+  srpHeaderDesktop: z.array(fallbackAssetSchema),
+  srpHeaderMobile: z.array(fallbackAssetSchema),
+  inlineDesktop: z.array(fallbackAssetSchema),
+  inlineMobile: z.array(fallbackAssetSchema),
+});
+export type FallbackAssets = z.infer<typeof fallbackAssetsSchema>;
+
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
+
+export const brandingSchema = z.object({
+  primaryColor: hexColor,
+  secondaryColor: hexColor,
+  logoUrl: z.string(),
+  customCss: z.string().max(20_000),
+  fontFamily: z.enum(FONT_CHOICES),
+});
+export type Branding = z.infer<typeof brandingSchema>;
+
+export const securitySchema = z.object({
+  allowedDomains: z.array(z.string().min(1)),
+  enableCors: z.boolean(),
+  requireHttps: z.boolean(),
+  rateLimitEnabled: z.boolean(),
+  maxRequestsPerMinute: z.number().int().min(MAX_REQUESTS_PER_MINUTE.min).max(MAX_REQUESTS_PER_MINUTE.max),
+});
+export type Security = z.infer<typeof securitySchema>;
+
+export const notificationsSchema = z.object({
+  emailAlerts: z.boolean(),
+  performanceAlerts: z.boolean(),
+  errorAlerts: z.boolean(),
+  weeklyReports: z.boolean(),
+  /** CTR percent below which a performance alert fires. */
+  alertThreshold: z.number().min(0).max(100),
+});
+export type Notifications = z.infer<typeof notificationsSchema>;
+
+export const DEALER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
+
+export const dealerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  manufacturer: z.string(),
+  manufacturerName: z.string(),
+  websiteUrl: z.string(),
+  provider: providerSchema,
+  status: z.string(),
+  assetStorage: assetStorageSchema,
+  configs: dealerConfigsSchema,
+  fallbackAssets: fallbackAssetsSchema,
+  branding: brandingSchema,
+  security: securitySchema,
+  notifications: notificationsSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Dealer = z.infer<typeof dealerSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Assets (spec 01 §5, spec 02 §3)
+
+export const parsedFilenameSchema = z.object({
+  isValid: z.boolean(),
+  year: z.string(),
+  manufacturer: z.string(),
+  model: z.string(),
+  trim: z.string(),
+  /** The `{width}x{height}` part as written, e.g. "1920x300". */
+  size: z.string(),
+  dimensions: z.object({ width: z.number(), height: z.number() }),
+  extension: z.string(),
+  originalFilename: z.string(),
+  extraParts: z.array(z.string()),
+});
+export type ParsedFilename = z.infer<typeof parsedFilenameSchema>;
+
+export const assetSchema = z.object({
+  id: z.string(),
+  dealerId: z.string(),
+  name: z.string(),
+  type: assetTypeSchema,
+  model: z.string(),
+  trim: z.string(),
+  year: z.string(),
+  manufacturer: z.string(),
+  mimeType: z.string(),
+  /** Stored size of the original bytes. */
+  sizeBytes: z.number().int(),
+  dimensions: z.object({ width: z.number().int(), height: z.number().int() }),
+  isActive: z.boolean(),
+  parsedMetadata: parsedFilenameSchema,
+  createdAt: z.string(),
+  /** URL of the image bytes for the signed-in app. */
+  url: z.string(),
+});
+export type Asset = z.infer<typeof assetSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Session and API bodies
+
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  dealerId: z.string().nullable(),
+  dealerName: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const loginBodySchema = z.object({
+  email: z.email('Email must be a valid email address'),
+  password: z.string().min(1, 'Password is required'),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+/** Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17). */
+export const trackBodySchema = z.object({
+  dealerId: z.string().min(1).max(100),
+  event: trackEventSchema,
+  type: slotTypeSchema.optional(),
+  model: z.string().max(100).optional().default(''),
+  /** Client time, ISO 8601 or epoch milliseconds. */
+  timestamp: z.union([z.string().max(40), z.number()]).optional(),
+  url: z.string().max(2000).optional().default(''),
+});
+export type TrackBody = z.infer<typeof trackBodySchema>;
+
+/** Query of GET /api/scripts/:dealerId/asset (spec 01 §7, DECISIONS 14). */
+export const assetQuerySchema = z.object({
+  model: z.string().max(100).default(''),
+  type: slotTypeSchema.default('header'),
+  variant: variantSchema.default('desktop'),
+  trim: z.string().max(100).optional(),
+});
+export type AssetQuery = z.infer<typeof assetQuerySchema>;
+
+/** Totals for one dealer over a period (dashboard cards). */
+export const dealerStatsSchema = z.object({
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  /** clicks / impressions x 100, or null with no impressions. */
+  ctr: z.number().nullable(),
+});
+export type DealerStats = z.infer<typeof dealerStatsSchema>;
+
+export { DEFAULT_BANNER_SIZES };

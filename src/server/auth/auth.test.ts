@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, cookieHeader, type TestApp } from '../test-app';
+import { users } from '../db/schema';
+import { DEMO_ACCOUNTS } from '../db/seed';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const manager = DEMO_ACCOUNTS[1]!;
+
+describe('sign-in', () => {
+  it('signs in a demo account with an HttpOnly SameSite=Lax session cookie', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: manager.email, password: manager.password } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ email: manager.email, role: 'dealer-manager', dealerId: 'honda-of-demo', dealerName: 'Honda of Demo' });
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/dcb_session=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: cookieHeader(res) } });
+    expect(me.json().user.email).toBe(manager.email);
+  });
+
+  it('matches the email case-insensitively', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: manager.email.toUpperCase(), password: manager.password } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it("refuses a wrong password with 'Invalid credentials'", async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: manager.email, password: 'wrong' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.message).toBe('Invalid credentials');
+  });
+
+  it('refuses a malformed email with a message naming the field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'not-an-email', password: 'x' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^email: /);
+  });
+
+  it('stores argon2id hashes, never the password', async () => {
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, manager.email));
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(row!.passwordHash).not.toContain(manager.password);
+  });
+
+  it('logout ends the session server-side', async () => {
+    const cookie = await t.login(manager.email, manager.password);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(204);
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('refuses sign-in and ends sessions of a deactivated user', async () => {
+    const cookie = await t.userCookie('viewer', 'honda-of-demo');
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    const id = me.json().user.id as string;
+    await t.database.db.update(users).set({ isActive: false }).where(eq(users.id, id));
+    const after = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('lists the demo accounts for the sign-in hint', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/demo-accounts' });
+    expect(res.json().accounts.map((a: { email: string }) => a.email)).toEqual(DEMO_ACCOUNTS.map((a) => a.email));
+  });
+});

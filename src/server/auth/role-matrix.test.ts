@@ -1,0 +1,114 @@
+/**
+ * The role matrix: every /api and /scripts route, called by each kind of caller, answers the
+ * expected status (DECISIONS 5-6). A route missing from the table fails the test, so new routes
+ * must join it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
+import { dealers } from '../db/schema';
+import { newDealerRow } from '../dealers/service';
+import { CATALOGUE } from '../db/seed-catalogue';
+
+const A = DEMO_DEALER.id;
+const B = 'dealer-b';
+const CALLERS = ['anonymous', 'admin', 'managerA', 'viewerA', 'managerB'] as const;
+type Caller = (typeof CALLERS)[number];
+
+interface Row {
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+  route: string;
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+  /** Expected status per caller, in CALLERS order. */
+  expect: [number, number, number, number, number];
+  /** Give each caller a fresh session (for routes that end it). */
+  freshSession?: boolean;
+}
+
+const boundary = 'matrixboundary';
+const badUpload =
+  `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bad-name.jpg"\r\nContent-Type: image/jpeg\r\n\r\nxx\r\n--${boundary}--\r\n`;
+const missing = randomUUID();
+
+const ROWS: Row[] = [
+  { method: 'POST', route: '/api/auth/login', url: '/api/auth/login', payload: { email: 'nobody@example.com', password: 'x' }, expect: [401, 401, 401, 401, 401] },
+  { method: 'GET', route: '/api/auth/me', url: '/api/auth/me', expect: [401, 200, 200, 200, 200] },
+  { method: 'GET', route: '/api/auth/demo-accounts', url: '/api/auth/demo-accounts', expect: [200, 200, 200, 200, 200] },
+  { method: 'GET', route: '/api/dealers/:dealerId', url: `/api/dealers/${A}`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/stats', url: `/api/dealers/${A}/stats`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/assets', url: `/api/dealers/${A}/assets`, expect: [401, 200, 200, 200, 403] },
+  {
+    method: 'POST',
+    route: '/api/dealers/:dealerId/assets',
+    url: `/api/dealers/${A}/assets`,
+    payload: badUpload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    expect: [401, 200, 200, 403, 403],
+  },
+  { method: 'DELETE', route: '/api/dealers/:dealerId/assets/:assetId', url: `/api/dealers/${A}/assets/${missing}`, expect: [401, 404, 404, 403, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/assets/:assetId/image', url: `/api/dealers/${A}/assets/${missing}/image`, expect: [401, 404, 404, 404, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/script', url: `/api/dealers/${A}/script`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/scripts/:dealerId/asset', url: `/api/scripts/${A}/asset?model=civic&type=header`, expect: [200, 200, 200, 200, 200] },
+  {
+    method: 'POST',
+    route: '/api/analytics/track',
+    url: '/api/analytics/track',
+    payload: { dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' },
+    expect: [204, 204, 204, 204, 204],
+  },
+  { method: 'GET', route: '/scripts/:file', url: `/scripts/dc-banners-${A}.js`, expect: [200, 200, 200, 200, 200] },
+  { method: 'POST', route: '/api/auth/logout', url: '/api/auth/logout', expect: [401, 204, 204, 204, 204], freshSession: true },
+];
+
+let t: TestApp;
+const cookies = {} as Record<Caller, string>;
+
+async function cookieFor(caller: Caller): Promise<string> {
+  switch (caller) {
+    case 'anonymous':
+      return '';
+    case 'admin':
+      return t.userCookie('admin', null);
+    case 'managerA':
+      return t.userCookie('dealer-manager', A);
+    case 'viewerA':
+      return t.userCookie('viewer', A);
+    case 'managerB':
+      return t.userCookie('dealer-manager', B);
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.database.db.insert(dealers).values(
+    newDealerRow({ id: B, name: 'Dealer B', manufacturer: 'honda', websiteUrl: 'https://dealer-b.example', provider: 'mxs', status: 'active' }, CATALOGUE.find((m) => m.id === 'honda')!),
+  );
+  for (const c of CALLERS) cookies[c] = await cookieFor(c);
+});
+afterAll(() => t.close());
+
+describe('role matrix', () => {
+  it('covers every /api and /scripts route', () => {
+    const registered = t.app.routePolicies.map((r) => `${r.method} ${r.url}`).sort();
+    const tabled = ROWS.map((r) => `${r.method} ${r.route}`).sort();
+    expect(tabled).toEqual(registered);
+  });
+
+  for (const row of ROWS) {
+    CALLERS.forEach((caller, i) => {
+      it(`${row.method} ${row.url} as ${caller} -> ${row.expect[i]}`, async () => {
+        const cookie = row.freshSession && caller !== 'anonymous' ? await cookieFor(caller) : cookies[caller];
+        const res = await t.app.inject({
+          method: row.method,
+          url: row.url,
+          payload: row.payload as string | object | undefined,
+          headers: { ...(cookie ? { cookie } : {}), ...row.headers },
+        });
+        expect(res.statusCode, res.body.slice(0, 200)).toBe(row.expect[i]);
+      });
+    });
+  }
+});

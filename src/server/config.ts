@@ -1,0 +1,83 @@
+/**
+ * Server configuration: every environment variable the server reads, parsed once with zod.
+ *
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | PORT | 3000 | HTTP port |
+ * | HOST | 0.0.0.0 | listen address |
+ * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
+ * | DATA_DIR | ./data | where PGlite keeps its files |
+ * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
+ * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |
+ * | SESSION_TTL_HOURS | 168 | session lifetime |
+ * | SEED_DEMO | true | seed the catalogue, a demo dealer and the three demo accounts into an empty database |
+ * | LOG_LEVEL | info | pino level (silent in tests) |
+ * | WEB_DIST_DIR | ./dist/web | the built web app |
+ * | EMBED_DIST_FILE | ./dist/embed/dc-banners.js | the built embed script |
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_ORIGIN: z.string().url().optional(),
+  SESSION_SECRET: z.string().min(16).default('dc-banners-development-secret-change-me'),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
+  SEED_DEMO: booleanString.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().default('./dist/web'),
+  EMBED_DIST_FILE: z.string().default('./dist/embed/dc-banners.js'),
+});
+
+export interface Config {
+  env: string;
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicOrigin: string;
+  sessionSecret: string;
+  sessionTtlMs: number;
+  seedDemo: boolean;
+  logLevel: string;
+  webDistDir: string;
+  embedDistFile: string;
+}
+
+/**
+ * Parses the environment into a Config.
+ * @throws Error naming every invalid variable, e.g. "Invalid configuration: PORT: ...".
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${detail}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && (!env.SESSION_SECRET || e.SESSION_SECRET.length < 32)) {
+    throw new Error('Invalid configuration: SESSION_SECRET must be set to at least 32 characters in production');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    sessionSecret: e.SESSION_SECRET,
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: path.resolve(e.WEB_DIST_DIR),
+    embedDistFile: path.resolve(e.EMBED_DIST_FILE),
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Drizzle schema: the tables of the product. Changes here become SQL migrations with
+ * `npm run db:generate` (drizzle-kit); migrations are the only way the schema changes.
+ *
+ * Design notes:
+ * - A manufacturer's catalogue (models with their trims, default mappings, upsell rules, trim
+ *   patterns) is JSONB on the manufacturer row: it is always read and edited as one document,
+ *   is small (tens of models), and nothing queries across manufacturers' models.
+ * - A dealer's settings groups (asset storage, configs, fallback assets, branding, security,
+ *   notifications) are JSONB columns validated by the domain zod schemas at the API boundary;
+ *   each group is replaced whole in one transaction.
+ * - Asset bytes live in `asset_blobs`, apart from the metadata, so listing assets never reads bytes.
+ * - `dealers.version` increases on every change that affects delivery (assets, configs), so
+ *   caches keyed by it invalidate across server processes.
+ *
+ * Spec 01 §3, spec 02 §3, DECISIONS 1, 10.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type {
+  AssetStorage,
+  Branding,
+  DealerConfigs,
+  FallbackAssets,
+  Notifications,
+  ParsedFilename,
+  Security,
+  VehicleModel,
+} from '../../domain/schemas';
+
+/** PostgreSQL bytea as a Node Buffer (pg returns Buffer, PGlite a Uint8Array: normalised here). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)),
+  toDriver: (v) => v,
+});
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const manufacturers = pgTable('manufacturers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  logoUrl: text('logo_url').notNull().default(''),
+  primaryColor: text('primary_color').notNull().default('#000000'),
+  secondaryColor: text('secondary_color').notNull().default('#666666'),
+  models: jsonb('models').$type<VehicleModel[]>().notNull().default([]),
+  defaultModelMappings: jsonb('default_model_mappings').$type<Record<string, string>>().notNull().default({}),
+  defaultUpsellRules: jsonb('default_upsell_rules').$type<Record<string, string>>().notNull().default({}),
+  defaultTrimPatterns: jsonb('default_trim_patterns').$type<Record<string, string[]>>().notNull().default({}),
+  providerCompatibility: jsonb('provider_compatibility').$type<string[]>().notNull().default([]),
+  assetNamingConvention: text('asset_naming_convention').notNull().default(''),
+  ...timestamps,
+});
+
+export const dealers = pgTable(
+  'dealers',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    manufacturerId: text('manufacturer_id')
+      .notNull()
+      .references(() => manufacturers.id),
+    websiteUrl: text('website_url').notNull(),
+    provider: text('provider').notNull(),
+    status: text('status').notNull().default('active'),
+    assetStorage: jsonb('asset_storage').$type<AssetStorage>().notNull(),
+    configs: jsonb('configs').$type<DealerConfigs>().notNull(),
+    fallbackAssets: jsonb('fallback_assets').$type<FallbackAssets>().notNull(),
+    branding: jsonb('branding').$type<Branding>().notNull(),
+    security: jsonb('security').$type<Security>().notNull(),
+    notifications: jsonb('notifications').$type<Notifications>().notNull(),
+    version: integer('version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [index('dealers_manufacturer_idx').on(t.manufacturerId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+    dealerId: text('dealer_id').references(() => dealers.id, { onDelete: 'set null' }),
+    passwordHash: text('password_hash').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** sha256 of the cookie token, hex; the token itself is never stored. */
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const assets = pgTable(
+  'assets',
+  {
+    id: uuid('id').primaryKey(),
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    model: text('model').notNull(),
+    /** modelKey(model), for lookups by the shared comparison key (DECISIONS 25). */
+    modelKey: text('model_key').notNull(),
+    trim: text('trim').notNull(),
+    year: text('year').notNull(),
+    manufacturer: text('manufacturer').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    parsedMetadata: jsonb('parsed_metadata').$type<ParsedFilename>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('assets_dealer_model_idx').on(t.dealerId, t.modelKey)],
+);
+
+export const assetBlobs = pgTable('asset_blobs', {
+  assetId: uuid('asset_id')
+    .primaryKey()
+    .references(() => assets.id, { onDelete: 'cascade' }),
+  data: bytea('data').notNull(),
+});
+
+export const events = pgTable(
+  'events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    slotType: text('slot_type'),
+    model: text('model').notNull().default(''),
+    url: text('url').notNull().default(''),
+    /** When our server received the event (the client's clock is not trusted for reporting). */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The client's own timestamp, as sent, for diagnostics. */
+    clientTimestamp: text('client_timestamp'),
+  },
+  (t) => [index('events_dealer_time_idx').on(t.dealerId, t.occurredAt)],
+);

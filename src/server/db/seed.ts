@@ -1,0 +1,64 @@
+/**
+ * Demo data: the manufacturer catalogue (spec 01 §3), one active Honda dealer on mxs with all
+ * default settings (spec 01 §9), and the three demo accounts (DECISIONS 4). Runs only on an
+ * empty database, so restarting never overwrites a user's changes.
+ */
+import { count } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import type { Db } from './client';
+import { dealers, manufacturers, users } from './schema';
+import { CATALOGUE } from './seed-catalogue';
+import { hashPassword } from '../auth/password';
+import type { Role } from '../../domain/schemas';
+import { newDealerRow } from '../dealers/service';
+
+export const DEMO_DEALER = {
+  id: 'honda-of-demo',
+  name: 'Honda of Demo',
+  manufacturer: 'honda',
+  websiteUrl: 'https://www.hondaofdemo.com',
+  provider: 'mxs',
+  status: 'active',
+} as const;
+
+/** Demo accounts; their passwords are public by design and listed on the sign-in screen. */
+export const DEMO_ACCOUNTS: ReadonlyArray<{ email: string; password: string; role: Role; name: string; dealerId: string | null }> = [
+  { email: 'admin@dc-banners.com', password: 'admin123', role: 'admin', name: 'Alex Admin', dealerId: null },
+  { email: 'manager@hondaofdemo.com', password: 'manager123', role: 'dealer-manager', name: 'Morgan Manager', dealerId: DEMO_DEALER.id },
+  { email: 'viewer@hondaofdemo.com', password: 'viewer123', role: 'viewer', name: 'Val Viewer', dealerId: DEMO_DEALER.id },
+];
+
+/** Inserts the manufacturer catalogue (idempotent per manufacturer id). */
+export async function seedCatalogue(db: Db): Promise<void> {
+  await db
+    .insert(manufacturers)
+    .values(CATALOGUE.map((m) => ({ ...m })))
+    .onConflictDoNothing();
+}
+
+/**
+ * Seeds catalogue, demo dealer and demo accounts when the database has no users.
+ * @returns true when it seeded, false when data already existed.
+ */
+export async function seedDemoData(db: Db): Promise<boolean> {
+  const [existing] = await db.select({ n: count() }).from(users);
+  if (existing && existing.n > 0) return false;
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+  await db.transaction(async (tx) => {
+    await seedCatalogue(tx);
+    const honda = CATALOGUE.find((m) => m.id === DEMO_DEALER.manufacturer);
+    if (!honda) throw new Error('Seed catalogue has no Honda');
+    await tx.insert(dealers).values(newDealerRow(DEMO_DEALER, honda)).onConflictDoNothing();
+    await tx.insert(users).values(
+      DEMO_ACCOUNTS.map((a, i) => ({
+        id: randomUUID(),
+        email: a.email,
+        name: a.name,
+        role: a.role,
+        dealerId: a.dealerId,
+        passwordHash: hashes[i]!,
+      })),
+    );
+  });
+  return true;
+}

@@ -1,0 +1,169 @@
+/**
+ * Banner delivery: which image a slot shows and its web-optimised bytes (spec 02 §4 "Preview
+ * asset choice", DECISIONS 11, 14). The same `resolveBanner` serves the embed script's image
+ * requests and the dealer's preview screen.
+ */
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Db } from '../db/client';
+import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
+import type { BannerSizes, DealerConfigs, SlotType, Variant } from '../../domain/schemas';
+import { chooseAsset, slotSize } from '../../domain/asset-choice';
+import { activeUpsellRules, upsellTarget } from '../../domain/upsell';
+import { modelKey } from '../../domain/model-keys';
+import { NotFound } from '../errors';
+import { placeholderSvg } from './placeholder';
+
+/** True when a dealer with this id exists. */
+export async function dealerExists(db: Db, dealerId: string): Promise<boolean> {
+  const [row] = await db.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId));
+  return Boolean(row);
+}
+
+/** The model a slot shows: for `upsell`, the upsell target under the dealer's active strategy. */
+export function slotModel(configs: DealerConfigs, manufacturerRules: Record<string, string>, model: string, slot: SlotType): string {
+  if (slot !== 'upsell') return model;
+  const rules = activeUpsellRules(configs.customUpsellLogic, {
+    manufacturerRules,
+    dealerUpsellMap: configs.upsellMap,
+    customRules: configs.customUpsellRules,
+    inventoryRules: null,
+  });
+  return upsellTarget(model, rules);
+}
+
+export interface ResolvedBanner {
+  /** 'asset' = an uploaded asset; 'placeholder' = generated SVG. */
+  source: 'asset' | 'placeholder';
+  assetId: string | null;
+  model: string;
+  width: number;
+  height: number;
+  /** Cache key part that changes whenever the answer may change. */
+  version: number;
+}
+
+interface DealerDelivery {
+  id: string;
+  version: number;
+  sizes: BannerSizes;
+  configs: DealerConfigs;
+  manufacturerName: string;
+  manufacturerRules: Record<string, string>;
+  color: string;
+}
+
+async function loadDealer(db: Db, dealerId: string): Promise<DealerDelivery> {
+  const [row] = await db
+    .select({
+      id: dealers.id,
+      version: dealers.version,
+      storage: dealers.assetStorage,
+      configs: dealers.configs,
+      manufacturerName: manufacturers.name,
+      manufacturerRules: manufacturers.defaultUpsellRules,
+      color: manufacturers.primaryColor,
+    })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound('Unknown dealer');
+  return { ...row, sizes: row.storage.bannerSizes };
+}
+
+/**
+ * Chooses the banner for a slot: the dealer's uploaded asset by the preview rules, else the
+ * placeholder. @throws NotFound for an unknown dealer.
+ */
+export async function resolveBanner(
+  db: Db,
+  dealerId: string,
+  q: { model: string; type: SlotType; variant: Variant },
+): Promise<ResolvedBanner & { dealer: DealerDelivery }> {
+  const dealer = await loadDealer(db, dealerId);
+  const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type);
+  const size = slotSize(q.type, q.variant, dealer.sizes);
+  const candidates = model
+    ? await db
+        .select({
+          id: assets.id,
+          model: assets.model,
+          isActive: assets.isActive,
+          parsedMetadata: assets.parsedMetadata,
+          width: assets.width,
+          height: assets.height,
+        })
+        .from(assets)
+        .where(and(eq(assets.dealerId, dealerId), eq(assets.modelKey, modelKey(model))))
+        .orderBy(assets.createdAt)
+    : [];
+  const chosen = chooseAsset(
+    candidates.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })),
+    { model, slot: q.type, variant: q.variant, sizes: dealer.sizes },
+  );
+  return {
+    dealer,
+    source: chosen ? 'asset' : 'placeholder',
+    assetId: chosen?.id ?? null,
+    model,
+    width: size.width,
+    height: size.height,
+    version: dealer.version,
+  };
+}
+
+export interface BannerBytes {
+  contentType: string;
+  body: Buffer;
+  etag: string;
+}
+
+const MAX_CACHE_ENTRIES = 500;
+const cache = new Map<string, BannerBytes>();
+
+/**
+ * The bytes of a resolved banner: the asset resized to fit the slot size (never enlarged),
+ * as WebP when the client accepts it, else in its own format; or the placeholder SVG.
+ * Results are cached in-process by dealer version, so a hot banner is encoded once.
+ */
+export async function bannerBytes(db: Db, r: ResolvedBanner & { dealer: DealerDelivery }, q: { type: SlotType; acceptsWebp: boolean }): Promise<BannerBytes> {
+  const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
+  const key = `${r.dealer.id}|${r.version}|${r.assetId ?? r.model}|${q.type}|${r.width}x${r.height}|${format}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let result: Omit<BannerBytes, 'etag'>;
+  if (r.source === 'placeholder' || !r.assetId) {
+    const svg = placeholderSvg({
+      manufacturer: r.dealer.manufacturerName,
+      model: r.model,
+      slot: q.type,
+      width: r.width,
+      height: r.height,
+      color: r.dealer.color,
+    });
+    result = { contentType: 'image/svg+xml', body: Buffer.from(svg) };
+  } else {
+    const [row] = await db
+      .select({ data: assetBlobs.data, mimeType: assets.mimeType })
+      .from(assetBlobs)
+      .innerJoin(assets, eq(assets.id, assetBlobs.assetId))
+      .where(eq(assetBlobs.assetId, r.assetId));
+    if (!row) throw new NotFound('Asset not found');
+    const resized = sharp(row.data).resize({ width: r.width, height: r.height, fit: 'inside', withoutEnlargement: true });
+    if (format === 'webp') {
+      result = { contentType: 'image/webp', body: await resized.webp({ quality: 82 }).toBuffer() };
+    } else if (row.mimeType === 'image/png') {
+      result = { contentType: 'image/png', body: await resized.png({ compressionLevel: 9 }).toBuffer() };
+    } else if (row.mimeType === 'image/webp') {
+      result = { contentType: 'image/webp', body: await resized.webp({ quality: 82 }).toBuffer() };
+    } else {
+      result = { contentType: 'image/jpeg', body: await resized.jpeg({ quality: 82, mozjpeg: true }).toBuffer() };
+    }
+  }
+  const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
+  const bytes = { ...result, etag };
+  if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, bytes);
+  return bytes;
+}

@@ -1,0 +1,67 @@
+/**
+ * The small set of typed errors services throw, each mapped to one HTTP status and a JSON body
+ * `{ error: { code, message } }` by the app's single error handler (ARCHITECTURE "Errors").
+ */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'UNAUTHORIZED'
+  | 'INVALID'
+  | 'CONFLICT'
+  | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
+
+const STATUS: Record<ErrorCode, number> = {
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  UNAUTHORIZED: 401,
+  INVALID: 400,
+  CONFLICT: 409,
+  QUOTA_EXCEEDED: 413,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+};
+
+/** Base class: an error whose message is safe to show to the user. */
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.statusCode = STATUS[code];
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(message = 'Not found') {
+    super('NOT_FOUND', message);
+  }
+}
+export class Forbidden extends AppError {
+  constructor(message = 'You do not have permission to do this') {
+    super('FORBIDDEN', message);
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(message = 'Sign in required') {
+    super('UNAUTHORIZED', message);
+  }
+}
+export class Invalid extends AppError {
+  constructor(message: string) {
+    super('INVALID', message);
+  }
+}
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+export class QuotaExceeded extends AppError {
+  constructor(message: string) {
+    super('QUOTA_EXCEEDED', message);
+  }
+}

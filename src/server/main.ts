@@ -1,0 +1,45 @@
+/**
+ * Server entry point: reads the configuration, opens and migrates the database, seeds the demo
+ * data into an empty database when SEED_DEMO is on, listens, and shuts down gracefully on
+ * SIGTERM/SIGINT (stop accepting, finish in-flight requests, flush buffered events, close the DB).
+ */
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { seedCatalogue, seedDemoData } from './db/seed';
+import { buildApp } from './app';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await database.migrate();
+  const seeded = config.seedDemo ? await seedDemoData(database.db) : (await seedCatalogue(database.db), false);
+  const app = await buildApp({ config, db: database.db });
+  app.log.info({ driver: database.driver, seeded }, 'database ready');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, flushes events (onClose)
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err) => {
+  // The logger may not exist yet when configuration or the database fails.
+  process.stderr.write(`dc-banners failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,96 @@
+/**
+ * Script routes: the public per-dealer embed script and the signed-in script page data
+ * (spec 01 §7, spec 02 §2 Script and Dealer script page, DECISIONS 6).
+ */
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { getDealer, findDealer } from '../dealers/service';
+import { manufacturers } from '../db/schema';
+import type { Db } from '../db/client';
+import { dealerScript, embedConfig } from './service';
+import { dealerStats } from '../tracking/service';
+import { SCRIPT_SUMMARY_ENTRIES } from '../../domain/constants';
+import type { Dealer } from '../../domain/schemas';
+
+const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
+
+async function manufacturerRules(db: Db, manufacturerId: string): Promise<Record<string, string>> {
+  const [row] = await db
+    .select({ rules: manufacturers.defaultUpsellRules })
+    .from(manufacturers)
+    .where(eq(manufacturers.id, manufacturerId));
+  return row?.rules ?? {};
+}
+
+/** Script URL, tag and shortcodes of a dealer. */
+export function scriptInfo(origin: string, dealerId: string) {
+  const scriptUrl = `${origin}/scripts/dc-banners-${dealerId}.js`;
+  return {
+    scriptUrl,
+    scriptTag: `<script src="${scriptUrl}" async></script>`,
+    shortcodes: ['header', 'primary', 'upsell'].map((t) => `[dc-banner type="${t}"]`),
+  };
+}
+
+async function scriptFor(app: FastifyInstance, dealer: Dealer): Promise<string> {
+  const rules = await manufacturerRules(app.db, dealer.manufacturer);
+  return dealerScript(app.config.embedDistFile, embedConfig(dealer, rules, app.config.publicOrigin));
+}
+
+export async function scriptRoutes(app: FastifyInstance) {
+  // /scripts/:file serves dc-banners-{id}.js; any other /scripts/* path is the SPA's script page.
+  app.get<{ Params: { file: string } }>(
+    '/scripts/:file',
+    { config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const match = SCRIPT_FILE.exec(request.params.file);
+      if (!match) return reply.callNotFound();
+      const dealer = await findDealer(app.db, match[1]!);
+      if (!dealer) {
+        return reply.status(404).type('application/javascript').send('/* dc-banners: unknown dealer */');
+      }
+      const js = await scriptFor(app, dealer);
+      return reply
+        .type('application/javascript; charset=utf-8')
+        .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('Access-Control-Allow-Origin', '*')
+        .header('Cache-Control', 'public, max-age=300')
+        .send(js);
+    },
+  );
+
+  app.get<{ Params: { dealerId: string } }>(
+    '/api/dealers/:dealerId/script',
+    { config: { access: 'dealer-read' } },
+    async (request) => {
+      const dealer = await getDealer(app.db, request.params.dealerId);
+      const content = await scriptFor(app, dealer);
+      await app.events.flush();
+      const stats = await dealerStats(app.db, dealer.id, new Date(0), new Date());
+      const mappings = Object.entries(dealer.configs.modelMap);
+      const upsellRules = Object.entries(
+        embedConfig(dealer, await manufacturerRules(app.db, dealer.manufacturer), app.config.publicOrigin).upsellMap,
+      );
+      return {
+        ...scriptInfo(app.config.publicOrigin, dealer.id),
+        content,
+        dealer: {
+          id: dealer.id,
+          name: dealer.name,
+          manufacturer: dealer.manufacturerName,
+          provider: dealer.provider,
+          status: dealer.status,
+        },
+        summary: {
+          mappings: mappings.slice(0, SCRIPT_SUMMARY_ENTRIES),
+          mappingsTotal: mappings.length,
+          upsellRules: upsellRules.slice(0, SCRIPT_SUMMARY_ENTRIES),
+          upsellRulesTotal: upsellRules.length,
+          impressions: stats.impressions,
+          clicks: stats.clicks,
+          ctr: stats.ctr,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Test harness: a fresh, migrated database per call (in-memory PGlite, or, when the test run
+ * sets TEST_DB_DRIVER=postgres, its own schema on TEST_DATABASE_URL, dropped on close) and an
+ * app built on it, with helpers to sign in. Used by every server test file.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { seedDemoData } from './db/seed';
+import { buildApp } from './app';
+import { users } from './db/schema';
+import { hashPassword } from './auth/password';
+import type { Role } from '../domain/schemas';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Signs in and returns the Cookie header value. */
+  login(email: string, password: string): Promise<string>;
+  /** Creates a user (password 'password123') and returns its Cookie header value. */
+  userCookie(role: Role, dealerId: string | null): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Opens a fresh database for a test file; see module doc. */
+export async function openTestDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+  if (process.env.TEST_DB_DRIVER === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DB_DRIVER=postgres needs TEST_DATABASE_URL');
+    const schemaName = `t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const database = await openDatabase({ databaseUrl: url, schemaName });
+    await database.migrate();
+    return {
+      ...database,
+      dispose: async () => {
+        await database.close();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
+        await client.end();
+      },
+    };
+  }
+  const database = await openDatabase({});
+  await database.migrate();
+  return { ...database, dispose: () => database.close() };
+}
+
+/** Builds an app on a fresh database, seeded with the demo data unless `seed` is false. */
+export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  if (opts.seed !== false) await seedDemoData(database.db);
+  const config = loadConfig({
+    ...opts.env,
+    PUBLIC_ORIGIN: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.resolve('dist/web'),
+    EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
+  });
+  const app = await buildApp({ config, db: database.db, logger: false });
+  const login = async (email: string, password: string) => {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
+    return cookieHeader(res);
+  };
+  return {
+    app,
+    database,
+    config,
+    login,
+    userCookie: async (role, dealerId) => {
+      const email = `${role}-${randomUUID().slice(0, 8)}@example.com`;
+      await database.db.insert(users).values({
+        id: randomUUID(),
+        email,
+        name: `Test ${role}`,
+        role,
+        dealerId,
+        passwordHash: await hashPassword('password123'),
+      });
+      return login(email, 'password123');
+    },
+    close: async () => {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers, as a Cookie request header. */
+export function cookieHeader(res: LightMyRequestResponse): string {
+  return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}

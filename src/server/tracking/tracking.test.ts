@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { events } from '../db/schema';
+
+let t: TestApp;
+let cookie: string;
+const body = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', timestamp: new Date().toISOString(), url: 'https://www.hondaofdemo.com/new-inventory?model=civic' };
+const track = (payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json', ...headers } });
+const stats = async () => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/stats`, headers: { cookie } });
+  return res.json();
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = await t.login(DEMO_ACCOUNTS[2]!.email, DEMO_ACCOUNTS[2]!.password);
+});
+afterAll(() => t.close());
+
+describe('event tracking', () => {
+  it('starts with no data', async () => {
+    expect(await stats()).toEqual({ impressions: 0, clicks: 0, conversions: 0, ctr: null });
+  });
+
+  it('accepts impressions and clicks (JSON or text/plain beacons) and counts them', async () => {
+    expect((await track(body)).statusCode).toBe(204);
+    expect((await track(body)).statusCode).toBe(204);
+    expect((await track({ ...body, event: 'click' }, { 'content-type': 'text/plain;charset=UTF-8' })).statusCode).toBe(204);
+    expect(await stats()).toEqual({ impressions: 2, clicks: 1, conversions: 0, ctr: 50 });
+    const rows = await t.database.db.select().from(events);
+    expect(rows[0]).toMatchObject({ dealerId: DEMO_DEALER.id, slotType: 'header', model: 'civic' });
+  });
+
+  it('refuses bad bodies with a message naming the field', async () => {
+    const res = await track({ ...body, event: 'view' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^event: /);
+    expect((await track('{not json', { 'content-type': 'text/plain' })).statusCode).toBe(400);
+  });
+
+  it('refuses unknown dealers', async () => {
+    const res = await track({ ...body, dealerId: 'no-such-dealer' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('refuses bodies over 4 KB', async () => {
+    const res = await track({ ...body, url: 'x'.repeat(5000) });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('acknowledges but does not count known bots', async () => {
+    const before = await stats();
+    const res = await track(body, { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+    expect(res.statusCode).toBe(204);
+    expect(await stats()).toEqual(before);
+  });
+});

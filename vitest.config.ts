@@ -1,0 +1,37 @@
+/**
+ * Test projects:
+ * - unit: pure domain rules and the embed script's helpers (no I/O).
+ * - api: server tests through fastify.inject on a fresh in-memory PGlite per file.
+ * - api-postgres: the same server tests again on PostgreSQL, only when TEST_DATABASE_URL is set
+ *   (each test file gets its own schema, dropped afterwards).
+ * - e2e: Playwright (playwright-core + Debian Chromium) against a real listening server; needs `npm run build` first.
+ */
+import { defineConfig } from 'vitest/config';
+
+const serverTests = ['src/server/**/*.test.ts'];
+const projects = [
+  { test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/embed/**/*.test.ts'] } },
+  { test: { name: 'api', include: serverTests, testTimeout: 30_000, hookTimeout: 60_000 } },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{
+        test: {
+          name: 'api-postgres',
+          include: serverTests,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { TEST_DB_DRIVER: 'postgres' },
+        },
+      }]
+    : []),
+  {
+    test: {
+      name: 'e2e',
+      include: ['tests/e2e/**/*.test.ts'],
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+    },
+  },
+];
+
+export default defineConfig({ test: { projects } });
