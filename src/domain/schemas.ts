@@ -316,3 +316,67 @@ export const dealerStatsSchema = z.object({
 export type DealerStats = z.infer<typeof dealerStatsSchema>;
 
 export { DEFAULT_BANNER_SIZES };
+
+// ---------------------------------------------------------------------------------------------
+// Inventory (spec 02 §3 InventoryFeed, InventoryData, ModelBreakdown, Vehicle entry)
+
+export const UPDATE_FREQUENCIES = ['hourly', 'every-4-hours', 'daily'] as const;
+export const updateFrequencySchema = z.enum(UPDATE_FREQUENCIES);
+export type UpdateFrequency = z.infer<typeof updateFrequencySchema>;
+
+export const vehicleSchema = z.object({
+  vin: z.string(),
+  stockNumber: z.string(),
+  make: z.string(),
+  trim: z.string(),
+  year: z.number().int(),
+  daysOnLot: z.number(),
+  isAged: z.boolean(),
+  exteriorColor: z.string(),
+  interiorColor: z.string(),
+  bodyStyle: z.string(),
+  isCertified: z.boolean(),
+  cityMPG: z.number().nullable(),
+  hwyMPG: z.number().nullable(),
+});
+export type Vehicle = z.infer<typeof vehicleSchema>;
+
+const minMax = z.object({ min: z.number().nullable(), max: z.number().nullable() });
+
+export const modelBreakdownSchema = z.object({
+  /** Display form of the model as first seen in the data. */
+  model: z.string(),
+  totalUnits: z.number().int(),
+  agedUnits: z.number().int(),
+  avgDaysOnLot: z.number(),
+  priorityScore: z.number().int().min(1).max(10),
+  trims: z.record(z.string(), z.number().int()),
+  years: z.record(z.string(), z.number().int()),
+  colors: z.object({ exterior: z.record(z.string(), z.number().int()), interior: z.record(z.string(), z.number().int()) }),
+  bodyStyles: z.record(z.string(), z.number().int()),
+  certified: z.number().int(),
+  mpgRange: z.object({ city: minMax, hwy: minMax }),
+  vehicles: z.array(vehicleSchema),
+});
+export type ModelBreakdown = z.infer<typeof modelBreakdownSchema>;
+
+export const inventoryDataSchema = z.object({
+  totalUnits: z.number().int(),
+  modelCount: z.number().int(),
+  agedUnits: z.number().int(),
+  avgDaysOnLot: z.number(),
+  lastUpdated: z.string(),
+  /** Normalised model key -> breakdown (DECISIONS 25). */
+  modelBreakdown: z.record(z.string(), modelBreakdownSchema),
+});
+export type InventoryData = z.infer<typeof inventoryDataSchema>;
+
+export const fieldMappingSchema = z.object({
+  model: z.string(),
+  trim: z.string(),
+  year: z.string(),
+  daysOnLot: z.string(),
+  vin: z.string(),
+  stock: z.string(),
+});
+export type FieldMapping = z.infer<typeof fieldMappingSchema>;

@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  primaryKey,
   customType,
   index,
   integer,
@@ -30,6 +31,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type {
+  FieldMapping,
+  InventoryData,
   AssetStorage,
   Branding,
   DealerConfigs,
@@ -169,4 +172,64 @@ export const events = pgTable(
     clientTimestamp: text('client_timestamp'),
   },
   (t) => [index('events_dealer_time_idx').on(t.dealerId, t.occurredAt)],
+);
+
+/** Hourly rollups the dashboards read (spec 02 §2 Analytics, DECISIONS 18); written with the event batches. */
+export const eventRollupsHourly = pgTable(
+  'event_rollups_hourly',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    model: text('model').notNull(),
+    slotType: text('slot_type').notNull(),
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType] })],
+);
+
+/** The dealer's current inventory (spec 02 §3 InventoryData) and the rules generated from it. */
+export const dealerInventory = pgTable('dealer_inventory', {
+  dealerId: text('dealer_id')
+    .primaryKey()
+    .references(() => dealers.id, { onDelete: 'cascade' }),
+  data: jsonb('data').$type<InventoryData>().notNull(),
+  /** Inventory-optimised upsell rules (spec 01 §9 "Optimal upsell rule selection"). */
+  upsellRules: jsonb('upsell_rules').$type<Record<string, string>>().notNull().default({}),
+  source: text('source').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A dealer's automatic inventory feed (spec 02 §3 InventoryFeed, DECISIONS 20). */
+export const inventoryFeeds = pgTable('inventory_feeds', {
+  dealerId: text('dealer_id')
+    .primaryKey()
+    .references(() => dealers.id, { onDelete: 'cascade' }),
+  feedUrl: text('feed_url').notNull(),
+  updateFrequency: text('update_frequency').notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  fieldMapping: jsonb('field_mapping').$type<FieldMapping>().notNull(),
+  lastUpdated: timestamp('last_updated', { withTimezone: true }),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+  ...timestamps,
+});
+
+/** One run of a feed: when, how it ended, how many vehicles, which error. */
+export const feedRuns = pgTable(
+  'feed_runs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    status: text('status').notNull(),
+    vehicleCount: integer('vehicle_count'),
+    error: text('error'),
+  },
+  (t) => [index('feed_runs_dealer_idx').on(t.dealerId, t.startedAt)],
 );
