@@ -5,13 +5,16 @@
  * FLUSH_INTERVAL_MS or as soon as BATCH_SIZE events wait). The buffer is bounded: when
  * MAX_BUFFERED events wait, `enqueue` refuses with `false` and the route answers 503, so a
  * client is never told 204 for an event that was dropped. `close()` flushes what is left.
+ * Each batch is written in one transaction together with its per-hour rollups
+ * (dealer, hour, model, slot type), which are what the dashboards read.
  */
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { events } from '../db/schema';
+import { eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
+import { modelKey } from '../../domain/model-keys';
 
 export interface AcceptedEvent {
   dealerId: string;
@@ -33,10 +36,15 @@ export class EventIngestor {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
+  private readonly opts: { batchSize: number; maxBuffered: number; flushIntervalMs: number };
+
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    opts: Partial<{ batchSize: number; maxBuffered: number; flushIntervalMs: number }> = {},
+  ) {
+    this.opts = { batchSize: BATCH_SIZE, maxBuffered: MAX_BUFFERED, flushIntervalMs: FLUSH_INTERVAL_MS, ...opts };
+  }
 
   /** Number of events waiting to be written. */
   get pending(): number {
@@ -45,14 +53,14 @@ export class EventIngestor {
 
   /** Queues an event; false when the buffer is full or the ingestor is closed (caller answers 503). */
   enqueue(e: AcceptedEvent): boolean {
-    if (this.closed || this.buffer.length >= MAX_BUFFERED) return false;
+    if (this.closed || this.buffer.length >= this.opts.maxBuffered) return false;
     this.buffer.push(e);
-    if (this.buffer.length >= BATCH_SIZE) void this.flush();
+    if (this.buffer.length >= this.opts.batchSize) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = null;
         void this.flush();
-      }, FLUSH_INTERVAL_MS);
+      }, this.opts.flushIntervalMs);
       this.timer.unref();
     }
     return true;
@@ -62,9 +70,22 @@ export class EventIngestor {
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       while (this.buffer.length > 0) {
-        const batch = this.buffer.splice(0, BATCH_SIZE);
+        const batch = this.buffer.splice(0, this.opts.batchSize);
         try {
-          await this.db.insert(events).values(batch);
+          await this.db.transaction(async (tx) => {
+            await tx.insert(events).values(batch);
+            await tx
+              .insert(eventRollupsHourly)
+              .values(rollup(batch))
+              .onConflictDoUpdate({
+                target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType],
+                set: {
+                  impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
+                  clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
+                  conversions: sql`${eventRollupsHourly.conversions} + excluded.conversions`,
+                },
+              });
+          });
         } catch (err) {
           this.buffer.unshift(...batch);
           this.log.error({ err, count: batch.length }, 'event batch write failed; will retry');
@@ -83,16 +104,43 @@ export class EventIngestor {
   }
 }
 
-/** Impressions, clicks, conversions and CTR of one dealer between `from` (inclusive) and `to` (exclusive). */
+type RollupRow = typeof eventRollupsHourly.$inferInsert;
+
+/** Sums a batch of events into rows per (dealer, hour, model key, slot type). */
+export function rollup(batch: AcceptedEvent[]): RollupRow[] {
+  const rows = new Map<string, RollupRow & { impressions: number; clicks: number; conversions: number }>();
+  for (const e of batch) {
+    const hour = new Date(Math.floor(e.occurredAt.getTime() / 3_600_000) * 3_600_000);
+    const model = modelKey(e.model);
+    const slotType = e.slotType ?? '';
+    const key = `${e.dealerId}|${hour.getTime()}|${model}|${slotType}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { dealerId: e.dealerId, hour, model, slotType, impressions: 0, clicks: 0, conversions: 0 };
+      rows.set(key, row);
+    }
+    if (e.event === 'impression') row.impressions += 1;
+    else if (e.event === 'click') row.clicks += 1;
+    else row.conversions += 1;
+  }
+  return [...rows.values()];
+}
+
+/**
+ * Impressions, clicks, conversions and CTR of one dealer from the hourly rollups, for the hours
+ * starting in [from, to). Hour granularity: `from` is rounded down to its hour.
+ */
 export async function dealerStats(db: Db, dealerId: string, from: Date, to: Date): Promise<DealerStats> {
+  const r = eventRollupsHourly;
+  const fromHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000);
   const [row] = await db
     .select({
-      impressions: sql<number>`count(*) filter (where ${events.event} = 'impression')`.mapWith(Number),
-      clicks: sql<number>`count(*) filter (where ${events.event} = 'click')`.mapWith(Number),
-      conversions: sql<number>`count(*) filter (where ${events.event} = 'conversion')`.mapWith(Number),
+      impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
+      clicks: sql<number>`coalesce(sum(${r.clicks}), 0)`.mapWith(Number),
+      conversions: sql<number>`coalesce(sum(${r.conversions}), 0)`.mapWith(Number),
     })
-    .from(events)
-    .where(and(eq(events.dealerId, dealerId), gte(events.occurredAt, from), lt(events.occurredAt, to)));
+    .from(r)
+    .where(and(eq(r.dealerId, dealerId), gte(r.hour, fromHour), lt(r.hour, to)));
   const impressions = row?.impressions ?? 0;
   const clicks = row?.clicks ?? 0;
   return { impressions, clicks, conversions: row?.conversions ?? 0, ctr: ctr(clicks, impressions) };
