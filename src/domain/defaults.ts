@@ -1,6 +1,6 @@
 /**
  * Default dealer settings and the numeric fallbacks of the settings forms (spec 01 §5, §9;
- * spec 02 §5; DECISIONS 8, 12, 22, 23).
+ * spec 02 §4-§5, §9; DECISIONS 8, 12, 22, 23).
  */
 import type {
   AssetStorage,
@@ -22,15 +22,32 @@ import {
   MAX_REQUESTS_PER_MINUTE,
 } from './constants';
 
-/** CDN base path of the default asset storage; the dealer id is appended. */
+/** CDN base path of the default asset storage; the dealer id is appended (spec 01 §9). */
 export const DEFAULT_CDN_BASE = 'https://cdn.dc-banners.com/assets';
+/** Default asset naming pattern and its variables (spec 01 §9). */
 export const DEFAULT_NAMING_PATTERN = 'new_{year}_{model}_{trim}_{size}.{ext}';
 export const DEFAULT_NAMING_VARIABLES = ['year', 'model', 'trim', 'size', 'ext'];
-/** Default inventory weight (spec 02 §9). */
+/** Default (neutral) inventory weight on the 1..10 scale (spec 02 §9 'Reset to Neutral'). */
 export const DEFAULT_WEIGHT = 5;
 
-const copySizes = (): BannerSizes => structuredClone(DEFAULT_BANNER_SIZES) as unknown as BannerSizes;
+const SLOTS: BannerSlot[] = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'];
 
+/** A fresh, mutable copy of the default banner sizes. */
+function copySizes(): BannerSizes {
+  const s = DEFAULT_BANNER_SIZES;
+  return {
+    srpHeaderDesktop: { ...s.srpHeaderDesktop },
+    srpHeaderMobile: { ...s.srpHeaderMobile },
+    inlineDesktop: { ...s.inlineDesktop },
+    inlineMobile: { ...s.inlineMobile },
+  };
+}
+
+/**
+ * A new dealer's asset storage (spec 01 §9, DECISIONS 12): provider 'dc-banners', baseUrl
+ * `https://cdn.dc-banners.com/assets/{dealerId}`, fallback enabled, the default banner sizes,
+ * naming pattern new_{year}_{model}_{trim}_{size}.{ext} and a 50 MB quota. Fresh objects each call.
+ */
 export function defaultAssetStorage(dealerId: string): AssetStorage {
   return {
     provider: 'dc-banners',
@@ -42,17 +59,21 @@ export function defaultAssetStorage(dealerId: string): AssetStorage {
   };
 }
 
+/** Default branding (spec 01 §9): primary #000000, secondary #666666, no logo or CSS, 'Arial, sans-serif'. */
 export function defaultBranding(): Branding {
   return { primaryColor: '#000000', secondaryColor: '#666666', logoUrl: '', customCss: '', fontFamily: FONT_CHOICES[0] };
 }
 
-/** Default security: the dealer's own site host allowed, CORS on, HTTPS required, 100 requests/minute. */
+/**
+ * Default security (spec 01 §9): allowed domains [hostname of `websiteUrl`] ([] when it is not an
+ * absolute URL), CORS on, HTTPS required, rate limit on at 100 requests per minute.
+ */
 export function defaultSecurity(websiteUrl: string): Security {
-  let host: string | null = null;
+  let host = '';
   try {
-    host = new URL(websiteUrl).hostname;
+    host = new URL(websiteUrl.trim()).hostname;
   } catch {
-    host = null;
+    host = '';
   }
   return {
     allowedDomains: host ? [host] : [],
@@ -63,15 +84,22 @@ export function defaultSecurity(websiteUrl: string): Security {
   };
 }
 
+/** Default notifications (spec 01 §9): all four switches on, CTR alert threshold 2 percent. */
 export function defaultNotifications(): Notifications {
   return { emailAlerts: true, performanceAlerts: true, errorAlerts: true, weeklyReports: true, alertThreshold: DEFAULT_ALERT_THRESHOLD };
 }
 
+/** No fallback assets: an empty list for each of the four banner types (spec 01 §3). */
 export function emptyFallbackAssets(): FallbackAssets {
   return { srpHeaderDesktop: [], srpHeaderMobile: [], inlineDesktop: [], inlineMobile: [] };
 }
 
-/** A new dealer's configs from its manufacturer's defaults: every mapped model weighted 5, manufacturer upsells. */
+/**
+ * A new dealer's configs from its manufacturer's defaults (DECISIONS 8, spec 02 §4 Reset): copies of
+ * the default model mappings, upsell rules and trim patterns; weight 5 for every distinct canonical
+ * model (the mappings' values); strategy 'manufacturer' with no custom rules; manufacturer upsells
+ * on; providerConfig.type = `provider`. Inputs are not shared with the result.
+ */
 export function defaultDealerConfigs(
   m: Pick<Manufacturer, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'>,
   provider: Provider,
@@ -80,7 +108,7 @@ export function defaultDealerConfigs(
   return {
     modelMap: { ...m.defaultModelMappings },
     upsellMap: { ...m.defaultUpsellRules },
-    trimPatterns: structuredClone(m.defaultTrimPatterns),
+    trimPatterns: Object.fromEntries(Object.entries(m.defaultTrimPatterns).map(([k, v]) => [k, [...v]])),
     inventoryWeights: Object.fromEntries(models.map((model) => [model, DEFAULT_WEIGHT])),
     customUpsellLogic: 'manufacturer',
     customUpsellRules: {},
@@ -89,20 +117,30 @@ export function defaultDealerConfigs(
   };
 }
 
-/** `value` as a finite number (numbers or numeric strings), else `fallback`. */
+/** A plain decimal number as typed in a form field: "12", "-3", "12.5", ".5" (no hex, exponents or Infinity). */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * `value` as a finite number, else `fallback`. Accepts finite numbers and decimal strings
+ * (surrounding whitespace ignored: " 12 " -> 12); NaN, Infinity, '', 'abc', '0x10', '1e3', null,
+ * booleans and objects give `fallback`. Does not round or range-check.
+ */
 export function numberOr(value: unknown, fallback: number): number {
   if (typeof value === 'number') return Number.isFinite(value) ? value : fallback;
-  if (typeof value === 'string' && value.trim() !== '') {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : fallback;
-  }
+  if (typeof value === 'string' && DECIMAL.test(value.trim())) return Number(value.trim());
   return fallback;
 }
 
-/** Banner sizes with every non-numeric or empty width/height replaced by its default (spec 02 §5, DECISIONS 23). */
-export function sizesWithFallback(input: Partial<Record<BannerSlot, { width?: unknown; height?: unknown }>>): BannerSizes {
+/**
+ * Banner sizes from form input (spec 02 §5, DECISIONS 23): each width/height that is a number or a
+ * decimal string is kept (rounded to an integer), every missing, empty or non-numeric one is replaced
+ * by its default (1920x300, 600x500, 350x564, 350x564). Range checks are bannerSizesSchema's job.
+ */
+export function sizesWithFallback(
+  input: Partial<Record<BannerSlot, { width?: unknown; height?: unknown } | null | undefined>>,
+): BannerSizes {
   const out = copySizes();
-  for (const slot of Object.keys(out) as BannerSlot[]) {
+  for (const slot of SLOTS) {
     const given = input[slot];
     out[slot] = {
       width: Math.round(numberOr(given?.width, DEFAULT_BANNER_SIZES[slot].width)),
@@ -112,25 +150,31 @@ export function sizesWithFallback(input: Partial<Record<BannerSlot, { width?: un
   return out;
 }
 
-/** Max requests per minute, falling back to 100 when not a number (spec 01 §5). */
+/**
+ * Max requests per minute from form input, 100 when not a number (spec 01 §5). Not clamped: the
+ * 10..1000 range is securitySchema's check.
+ */
 export function maxRequestsOrDefault(v: unknown): number {
   return numberOr(v, MAX_REQUESTS_PER_MINUTE.fallback);
 }
 
-/** CTR alert threshold, falling back to 2 when not a number (spec 01 §5). */
+/** CTR alert threshold (percent) from form input, 2 when not a number (spec 01 §5). */
 export function alertThresholdOrDefault(v: unknown): number {
   return numberOr(v, DEFAULT_ALERT_THRESHOLD);
 }
 
-/** Allowed domains from a textarea: one per line, trimmed, blank lines dropped (spec 01 §5). */
+/** Allowed domains from a textarea (spec 01 §5): one per line (\n or \r\n), trimmed, blank lines dropped. */
 export function parseAllowedDomains(text: string): string[] {
   return text
-    .split(/\r?\n/)
+    .split(/\r?\n|\r/)
     .map((l) => l.trim())
     .filter((l) => l.length > 0);
 }
 
-/** Weight label (DECISIONS 22): 8-10 High Priority, 4-7 Normal Priority, 1-3 Low Priority. */
+/**
+ * Label of an inventory weight (DECISIONS 22): 8-10 'High Priority', 4-7 'Normal Priority',
+ * 1-3 'Low Priority'. Values outside 1..10 take the nearest band; fractions are compared as is.
+ */
 export function weightLabel(w: number): 'High Priority' | 'Normal Priority' | 'Low Priority' {
   if (w >= 8) return 'High Priority';
   if (w >= 4) return 'Normal Priority';

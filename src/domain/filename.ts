@@ -1,32 +1,46 @@
 /**
- * Asset filename rules (spec 01 §5, spec 02 §5): new_{year}_{manufacturer}_{model}_{trim}_[extra]_{width}x{height}_[more].{ext}
+ * Asset filename rules (spec 01 §5, spec 02 §5, DECISIONS 10):
+ * new_{year}_{manufacturer}_{model}_{trim}_[extra parts]_{width}x{height}_[more parts].{ext}
  */
 import type { ParsedFilename } from './schemas';
 import { TEXT } from './constants';
 
+/** The `{width}x{height}` part. An upper-case X is accepted too ("1920X300"). */
 const SIZE_PART = /^(\d+)x(\d+)$/i;
 
-/** Lowercased extension without the dot ("" when none). */
+/**
+ * Extension of a filename, lowercased, without the dot: "a.JPG" -> "jpg"; "" when there is no dot
+ * or the name ends in a dot.
+ */
 export function fileExtension(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot < 0 ? '' : filename.slice(dot + 1).toLowerCase();
 }
 
 /**
- * Parses an asset filename. Split on underscores; valid when there are at least 6 parts, the first
- * is 'new', a {width}x{height} part exists and year, manufacturer, model and trim are non-empty.
- * Parts other than those and the size are kept as `extraParts`.
+ * Parses an asset filename (spec 01 §5, spec 02 §5). The extension is stripped and the rest split on
+ * underscores. Valid when: at least 6 parts; the first is 'new' (any case); parts 1-4 (year,
+ * manufacturer, model, trim) are non-empty; and a part from index 5 on is a `{width}x{height}` size
+ * (the first such part is the size; a size-like text in the year..trim positions does not count).
+ * All parts from index 5 on other than the size are `extraParts`, in order.
+ * Output: year as written; manufacturer, model and trim lowercased; dimensions in pixels from the
+ * size part; on an invalid name the fields hold what could be read ('' or 0 otherwise) and
+ * `isValid` is false. Never throws.
  */
 export function parseAssetFilename(filename: string): ParsedFilename {
   const extension = fileExtension(filename);
-  const base = extension ? filename.slice(0, -(extension.length + 1)) : filename;
+  const dot = filename.lastIndexOf('.');
+  const base = dot < 0 ? filename : filename.slice(0, dot);
   const parts = base.split('_');
   const sizeIndex = parts.findIndex((p, i) => i >= 5 && SIZE_PART.test(p));
   const size = sizeIndex >= 0 ? parts[sizeIndex]! : '';
   const m = SIZE_PART.exec(size);
   const [year = '', manufacturer = '', model = '', trim = ''] = parts.slice(1, 5);
   const isValid =
-    parts.length >= 6 && parts[0]!.toLowerCase() === 'new' && Boolean(m) && [year, manufacturer, model, trim].every((p) => p.length > 0);
+    parts.length >= 6 &&
+    parts[0]!.toLowerCase() === 'new' &&
+    m !== null &&
+    [year, manufacturer, model, trim].every((p) => p.length > 0);
   return {
     isValid,
     year,
@@ -41,10 +55,17 @@ export function parseAssetFilename(filename: string): ParsedFilename {
   };
 }
 
-/** Validation result with the spec's error text and the expected-format hint. */
+/**
+ * Validates an asset filename for upload (spec 01 §5, §8; spec 02 §5).
+ * Output: `{ ok: true, parsed }` for a valid name, else `{ ok: false, error, suggestion }` with
+ * error TEXT.invalidFilename and suggestion TEXT.invalidFilenameHint. The extension itself is not
+ * checked here (file type is checked on the bytes, DECISIONS 10, 13).
+ */
 export function validateAssetFilename(
   filename: string,
 ): { ok: true; parsed: ParsedFilename } | { ok: false; error: string; suggestion: string } {
   const parsed = parseAssetFilename(filename);
-  return parsed.isValid ? { ok: true, parsed } : { ok: false, error: TEXT.invalidFilename, suggestion: TEXT.invalidFilenameHint };
+  return parsed.isValid
+    ? { ok: true, parsed }
+    : { ok: false, error: TEXT.invalidFilename, suggestion: TEXT.invalidFilenameHint };
 }

@@ -1,38 +1,57 @@
-/** Analytics formulas (spec 01 §9, spec 02 §2 Analytics, DECISIONS 18-19). */
+/** Analytics formulas (spec 01 §9, spec 02 §2 Analytics and §9, DECISIONS 18-19). */
 import { CTR_ABOVE_AVERAGE } from './constants';
 
-/** CTR in percent = clicks / impressions x 100; null with no impressions. */
+/**
+ * Click-through rate in percent (spec 01 §9): clicks / impressions x 100, unrounded
+ * (ctr(7, 200) === 3.5). Null when impressions is 0 (or negative): there is no rate to show.
+ */
 export function ctr(clicks: number, impressions: number): number | null {
-  return impressions > 0 ? (clicks / impressions) * 100 : null;
+  return impressions > 0 ? (clicks * 100) / impressions : null;
 }
 
-/** Performance score 0..100 = min(100, 20 x CTR); 0 without a CTR. */
+/**
+ * Performance score 0..100 (spec 01 §9): min(100, 20 x CTR percent); 0 for a null CTR.
+ * performanceScore(3.5) === 70, performanceScore(6) === 100.
+ */
 export function performanceScore(ctrPercent: number | null): number {
   return ctrPercent === null ? 0 : Math.min(100, 20 * ctrPercent);
 }
 
-/** "3.5%" with the given decimals, or "--" for null. */
+/**
+ * A percentage for display: `value` with `decimals` decimals and a '%' ("3.5%", "3.50%"),
+ * or '--' for null (no impressions; spec 02 §2 Dashboard).
+ */
 export function formatCtr(value: number | null, decimals: number): string {
   return value === null ? '--' : `${value.toFixed(decimals)}%`;
 }
 
-/** Change of `current` against `previous` in percent; null when there is no previous data. */
+/**
+ * Change of `current` against `previous` in percent ((current - previous) / previous x 100;
+ * 112.5 vs 100 -> 12.5). Null when `previous` is 0 (or negative): no previous data (DECISIONS 18).
+ */
 export function trendPercent(current: number, previous: number): number | null {
-  return previous > 0 ? ((current - previous) / previous) * 100 : null;
+  return previous > 0 ? ((current - previous) * 100) / previous : null;
 }
 
-/** "+12.5%", "-3.0%", or "--" for null. */
+/**
+ * A trend for display (DECISIONS 18): one decimal with an explicit sign ("+12.5%", "-3.0%",
+ * "+0.0%" for no change or a change that rounds to zero), or '--' for null.
+ */
 export function formatTrend(p: number | null): string {
   if (p === null) return '--';
-  return `${p >= 0 ? '+' : ''}${p.toFixed(1)}%`;
+  const text = Math.abs(p).toFixed(1);
+  return `${p < 0 && Number(text) !== 0 ? '-' : '+'}${text}%`;
 }
 
-/** 'Above average' threshold: CTR over 3 percent. */
+/** 'Above average' when the CTR percent is over CTR_ABOVE_AVERAGE (3; spec 02 §2, DECISIONS 19); false for null. */
 export function isAboveAverage(ctrPercent: number | null): boolean {
   return ctrPercent !== null && ctrPercent > CTR_ABOVE_AVERAGE;
 }
 
-/** Conversion rate in percent = conversions / clicks x 100; null without clicks. */
+/**
+ * Conversion rate in percent (spec 02 §2 Analytics, DECISIONS 16): conversions / clicks x 100;
+ * null when clicks is 0.
+ */
 export function conversionRate(conversions: number, clicks: number): number | null {
-  return clicks > 0 ? (conversions / clicks) * 100 : null;
+  return clicks > 0 ? (conversions * 100) / clicks : null;
 }

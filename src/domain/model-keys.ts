@@ -3,32 +3,72 @@
  * two model names, and the alias table mapping keys to the catalogue's canonical names.
  */
 
-/** Comparison key: lowercase, with spaces, hyphens, underscores and dots removed. "CR-V" -> "crv". */
+/**
+ * Comparison key of a model name (DECISIONS 25): lowercase, with spaces, hyphens, underscores and
+ * dots removed. "CR-V" -> "crv", "Santa Fe" -> "santafe", "F_150" -> "f150". Never throws.
+ */
 export function modelKey(name: string): string {
   return name.toLowerCase().replace(/[\s\-_.]+/g, '');
 }
 
-/** Known aliases: comparison key -> canonical (hyphenated) model name. */
+/**
+ * Known aliases of the six catalogue brands (Honda, Toyota, Ford, Chevrolet, Nissan, Hyundai):
+ * comparison key -> canonical model name as the catalogue writes it (lowercase, hyphenated where
+ * the brand hyphenates or spaces the name). Every value is its own canonical form
+ * (canonicalModel(value) === value). Spec 01 §5 "known aliases", DECISIONS 25.
+ */
 export const MODEL_ALIASES: Record<string, string> = {
+  // Honda
   crv: 'cr-v',
+  crvhybrid: 'cr-v-hybrid',
   hrv: 'hr-v',
-  f150: 'f-150',
-  f250: 'f-250',
-  santafe: 'santa-fe',
-  grandcherokee: 'grand-cherokee',
+  civichatchback: 'civic-hatchback',
+  civichybrid: 'civic-hybrid',
+  civicsi: 'civic-si',
+  civictyper: 'civic-type-r',
+  accordhybrid: 'accord-hybrid',
+  // Toyota
+  rav4: 'rav4',
+  rav4hybrid: 'rav4-hybrid',
   chr: 'c-hr',
   gr86: 'gr86',
-  rav4: 'rav4',
-  ioniq5: 'ioniq-5',
-  ioniq6: 'ioniq-6',
-  kona: 'kona',
+  grcorolla: 'gr-corolla',
+  grsupra: 'gr-supra',
+  corollacross: 'corolla-cross',
+  grandhighlander: 'grand-highlander',
+  landcruiser: 'land-cruiser',
+  bz4x: 'bz4x',
+  // Ford
+  f150: 'f-150',
+  f150lightning: 'f-150-lightning',
+  f250: 'f-250',
+  f350: 'f-350',
+  broncosport: 'bronco-sport',
+  mustangmache: 'mustang-mach-e',
+  etransit: 'e-transit',
+  // Chevrolet
   silverado: 'silverado',
   silverado1500: 'silverado',
+  silverado2500hd: 'silverado-2500hd',
+  silveradoev: 'silverado-ev',
+  equinoxev: 'equinox-ev',
+  blazerev: 'blazer-ev',
+  // Nissan
+  gtr: 'gt-r',
+  // Hyundai
+  santafe: 'santa-fe',
+  santacruz: 'santa-cruz',
+  ioniq5: 'ioniq-5',
+  ioniq6: 'ioniq-6',
+  konaelectric: 'kona-electric',
 };
 
 /**
- * The canonical model name of an inventory or filename model: the dealer's model map first
- * (keys compared by modelKey), then the alias table, else the name lowercased with spaces as hyphens.
+ * Canonical model name of an inventory, filename or page model (DECISIONS 25, spec 02 §3 modelMap).
+ * Input: any spelling ("CR V", "crv", "Santa Fe"); optional dealer/manufacturer map of
+ * source name -> canonical name whose keys are compared by modelKey.
+ * Output: the map's value when a key matches, else MODEL_ALIASES' value, else the name trimmed,
+ * lowercased, with runs of whitespace turned into one hyphen ("Grand Highlander" -> "grand-highlander").
  */
 export function canonicalModel(name: string, modelMap: Record<string, string> = {}): string {
   const key = modelKey(name);
@@ -38,7 +78,7 @@ export function canonicalModel(name: string, modelMap: Record<string, string> = 
   return MODEL_ALIASES[key] ?? name.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
-/** True when two model names have the same comparison key. */
+/** True when two model names have the same comparison key (DECISIONS 25): sameModel('CR-V', 'crv'). */
 export function sameModel(a: string, b: string): boolean {
   return modelKey(a) === modelKey(b);
 }

@@ -1,5 +1,6 @@
-/** Inventory priority score (spec 02 §9). */
+/** Inventory priority score (spec 02 §9, spec 01 §5). */
 
+/** One model's inventory figures (spec 02 §3 ModelBreakdown); counts are distinct values, days are days on lot. */
 export interface PriorityInput {
   totalUnits: number;
   agedUnits: number;
@@ -11,10 +12,12 @@ export interface PriorityInput {
 }
 
 /**
- * Score 1..10 of how hard a model should be pushed: start at 5; + min(4, 5 x aged share) with
- * aged units; +2 above 15 units, -2 below 5; +3 when average days on lot exceed 90, +2 above 60,
+ * Integer score 1..10 of how hard a model should be pushed (spec 02 §9): start at 5;
+ * + min(4, 5 x agedUnits / totalUnits) when there are aged units (skipped when totalUnits is 0);
+ * +2 above 15 units, -2 below 5; +3 when average days on lot exceed 90, else +2 above 60, else
  * -0.5 below 30; +0.5 for more than 3 trims; +0.5 for more than 4 exterior or more than 3
- * interior colours; +0.3 for more than one model year; rounded and clamped to 1..10.
+ * interior colours; +0.3 for more than one model year; then Math.round (halves round up) and
+ * clamp to 1..10.
  */
 export function priorityScore(b: PriorityInput): number {
   let s = 5;

@@ -1,6 +1,11 @@
 /** Dealer and manufacturer ids (DECISIONS 8, spec 01 §3). */
 
-/** Slug of a name: lowercase, spaces to hyphens, characters outside a-z0-9- dropped, repeated and edge hyphens removed. "Honda of Demo!" -> "honda-of-demo". */
+/**
+ * Id slug of a dealer or manufacturer name (DECISIONS 8, spec 01 §3): lowercase, runs of
+ * whitespace to one hyphen, characters outside a-z, 0-9 and '-' dropped, repeated hyphens collapsed,
+ * leading and trailing hyphens removed. "Honda of Demo!" -> "honda-of-demo". May return "" (for
+ * example for "!!!"); callers refuse an empty id.
+ */
 export function slugify(name: string): string {
   return name
     .toLowerCase()
@@ -8,5 +13,5 @@ export function slugify(name: string): string {
     .replace(/\s+/g, '-')
     .replace(/[^a-z0-9-]/g, '')
     .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
+    .replace(/^-+|-+$/g, '');
 }

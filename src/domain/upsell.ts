@@ -1,6 +1,6 @@
 /**
  * Upsell rules: the active rule set per strategy and the inventory-optimised selection
- * (spec 01 §9 "Optimal upsell rule selection", spec 02 §2 Upsell rules).
+ * (spec 01 §9 "Optimal upsell rule selection", spec 02 §2 Upsell rules, §4 Upsell strategy).
  */
 import type { UpsellStrategy } from './schemas';
 import { modelKey } from './model-keys';
@@ -9,43 +9,60 @@ import { modelKey } from './model-keys';
 export const UPSELL_MIN_UNITS = 5;
 /** Minimum distinct trims of a candidate model (spec 01 §9). */
 export const UPSELL_MIN_TRIMS = 2;
-/** Candidate refused when this share (or more) of its units is aged (spec 01 §9). */
+/** A candidate is refused when this share (or more) of its units is aged (spec 01 §9: "under 60%"). */
 export const UPSELL_MAX_AGED_SHARE = 0.6;
 
+/** One model's inventory as the upsell selection reads it (spec 02 §3 ModelBreakdown). */
 export interface UpsellBreakdown {
   totalUnits: number;
   agedUnits: number;
-  /** trim -> units, in the order the trims were first seen. */
+  /** trim -> units, in the order the trims were first seen in the inventory. */
   trims: Record<string, number>;
 }
 
+/** The value of `rec` whose key has the same modelKey as `model`, if any. */
+function byModel<T>(rec: Record<string, T>, model: string): T | undefined {
+  const key = modelKey(model);
+  for (const [k, v] of Object.entries(rec)) if (modelKey(k) === key) return v;
+  return undefined;
+}
+
 /**
- * Inventory-optimised rules, per model of the breakdown (keys compared by modelKey):
- * (1) the model has more than one trim, two or more trims with >= 5 units, and its best-stocked
- *     trim is not its first trim -> a trim upsell (model -> itself, shown as 'Higher Trim');
- * (2) otherwise the first candidate with >= 5 units, >= 2 trims and an aged share under 60 %;
- * (3) otherwise the existing mapping when its target is in stock.
- * Models matching none get no rule.
+ * Inventory-optimised upsell rules (spec 01 §9 "Optimal upsell rule selection").
+ * Input: `breakdown` model -> inventory; `candidates` model -> upsell candidates, best first (the
+ * catalogue's upsellTargets); `existing` model -> current target. Model names in all three are
+ * matched by modelKey. Output: source model (the breakdown's key) -> target; models matching no
+ * step get no rule. Per model of the breakdown, the first step that applies:
+ * 1. Trim-based: more than one trim, at least two trims with >= 5 units, and the top trim (highest
+ *    count; on a tie the one listed first) is not the first trim listed -> model -> model itself
+ *    (shown as 'Higher Trim').
+ * 2. The first candidate (other than the model itself) whose own breakdown has >= 5 total units,
+ *    >= 2 distinct trims and agedUnits / totalUnits < 0.6 -> model -> candidate (as written in
+ *    `candidates`). A candidate absent from the breakdown does not qualify.
+ * 3. The existing rule's target, when that target is in stock (its breakdown has totalUnits > 0;
+ *    a 'Higher Trim' rule counts when the model itself is in stock).
+ * Reading of ambiguities: "first trim" is the first key of `trims` in insertion order (the first
+ * trim seen in the inventory; note JS lists integer-like keys such as "1500" first), not the
+ * catalogue's entry trim; "in stock" is judged on the target model, not the source.
  */
 export function optimalUpsellRules(input: {
   breakdown: Record<string, UpsellBreakdown>;
   candidates: Record<string, string[]>;
   existing: Record<string, string>;
 }): Record<string, string> {
-  const byKey = new Map(Object.entries(input.breakdown).map(([k, v]) => [modelKey(k), v]));
-  const lookup = <T>(rec: Record<string, T>, model: string): T | undefined =>
-    Object.entries(rec).find(([k]) => modelKey(k) === modelKey(model))?.[1];
   const rules: Record<string, string> = {};
   for (const [model, b] of Object.entries(input.breakdown)) {
     const trims = Object.entries(b.trims);
     const deep = trims.filter(([, n]) => n >= UPSELL_MIN_UNITS);
-    const top = [...trims].sort((x, y) => y[1] - x[1])[0];
-    if (trims.length > 1 && deep.length >= 2 && top && top[0] !== trims[0]![0]) {
+    let top = trims[0];
+    for (const t of trims) if (top && t[1] > top[1]) top = t;
+    if (trims.length > 1 && deep.length >= 2 && top !== trims[0]) {
       rules[model] = model;
       continue;
     }
-    const candidate = (lookup(input.candidates, model) ?? []).find((c) => {
-      const cb = byKey.get(modelKey(c));
+    const candidate = (byModel(input.candidates, model) ?? []).find((c) => {
+      if (modelKey(c) === modelKey(model)) return false;
+      const cb = byModel(input.breakdown, c);
       return (
         cb !== undefined &&
         cb.totalUnits >= UPSELL_MIN_UNITS &&
@@ -57,16 +74,17 @@ export function optimalUpsellRules(input: {
       rules[model] = candidate;
       continue;
     }
-    const current = lookup(input.existing, model);
-    if (current && (byKey.get(modelKey(current))?.totalUnits ?? 0) > 0) rules[model] = current;
+    const current = byModel(input.existing, model);
+    if (current && (byModel(input.breakdown, current)?.totalUnits ?? 0) > 0) rules[model] = current;
   }
   return rules;
 }
 
 /**
- * The rules in force for a dealer's strategy: 'manufacturer' -> the dealer's copy of the
- * manufacturer rules (the catalogue's when the copy is empty); 'custom' -> the dealer's own rules;
- * 'inventory' -> the rules generated from its inventory ({} without inventory data).
+ * The rules in force for a dealer's upsell strategy (spec 02 §2 Upsell rules, §4): 'manufacturer'
+ * -> the dealer's copy of the manufacturer rules (`dealerUpsellMap`), or `manufacturerRules` when
+ * that copy is empty; 'custom' -> `customRules`; 'inventory' -> `inventoryRules`, or {} when there
+ * is no inventory data (null). Returns one of the given objects, not a copy.
  */
 export function activeUpsellRules(
   strategy: UpsellStrategy,
@@ -82,15 +100,15 @@ export function activeUpsellRules(
   return Object.keys(src.dealerUpsellMap).length > 0 ? src.dealerUpsellMap : src.manufacturerRules;
 }
 
-/** The upsell target of a model under a rule set (keys compared by modelKey), else the model itself. */
+/**
+ * The model an upsell slot shows for `model` (spec 02 §4): the target of the first rule whose source
+ * has the same modelKey, else `model` itself unchanged.
+ */
 export function upsellTarget(model: string, rules: Record<string, string>): string {
-  const key = modelKey(model);
-  for (const [from, to] of Object.entries(rules)) if (modelKey(from) === key) return to;
-  return model;
+  return byModel(rules, model) ?? model;
 }
 
-/** A rule whose source and target are the same model is a 'Higher Trim' upsell. */
+/** True for a 'Higher Trim' rule: source and target are the same model by modelKey (spec 02 §2). */
 export function isHigherTrimRule(source: string, target: string): boolean {
   return modelKey(source) === modelKey(target);
 }
-

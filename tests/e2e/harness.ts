@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -107,3 +107,15 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export const screenshotPath = (name: string) => path.join(RESULTS_DIR, `${name}.png`);
+
+/**
+ * A regular desktop Chrome user agent: headless Chromium announces itself as "HeadlessChrome",
+ * which the track endpoint rightly drops as a bot.
+ */
+export const DESKTOP_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/** A new page that browses like a person's desktop Chrome (1366x900 unless told otherwise). */
+export function newPage(browser: Browser, opts: BrowserContextOptions = {}): Promise<Page> {
+  return browser.newPage({ viewport: { width: 1366, height: 900 }, userAgent: DESKTOP_UA, ...opts });
+}

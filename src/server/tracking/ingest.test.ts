@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { openTestDatabase } from '../test-app';
 import { seedDemoData, DEMO_DEALER } from '../db/seed';
@@ -46,8 +45,7 @@ describe('EventIngestor', () => {
     const ingest = new EventIngestor(database.db, log, { batchSize: 2, flushIntervalMs: 10_000 });
     for (let i = 0; i < 5; i++) expect(ingest.enqueue(at('2026-11-02T09:15:00Z', i % 2 ? 'click' : 'impression'))).toBe(true);
     await ingest.close();
-    const [n] = (await database.db.execute(sql`select count(*)::int as n from ${events}`)).rows as Array<{ n: number }>;
-    expect(n!.n).toBe(5);
+    expect(await database.db.$count(events)).toBe(5);
     const stats = await dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-02T00:00:00Z'), new Date('2026-11-03T00:00:00Z'));
     expect(stats).toEqual({ impressions: 3, clicks: 2, conversions: 0, ctr: (2 / 3) * 100 });
     const rows = await database.db.select().from(eventRollupsHourly);

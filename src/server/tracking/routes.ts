@@ -20,7 +20,7 @@ export async function trackingRoutes(app: FastifyInstance) {
       config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Access-Control-Allow-Origin', '*').header('Cross-Origin-Resource-Policy', 'cross-origin');
       let body: unknown = request.body;
       if (typeof body === 'string') {
         try {

@@ -6,8 +6,14 @@ import { events } from '../db/schema';
 let t: TestApp;
 let cookie: string;
 const body = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', timestamp: new Date().toISOString(), url: 'https://www.hondaofdemo.com/new-inventory?model=civic' };
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const track = (payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json', ...headers } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/analytics/track',
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA, ...headers },
+  });
 const stats = async () => {
   const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/stats`, headers: { cookie } });
   return res.json();

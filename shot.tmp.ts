@@ -1,0 +1,18 @@
+import { startServer, launchBrowser, startDealerSite, newPage } from '/work/main/tests/e2e/harness';
+const s = await startServer();
+const site = await startDealerSite(`${s.origin}/scripts/dc-banners-honda-of-demo.js`);
+const b = await launchBrowser();
+const p = await newPage(b);
+p.on('console', (m) => console.log('console:', m.text()));
+p.on('pageerror', (e) => console.log('pageerror:', e.message));
+p.on('request', (r) => console.log('req', r.method(), r.url(), r.postData()));
+p.on('response', (r) => console.log('resp', r.status(), r.url()));
+await p.goto(`${site.origin}/new-inventory?new=true&model=civic`);
+await p.waitForTimeout(3000);
+console.log(await p.evaluate(() => document.querySelector('.dc-banner')?.outerHTML));
+const r = await fetch(`${s.origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'manager@hondaofdemo.com', password: 'manager123' }) });
+const cookie = r.headers.get('set-cookie')!.split(';')[0]!;
+const st = await fetch(`${s.origin}/api/dealers/honda-of-demo/stats`, { headers: { cookie } });
+console.log(st.status, await st.text());
+console.log(s.output().slice(-1500));
+await b.close(); await s.stop(); await site.close();

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { conversionRate, ctr, formatCtr, formatTrend, isAboveAverage, performanceScore, trendPercent } from './metrics';
+
+describe('ctr (spec 01 §9)', () => {
+  it('is clicks / impressions x 100', () => {
+    expect(ctr(7, 200)).toBe(3.5);
+    expect(ctr(0, 100)).toBe(0);
+    expect(ctr(1, 3)).toBeCloseTo(33.333, 3);
+  });
+  it('is null without impressions', () => {
+    expect(ctr(0, 0)).toBeNull();
+    expect(ctr(5, 0)).toBeNull();
+  });
+});
+
+describe('performanceScore (spec 01 §9)', () => {
+  it('is min(100, 20 x CTR)', () => {
+    expect(performanceScore(3.5)).toBe(70);
+    expect(performanceScore(0)).toBe(0);
+    expect(performanceScore(5)).toBe(100);
+    expect(performanceScore(12)).toBe(100);
+  });
+  it('is 0 for a null CTR', () => {
+    expect(performanceScore(null)).toBe(0);
+  });
+});
+
+describe('formatCtr', () => {
+  it('formats with the given decimals', () => {
+    expect(formatCtr(3.5, 1)).toBe('3.5%');
+    expect(formatCtr(3.5, 2)).toBe('3.50%');
+    expect(formatCtr(3.456, 2)).toBe('3.46%');
+    expect(formatCtr(0, 1)).toBe('0.0%');
+    expect(formatCtr(100, 0)).toBe('100%');
+  });
+  it("shows '--' for null", () => {
+    expect(formatCtr(null, 2)).toBe('--');
+  });
+});
+
+describe('trendPercent (DECISIONS 18)', () => {
+  it('is the change versus the previous period in percent', () => {
+    expect(trendPercent(112.5, 100)).toBe(12.5);
+    expect(trendPercent(97, 100)).toBe(-3);
+    expect(trendPercent(0, 50)).toBe(-100);
+    expect(trendPercent(100, 100)).toBe(0);
+  });
+  it('is null without previous data', () => {
+    expect(trendPercent(10, 0)).toBeNull();
+    expect(trendPercent(0, 0)).toBeNull();
+  });
+});
+
+describe('formatTrend', () => {
+  it.each([
+    [12.5, '+12.5%'],
+    [-3, '-3.0%'],
+    [0, '+0.0%'],
+    [-0.04, '+0.0%'],
+    [-0.05, '-0.1%'],
+    [150, '+150.0%'],
+    [null, '--'],
+  ])('%j -> %j', (p, text) => {
+    expect(formatTrend(p)).toBe(text);
+  });
+});
+
+describe('isAboveAverage (DECISIONS 19)', () => {
+  it('is true only over 3 percent', () => {
+    expect(isAboveAverage(3.01)).toBe(true);
+    expect(isAboveAverage(3)).toBe(false);
+    expect(isAboveAverage(1)).toBe(false);
+    expect(isAboveAverage(null)).toBe(false);
+  });
+});
+
+describe('conversionRate (spec 02 §2)', () => {
+  it('is conversions / clicks x 100', () => {
+    expect(conversionRate(3, 40)).toBe(7.5);
+    expect(conversionRate(0, 10)).toBe(0);
+  });
+  it('is null without clicks', () => {
+    expect(conversionRate(0, 0)).toBeNull();
+  });
+});

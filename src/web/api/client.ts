@@ -1,0 +1,40 @@
+/**
+ * The one typed fetch client of the web app: same-origin cookies, JSON in and out, and server
+ * errors `{ error: { code, message } }` turned into ApiError with the server's message.
+ */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls the API; resolves the parsed JSON (undefined for 204). @throws ApiError on any non-2xx. */
+export async function apiFetch<T>(
+  path: string,
+  init: { method?: string; json?: unknown; body?: BodyInit; signal?: AbortSignal } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(path, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, credentials: 'same-origin', signal: init.signal });
+  if (res.status === 204) return undefined as T;
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(res.status, err?.code ?? 'ERROR', err?.message ?? `Request failed (${res.status})`);
+  }
+  return data as T;
+}
+
+/** A user-presentable message for any thrown value. */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : 'Unknown error';
+}

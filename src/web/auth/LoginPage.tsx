@@ -1,0 +1,95 @@
+/**
+ * Sign-in screen (spec 01 §2, §5, §8): email and password (show/hide), Sign in with a spinner,
+ * 'Invalid credentials' / 'Login failed', and the demo accounts hint when demo data is seeded.
+ */
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from '@mantine/form';
+import { Alert, Box, Button, Center, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { CircleAlert } from 'lucide-react';
+import { apiFetch, ApiError } from '../api/client';
+import { useAuth } from '../components/auth';
+import { TEXT } from '../../domain/constants';
+
+interface DemoAccount {
+  email: string;
+  password: string;
+  role: string;
+}
+
+/** The sign-in screen, shown on any path while signed out. */
+export function LoginPage() {
+  const { login } = useAuth();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const demo = useQuery({
+    queryKey: ['auth', 'demo-accounts'],
+    queryFn: () => apiFetch<{ accounts: DemoAccount[] }>('/api/auth/demo-accounts'),
+  });
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validate: {
+      email: (v) => (/^\S+@\S+\.\S+$/.test(v) ? null : 'Enter a valid email address'),
+      password: (v) => (v ? null : 'Password is required'),
+    },
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await login(values.email, values.password);
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 401 ? TEXT.invalidCredentials : TEXT.loginFailed);
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const accounts = demo.data?.accounts ?? [];
+  return (
+    <Center mih="100vh" bg="gray.1" p="md">
+      <Stack w={460} maw="100%">
+        <Box ta="center">
+          <Title order={1}>dc-banners</Title>
+          <Text c="dimmed">Dynamic promotional banners for dealership websites</Text>
+        </Box>
+        <Paper withBorder shadow="sm" p="xl" radius="md">
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              <Title order={3}>Sign in</Title>
+              <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+              <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+              {error && (
+                <Alert color="red" icon={<CircleAlert size={16} />} py="xs" role="alert">
+                  {error}
+                </Alert>
+              )}
+              <Button type="submit" loading={busy} fullWidth>
+                Sign in
+              </Button>
+            </Stack>
+          </form>
+        </Paper>
+        {accounts.length > 0 && (
+          <Paper withBorder p="md" radius="md">
+            <Text size="sm" fw={600} mb="xs">
+              Demo accounts
+            </Text>
+            <Table fz="xs" verticalSpacing={4}>
+              <Table.Tbody>
+                {accounts.map((a) => (
+                  <Table.Tr key={a.email}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{a.role}</Table.Td>
+                    <Table.Td ff="monospace">{a.email}</Table.Td>
+                    <Table.Td ff="monospace">{a.password}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Paper>
+        )}
+      </Stack>
+    </Center>
+  );
+}

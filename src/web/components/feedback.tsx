@@ -1,0 +1,99 @@
+/** Shared full-page states: loading, not found, error boundary, and the 'coming later' panel (spec 01 §2, §8). */
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Construction, SearchX, TriangleAlert } from 'lucide-react';
+import { TEXT } from '../../domain/constants';
+
+/** Centered spinner with 'Loading...'. */
+export function LoadingScreen() {
+  return (
+    <Center h="100vh">
+      <Stack align="center" gap="xs">
+        <Loader />
+        <Text c="dimmed">Loading...</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** 'Page Not Found' with a link home. */
+export function NotFoundPage() {
+  return (
+    <Center mih="60vh" p="xl">
+      <Stack align="center" gap="sm">
+        <SearchX size={48} strokeWidth={1.5} />
+        <Title order={2}>{TEXT.pageNotFound}</Title>
+        <Text c="dimmed">{TEXT.pageNotFoundBody}</Text>
+        <Button component={Link} to="/">
+          Go Home
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
+/** A clear panel for screens that arrive in a later release. */
+export function ComingSoon({ title, description }: { title: string; description: string }) {
+  return (
+    <Stack>
+      <Title order={2}>{title}</Title>
+      <Paper withBorder p="xl" radius="md">
+        <Group align="flex-start" wrap="nowrap">
+          <Construction size={32} strokeWidth={1.5} />
+          <Stack gap={4}>
+            <Text fw={600}>Coming in a later release</Text>
+            <Text c="dimmed">{description}</Text>
+          </Stack>
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** Inline error box for a failed query. */
+export function ErrorNotice({ message }: { message: string }) {
+  return (
+    <Alert color="red" icon={<TriangleAlert size={18} />} title="Something went wrong">
+      {message}
+    </Alert>
+  );
+}
+
+/** The 'Something went wrong' screen with Reload Page and Go Home (spec 01 §2, §8). */
+export function ErrorScreen() {
+  return (
+    <Center h="100vh" p="xl">
+      <Stack align="center" gap="sm" maw={480}>
+        <TriangleAlert size={48} strokeWidth={1.5} color="var(--mantine-color-red-6)" />
+        <Title order={2}>Something went wrong</Title>
+        <Text c="dimmed" ta="center">
+          An unexpected error occurred. This has been logged for debugging.
+        </Text>
+        <Group>
+          <Button onClick={() => location.reload()}>Reload Page</Button>
+          <Button variant="default" onClick={() => location.assign('/')}>
+            Go Home
+          </Button>
+        </Group>
+      </Stack>
+    </Center>
+  );
+}
+
+/** Catches render errors outside the router and shows ErrorScreen; logs the error. */
+export class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  override state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error('Render error', error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.error ? <ErrorScreen /> : this.props.children;
+  }
+}
