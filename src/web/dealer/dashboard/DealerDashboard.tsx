@@ -97,7 +97,7 @@ export function DealerDashboard() {
             {assets.data.assets.slice(0, 4).map((a) => (
               <Card key={a.id} withBorder padding="sm">
                 <Card.Section>
-                  <Image src={a.url} alt={a.name} h={90} fit="cover" />
+                  <Image src={a.url} alt={a.name} h={90} fit="contain" bg="gray.1" />
                 </Card.Section>
                 <Text size="sm" fw={500} mt="xs" truncate title={a.name}>
                   {a.name}
