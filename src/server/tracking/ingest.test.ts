@@ -47,7 +47,7 @@ describe('EventIngestor', () => {
     await ingest.close();
     expect(await database.db.$count(events)).toBe(5);
     const stats = await dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-02T00:00:00Z'), new Date('2026-11-03T00:00:00Z'));
-    expect(stats).toEqual({ impressions: 3, clicks: 2, conversions: 0, ctr: (2 / 3) * 100 });
+    expect(stats).toEqual({ impressions: 3, clicks: 2, conversions: 0, ctr: (2 * 100) / 3 });
     const rows = await database.db.select().from(eventRollupsHourly);
     expect(rows).toHaveLength(1);
   });
