@@ -21,6 +21,7 @@ import { assetRoutes } from './assets/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
+import { configRoutes } from './configs/routes';
 import { EventIngestor } from './tracking/service';
 
 declare module 'fastify' {
@@ -66,7 +67,8 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
     },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
-  await app.register(rateLimit, { global: false });
+  // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body.
+  await app.register(rateLimit, { global: false, hook: 'preHandler' });
   await app.register(multipart, { limits: { fileSize: MAX_ASSET_BYTES, files: 20, fields: 10 } });
   // Dealer sites post tracking beacons as text/plain (no CORS preflight); parse them as JSON text.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
@@ -96,6 +98,7 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   await app.register(deliveryRoutes);
   await app.register(trackingRoutes);
   await app.register(scriptRoutes);
+  await app.register(configRoutes);
 
   const webIndex = path.join(config.webDistDir, 'index.html');
   if (existsSync(webIndex)) {

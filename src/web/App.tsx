@@ -12,6 +12,9 @@ import { LoginPage } from './auth/LoginPage';
 import { DealerDashboard } from './dealer/dashboard/DealerDashboard';
 import { AssetManager } from './dealer/assets/AssetManager';
 import { ScriptPage } from './dealer/script/ScriptPage';
+import { ConfigManager } from './dealer/config/ConfigManager';
+import { UpsellRules } from './dealer/config/UpsellRules';
+import { BannerPreview } from './dealer/config/BannerPreview';
 import { DealerScriptPage } from './scripts/DealerScriptPage';
 
 function SessionGate() {
@@ -66,12 +69,12 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <DealerDashboard /> },
               { path: 'assets', element: <AssetManager /> },
-              { path: 'config', element: later('Configuration', 'Model mappings, upsell rules, inventory weights and banner sizes.') },
-              { path: 'upsells', element: later('Upsell Rules', 'Choose the upsell strategy: manufacturer, inventory-optimised or custom.') },
+              { path: 'config', element: <ConfigManager /> },
+              { path: 'upsells', element: <UpsellRules /> },
               { path: 'inventory', element: later('Inventory Management', 'Upload inventory files or configure an automatic feed.') },
               { path: 'analytics', element: later('Analytics Dashboard', 'Impressions, clicks, CTR and conversions over time.') },
               { path: 'script', element: <ScriptPage /> },
-              { path: 'preview', element: later('Banner Preview', 'See each slot as your visitors will.') },
+              { path: 'preview', element: <BannerPreview /> },
             ],
           },
           { path: '/scripts/:dealerId', element: <DealerScriptPage /> },

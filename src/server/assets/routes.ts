@@ -5,10 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_ASSET_BYTES, TEXT } from '../../domain/constants';
 import { Invalid, NotFound } from '../errors';
+import { parseInput } from '../validation';
 import { getDealer } from '../dealers/service';
-import { assetBytes, deleteAsset, listAssets, storageUsage, uploadAsset, type UploadResult } from './service';
+import { assetBytes, cleanupPlan, deleteAsset, freeUpSpace, listAssets, setAssetActive, storageUsage, uploadAsset, type UploadResult } from './service';
 
 const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid() });
+const activeBody = z.object({ isActive: z.boolean() }).strict();
+const cleanupBody = z.object({ assetIds: z.array(z.string()).min(1, 'Choose at least one asset').max(1000) }).strict();
 
 function parseAssetParams(params: unknown) {
   const parsed = assetParams.safeParse(params);
@@ -59,6 +62,37 @@ export async function assetRoutes(app: FastifyInstance) {
       const { dealerId, assetId } = parseAssetParams(request.params);
       await deleteAsset(app.db, dealerId, assetId);
       return reply.status(204).send();
+    },
+  );
+
+  // Asset active/inactive toggle (spec 02 §3 Asset.isActive).
+  app.patch<{ Params: { dealerId: string; assetId: string } }>(
+    '/api/dealers/:dealerId/assets/:assetId',
+    { config: { access: 'dealer-write' } },
+    async (request) => {
+      const { dealerId, assetId } = parseAssetParams(request.params);
+      const { isActive } = parseInput(activeBody, request.body);
+      return { asset: await setAssetActive(app.db, dealerId, assetId, isActive) };
+    },
+  );
+
+  // 'Free up space' (DECISIONS 12): the plan, then deletion of the confirmed ids only.
+  app.get<{ Params: { dealerId: string } }>(
+    '/api/dealers/:dealerId/assets/cleanup',
+    { config: { access: 'dealer-read' } },
+    async (request) => {
+      await getDealer(app.db, request.params.dealerId);
+      return cleanupPlan(app.db, request.params.dealerId);
+    },
+  );
+
+  app.post<{ Params: { dealerId: string } }>(
+    '/api/dealers/:dealerId/assets/cleanup',
+    { config: { access: 'dealer-write' } },
+    async (request) => {
+      const { assetIds } = parseInput(cleanupBody, request.body);
+      await getDealer(app.db, request.params.dealerId);
+      return freeUpSpace(app.db, request.params.dealerId, assetIds);
     },
   );
 

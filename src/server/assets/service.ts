@@ -3,7 +3,7 @@
  * delete (spec 01 §5, spec 02 §2-§5, DECISIONS 10-13, 24).
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assetBlobs, assets, dealers } from '../db/schema';
 import type { Asset, AssetType } from '../../domain/schemas';
@@ -18,6 +18,7 @@ import { bannerTypeFromDimensions } from '../../domain/banner-type';
 import { modelKey } from '../../domain/model-keys';
 import { Invalid, NotFound, QuotaExceeded } from '../errors';
 import { inspectImage } from './image';
+import { forgetDealer } from '../delivery/service';
 
 type AssetRow = typeof assets.$inferSelect;
 
@@ -143,6 +144,7 @@ export async function uploadAsset(db: Db, dealerId: string, filename: string, by
 
 /** Marks a change that affects banner delivery, so delivery caches keyed by version expire. */
 export async function bumpDealerVersion(tx: Db | Tx, dealerId: string): Promise<void> {
+  forgetDealer(dealerId);
   await tx
     .update(dealers)
     .set({ version: sql`${dealers.version} + 1`, updatedAt: new Date() })
@@ -170,4 +172,77 @@ export async function assetBytes(db: Db, dealerId: string, assetId: string): Pro
     .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)));
   if (!row) throw new NotFound('Asset not found');
   return row;
+}
+
+/**
+ * Turns one asset of a dealer on or off for delivery and preview (spec 02 §3 Asset.isActive;
+ * inactive assets are never chosen, spec 02 §4 step 2). Bumps dealers.version.
+ * @throws NotFound('Asset not found').
+ */
+export async function setAssetActive(db: Db, dealerId: string, assetId: string, isActive: boolean): Promise<Asset> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(assets)
+      .set({ isActive })
+      .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
+      .returning();
+    if (!row) throw new NotFound('Asset not found');
+    await bumpDealerVersion(tx, dealerId);
+    return toAsset(row);
+  });
+}
+
+/** One model's older assets that 'Free up space' would remove (DECISIONS 12). */
+export interface CleanupGroup {
+  model: string;
+  /** The newest asset of each slot type and size, kept. */
+  kept: Asset[];
+  /** Older assets of the same model, type and size, removed on confirmation. */
+  remove: Asset[];
+}
+
+/**
+ * The 'Free up space' plan (DECISIONS 12, replacing the spec's silent cleanup): for each model
+ * (by modelKey) and each type and pixel size, the newest asset is kept and every older one with the
+ * same model, type and size is listed for removal. Nothing is deleted here. Groups without anything
+ * to remove are left out; `freedBytes` is the sum of the listed assets' sizes.
+ */
+export async function cleanupPlan(db: Db, dealerId: string): Promise<{ groups: CleanupGroup[]; freedBytes: number }> {
+  const rows = await db
+    .select()
+    .from(assets)
+    .where(eq(assets.dealerId, dealerId))
+    .orderBy(desc(assets.createdAt), desc(assets.id));
+  const byModel = new Map<string, CleanupGroup>();
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const group = byModel.get(row.modelKey) ?? { model: row.model, kept: [], remove: [] };
+    byModel.set(row.modelKey, group);
+    const slotKey = `${row.modelKey}|${row.type}|${row.width}x${row.height}`;
+    if (seen.has(slotKey)) group.remove.push(toAsset(row));
+    else {
+      seen.add(slotKey);
+      group.kept.push(toAsset(row));
+    }
+  }
+  const groups = [...byModel.values()].filter((g) => g.remove.length > 0);
+  return { groups, freedBytes: groups.reduce((n, g) => n + g.remove.reduce((m, a) => m + a.sizeBytes, 0), 0) };
+}
+
+/**
+ * Deletes the confirmed assets of the 'Free up space' plan (DECISIONS 12) in one transaction. Only ids
+ * that are still in the current plan are deleted (an asset that became the newest of its kind, or
+ * belongs to another dealer, is kept). Bumps dealers.version when anything was deleted.
+ * @returns how many assets and bytes were removed.
+ */
+export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]): Promise<{ deleted: number; freedBytes: number }> {
+  const plan = await cleanupPlan(db, dealerId);
+  const wanted = new Set(assetIds);
+  const victims = plan.groups.flatMap((g) => g.remove).filter((a) => wanted.has(a.id));
+  if (victims.length === 0) return { deleted: 0, freedBytes: 0 };
+  await db.transaction(async (tx) => {
+    await tx.delete(assets).where(and(eq(assets.dealerId, dealerId), inArray(assets.id, victims.map((v) => v.id))));
+    await bumpDealerVersion(tx, dealerId);
+  });
+  return { deleted: victims.length, freedBytes: victims.reduce((n, a) => n + a.sizeBytes, 0) };
 }

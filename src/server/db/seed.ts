@@ -21,6 +21,9 @@ export const DEMO_DEALER = {
   status: 'active',
 } as const;
 
+/** Hosts the demo dealer allows besides its website, for trying the embed script locally. */
+export const DEMO_LOCAL_DOMAINS = ['localhost', '127.0.0.1'];
+
 /** Demo accounts; their passwords are public by design and listed on the sign-in screen. */
 export const DEMO_ACCOUNTS: ReadonlyArray<{ email: string; password: string; role: Role; name: string; dealerId: string | null }> = [
   { email: 'admin@dc-banners.com', password: 'admin123', role: 'admin', name: 'Alex Admin', dealerId: null },
@@ -48,7 +51,10 @@ export async function seedDemoData(db: Db): Promise<boolean> {
     await seedCatalogue(tx);
     const honda = CATALOGUE.find((m) => m.id === DEMO_DEALER.manufacturer);
     if (!honda) throw new Error('Seed catalogue has no Honda');
-    await tx.insert(dealers).values(newDealerRow(DEMO_DEALER, honda)).onConflictDoNothing();
+    const demo = newDealerRow(DEMO_DEALER, honda);
+    // The demo dealer also allows this machine, so its script can be tried on a local test page.
+    demo.security = { ...demo.security!, allowedDomains: [...demo.security!.allowedDomains, ...DEMO_LOCAL_DOMAINS] };
+    await tx.insert(dealers).values(demo).onConflictDoNothing();
     await tx.insert(users).values(
       DEMO_ACCOUNTS.map((a, i) => ({
         id: randomUUID(),

@@ -1,27 +1,31 @@
 /**
  * GET /api/scripts/:dealerId/asset: the banner image a dealer-site slot shows (spec 01 §7,
- * DECISIONS 14). Public; answers image bytes with a strong ETag and CDN-cacheable headers,
+ * DECISIONS 14). Public, under the dealer's security settings; answers image bytes with a strong ETag and CDN-cacheable headers,
  * and 304 to a matching If-None-Match.
  */
 import type { FastifyInstance } from 'fastify';
 import { assetQuerySchema } from '../../domain/schemas';
 import { parseInput } from '../validation';
-import { bannerBytes, resolveBanner } from './service';
+import { bannerBytes, findDeliveryDealer, resolveBanner } from './service';
+import { applyDealerPolicy, dealerRateLimit } from './public-policy';
+import { NotFound } from '../errors';
 
 export async function deliveryRoutes(app: FastifyInstance) {
   app.get<{ Params: { dealerId: string } }>(
     '/api/scripts/:dealerId/asset',
-    { config: { access: 'public', rateLimit: { max: 1200, timeWindow: '1 minute' } } },
+    { config: { access: 'public', rateLimit: dealerRateLimit((r) => (r.params as { dealerId: string }).dealerId) } },
     async (request, reply) => {
       const q = parseInput(assetQuerySchema, request.query);
+      const dealer = await findDeliveryDealer(app.db, request.params.dealerId);
+      if (!dealer) throw new NotFound('Unknown dealer');
+      applyDealerPolicy(request, reply, dealer.security);
       const resolved = await resolveBanner(app.db, request.params.dealerId, q);
       const acceptsWebp = /image\/webp/.test(request.headers.accept ?? '');
       const bytes = await bannerBytes(app.db, resolved, { type: q.type, acceptsWebp });
       reply
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
-        .header('Access-Control-Allow-Origin', '*')
         .header('Cache-Control', 'public, max-age=300, stale-while-revalidate=86400')
-        .header('Vary', 'Accept')
+        .header('Vary', 'Accept, Origin')
         .header('ETag', bytes.etag)
         .header('X-Banner-Source', resolved.source);
       if (request.headers['if-none-match'] === bytes.etag) return reply.status(304).send();

@@ -7,28 +7,32 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
-import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
-import type { BannerSizes, DealerConfigs, SlotType, Variant } from '../../domain/schemas';
+import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
+import type { BannerSizes, DealerConfigs, Security, SlotType, Variant } from '../../domain/schemas';
 import { chooseAsset, slotSize } from '../../domain/asset-choice';
 import { activeUpsellRules, upsellTarget } from '../../domain/upsell';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { placeholderSvg } from './placeholder';
 
-/** True when a dealer with this id exists. */
-export async function dealerExists(db: Db, dealerId: string): Promise<boolean> {
-  const [row] = await db.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId));
-  return Boolean(row);
-}
-
-/** The model a slot shows: for `upsell`, the upsell target under the dealer's active strategy. */
-export function slotModel(configs: DealerConfigs, manufacturerRules: Record<string, string>, model: string, slot: SlotType): string {
+/**
+ * The model a slot shows: for `upsell`, the upsell target under the dealer's active strategy.
+ * `inventoryRules` are the dealer's inventory-optimised rules (dealer_inventory.upsell_rules), or null
+ * without inventory data; used when the strategy is 'inventory'.
+ */
+export function slotModel(
+  configs: DealerConfigs,
+  manufacturerRules: Record<string, string>,
+  model: string,
+  slot: SlotType,
+  inventoryRules: Record<string, string> | null = null,
+): string {
   if (slot !== 'upsell') return model;
   const rules = activeUpsellRules(configs.customUpsellLogic, {
     manufacturerRules,
     dealerUpsellMap: configs.upsellMap,
     customRules: configs.customUpsellRules,
-    inventoryRules: null,
+    inventoryRules,
   });
   return upsellTarget(model, rules);
 }
@@ -44,32 +48,69 @@ export interface ResolvedBanner {
   version: number;
 }
 
-interface DealerDelivery {
+export interface DealerDelivery {
   id: string;
   version: number;
+  security: Security;
   sizes: BannerSizes;
   configs: DealerConfigs;
   manufacturerName: string;
   manufacturerRules: Record<string, string>;
+  inventoryRules: Record<string, string> | null;
   color: string;
 }
 
+/** How long a process trusts its cached copy of a dealer's delivery settings (cross-process staleness bound). */
+export const DEALER_CACHE_TTL_MS = 1000;
+/** One database per process, so the cache is per process. */
+const dealerCache = new Map<string, { at: number; value: DealerDelivery | null }>();
+
+/** Drops this process's cached copy of a dealer (called when its assets or settings change). */
+export function forgetDealer(dealerId: string): void {
+  dealerCache.delete(dealerId);
+}
+
+/**
+ * A dealer's delivery settings, cached in-process for DEALER_CACHE_TTL_MS so hot public
+ * endpoints (banner images, tracking) do not query the database on every request. Changes made
+ * by this process invalidate at once (forgetDealer); other processes see them within the TTL,
+ * and the dealer's version number in every cache key keeps their image caches consistent.
+ * @returns null for an unknown dealer (also cached, against id probing).
+ */
+export async function findDeliveryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
+  const cache = dealerCache;
+  const hit = cache.get(dealerId);
+  if (hit && Date.now() - hit.at < DEALER_CACHE_TTL_MS) return hit.value;
+  const value = await queryDealer(db, dealerId);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(dealerId, { at: Date.now(), value });
+  return value;
+}
+
 async function loadDealer(db: Db, dealerId: string): Promise<DealerDelivery> {
+  const dealer = await findDeliveryDealer(db, dealerId);
+  if (!dealer) throw new NotFound('Unknown dealer');
+  return dealer;
+}
+
+async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
   const [row] = await db
     .select({
       id: dealers.id,
       version: dealers.version,
+      security: dealers.security,
       storage: dealers.assetStorage,
       configs: dealers.configs,
       manufacturerName: manufacturers.name,
       manufacturerRules: manufacturers.defaultUpsellRules,
       color: manufacturers.primaryColor,
+      inventoryRules: dealerInventory.upsellRules,
     })
     .from(dealers)
     .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .leftJoin(dealerInventory, eq(dealerInventory.dealerId, dealers.id))
     .where(eq(dealers.id, dealerId));
-  if (!row) throw new NotFound('Unknown dealer');
-  return { ...row, sizes: row.storage.bannerSizes };
+  return row ? { ...row, sizes: row.storage.bannerSizes } : null;
 }
 
 /**
@@ -82,7 +123,7 @@ export async function resolveBanner(
   q: { model: string; type: SlotType; variant: Variant },
 ): Promise<ResolvedBanner & { dealer: DealerDelivery }> {
   const dealer = await loadDealer(db, dealerId);
-  const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type);
+  const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type, dealer.inventoryRules);
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const candidates = model
     ? await db

@@ -1,36 +1,52 @@
 /**
  * POST /api/analytics/track: the dealer-site script reports impressions, clicks and
- * conversions here (spec 01 §7, DECISIONS 15-17). Answers 204; bots are acknowledged but not
- * counted; unknown dealers and bad bodies get a clear 4xx.
+ * conversions here (spec 01 §7, DECISIONS 15-17). Answers 204 once the event is buffered; bots
+ * are acknowledged but not counted; unknown dealers, bad bodies, refused origins and clients
+ * over the dealer's rate limit get a clear 4xx; a full buffer answers 503.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import { trackBodySchema } from '../../domain/schemas';
 import { parseInput } from '../validation';
-import { Invalid, NotFound, AppError } from '../errors';
-import { dealerExists } from '../delivery/service';
+import { AppError, Invalid, NotFound } from '../errors';
+import { findDeliveryDealer } from '../delivery/service';
+import { applyDealerPolicy, dealerRateLimit } from '../delivery/public-policy';
 
 export const TRACK_BODY_LIMIT = 4096;
+
+/** The body as an object: beacons arrive as text/plain JSON. @throws Invalid for text that is not JSON. */
+function bodyObject(request: FastifyRequest): unknown {
+  const body = request.body;
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Invalid('Body must be JSON');
+  }
+}
+
+function dealerIdOf(request: FastifyRequest): string {
+  try {
+    const id = (bodyObject(request) as { dealerId?: unknown } | null)?.dealerId;
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
+  }
+}
 
 export async function trackingRoutes(app: FastifyInstance) {
   app.post(
     '/api/analytics/track',
     {
       bodyLimit: TRACK_BODY_LIMIT,
-      config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: dealerRateLimit(dealerIdOf) },
     },
     async (request, reply) => {
-      reply.header('Access-Control-Allow-Origin', '*').header('Cross-Origin-Resource-Policy', 'cross-origin');
-      let body: unknown = request.body;
-      if (typeof body === 'string') {
-        try {
-          body = JSON.parse(body);
-        } catch {
-          throw new Invalid('Body must be JSON');
-        }
-      }
-      const input = parseInput(trackBodySchema, body);
-      if (!(await dealerExists(app.db, input.dealerId))) throw new NotFound('Unknown dealer');
+      reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+      const input = parseInput(trackBodySchema, bodyObject(request));
+      const dealer = await findDeliveryDealer(app.db, input.dealerId);
+      if (!dealer) throw new NotFound('Unknown dealer');
+      applyDealerPolicy(request, reply, dealer.security);
       if (isbot(request.headers['user-agent'] ?? '')) return reply.status(204).send();
       const accepted = app.events.enqueue({
         dealerId: input.dealerId,
@@ -45,4 +61,16 @@ export async function trackingRoutes(app: FastifyInstance) {
       return reply.status(204).send();
     },
   );
+
+  // CORS preflight for clients that post application/json (the embed script sends text/plain beacons, which need none).
+  app.options('/api/analytics/track', { config: { access: 'public' } }, async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+    return reply
+      .header('Access-Control-Allow-Methods', 'POST')
+      .header('Access-Control-Allow-Headers', 'Content-Type')
+      .header('Access-Control-Max-Age', '86400')
+      .status(204)
+      .send();
+  });
 }

@@ -108,3 +108,50 @@ export function useScriptInfo(id: string | null | undefined) {
     retry: false,
   });
 }
+
+/** Dealer stats of the last `days` days with the change vs the `days` before (spec 02 §2 Dashboard, DECISIONS 18). */
+export interface StatsWithTrend extends DealerStats {
+  previous: DealerStats;
+  trend: { impressions: number | null; clicks: number | null; ctr: number | null };
+}
+
+export function useDealerTrend(id: string | null | undefined, days = 7) {
+  return useQuery({
+    queryKey: [...dealerKeys.stats(id ?? ''), 'trend', days],
+    queryFn: () => apiFetch<StatsWithTrend>(`${base(id!)}/stats/trend?days=${days}`),
+    enabled: Boolean(id),
+  });
+}
+
+/** Turns an asset on or off for delivery (spec 02 §3 Asset.isActive). */
+export function useSetAssetActive(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { assetId: string; isActive: boolean }) =>
+      apiFetch<{ asset: Asset }>(`${base(id)}/assets/${v.assetId}`, { method: 'PATCH', json: { isActive: v.isActive } }),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(id) }),
+  });
+}
+
+/** The 'Free up space' plan (DECISIONS 12): per model, the older assets that would be removed. */
+export interface CleanupPlan {
+  groups: Array<{ model: string; kept: Asset[]; remove: Asset[] }>;
+  freedBytes: number;
+}
+
+export function useCleanupPlan(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...dealerKeys.assets(id), 'cleanup'],
+    queryFn: () => apiFetch<CleanupPlan>(`${base(id)}/assets/cleanup`),
+    enabled,
+  });
+}
+
+export function useFreeUpSpace(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (assetIds: string[]) =>
+      apiFetch<{ deleted: number; freedBytes: number }>(`${base(id)}/assets/cleanup`, { method: 'POST', json: { assetIds } }),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(id) }),
+  });
+}

@@ -1,13 +1,14 @@
-/** Asset Manager (spec 02 §2): upload panel toggle, assets grouped by type, delete with confirmation. */
+/** Asset Manager (spec 02 §2; DECISIONS 12): upload panel toggle, assets grouped by type, active toggle, delete with confirmation, 'Free up space'. */
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Image, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, Title, ActionIcon, Tooltip } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Modal, Paper, SimpleGrid, Skeleton, Stack, Switch, Text, Title, ActionIcon, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Trash2, Upload, X } from 'lucide-react';
+import { Eraser, Trash2, Upload, X } from 'lucide-react';
 import type { Asset, AssetType } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
-import { useAssets, useDealer, useDeleteAsset } from '../api';
+import { useAssets, useDealer, useDeleteAsset, useSetAssetActive } from '../api';
+import { FreeUpSpace } from './FreeUpSpace';
 import { UploadPanel } from './UploadPanel';
 import { SizeList } from './SizeList';
 
@@ -25,6 +26,8 @@ export function AssetManager() {
   const dealer = useDealer(dealerId);
   const assets = useAssets(dealerId);
   const remove = useDeleteAsset(dealerId ?? '');
+  const toggle = useSetAssetActive(dealerId ?? '');
+  const [freeing, setFreeing] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [victim, setVictim] = useState<Asset | null>(null);
 
@@ -42,9 +45,14 @@ export function AssetManager() {
           </Text>
         </div>
         {canEdit && (
-          <Button leftSection={uploading ? <X size={16} /> : <Upload size={16} />} onClick={() => setUploading((u) => !u)} variant={uploading ? 'default' : 'filled'}>
-            {uploading ? 'Close Upload' : 'Start Upload'}
-          </Button>
+          <Group>
+            <Button leftSection={<Eraser size={16} />} variant="default" onClick={() => setFreeing(true)}>
+              Free up space
+            </Button>
+            <Button leftSection={uploading ? <X size={16} /> : <Upload size={16} />} onClick={() => setUploading((u) => !u)} variant={uploading ? 'default' : 'filled'}>
+              {uploading ? 'Close Upload' : 'Start Upload'}
+            </Button>
+          </Group>
         )}
       </Group>
       {dealer.data && assets.data && uploading && canEdit && (
@@ -94,6 +102,28 @@ export function AssetManager() {
                       <Text size="xs" c="dimmed">
                         {a.model} {a.trim} · {a.dimensions.width}x{a.dimensions.height} · {Math.round(a.sizeBytes / 1024)} KB · {new Date(a.createdAt).toLocaleDateString()}
                       </Text>
+                      {canEdit ? (
+                        <Switch
+                          mt="xs"
+                          size="xs"
+                          label={a.isActive ? 'Active' : 'Inactive'}
+                          aria-label={`Active: ${a.name}`}
+                          checked={a.isActive}
+                          disabled={toggle.isPending && toggle.variables?.assetId === a.id}
+                          onChange={(e) =>
+                            toggle.mutate(
+                              { assetId: a.id, isActive: e.currentTarget.checked },
+                              { onError: (err) => notifications.show({ color: 'red', title: 'Update failed', message: err.message }) },
+                            )
+                          }
+                        />
+                      ) : (
+                        !a.isActive && (
+                          <Badge mt="xs" size="xs" color="gray">
+                            Inactive
+                          </Badge>
+                        )
+                      )}
                     </Card>
                   ))}
                 </SimpleGrid>
@@ -102,6 +132,7 @@ export function AssetManager() {
           );
         })
       )}
+      {dealerId && canEdit && <FreeUpSpace dealerId={dealerId} opened={freeing} onClose={() => setFreeing(false)} />}
       <Modal opened={victim !== null} onClose={() => setVictim(null)} title="Delete asset?" centered>
         <Text size="sm">
           <b>{victim?.name}</b> will be removed and stop showing on your site. This cannot be undone.

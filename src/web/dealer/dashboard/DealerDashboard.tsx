@@ -1,12 +1,12 @@
-/** Dealer dashboard (spec 02 §2 Dashboard): greeting, the three cards from real events, quick actions, recent assets. */
+/** Dealer dashboard (spec 02 §2 Dashboard, DECISIONS 18): greeting, the three cards from real events with trends vs the previous 7 days, quick actions, recent assets. */
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Code2, Image as ImageIcon, MousePointerClick, Package, Percent, Settings2, TrendingUp, Eye } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
-import { useAssets, useDealer, useDealerStats } from '../api';
-import { formatCtr } from '../../../domain/metrics';
+import { useAssets, useDealer, useDealerTrend } from '../api';
+import { formatCtr, formatTrend } from '../../../domain/metrics';
 import { TEXT } from '../../../domain/constants';
 import { ApiError } from '../../api/client';
 
@@ -31,6 +31,11 @@ function StatCard({ label, value, note, icon, testId }: { label: string; value: 
   );
 }
 
+/** The cards cover the last 7 days, with the change vs the 7 days before (DECISIONS 18). */
+const TREND_DAYS = 7;
+const trendNote = (p: number | null | undefined) =>
+  p === null || p === undefined ? `Last ${TREND_DAYS} days · --` : `Last ${TREND_DAYS} days · ${formatTrend(p)} vs previous ${TREND_DAYS} days`;
+
 const QUICK_ACTIONS = [
   { label: 'Upload assets', to: '/dealer/assets', icon: ImageIcon },
   { label: 'Model mapping', to: '/dealer/config', icon: Settings2 },
@@ -44,7 +49,7 @@ export function DealerDashboard() {
   const { user } = useAuth();
   const dealerId = user?.dealerId;
   const dealer = useDealer(dealerId);
-  const stats = useDealerStats(dealerId);
+  const stats = useDealerTrend(dealerId, TREND_DAYS);
   const assets = useAssets(dealerId);
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
@@ -61,12 +66,12 @@ export function DealerDashboard() {
       </div>
       {stats.error && <ErrorNotice message={stats.error.message} />}
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <StatCard label="Banner Impressions" value={number(s?.impressions)} note="Last 30 days" icon={<Eye size={22} />} testId="stat-impressions" />
-        <StatCard label="Total Clicks" value={number(s?.clicks)} note="Last 30 days" icon={<MousePointerClick size={22} />} testId="stat-clicks" />
+        <StatCard label="Banner Impressions" value={number(s?.impressions)} note={trendNote(s?.trend.impressions)} icon={<Eye size={22} />} testId="stat-impressions" />
+        <StatCard label="Total Clicks" value={number(s?.clicks)} note={trendNote(s?.trend.clicks)} icon={<MousePointerClick size={22} />} testId="stat-clicks" />
         <StatCard
           label="Click-through Rate"
           value={noData ? '--' : formatCtr(s!.ctr, 2)}
-          note={noData ? 'No data yet' : 'Last 30 days'}
+          note={noData ? 'No data yet' : trendNote(s!.trend.ctr)}
           icon={<Percent size={22} />}
           testId="stat-ctr"
         />

@@ -1,0 +1,287 @@
+/**
+ * Dealer configuration (spec 02 §2 Configuration manager and Upsell rules, §4 Config editing and
+ * Upsell strategy, §5 Configuration; DECISIONS 2, 14, 22-23): read and save the editable configs
+ * and banner sizes all-or-nothing, the manufacturer defaults for 'Reset', the active upsell rules
+ * per strategy, the banner preview through the delivery choice, and dashboard trends.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { assets, dealerInventory, dealers, manufacturers } from '../db/schema';
+import {
+  bannerSizesSchema,
+  dealerConfigsSchema,
+  type BannerSizes,
+  type DealerConfigs,
+  type DealerStats,
+  type SlotType,
+  type UpsellStrategy,
+  type Variant,
+} from '../../domain/schemas';
+import { defaultDealerConfigs } from '../../domain/defaults';
+import { DEFAULT_BANNER_SIZES, TEXT } from '../../domain/constants';
+import { activeUpsellRules } from '../../domain/upsell';
+import { trendPercent } from '../../domain/metrics';
+import { NotFound } from '../errors';
+import { parseInput } from '../validation';
+import { bumpDealerVersion } from '../assets/service';
+import { resolveBanner } from '../delivery/service';
+import { dealerStats } from '../tracking/service';
+
+/** The config fields the dealer edits (spec 02 §3 Dealer configs) plus the four banner sizes. */
+export const editableConfigsSchema = z.object({
+  modelMap: dealerConfigsSchema.shape.modelMap,
+  upsellMap: dealerConfigsSchema.shape.upsellMap,
+  trimPatterns: dealerConfigsSchema.shape.trimPatterns,
+  inventoryWeights: dealerConfigsSchema.shape.inventoryWeights,
+  customUpsellLogic: dealerConfigsSchema.shape.customUpsellLogic,
+  customUpsellRules: dealerConfigsSchema.shape.customUpsellRules,
+  bannerSizes: bannerSizesSchema,
+});
+export type EditableConfigs = z.infer<typeof editableConfigsSchema>;
+
+/** Body of PUT /configs: any subset of the editable fields; each given field replaces the saved one whole. */
+export const configsUpdateSchema = editableConfigsSchema
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one field');
+export type ConfigsUpdate = z.infer<typeof configsUpdateSchema>;
+
+export interface ConfigsView extends EditableConfigs {
+  manufacturer: { id: string; name: string };
+  /** dealers.version after the read or save (changes on every delivery-affecting write). */
+  version: number;
+}
+
+function pick(configs: DealerConfigs, bannerSizes: BannerSizes): EditableConfigs {
+  return {
+    modelMap: configs.modelMap,
+    upsellMap: configs.upsellMap,
+    trimPatterns: configs.trimPatterns,
+    inventoryWeights: configs.inventoryWeights,
+    customUpsellLogic: configs.customUpsellLogic,
+    customUpsellRules: configs.customUpsellRules,
+    bannerSizes,
+  };
+}
+
+async function loadRow(db: Db, dealerId: string) {
+  const [row] = await db
+    .select({
+      configs: dealers.configs,
+      storage: dealers.assetStorage,
+      version: dealers.version,
+      provider: dealers.provider,
+      manufacturerId: manufacturers.id,
+      manufacturerName: manufacturers.name,
+      defaultModelMappings: manufacturers.defaultModelMappings,
+      defaultUpsellRules: manufacturers.defaultUpsellRules,
+      defaultTrimPatterns: manufacturers.defaultTrimPatterns,
+    })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  return row;
+}
+
+/** The dealer's editable configs and banner sizes (GET /api/dealers/:dealerId/configs). @throws NotFound('Dealer not found'). */
+export async function getConfigs(db: Db, dealerId: string): Promise<ConfigsView> {
+  const row = await loadRow(db, dealerId);
+  return {
+    ...pick(row.configs, row.storage.bannerSizes),
+    manufacturer: { id: row.manufacturerId, name: row.manufacturerName },
+    version: row.version,
+  };
+}
+
+/**
+ * Saves the given config fields in ONE transaction holding the dealer row lock: the body is already
+ * validated by configsUpdateSchema; the merged configs and sizes are validated again whole, so an
+ * invalid value anywhere leaves every saved value unchanged. Bumps dealers.version (delivery caches).
+ * @throws NotFound('Dealer not found'), Invalid (via the caller's parse).
+ */
+export async function saveConfigs(db: Db, dealerId: string, update: ConfigsUpdate): Promise<ConfigsView> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ configs: dealers.configs, storage: dealers.assetStorage })
+      .from(dealers)
+      .where(eq(dealers.id, dealerId))
+      .for('update');
+    if (!row) throw new NotFound(TEXT.dealerNotFound);
+    const { bannerSizes, ...configFields } = update;
+    const configs = parseInput(dealerConfigsSchema, { ...row.configs, ...configFields });
+    const storage = { ...row.storage, bannerSizes: parseInput(bannerSizesSchema, bannerSizes ?? row.storage.bannerSizes) };
+    await tx.update(dealers).set({ configs, assetStorage: storage }).where(eq(dealers.id, dealerId));
+    await bumpDealerVersion(tx, dealerId);
+  });
+  return getConfigs(db, dealerId);
+}
+
+/**
+ * 'Reset to {manufacturer} Defaults' data (spec 02 §4): the manufacturer's default mappings, upsell
+ * rules and trim patterns, weight 5 for every canonical model of those mappings, the standard banner
+ * sizes. Nothing is stored; the UI still needs Save. @throws NotFound('Dealer not found').
+ */
+export async function manufacturerDefaults(db: Db, dealerId: string): Promise<Omit<EditableConfigs, 'customUpsellLogic' | 'customUpsellRules'>> {
+  const row = await loadRow(db, dealerId);
+  const d = defaultDealerConfigs(
+    { defaultModelMappings: row.defaultModelMappings, defaultUpsellRules: row.defaultUpsellRules, defaultTrimPatterns: row.defaultTrimPatterns },
+    row.configs.providerConfig.type,
+  );
+  const s = DEFAULT_BANNER_SIZES;
+  return {
+    modelMap: d.modelMap,
+    upsellMap: d.upsellMap,
+    trimPatterns: d.trimPatterns,
+    inventoryWeights: d.inventoryWeights,
+    bannerSizes: {
+      srpHeaderDesktop: { ...s.srpHeaderDesktop },
+      srpHeaderMobile: { ...s.srpHeaderMobile },
+      inlineDesktop: { ...s.inlineDesktop },
+      inlineMobile: { ...s.inlineMobile },
+    },
+  };
+}
+
+/** Headline numbers of the dealer's current inventory, for the Upsell rules inventory data card (spec 02 §3 InventoryData). */
+export interface InventorySummary {
+  totalUnits: number;
+  modelCount: number;
+  agedUnits: number;
+  avgDaysOnLot: number;
+  lastUpdated: string;
+}
+
+/** The dealer's inventory summary and inventory-optimised upsell rules, or null without inventory data. */
+export async function inventoryRules(db: Db, dealerId: string): Promise<{ summary: InventorySummary; rules: Record<string, string> } | null> {
+  const [row] = await db
+    .select({
+      // Only the totals: the model breakdown (with every vehicle) is not read.
+      summary: sql<InventorySummary>`(${dealerInventory.data} - 'modelBreakdown')`,
+      rules: dealerInventory.upsellRules,
+    })
+    .from(dealerInventory)
+    .where(eq(dealerInventory.dealerId, dealerId));
+  if (!row) return null;
+  const s = typeof row.summary === 'string' ? (JSON.parse(row.summary) as InventorySummary) : row.summary;
+  return {
+    summary: {
+      totalUnits: Number(s.totalUnits ?? 0),
+      modelCount: Number(s.modelCount ?? 0),
+      agedUnits: Number(s.agedUnits ?? 0),
+      avgDaysOnLot: Number(s.avgDaysOnLot ?? 0),
+      lastUpdated: String(s.lastUpdated ?? ''),
+    },
+    rules: row.rules,
+  };
+}
+
+export interface UpsellRulesView {
+  /** The saved strategy (configs.customUpsellLogic). */
+  strategy: UpsellStrategy;
+  /** The rule set each strategy would put in force (spec 02 §2, activeUpsellRules). */
+  rules: Record<UpsellStrategy, Record<string, string>>;
+  /** The rules in force now: rules[strategy]. Delivery and preview use exactly these for type=upsell. */
+  active: Record<string, string>;
+  /** The manufacturer's own default rules ('Load Manufacturer Defaults'). */
+  manufacturerDefaults: Record<string, string>;
+  inventory: InventorySummary | null;
+}
+
+/**
+ * The active upsell rules per strategy (GET /api/dealers/:dealerId/upsell-rules; spec 02 §2 Upsell
+ * rules, spec 01 §9): manufacturer -> the dealer's upsellMap (or the manufacturer's rules when empty),
+ * inventory -> dealer_inventory.upsell_rules ({} without inventory data), custom -> customUpsellRules.
+ * @throws NotFound('Dealer not found').
+ */
+export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRulesView> {
+  const row = await loadRow(db, dealerId);
+  const inv = await inventoryRules(db, dealerId);
+  const src = {
+    manufacturerRules: row.defaultUpsellRules,
+    dealerUpsellMap: row.configs.upsellMap,
+    customRules: row.configs.customUpsellRules,
+    inventoryRules: inv?.rules ?? null,
+  };
+  const rules = {
+    manufacturer: activeUpsellRules('manufacturer', src),
+    inventory: activeUpsellRules('inventory', src),
+    custom: activeUpsellRules('custom', src),
+  };
+  const strategy = row.configs.customUpsellLogic;
+  return { strategy, rules, active: rules[strategy], manufacturerDefaults: row.defaultUpsellRules, inventory: inv?.summary ?? null };
+}
+
+export interface PreviewSlot {
+  slot: SlotType;
+  /** The model the slot shows (the upsell target for 'upsell'). */
+  model: string;
+  status: 'found' | 'Missing';
+  assetId: string | null;
+  assetName: string | null;
+  /** Configured slot size, CSS pixels. */
+  width: number;
+  height: number;
+  /** The public delivery URL of the slot's image (same choice as the embed script), version-stamped. */
+  imageUrl: string;
+}
+
+/**
+ * The banner preview (GET /api/dealers/:dealerId/preview; spec 02 §2 Banner Preview, §4 "Preview asset
+ * choice", DECISIONS 14): for header, primary and upsell, the server-side `resolveBanner` answer the
+ * delivery endpoint gives for the same model, slot and device. @throws NotFound for an unknown dealer.
+ */
+export async function previewSlots(db: Db, dealerId: string, q: { model: string; trim?: string; variant: Variant }): Promise<PreviewSlot[]> {
+  const out: PreviewSlot[] = [];
+  for (const slot of ['header', 'primary', 'upsell'] as const) {
+    const r = await resolveBanner(db, dealerId, { model: q.model, type: slot, variant: q.variant });
+    const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
+    if (q.trim) params.set('trim', q.trim);
+    params.set('v', String(r.version));
+    out.push({
+      slot,
+      model: r.model,
+      status: r.source === 'asset' ? 'found' : 'Missing',
+      assetId: r.assetId,
+      assetName: null,
+      width: r.width,
+      height: r.height,
+      imageUrl: `/api/scripts/${encodeURIComponent(dealerId)}/asset?${params.toString()}`,
+    });
+  }
+  const ids = out.flatMap((s) => (s.assetId ? [s.assetId] : []));
+  if (ids.length > 0) {
+    const names = await db
+      .select({ id: assets.id, name: assets.name })
+      .from(assets)
+      .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, ids)));
+    for (const s of out) s.assetName = names.find((n) => n.id === s.assetId)?.name ?? null;
+  }
+  return out;
+}
+
+/** Stats of a period plus the previous period of the same length and the change in percent (DECISIONS 18). */
+export interface StatsWithTrend extends DealerStats {
+  previous: DealerStats;
+  /** Percent change vs the previous period, null when the previous period has no data ('--'). */
+  trend: { impressions: number | null; clicks: number | null; ctr: number | null };
+}
+
+/** Totals of the last `days` days and of the `days` before them (spec 02 §2 Dashboard, DECISIONS 18). */
+export async function statsWithTrend(db: Db, dealerId: string, days: number, now = new Date()): Promise<StatsWithTrend> {
+  const span = days * 86_400_000;
+  // Rollups are hourly: both periods start on an hour boundary so no hour is counted twice.
+  const from = new Date(Math.floor((now.getTime() - span) / 3_600_000) * 3_600_000);
+  const current = await dealerStats(db, dealerId, from, now);
+  const previous = await dealerStats(db, dealerId, new Date(from.getTime() - span), from);
+  return {
+    ...current,
+    previous,
+    trend: {
+      impressions: trendPercent(current.impressions, previous.impressions),
+      clicks: trendPercent(current.clicks, previous.clicks),
+      ctr: current.ctr !== null && previous.ctr !== null ? trendPercent(current.ctr, previous.ctr) : null,
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
+import { dealers } from '../db/schema';
+import { forgetDealer } from './service';
+import { hostAllowed } from './public-policy';
+import type { Security } from '../../domain/schemas';
+
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const event = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic' };
+let t: TestApp;
+
+const track = (headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(event), headers: { 'content-type': 'text/plain', 'user-agent': UA, ...headers } });
+const image = (headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, headers: { 'user-agent': UA, ...headers } });
+
+async function setSecurity(patch: Partial<Security>) {
+  const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
+  await t.database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
+  forgetDealer(DEMO_DEALER.id);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('dealer security on public endpoints', () => {
+  it('matches allowed domains exactly or as a parent domain', () => {
+    expect(hostAllowed('www.hondaofdemo.com', ['www.hondaofdemo.com'])).toBe(true);
+    expect(hostAllowed('shop.hondaofdemo.com', ['hondaofdemo.com'])).toBe(true);
+    expect(hostAllowed('hondaofdemo.com.evil.example', ['hondaofdemo.com'])).toBe(false);
+    expect(hostAllowed('www.hondaofdemo.com', ['https://www.hondaofdemo.com/'])).toBe(true);
+  });
+
+  it('accepts the dealer site and answers CORS for it', async () => {
+    const res = await track({ origin: 'https://www.hondaofdemo.com' });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('https://www.hondaofdemo.com');
+    const img = await image({ referer: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
+    expect(img.statusCode).toBe(200);
+  });
+
+  it('refuses origins outside the allowed domains, by Origin or Referer', async () => {
+    const res = await track({ origin: 'https://evil.example' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('Origin https://evil.example is not an allowed domain for this dealer');
+    expect((await image({ referer: 'https://evil.example/page' })).statusCode).toBe(403);
+  });
+
+  it('allows any origin when CORS enforcement is off', async () => {
+    await setSecurity({ enableCors: false });
+    expect((await track({ origin: 'https://evil.example' })).statusCode).toBe(204);
+    await setSecurity({ enableCors: true });
+  });
+
+  it('refuses plain HTTP when HTTPS is required (loopback hosts exempt for local use)', async () => {
+    const res = await track({ host: 'banners.example.com', origin: 'https://www.hondaofdemo.com' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('HTTPS is required for this dealer');
+    const viaProxy = await track({ host: 'banners.example.com', 'x-forwarded-proto': 'https', origin: 'https://www.hondaofdemo.com' });
+    expect(viaProxy.statusCode).toBe(204);
+    await setSecurity({ requireHttps: false });
+    expect((await track({ host: 'banners.example.com', origin: 'https://www.hondaofdemo.com' })).statusCode).toBe(204);
+    await setSecurity({ requireHttps: true });
+  });
+
+  it('limits each client to maxRequestsPerMinute per dealer, with Retry-After', async () => {
+    await setSecurity({ maxRequestsPerMinute: 10 });
+    const ip = { 'x-forwarded-for': '203.0.113.7' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await image(ip)).statusCode);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    const limited = await image(ip);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await image({ 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(200); // another client
+    await setSecurity({ rateLimitEnabled: false });
+    expect((await image(ip)).statusCode).toBe(200);
+  });
+});

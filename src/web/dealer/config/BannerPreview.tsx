@@ -1,0 +1,146 @@
+/**
+ * Banner Preview (/dealer/preview; spec 02 §2 Banner Preview, §4 "Preview asset choice";
+ * DECISIONS 14): model, optional trim and device; each slot's status and image come from the
+ * server's own delivery choice (never re-implemented here). A failed image load swaps once to a
+ * local placeholder.
+ */
+import { useState } from 'react';
+import { Badge, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { SlotType, Variant } from '../../../domain/schemas';
+import { TEXT } from '../../../domain/constants';
+import { useAuth } from '../../components/auth';
+import { ErrorNotice } from '../../components/feedback';
+import { useConfigs, usePreview, type PreviewSlot } from './api';
+import { standardModels } from './draft';
+
+const SLOT_TITLES: Record<SlotType, string> = { header: 'SRP Header Banner', primary: 'Inline Banner', upsell: 'Upsell Banner' };
+
+/** An inline SVG placeholder (manufacturer, model, slot, size) for an image that failed to load. */
+function placeholderDataUri(manufacturer: string, s: PreviewSlot): string {
+  const esc = (v: string) => v.replace(/[<>&"]/g, '');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${s.width}" height="${s.height}" viewBox="0 0 ${s.width} ${s.height}"><rect width="100%" height="100%" fill="#e9ecef"/><text x="50%" y="50%" text-anchor="middle" dominant-baseline="middle" font-family="Arial" font-size="${Math.max(12, Math.round(Math.min(s.width, s.height) / 10))}" fill="#495057">${esc(manufacturer)} ${esc(s.model)} · ${s.slot} · ${s.width}x${s.height}</text></svg>`;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+function SlotImage({ slot, manufacturer }: { slot: PreviewSlot; manufacturer: string }) {
+  const [failedFor, setFailedFor] = useState<string | null>(null);
+  const failed = failedFor === slot.imageUrl;
+  return (
+    <img
+      src={failed ? placeholderDataUri(manufacturer, slot) : slot.imageUrl}
+      alt={`${SLOT_TITLES[slot.slot]} for ${slot.model}`}
+      data-testid={`preview-${slot.slot}`}
+      width={slot.width}
+      height={slot.height}
+      style={{ display: 'block', width: slot.width, maxWidth: '100%', height: 'auto', aspectRatio: `${slot.width} / ${slot.height}`, background: '#f1f3f5' }}
+      onError={() => {
+        if (!failed) setFailedFor(slot.imageUrl);
+      }}
+    />
+  );
+}
+
+/** The Banner Preview screen. */
+export function BannerPreview() {
+  const { user } = useAuth();
+  const dealerId = user?.dealerId ?? null;
+  const configs = useConfigs(dealerId);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [trim, setTrim] = useState('');
+  const [variant, setVariant] = useState<Variant>('desktop');
+  const models = configs.data ? standardModels(configs.data.modelMap) : [];
+  const model = chosen && models.includes(chosen) ? chosen : (models[0] ?? '');
+  const preview = usePreview(dealerId, { model, trim, variant });
+
+  if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
+  if (configs.error) return <ErrorNotice message={configs.error.message} />;
+  if (!configs.data) return <Text c="dimmed">Loading...</Text>;
+  const manufacturer = configs.data.manufacturer.name;
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2}>Banner Preview</Title>
+        <Text c="dimmed">Each slot as your visitors see it, chosen exactly as the banner script chooses it.</Text>
+      </div>
+      {models.length === 0 ? (
+        <Paper withBorder p="xl" radius="md" ta="center">
+          <Text>No models configured yet. Please configure model mappings first.</Text>
+        </Paper>
+      ) : (
+        <>
+          <Paper withBorder p="md" radius="md">
+            <Group align="flex-end">
+              <Select label="Model" data={models} value={model} onChange={(v) => setChosen(v)} allowDeselect={false} searchable w={220} />
+              <TextInput label="Trim (optional)" value={trim} onChange={(e) => setTrim(e.currentTarget.value)} placeholder="e.g. sport" w={200} />
+              <div>
+                <Text size="sm" fw={500} mb={4}>
+                  Device
+                </Text>
+                <SegmentedControl
+                  value={variant}
+                  onChange={(v) => setVariant(v as Variant)}
+                  data={[
+                    { value: 'desktop', label: 'Desktop' },
+                    { value: 'mobile', label: 'Mobile' },
+                  ]}
+                />
+              </div>
+            </Group>
+          </Paper>
+          {preview.error && <ErrorNotice message={preview.error.message} />}
+          {!preview.data ? (
+            <Skeleton h={300} />
+          ) : (
+            <>
+              <Paper withBorder p="md" radius="md">
+                <Title order={5} mb="xs">
+                  Asset status
+                </Title>
+                <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                  {preview.data.slots.map((s) => (
+                    <Group key={s.slot} gap="xs" wrap="nowrap" data-testid={`status-${s.slot}`}>
+                      <Text size="sm" fw={500}>
+                        {s.slot}:
+                      </Text>
+                      {s.status === 'found' ? (
+                        <Badge color="teal" variant="light" style={{ textTransform: 'none' }} title={s.assetName ?? ''}>
+                          {s.assetName ?? 'found'}
+                        </Badge>
+                      ) : (
+                        <Badge color="red" variant="light">
+                          Missing
+                        </Badge>
+                      )}
+                    </Group>
+                  ))}
+                </SimpleGrid>
+              </Paper>
+              {preview.data.slots.map((s) => (
+                <Paper key={s.slot} withBorder p="md" radius="md">
+                  <Group justify="space-between" mb="xs">
+                    <Text fw={600}>
+                      {SLOT_TITLES[s.slot]}
+                      {s.slot === 'upsell' && (
+                        <Text span c="dimmed" size="sm">
+                          {' '}
+                          ({model} → {s.model})
+                        </Text>
+                      )}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {s.width}x{s.height}
+                    </Text>
+                  </Group>
+                  <div style={{ overflowX: 'auto' }}>
+                    <SlotImage slot={s} manufacturer={manufacturer} />
+                  </div>
+                </Paper>
+              ))}
+            </>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,382 @@
+/**
+ * Configuration manager (/dealer/config; spec 02 §2, §4 Config editing, §5 Configuration, §9;
+ * DECISIONS 2, 22-23): Model Mapping, Upsell Rules, Inventory Logic and Banner Sizes tabs edited
+ * locally, 'Unsaved changes', 'Reset to {manufacturer} Defaults' and one all-or-nothing Save.
+ */
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Slider, Stack, Tabs, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Plus, RotateCcw, Save, Trash2 } from 'lucide-react';
+import type { BannerSizes, BannerSlot } from '../../../domain/schemas';
+import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
+import { DEFAULT_WEIGHT, numberOr, sizesWithFallback, weightLabel } from '../../../domain/defaults';
+import { useAuth } from '../../components/auth';
+import { ErrorNotice } from '../../components/feedback';
+import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
+import { emptyRow, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
+
+const SLOT_LABELS: Record<BannerSlot, string> = {
+  srpHeaderDesktop: 'SRP Header Desktop',
+  srpHeaderMobile: 'SRP Header Mobile',
+  inlineDesktop: 'Inline Desktop',
+  inlineMobile: 'Inline Mobile',
+};
+const SLOTS = Object.keys(SLOT_LABELS) as BannerSlot[];
+
+type SizeDraft = Record<BannerSlot, { width: string | number; height: string | number }>;
+
+interface Draft {
+  mappings: Row[];
+  upsells: Row[];
+  /** model -> trims as typed, comma-separated. */
+  trims: Record<string, string>;
+  weights: Record<string, number>;
+  sizes: SizeDraft;
+}
+
+function sizesDraft(s: BannerSizes): SizeDraft {
+  return Object.fromEntries(SLOTS.map((k) => [k, { width: s[k].width, height: s[k].height }])) as SizeDraft;
+}
+
+function draftOf(c: Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>): Draft {
+  return {
+    mappings: toRows(c.modelMap),
+    upsells: toRows(c.upsellMap),
+    trims: Object.fromEntries(Object.entries(c.trimPatterns).map(([m, t]) => [m, t.join(', ')])),
+    weights: { ...c.inventoryWeights },
+    sizes: sizesDraft(c.bannerSizes),
+  };
+}
+
+/** What Save sends for a draft; also what 'Unsaved changes' compares. */
+function payloadOf(d: Draft) {
+  const modelMap = toRecord(d.mappings);
+  const trimPatterns: Record<string, string[]> = {};
+  for (const [m, text] of Object.entries(d.trims)) {
+    const list = text.split(',').map((t) => t.trim()).filter(Boolean);
+    if (m.trim() && list.length > 0) trimPatterns[m.trim()] = list;
+  }
+  return {
+    modelMap,
+    upsellMap: toRecord(d.upsells),
+    trimPatterns,
+    inventoryWeights: weightsFor(standardModels(modelMap), d.weights),
+    bannerSizes: sizesWithFallback(d.sizes),
+  };
+}
+
+function rangeError(slot: BannerSlot, dim: 'width' | 'height', v: string | number): string | null {
+  const n = numberOr(v, NaN);
+  if (Number.isNaN(n)) return null; // falls back to the default on save
+  const r = BANNER_SIZE_RANGES[slot][dim];
+  return n < r.min || n > r.max ? `${r.min}-${r.max}` : null;
+}
+
+/** The Configuration manager screen. */
+export function ConfigManager() {
+  const { user } = useAuth();
+  const dealerId = user?.dealerId ?? null;
+  const canEdit = user?.role !== 'viewer';
+  const configs = useConfigs(dealerId);
+  const save = useSaveConfigs(dealerId ?? '');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [loadedVersion, setLoadedVersion] = useState<number | null>(null);
+  const [resetting, setResetting] = useState(false);
+
+  // Adopt the server's values when they first arrive or change after a save.
+  if (configs.data && loadedVersion !== configs.data.version) {
+    setLoadedVersion(configs.data.version);
+    setDraft(draftOf(configs.data));
+  }
+
+  if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
+  if (configs.error) return <ErrorNotice message={configs.error.message} />;
+  if (!configs.data || !draft) return <Text c="dimmed">Loading...</Text>;
+
+  const saved = configs.data;
+  const payload = payloadOf(draft);
+  const dirty = stableJson(payload) !== stableJson(payloadOf(draftOf(saved)));
+  const models = standardModels(payload.modelMap);
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+
+  const onSave = () =>
+    save.mutate(payload, {
+      onSuccess: () => notifications.show({ color: 'teal', message: 'Configuration saved' }),
+      onError: (e) => notifications.show({ color: 'red', title: 'Save failed', message: e.message }),
+    });
+
+  const onReset = async () => {
+    setResetting(true);
+    try {
+      const d = await fetchDefaults(dealerId);
+      setDraft(draftOf(d));
+    } catch (e) {
+      notifications.show({ color: 'red', title: 'Reset failed', message: e instanceof Error ? e.message : 'Unknown error' });
+    } finally {
+      setResetting(false);
+    }
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>Configuration</Title>
+          <Text c="dimmed">Model mappings, upsell rules, inventory weights and banner sizes for {saved.manufacturer.name}.</Text>
+        </div>
+        <Group>
+          {dirty && (
+            <Badge color="orange" variant="light" size="lg">
+              Unsaved changes
+            </Badge>
+          )}
+          {canEdit && (
+            <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={onReset} loading={resetting}>
+              Reset to {saved.manufacturer.name} Defaults
+            </Button>
+          )}
+          <Button leftSection={<Save size={16} />} onClick={onSave} disabled={!canEdit || !dirty || save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </Group>
+      </Group>
+
+      <Tabs defaultValue="mapping" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="mapping">Model Mapping</Tabs.Tab>
+          <Tabs.Tab value="upsell">Upsell Rules</Tabs.Tab>
+          <Tabs.Tab value="inventory">Inventory Logic</Tabs.Tab>
+          <Tabs.Tab value="sizes">Banner Sizes</Tabs.Tab>
+        </Tabs.List>
+
+        <Tabs.Panel value="mapping" pt="md">
+          <Paper withBorder p="lg" radius="md">
+            <Group justify="space-between" mb="sm">
+              <div>
+                <Title order={4}>Model Mapping</Title>
+                <Text size="sm" c="dimmed">
+                  Inventory model name (as your feed or website writes it) to the standard model name.
+                </Text>
+              </div>
+              {canEdit && (
+                <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ mappings: [...draft.mappings, emptyRow()] })}>
+                  Add Mapping
+                </Button>
+              )}
+            </Group>
+            <RowsEditor
+              rows={draft.mappings}
+              onChange={(mappings) => set({ mappings })}
+              canEdit={canEdit}
+              keyLabel="Inventory model"
+              valueLabel="Standard model"
+              empty='No model mappings defined. Click "Add Mapping" to get started.'
+            />
+          </Paper>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="upsell" pt="md">
+          <Paper withBorder p="lg" radius="md">
+            <Group justify="space-between" mb="sm">
+              <div>
+                <Title order={4}>Upsell Rules</Title>
+                <Text size="sm" c="dimmed">
+                  The upsell banner for a primary model shows its upsell target (manufacturer strategy).
+                </Text>
+              </div>
+              {canEdit && (
+                <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ upsells: [...draft.upsells, emptyRow()] })} disabled={models.length === 0}>
+                  Add Rule
+                </Button>
+              )}
+            </Group>
+            {models.length === 0 ? (
+              <Text c="dimmed">No models available. Add model mappings first.</Text>
+            ) : (
+              <RowsEditor
+                rows={draft.upsells}
+                onChange={(upsells) => set({ upsells })}
+                canEdit={canEdit}
+                keyLabel="Primary model"
+                valueLabel="Upsell target"
+                options={models}
+                empty='No upsell rules defined. Click "Add Rule" to get started.'
+              />
+            )}
+          </Paper>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="inventory" pt="md">
+          <Stack>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={4}>Inventory Priority Weights</Title>
+              <Text size="sm" c="dimmed" mb="md">
+                1-3 low, 4-7 normal, 8-10 high priority. Higher weights favour a model's banners.
+              </Text>
+              {models.length === 0 ? (
+                <Text c="dimmed">No models available. Add model mappings first.</Text>
+              ) : (
+                <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+                  {models.map((m) => (
+                    <WeightSlider key={m} model={m} value={draft.weights[m] ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                  ))}
+                </SimpleGrid>
+              )}
+            </Paper>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={4}>Trim Patterns</Title>
+              <Text size="sm" c="dimmed" mb="md">
+                Each model's trim ladder, entry trim first, separated by commas.
+              </Text>
+              {models.length === 0 ? (
+                <Text c="dimmed">No models available. Add model mappings first.</Text>
+              ) : (
+                <SimpleGrid cols={{ base: 1, md: 2 }}>
+                  {models.map((m) => (
+                    <TextInput
+                      key={m}
+                      label={m}
+                      value={draft.trims[m] ?? ''}
+                      disabled={!canEdit}
+                      onChange={(e) => set({ trims: { ...draft.trims, [m]: e.currentTarget.value } })}
+                    />
+                  ))}
+                </SimpleGrid>
+              )}
+            </Paper>
+          </Stack>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="sizes" pt="md">
+          <Paper withBorder p="lg" radius="md">
+            <Group justify="space-between" mb="sm" align="flex-start">
+              <div>
+                <Title order={4}>Banner Sizes</Title>
+                <Text size="sm" c="dimmed">
+                  Pixel sizes of the four banner slots. An empty or non-numeric entry falls back to the default.
+                </Text>
+              </div>
+              {canEdit && (
+                <Group gap="xs">
+                  {(Object.keys(BANNER_SIZE_PRESETS) as Array<keyof typeof BANNER_SIZE_PRESETS>).map((p) => (
+                    <Button key={p} size="xs" variant="light" onClick={() => set({ sizes: sizesDraft(BANNER_SIZE_PRESETS[p]) })}>
+                      {p}
+                    </Button>
+                  ))}
+                </Group>
+              )}
+            </Group>
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              {SLOTS.map((slot) => (
+                <Paper key={slot} withBorder p="md" radius="md" bg="gray.0">
+                  <Text fw={600} mb="xs">
+                    {SLOT_LABELS[slot]}
+                  </Text>
+                  <Group grow>
+                    {(['width', 'height'] as const).map((dim) => {
+                      const r = BANNER_SIZE_RANGES[slot][dim];
+                      const err = rangeError(slot, dim, draft.sizes[slot][dim]);
+                      return (
+                        <NumberInput
+                          key={dim}
+                          label={`${dim === 'width' ? 'Width' : 'Height'} (${r.min}-${r.max})`}
+                          aria-label={`${SLOT_LABELS[slot]} ${dim}`}
+                          value={draft.sizes[slot][dim]}
+                          allowDecimal={false}
+                          allowNegative={false}
+                          suffix=" px"
+                          disabled={!canEdit}
+                          error={err ? `Must be ${err}` : undefined}
+                          onChange={(v) => set({ sizes: { ...draft.sizes, [slot]: { ...draft.sizes[slot], [dim]: v } } })}
+                        />
+                      );
+                    })}
+                  </Group>
+                </Paper>
+              ))}
+            </SimpleGrid>
+          </Paper>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** A weight slider 1..10 with its DECISIONS 22 label. */
+export function WeightSlider({ model, value, disabled, onChange }: { model: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
+  const label = weightLabel(value);
+  return (
+    <div>
+      <Group justify="space-between" mb={4}>
+        <Text fw={500}>{model}</Text>
+        <Group gap={6}>
+          <Badge variant="light" color={label === 'High Priority' ? 'red' : label === 'Normal Priority' ? 'blue' : 'gray'}>
+            {label}
+          </Badge>
+          <Text size="sm" fw={600} w={20} ta="right" data-testid={`weight-${model}`}>
+            {value}
+          </Text>
+        </Group>
+      </Group>
+      <Slider
+        min={1}
+        max={10}
+        step={1}
+        value={value}
+        onChange={onChange}
+        disabled={disabled}
+        thumbLabel={`${model} weight`}
+        marks={[{ value: 1, label: '1' }, { value: 5, label: '5' }, { value: 10, label: '10' }]}
+        mb="md"
+      />
+    </div>
+  );
+}
+
+/** Editable key -> value rows; with `options`, both sides are selects of those models. */
+export function RowsEditor({
+  rows,
+  onChange,
+  canEdit,
+  keyLabel,
+  valueLabel,
+  options,
+  empty,
+}: {
+  rows: Row[];
+  onChange: (rows: Row[]) => void;
+  canEdit: boolean;
+  keyLabel: string;
+  valueLabel: string;
+  options?: string[];
+  empty: string;
+}) {
+  if (rows.length === 0) return <Text c="dimmed">{empty}</Text>;
+  const update = (id: number, patch: Partial<Row>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  return (
+    <Stack gap="xs">
+      {rows.map((r, i) => (
+        <Group key={r.id} wrap="nowrap" align="flex-end">
+          {options ? (
+            <>
+              <Select style={{ flex: 1 }} label={i === 0 ? keyLabel : undefined} aria-label={`${keyLabel} ${i + 1}`} data={options} value={r.key || null} onChange={(v) => update(r.id, { key: v ?? '' })} disabled={!canEdit} searchable placeholder="Choose a model" />
+              <Select style={{ flex: 1 }} label={i === 0 ? valueLabel : undefined} aria-label={`${valueLabel} ${i + 1}`} data={options} value={r.value || null} onChange={(v) => update(r.id, { value: v ?? '' })} disabled={!canEdit} searchable placeholder="Choose a model" />
+            </>
+          ) : (
+            <>
+              <TextInput style={{ flex: 1 }} label={i === 0 ? keyLabel : undefined} aria-label={`${keyLabel} ${i + 1}`} value={r.key} onChange={(e) => update(r.id, { key: e.currentTarget.value })} disabled={!canEdit} />
+              <TextInput style={{ flex: 1 }} label={i === 0 ? valueLabel : undefined} aria-label={`${valueLabel} ${i + 1}`} value={r.value} onChange={(e) => update(r.id, { value: e.currentTarget.value })} disabled={!canEdit} />
+            </>
+          )}
+          {canEdit && (
+            <Tooltip label="Remove">
+              <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove ${r.key || 'row'}`} onClick={() => onChange(rows.filter((x) => x.id !== r.id))}>
+                <Trash2 size={16} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </Group>
+      ))}
+    </Stack>
+  );
+}

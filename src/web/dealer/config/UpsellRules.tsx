@@ -1,0 +1,244 @@
+/**
+ * Upsell rules (/dealer/upsells; spec 02 §2 Upsell rule management panel, §4 Upsell strategy, §8-§9;
+ * DECISIONS 22): strategy cards, inventory data card, weights grid with 'Reset to Neutral', custom
+ * rules editor, the active rules as the server computes them, help, 'Unsaved changes' and Save.
+ */
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, Save, SlidersHorizontal } from 'lucide-react';
+import type { UpsellStrategy } from '../../../domain/schemas';
+import { TEXT } from '../../../domain/constants';
+import { DEFAULT_WEIGHT } from '../../../domain/defaults';
+import { isHigherTrimRule } from '../../../domain/upsell';
+import { useAuth } from '../../components/auth';
+import { ErrorNotice } from '../../components/feedback';
+import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
+import { emptyRow, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
+import { RowsEditor, WeightSlider } from './ConfigManager';
+
+const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
+  { value: 'manufacturer', title: 'Manufacturer Defaults', description: "Use the manufacturer's recommended upsell paths.", icon: Factory },
+  { value: 'inventory', title: 'Inventory Optimized', description: 'Rules generated from your current inventory: push what is in stock.', icon: Boxes },
+  { value: 'custom', title: 'Custom Rules', description: 'Define your own upsell path for each model.', icon: SlidersHorizontal },
+];
+
+interface Draft {
+  strategy: UpsellStrategy;
+  custom: Row[];
+  weights: Record<string, number>;
+}
+
+function draftOf(c: ConfigsView): Draft {
+  return { strategy: c.customUpsellLogic, custom: toRows(c.customUpsellRules), weights: { ...c.inventoryWeights } };
+}
+
+function payloadOf(d: Draft, models: string[]) {
+  return { customUpsellLogic: d.strategy, customUpsellRules: toRecord(d.custom), inventoryWeights: weightsFor(models, d.weights) };
+}
+
+/** The Upsell rules screen. */
+export function UpsellRules() {
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const dealerId = user?.dealerId ?? null;
+  const canEdit = user?.role !== 'viewer';
+  const configs = useConfigs(dealerId);
+  const upsells = useUpsellRules(dealerId);
+  const save = useSaveConfigs(dealerId ?? '');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [loadedVersion, setLoadedVersion] = useState<number | null>(null);
+
+  if (configs.data && loadedVersion !== configs.data.version) {
+    setLoadedVersion(configs.data.version);
+    setDraft(draftOf(configs.data));
+  }
+
+  if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
+  if (configs.error || upsells.error) return <ErrorNotice message={(configs.error ?? upsells.error)!.message} />;
+  if (!configs.data || !upsells.data || !draft) return <Text c="dimmed">Loading...</Text>;
+
+  const models = standardModels(configs.data.modelMap);
+  const payload = payloadOf(draft, models);
+  const dirty = stableJson(payload) !== stableJson(payloadOf(draftOf(configs.data), models));
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const inventory = upsells.data.inventory;
+
+  const choose = (s: UpsellStrategy) => {
+    if (s === 'inventory' && !inventory) {
+      navigate('/dealer/inventory');
+      return;
+    }
+    set({ strategy: s });
+  };
+
+  const onSave = () =>
+    save.mutate(payload, {
+      onSuccess: () => notifications.show({ color: 'teal', message: 'Upsell rules saved' }),
+      onError: (e) => notifications.show({ color: 'red', title: 'Save failed', message: e.message }),
+    });
+
+  // The rules the chosen strategy puts in force: the server's sets, or the custom rules being edited.
+  const activeRules = draft.strategy === 'custom' ? payload.customUpsellRules : upsells.data.rules[draft.strategy];
+  const activeEntries = Object.entries(activeRules);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>Upsell Rules</Title>
+          <Text c="dimmed">Choose which model the upsell banner promotes next to each model.</Text>
+        </div>
+        <Group>
+          {dirty && (
+            <Badge color="orange" variant="light" size="lg">
+              Unsaved changes
+            </Badge>
+          )}
+          <Button leftSection={<Save size={16} />} onClick={onSave} disabled={!canEdit || !dirty || save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </Group>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        {STRATEGIES.map((s) => {
+          const selected = draft.strategy === s.value;
+          return (
+            <UnstyledButton key={s.value} onClick={() => choose(s.value)} disabled={!canEdit} aria-pressed={selected} data-testid={`strategy-${s.value}`}>
+              <Paper withBorder p="lg" radius="md" h="100%" style={{ borderColor: selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: selected ? 2 : 1 }} bg={selected ? 'blue.0' : undefined}>
+                <Group gap="sm" mb="xs">
+                  <ThemeIcon variant={selected ? 'filled' : 'light'} size="lg">
+                    <s.icon size={18} />
+                  </ThemeIcon>
+                  <Text fw={600}>{s.title}</Text>
+                  {selected && <Badge size="sm">Selected</Badge>}
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {s.description}
+                </Text>
+              </Paper>
+            </UnstyledButton>
+          );
+        })}
+      </SimpleGrid>
+
+      {draft.strategy === 'inventory' && (
+        <Paper withBorder p="lg" radius="md">
+          <Title order={4} mb="sm">
+            Inventory Data
+          </Title>
+          {inventory ? (
+            <SimpleGrid cols={{ base: 2, md: 5 }}>
+              <Stat label="Total units" value={inventory.totalUnits} />
+              <Stat label="Models" value={inventory.modelCount} />
+              <Stat label="Aged units" value={inventory.agedUnits} />
+              <Stat label="Avg days on lot" value={Math.round(inventory.avgDaysOnLot)} />
+              <Stat label="Last updated" value={inventory.lastUpdated ? new Date(inventory.lastUpdated).toLocaleString() : '--'} />
+            </SimpleGrid>
+          ) : (
+            <Text c="dimmed">No inventory data uploaded</Text>
+          )}
+        </Paper>
+      )}
+
+      {draft.strategy !== 'custom' && (
+        <Paper withBorder p="lg" radius="md">
+          <Group justify="space-between" mb="md">
+            <div>
+              <Title order={4}>Inventory Weights</Title>
+              <Text size="sm" c="dimmed">
+                1-3 low, 4-7 normal, 8-10 high priority.
+              </Text>
+            </div>
+            {canEdit && (
+              <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ weights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
+                Reset to Neutral
+              </Button>
+            )}
+          </Group>
+          {models.length === 0 ? (
+            <Text c="dimmed">No models available. Add model mappings first.</Text>
+          ) : (
+            <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+              {models.map((m) => (
+                <WeightSlider key={m} model={m} value={draft.weights[m] ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+              ))}
+            </SimpleGrid>
+          )}
+        </Paper>
+      )}
+
+      {draft.strategy === 'custom' && (
+        <Paper withBorder p="lg" radius="md">
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>Custom Rules</Title>
+            {canEdit && (
+              <Group gap="xs">
+                <Button variant="default" onClick={() => set({ custom: toRows(upsells.data.manufacturerDefaults) })}>
+                  Load Manufacturer Defaults
+                </Button>
+                <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ custom: [...draft.custom, emptyRow()] })} disabled={models.length === 0}>
+                  Add Rule
+                </Button>
+              </Group>
+            )}
+          </Group>
+          {models.length === 0 ? (
+            <Text c="dimmed">No models available. Add model mappings first.</Text>
+          ) : (
+            <RowsEditor
+              rows={draft.custom}
+              onChange={(custom) => set({ custom })}
+              canEdit={canEdit}
+              keyLabel="Primary model"
+              valueLabel="Upsell target"
+              options={models}
+              empty='No custom rules defined. Click "Add Rule" to get started.'
+            />
+          )}
+        </Paper>
+      )}
+
+      <Paper withBorder p="lg" radius="md">
+        <Title order={4} mb="sm">
+          Active Rules
+        </Title>
+        {activeEntries.length === 0 ? (
+          <Text c="dimmed">{draft.strategy === 'inventory' ? 'No upsell rules available. Upload inventory data to generate rules.' : 'Configure rules above.'}</Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="xs" data-testid="active-rules">
+            {activeEntries.map(([source, target]) => (
+              <Group key={source} gap="xs" wrap="nowrap">
+                <Badge variant="outline">{source}</Badge>
+                <ArrowRight size={14} />
+                {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge>{target}</Badge>}
+              </Group>
+            ))}
+          </SimpleGrid>
+        )}
+      </Paper>
+
+      <Alert icon={<Info size={18} />} color="blue" title="How Upsell Rules Work">
+        <List size="sm" spacing={4}>
+          <List.Item>When a shopper views a model, the upsell banner shows the model its rule points to.</List.Item>
+          <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours.</List.Item>
+          <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else a model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
+          <List.Item>A rule whose target is the same model is labelled Higher Trim. Weights: 1-3 low, 4-7 normal, 8-10 high priority.</List.Item>
+        </List>
+      </Alert>
+    </Stack>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700}>{value}</Text>
+    </div>
+  );
+}

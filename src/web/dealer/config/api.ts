@@ -1,0 +1,105 @@
+/**
+ * Server operations of the Configuration manager, Upsell rules and Banner Preview screens
+ * (spec 02 §2, §4; docs/API.md), with the query keys they invalidate.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BannerSizes, SlotType, UpsellStrategy, Variant } from '../../../domain/schemas';
+import { apiFetch } from '../../api/client';
+import { dealerKeys } from '../api';
+
+/** The dealer's editable configs (GET /configs). */
+export interface ConfigsView {
+  modelMap: Record<string, string>;
+  upsellMap: Record<string, string>;
+  trimPatterns: Record<string, string[]>;
+  inventoryWeights: Record<string, number>;
+  customUpsellLogic: UpsellStrategy;
+  customUpsellRules: Record<string, string>;
+  bannerSizes: BannerSizes;
+  manufacturer: { id: string; name: string };
+  version: number;
+}
+export type ConfigsUpdate = Partial<Omit<ConfigsView, 'manufacturer' | 'version'>>;
+export type ManufacturerDefaults = Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>;
+
+export interface InventorySummary {
+  totalUnits: number;
+  modelCount: number;
+  agedUnits: number;
+  avgDaysOnLot: number;
+  lastUpdated: string;
+}
+
+export interface UpsellRulesView {
+  strategy: UpsellStrategy;
+  rules: Record<UpsellStrategy, Record<string, string>>;
+  active: Record<string, string>;
+  manufacturerDefaults: Record<string, string>;
+  inventory: InventorySummary | null;
+}
+
+export interface PreviewSlot {
+  slot: SlotType;
+  model: string;
+  status: 'found' | 'Missing';
+  assetId: string | null;
+  assetName: string | null;
+  width: number;
+  height: number;
+  imageUrl: string;
+}
+
+const base = (id: string) => `/api/dealers/${encodeURIComponent(id)}`;
+export const configKeys = {
+  configs: (id: string) => ['dealer', id, 'configs'] as const,
+  upsells: (id: string) => ['dealer', id, 'upsell-rules'] as const,
+  preview: (id: string) => ['dealer', id, 'preview'] as const,
+};
+
+export function useConfigs(id: string | null | undefined) {
+  return useQuery({
+    queryKey: configKeys.configs(id ?? ''),
+    queryFn: () => apiFetch<ConfigsView>(`${base(id!)}/configs`),
+    enabled: Boolean(id),
+  });
+}
+
+export function fetchDefaults(id: string) {
+  return apiFetch<ManufacturerDefaults>(`${base(id)}/configs/defaults`);
+}
+
+export function useUpsellRules(id: string | null | undefined) {
+  return useQuery({
+    queryKey: configKeys.upsells(id ?? ''),
+    queryFn: () => apiFetch<UpsellRulesView>(`${base(id!)}/upsell-rules`),
+    enabled: Boolean(id),
+  });
+}
+
+/** Saves configs all-or-nothing; refreshes everything that reads them (dealer, upsells, preview, script). */
+export function useSaveConfigs(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (update: ConfigsUpdate) => apiFetch<ConfigsView>(`${base(id)}/configs`, { method: 'PUT', json: update }),
+    onSuccess: (data) => qc.setQueryData(configKeys.configs(id), data),
+    onSettled: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: dealerKeys.dealer(id), exact: true }),
+        qc.invalidateQueries({ queryKey: configKeys.upsells(id) }),
+        qc.invalidateQueries({ queryKey: configKeys.preview(id) }),
+        qc.invalidateQueries({ queryKey: dealerKeys.script(id) }),
+      ]),
+  });
+}
+
+export function usePreview(id: string | null | undefined, q: { model: string; trim: string; variant: Variant }) {
+  return useQuery({
+    queryKey: [...configKeys.preview(id ?? ''), q.model, q.trim, q.variant],
+    queryFn: () => {
+      const params = new URLSearchParams({ model: q.model, variant: q.variant });
+      if (q.trim.trim()) params.set('trim', q.trim.trim());
+      return apiFetch<{ slots: PreviewSlot[] }>(`${base(id!)}/preview?${params.toString()}`);
+    },
+    enabled: Boolean(id) && q.model.length > 0,
+  });
+}

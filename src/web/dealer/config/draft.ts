@@ -1,0 +1,54 @@
+/**
+ * Local editing state of the configuration forms (spec 02 §4 Config editing): key/value rows that
+ * become records on save (renaming a key drops the old one, an empty key is not stored), a stable
+ * comparison for the 'Unsaved changes' flag, and the standard models offered by the selects.
+ */
+import { DEFAULT_WEIGHT } from '../../../domain/defaults';
+
+export interface Row {
+  id: number;
+  key: string;
+  value: string;
+}
+
+let nextId = 1;
+
+/** Rows of a record, in its key order. */
+export function toRows(rec: Record<string, string>): Row[] {
+  return Object.entries(rec).map(([key, value]) => ({ id: nextId++, key, value }));
+}
+
+/** An empty row (Add Mapping / Add Rule). */
+export function emptyRow(): Row {
+  return { id: nextId++, key: '', value: '' };
+}
+
+/** The record the rows stand for: trimmed keys and values; rows with an empty key or value are not stored. */
+export function toRecord(rows: Row[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of rows) {
+    const key = r.key.trim();
+    const value = r.value.trim();
+    if (key && value) out[key] = value;
+  }
+  return out;
+}
+
+/** JSON with object keys sorted, so two equal records compare equal whatever their key order. */
+export function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) =>
+    val && typeof val === 'object' && !Array.isArray(val)
+      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : val,
+  );
+}
+
+/** Distinct standardized models of a model map (its values), sorted; the only models the selects offer (spec 02 §2). */
+export function standardModels(modelMap: Record<string, string>): string[] {
+  return [...new Set(Object.values(modelMap).map((m) => m.trim()).filter(Boolean))].sort((a, b) => a.localeCompare(b));
+}
+
+/** One weight per standard model (default 5), as saved (spec 02 §5: integers 1..10). */
+export function weightsFor(models: string[], weights: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(models.map((m) => [m, weights[m] ?? DEFAULT_WEIGHT]));
+}
