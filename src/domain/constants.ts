@@ -112,3 +112,8 @@ export const TEXT = {
   noAssetsYet: 'No assets yet',
   noAssetsUploaded: 'No assets uploaded',
 } as const;
+
+/** Length of each analytics period, milliseconds (spec 02 §2 Analytics). */
+export const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 } as const;
+/** Period labels of the selector (spec 02 §2 Analytics). */
+export const PERIOD_LABELS = { '24h': 'Last 24 Hours', '7d': 'Last 7 Days', '30d': 'Last 30 Days', '90d': 'Last 90 Days' } as const;

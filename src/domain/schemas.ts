@@ -380,3 +380,38 @@ export const fieldMappingSchema = z.object({
   stock: z.string(),
 });
 export type FieldMapping = z.infer<typeof fieldMappingSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Analytics (spec 02 §2 Analytics, DECISIONS 18-19)
+
+export const ANALYTICS_PERIODS = ['24h', '7d', '30d', '90d'] as const;
+export const analyticsPeriodSchema = z.enum(ANALYTICS_PERIODS);
+export type AnalyticsPeriod = z.infer<typeof analyticsPeriodSchema>;
+
+export interface ModelPerformance {
+  model: string;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  /** Percent, null without impressions. */
+  ctr: number | null;
+  /** conversions / clicks x 100, null without clicks. */
+  conversionRate: number | null;
+}
+
+/** GET /api/dealers/:dealerId/analytics */
+export interface DealerAnalytics {
+  period: AnalyticsPeriod;
+  from: string;
+  to: string;
+  current: DealerStats;
+  previous: DealerStats;
+  /** Change versus the previous period of the same length, percent; null when there is no previous data. */
+  trends: { impressions: number | null; clicks: number | null; ctr: number | null; conversionRate: number | null };
+  /** Sorted by conversions, then clicks, descending. */
+  models: ModelPerformance[];
+  /** Per day (per hour for 24h), oldest first, with empty buckets filled with zeros. */
+  series: Array<{ bucket: string; impressions: number; clicks: number; conversions: number }>;
+  /** Time of the latest recorded event hour, or null when there is none. */
+  lastUpdated: string | null;
+}

@@ -21,6 +21,7 @@ import { assetRoutes } from './assets/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
+import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
 import { EventIngestor } from './tracking/service';
 
@@ -98,6 +99,7 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   await app.register(deliveryRoutes);
   await app.register(trackingRoutes);
   await app.register(scriptRoutes);
+  await app.register(analyticsRoutes);
   await app.register(configRoutes);
 
   const webIndex = path.join(config.webDistDir, 'index.html');

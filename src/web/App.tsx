@@ -16,6 +16,7 @@ import { ConfigManager } from './dealer/config/ConfigManager';
 import { UpsellRules } from './dealer/config/UpsellRules';
 import { BannerPreview } from './dealer/config/BannerPreview';
 import { DealerScriptPage } from './scripts/DealerScriptPage';
+import { AnalyticsPage } from './dealer/analytics/AnalyticsPage';
 
 function SessionGate() {
   const { status } = useAuth();
@@ -72,7 +73,7 @@ export const router = createBrowserRouter([
               { path: 'config', element: <ConfigManager /> },
               { path: 'upsells', element: <UpsellRules /> },
               { path: 'inventory', element: later('Inventory Management', 'Upload inventory files or configure an automatic feed.') },
-              { path: 'analytics', element: later('Analytics Dashboard', 'Impressions, clicks, CTR and conversions over time.') },
+              { path: 'analytics', element: <AnalyticsPage /> },
               { path: 'script', element: <ScriptPage /> },
               { path: 'preview', element: <BannerPreview /> },
             ],

@@ -8,6 +8,7 @@ import { Notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';
+import '@mantine/charts/styles.css';
 import { AuthProvider } from './components/auth';
 import { ErrorBoundary } from './components/feedback';
 import { router } from './App';

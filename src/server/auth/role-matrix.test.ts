@@ -59,6 +59,8 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dealers/:dealerId/upsell-rules', url: `/api/dealers/${A}/upsell-rules`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/preview', url: `/api/dealers/${A}/preview?model=civic&variant=mobile`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/stats/trend', url: `/api/dealers/${A}/stats/trend?days=7`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/analytics', url: `/api/dealers/${A}/analytics?period=30d`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/analytics/export.csv', url: `/api/dealers/${A}/analytics/export.csv`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/script', url: `/api/dealers/${A}/script`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/scripts/:dealerId/asset', url: `/api/scripts/${A}/asset?model=civic&type=header`, expect: [200, 200, 200, 200, 200] },
   {

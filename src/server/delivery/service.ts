@@ -60,6 +60,8 @@ export interface DealerDelivery {
   color: string;
 }
 
+const MAX_CACHE_ENTRIES = 500;
+
 /** How long a process trusts its cached copy of a dealer's delivery settings (cross-process staleness bound). */
 export const DEALER_CACHE_TTL_MS = 1000;
 /** One database per process, so the cache is per process. */
@@ -123,6 +125,9 @@ export async function resolveBanner(
   q: { model: string; type: SlotType; variant: Variant },
 ): Promise<ResolvedBanner & { dealer: DealerDelivery }> {
   const dealer = await loadDealer(db, dealerId);
+  const key = `${dealer.id}|${dealer.version}|${modelKey(q.model)}|${q.type}|${q.variant}`;
+  const hit = choiceCache.get(key);
+  if (hit && hit.dealer === dealer) return hit;
   const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type, dealer.inventoryRules);
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const candidates = model
@@ -143,16 +148,25 @@ export async function resolveBanner(
     candidates.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })),
     { model, slot: q.type, variant: q.variant, sizes: dealer.sizes },
   );
-  return {
+  const resolved = {
     dealer,
-    source: chosen ? 'asset' : 'placeholder',
+    source: chosen ? ('asset' as const) : ('placeholder' as const),
     assetId: chosen?.id ?? null,
     model,
     width: size.width,
     height: size.height,
     version: dealer.version,
   };
+  if (choiceCache.size >= MAX_CACHE_ENTRIES) choiceCache.delete(choiceCache.keys().next().value!);
+  choiceCache.set(key, resolved);
+  return resolved;
 }
+
+/**
+ * Choices already made, keyed by dealer version, model key, slot and variant; an entry is used
+ * only while the cached dealer object it was made for is current, so a hot banner costs no query.
+ */
+const choiceCache = new Map<string, ResolvedBanner & { dealer: DealerDelivery }>();
 
 export interface BannerBytes {
   contentType: string;
@@ -160,7 +174,6 @@ export interface BannerBytes {
   etag: string;
 }
 
-const MAX_CACHE_ENTRIES = 500;
 const cache = new Map<string, BannerBytes>();
 
 /**

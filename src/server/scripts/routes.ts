@@ -4,10 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { getDealer, findDealer } from '../dealers/service';
+import { getDealer } from '../dealers/service';
+import { findDeliveryDealer } from '../delivery/service';
 import { manufacturers } from '../db/schema';
 import type { Db } from '../db/client';
 import { dealerScript, embedConfig } from './service';
+import { dealerRateLimit } from '../delivery/public-policy';
 import { dealerStats } from '../tracking/service';
 import { SCRIPT_SUMMARY_ENTRIES } from '../../domain/constants';
 import type { Dealer } from '../../domain/schemas';
@@ -38,18 +40,27 @@ async function scriptFor(app: FastifyInstance, dealer: Dealer): Promise<string> 
 }
 
 export async function scriptRoutes(app: FastifyInstance) {
+  const scriptCache = new Map<string, string>();
+
   // /scripts/:file serves dc-banners-{id}.js; any other /scripts/* path is the SPA's script page.
   app.get<{ Params: { file: string } }>(
     '/scripts/:file',
-    { config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } } },
+    { config: { access: 'public', rateLimit: dealerRateLimit((r) => SCRIPT_FILE.exec((r.params as { file: string }).file)?.[1] ?? '') } },
     async (request, reply) => {
       const match = SCRIPT_FILE.exec(request.params.file);
       if (!match) return reply.callNotFound();
-      const dealer = await findDealer(app.db, match[1]!);
-      if (!dealer) {
+      const current = await findDeliveryDealer(app.db, match[1]!);
+      if (!current) {
         return reply.status(404).type('application/javascript').send('/* dc-banners: unknown dealer */');
       }
-      const js = await scriptFor(app, dealer);
+      // The script depends only on the dealer's settings, so it is built once per dealer version.
+      const key = `${current.id}|${current.version}`;
+      let js = scriptCache.get(key);
+      if (js === undefined) {
+        js = await scriptFor(app, await getDealer(app.db, current.id));
+        if (scriptCache.size > 1000) scriptCache.clear();
+        scriptCache.set(key, js);
+      }
       return reply
         .type('application/javascript; charset=utf-8')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')

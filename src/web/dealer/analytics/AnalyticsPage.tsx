@@ -1,0 +1,180 @@
+/**
+ * Analytics Dashboard (spec 02 §2 Analytics; DECISIONS 18-19): period selector, Refresh, the four
+ * cards with real trends, top models, model performance, impressions/clicks chart, CSV export,
+ * 'Last updated', auto-refresh every 300000 ms while there is data.
+ */
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Center, Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { LineChart } from '@mantine/charts';
+import { BarChart3, Download, RefreshCw } from 'lucide-react';
+import type { AnalyticsPeriod, DealerAnalytics } from '../../../domain/schemas';
+import { ANALYTICS_PERIODS } from '../../../domain/schemas';
+import { ANALYTICS_REFRESH_MS, PERIOD_LABELS, TEXT } from '../../../domain/constants';
+import { conversionRate, formatCtr, formatTrend, isAboveAverage } from '../../../domain/metrics';
+import { apiFetch } from '../../api/client';
+import { useAuth } from '../../components/auth';
+import { ErrorNotice } from '../../components/feedback';
+
+/** Bar width of a model's conversion rate: 10 x rate, capped at 100 % (spec 02 §2). */
+const barWidth = (rate: number | null) => Math.min(100, 10 * (rate ?? 0));
+
+function Card({ label, value, note, trend }: { label: string; value: string; note?: string; trend: number | null }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Text size="sm" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      <Text fz={28} fw={700}>
+        {value}
+      </Text>
+      <Group gap={6}>
+        <Text size="xs" c={trend === null ? 'dimmed' : trend >= 0 ? 'teal.7' : 'red.7'}>
+          {formatTrend(trend)} vs last period
+        </Text>
+        {note && <Badge size="xs" variant="light" color={note === 'Above average' ? 'teal' : 'gray'}>{note}</Badge>}
+      </Group>
+    </Paper>
+  );
+}
+
+export function AnalyticsPage() {
+  const { user } = useAuth();
+  const dealerId = user?.dealerId;
+  const [period, setPeriod] = useState<AnalyticsPeriod>('7d');
+  const q = useQuery({
+    queryKey: ['dealer', dealerId, 'analytics', period],
+    queryFn: () => apiFetch<DealerAnalytics>(`/api/dealers/${encodeURIComponent(dealerId!)}/analytics?period=${period}`),
+    enabled: Boolean(dealerId),
+    refetchInterval: (query) => ((query.state.data?.current.impressions ?? 0) > 0 ? ANALYTICS_REFRESH_MS : false),
+  });
+  if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
+  const a = q.data;
+  const refreshing = q.isFetching;
+  const conversions = a ? a.models.reduce((s, m) => s + m.conversions, 0) : 0;
+  const convRate = a && a.models.length > 0 ? conversionRate(conversions, a.current.clicks) : null;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Analytics Dashboard</Title>
+          <Text c="dimmed">Real-time banner performance metrics</Text>
+        </div>
+        <Group>
+          <Select
+            aria-label="Period"
+            value={period}
+            onChange={(v) => v && setPeriod(v as AnalyticsPeriod)}
+            data={ANALYTICS_PERIODS.map((p) => ({ value: p, label: PERIOD_LABELS[p] }))}
+            allowDeselect={false}
+            w={170}
+          />
+          <Button variant="default" leftSection={<RefreshCw size={16} />} onClick={() => q.refetch()} disabled={refreshing}>
+            {refreshing ? 'Refreshing...' : 'Refresh'}
+          </Button>
+          <Button
+            component="a"
+            href={`/api/dealers/${encodeURIComponent(dealerId)}/analytics/export.csv?period=${period}`}
+            leftSection={<Download size={16} />}
+            variant="light"
+          >
+            Export Data
+          </Button>
+        </Group>
+      </Group>
+      {q.error && <ErrorNotice message={q.error.message} />}
+      {!a ? (
+        <Skeleton h={300} />
+      ) : a.current.impressions === 0 ? (
+        <Paper withBorder p="xl" radius="md">
+          <Center>
+            <Stack align="center" gap="xs">
+              <BarChart3 size={44} strokeWidth={1.5} />
+              <Title order={3}>No Analytics Data Yet</Title>
+              <Text c="dimmed" ta="center" maw={460}>
+                Impressions appear here once your embed script shows banners on your site.
+              </Text>
+              <Button onClick={() => q.refetch()} loading={refreshing}>
+                Check for Data
+              </Button>
+            </Stack>
+          </Center>
+        </Paper>
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+            <Card label="Total Impressions" value={a.current.impressions.toLocaleString('en-US')} trend={a.trends.impressions} />
+            <Card label="Total Clicks" value={a.current.clicks.toLocaleString('en-US')} trend={a.trends.clicks} />
+            <Card
+              label="Click-through Rate"
+              value={formatCtr(a.current.ctr, 2)}
+              note={isAboveAverage(a.current.ctr) ? 'Above average' : 'Below average'}
+              trend={a.trends.ctr}
+            />
+            <Card label="Conversion Rate" value={formatCtr(convRate, 1)} trend={a.trends.conversionRate} />
+          </SimpleGrid>
+          <Paper withBorder p="lg" radius="md">
+            <Title order={4} mb="md">
+              Impressions and clicks
+            </Title>
+            <LineChart
+              h={260}
+              data={a.series}
+              dataKey="bucket"
+              series={[
+                { name: 'impressions', label: 'Impressions', color: 'red.6' },
+                { name: 'clicks', label: 'Clicks', color: 'blue.6' },
+              ]}
+              curveType="monotone"
+              withLegend
+              withDots={false}
+            />
+          </Paper>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={4} mb="sm">
+                Top Performing Models
+              </Title>
+              <Stack gap="xs">
+                {a.models.slice(0, 5).map((m, i) => (
+                  <Group key={m.model} justify="space-between">
+                    <Text>
+                      <b>{i + 1}.</b> {m.model}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {m.conversions} conversions
+                    </Text>
+                  </Group>
+                ))}
+              </Stack>
+            </Paper>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={4} mb="sm">
+                Model Performance
+              </Title>
+              <Stack gap="sm">
+                {a.models.map((m) => (
+                  <div key={m.model}>
+                    <Group justify="space-between" mb={2}>
+                      <Text size="sm" fw={500}>
+                        {m.model}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {m.conversions} conv. · {formatCtr(m.conversionRate, 1)} of {m.clicks} clicks
+                      </Text>
+                    </Group>
+                    <Progress value={barWidth(m.conversionRate)} size="sm" aria-label={`${m.model} conversion rate`} />
+                  </div>
+                ))}
+              </Stack>
+            </Paper>
+          </SimpleGrid>
+        </>
+      )}
+      <Text size="xs" c="dimmed">
+        Last updated: {a?.lastUpdated ? new Date(a.lastUpdated).toLocaleString() : 'Never'}
+      </Text>
+    </Stack>
+  );
+}
