@@ -61,7 +61,7 @@ describe('vertical slice', () => {
     writeFileSync(file, await makeBanner(1920, 300));
     await app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Assets' }).click();
     await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
-    await app.getByRole('button', { name: 'Start Upload' }).click();
+    await app.getByRole('button', { name: 'Start Upload' }).first().click();
     await app.locator('input[type=file]').setInputFiles(file);
     await app.getByText('new_2025_honda_civic_sport_1920x300.jpg').first().waitFor();
     await app.getByText('SRP Header Banners').waitFor();

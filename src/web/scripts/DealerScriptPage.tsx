@@ -1,117 +1,204 @@
-/** Dealer script page /scripts/:dealerId (spec 02 §2; DECISIONS 6: other dealers look unknown). */
-import { useParams } from 'react-router';
-import { Badge, Button, Center, Code, CopyButton, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { Check, Copy, Download, SearchX } from 'lucide-react';
+/**
+ * Dealer script page /scripts/:dealerId (spec 02 §2 Dealer script page; DECISIONS 6: a dealer the
+ * user may not see looks exactly like an unknown one): dealer details and status, Copy Script and
+ * Download, the production address, the script and a configuration summary.
+ */
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { Badge, Button, Center, Code, CopyButton, Group, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { ArrowRight, BarChart3, Check, Copy, Download, FileSearch, GitBranch, Link2, TrendingUp } from 'lucide-react';
 import { COPY_CONFIRMATION_MS } from '../../domain/constants';
 import { formatCtr } from '../../domain/metrics';
-import { useScriptInfo } from '../dealer/api';
-import { downloadText } from '../dealer/script/ScriptPage';
-import { ApiError } from '../api/client';
-import { ErrorNotice } from '../components/feedback';
+import { isApiStatus } from '../dealer/api';
+import { DealerErrorNotice } from '../dealer/DealerNotice';
+import { useScriptInfo } from '../dealer/script/api';
+import { CopyField } from '../dealer/script/CopyField';
+import { downloadScript, scriptFileName } from '../dealer/script/download';
 
-function Summary({ title, rows, total }: { title: string; rows: Array<[string, string]>; total: number }) {
+/** One dealer's embed script with its configuration summary. */
+export function DealerScriptPage() {
+  const { dealerId = '' } = useParams();
+  const info = useScriptInfo(dealerId);
+
+  if (info.error) {
+    if (isApiStatus(info.error, 404, 403)) return <ScriptNotFound />;
+    return <DealerErrorNotice error={info.error} onRetry={() => void info.refetch()} />;
+  }
+  const d = info.data;
+  if (!d) return <LoadingSkeleton />;
+  const active = d.dealer.status === 'active';
+  return (
+    <Stack gap="lg">
+      <Paper withBorder p="lg" radius="md">
+        <Group justify="space-between" align="flex-start" gap="md">
+          <Stack gap={6}>
+            <Group gap="sm">
+              <Title order={2}>{d.dealer.name}</Title>
+              <Badge color={active ? 'green' : 'gray'} variant={active ? 'filled' : 'light'} data-testid="dealer-status">
+                {d.dealer.status}
+              </Badge>
+            </Group>
+            <Group gap="lg">
+              <Detail label="Dealer ID" value={d.dealer.id} mono />
+              <Detail label="Manufacturer" value={d.dealer.manufacturer} />
+              <Detail label="Provider" value={d.dealer.provider} />
+            </Group>
+          </Stack>
+          <Group gap="sm">
+            <CopyButton value={d.content} timeout={COPY_CONFIRMATION_MS}>
+              {({ copied, copy }) => (
+                <Button
+                  variant={copied ? 'filled' : 'light'}
+                  color={copied ? 'teal' : undefined}
+                  onClick={copy}
+                  leftSection={copied ? <Check size={16} /> : <Copy size={16} />}
+                  miw={140}
+                >
+                  {copied ? 'Copied!' : 'Copy Script'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button leftSection={<Download size={16} />} onClick={() => downloadScript(d.dealer.id, d.content)} title={scriptFileName(d.dealer.id)}>
+              Download
+            </Button>
+          </Group>
+        </Group>
+      </Paper>
+
+      <Paper withBorder p="lg" radius="md">
+        <SectionTitle icon={<Link2 size={16} />} title="Production script address" />
+        <CopyField value={d.scriptUrl} label="production address" />
+      </Paper>
+
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Summary icon={<GitBranch size={16} />} title="Model mappings" rows={d.summary.mappings} total={d.summary.mappingsTotal} />
+        <Summary icon={<TrendingUp size={16} />} title="Upsell rules" rows={d.summary.upsellRules} total={d.summary.upsellRulesTotal} />
+        <Paper withBorder p="md" radius="md">
+          <SectionTitle icon={<BarChart3 size={16} />} title="Performance" />
+          <Stack gap={6}>
+            <Metric label="Impressions" value={d.summary.impressions.toLocaleString('en-US')} />
+            <Metric label="Clicks" value={d.summary.clicks.toLocaleString('en-US')} />
+            <Metric label="CTR" value={formatCtr(d.summary.ctr, 2)} />
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+
+      <Paper withBorder p="lg" radius="md">
+        <SectionTitle title="Script content" />
+        <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
+          <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="script-content">
+            {d.content}
+          </Code>
+        </ScrollArea.Autosize>
+      </Paper>
+    </Stack>
+  );
+}
+
+function ScriptNotFound() {
+  return (
+    <Center mih="50vh" p="md">
+      <Stack align="center" gap="sm" ta="center">
+        <ThemeIcon size={64} radius="xl" variant="light" color="gray">
+          <FileSearch size={32} />
+        </ThemeIcon>
+        <Title order={2}>Dealer Not Found</Title>
+        <Text c="dimmed">The requested dealer script could not be found.</Text>
+        <Button component={Link} to="/" variant="default" mt="xs">
+          Go Home
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
+function LoadingSkeleton() {
+  return (
+    <Stack gap="lg" aria-busy="true" aria-label="Loading dealer script">
+      <Skeleton h={110} radius="md" />
+      <Skeleton h={90} radius="md" />
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Skeleton h={180} radius="md" />
+        <Skeleton h={180} radius="md" />
+        <Skeleton h={180} radius="md" />
+      </SimpleGrid>
+      <Skeleton h={300} radius="md" />
+    </Stack>
+  );
+}
+
+function SectionTitle({ icon, title }: { icon?: ReactNode; title: string }) {
+  return (
+    <Group gap={6} mb="sm">
+      {icon}
+      <Text fw={600}>{title}</Text>
+    </Group>
+  );
+}
+
+function Detail({ label, value, mono }: { label: string; value: string; mono?: boolean }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={500} ff={mono ? 'monospace' : undefined}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+function Metric({ label, value }: { label: string; value: string }) {
+  return (
+    <Group justify="space-between">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={600}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/** First entries of a map with '+N more...' for the rest. */
+function Summary({ icon, title, rows, total }: { icon: ReactNode; title: string; rows: Array<[string, string]>; total: number }) {
   return (
     <Paper withBorder p="md" radius="md">
-      <Text fw={600} mb="xs">
-        {title}
-      </Text>
+      <Group justify="space-between" mb="sm">
+        <Group gap={6}>
+          {icon}
+          <Text fw={600}>{title}</Text>
+        </Group>
+        <Badge variant="light" color="gray" radius="sm">
+          {total}
+        </Badge>
+      </Group>
       {rows.length === 0 ? (
         <Text size="sm" c="dimmed">
-          None
+          None configured
         </Text>
       ) : (
-        <Table fz="sm" verticalSpacing={2}>
+        <Table fz="sm" verticalSpacing={4} horizontalSpacing={0}>
           <Table.Tbody>
             {rows.map(([k, v]) => (
               <Table.Tr key={k}>
                 <Table.Td>{k}</Table.Td>
-                <Table.Td>→ {v}</Table.Td>
+                <Table.Td w={24} c="dimmed">
+                  <ArrowRight size={14} aria-label="maps to" />
+                </Table.Td>
+                <Table.Td fw={500}>{v}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       )}
       {total > rows.length && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" c="dimmed" mt={6}>
           +{total - rows.length} more...
         </Text>
       )}
     </Paper>
-  );
-}
-
-export function DealerScriptPage() {
-  const { dealerId = '' } = useParams();
-  const info = useScriptInfo(dealerId);
-  if (info.error) {
-    if (info.error instanceof ApiError && (info.error.status === 404 || info.error.status === 403)) {
-      return (
-        <Center mih="50vh">
-          <Stack align="center" gap="xs">
-            <SearchX size={44} strokeWidth={1.5} />
-            <Title order={2}>Dealer Not Found</Title>
-            <Text c="dimmed">The requested dealer script could not be found.</Text>
-          </Stack>
-        </Center>
-      );
-    }
-    return <ErrorNotice message={info.error.message} />;
-  }
-  const d = info.data;
-  if (!d) return <Skeleton h={400} />;
-  return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Group gap="sm">
-            <Title order={2}>{d.dealer.name}</Title>
-            <Badge color={d.dealer.status === 'active' ? 'green' : 'gray'} variant="light">
-              {d.dealer.status}
-            </Badge>
-          </Group>
-          <Text c="dimmed">
-            {d.dealer.id} · {d.dealer.manufacturer} · {d.dealer.provider}
-          </Text>
-        </div>
-        <Group>
-          <CopyButton value={d.content} timeout={COPY_CONFIRMATION_MS}>
-            {({ copied, copy }) => (
-              <Button variant="light" onClick={copy} leftSection={copied ? <Check size={16} /> : <Copy size={16} />}>
-                {copied ? 'Copied!' : 'Copy Script'}
-              </Button>
-            )}
-          </CopyButton>
-          <Button leftSection={<Download size={16} />} onClick={() => downloadText(`dc-banners-${d.dealer.id}.js`, d.content)}>
-            Download
-          </Button>
-        </Group>
-      </Group>
-      <Paper withBorder p="md" radius="md">
-        <Text fw={600} mb={4}>
-          Production script address
-        </Text>
-        <Code>{d.scriptUrl}</Code>
-      </Paper>
-      <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Summary title="Model mappings" rows={d.summary.mappings} total={d.summary.mappingsTotal} />
-        <Summary title="Upsell rules" rows={d.summary.upsellRules} total={d.summary.upsellRulesTotal} />
-        <Paper withBorder p="md" radius="md">
-          <Text fw={600} mb="xs">
-            Performance
-          </Text>
-          <Text size="sm">Impressions: {d.summary.impressions.toLocaleString('en-US')}</Text>
-          <Text size="sm">Clicks: {d.summary.clicks.toLocaleString('en-US')}</Text>
-          <Text size="sm">CTR: {formatCtr(d.summary.ctr, 1)}</Text>
-        </Paper>
-      </SimpleGrid>
-      <Paper withBorder p="md" radius="md">
-        <Text fw={600} mb="xs">
-          Script content
-        </Text>
-        <Code block style={{ maxHeight: 320, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-          {d.content}
-        </Code>
-      </Paper>
-    </Stack>
   );
 }

@@ -5,10 +5,10 @@
  */
 import { Button, Group, List, Modal, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useCleanupPlan, useFreeUpSpace } from '../api';
+import { useCleanupPlan, useFreeUpSpace } from './api';
+import { formatDate, formatKb as kb } from './format';
 
-const kb = (b: number) => `${Math.round(b / 1024)} KB`;
-
+/** The 'Free up space' confirmation dialog of a dealer. */
 export function FreeUpSpace({ dealerId, opened, onClose }: { dealerId: string; opened: boolean; onClose: () => void }) {
   const plan = useCleanupPlan(dealerId, opened);
   const free = useFreeUpSpace(dealerId);
@@ -45,7 +45,7 @@ export function FreeUpSpace({ dealerId, opened, onClose }: { dealerId: string; o
               <List size="sm" data-testid={`cleanup-${g.model}`}>
                 {g.remove.map((a) => (
                   <List.Item key={a.id}>
-                    {a.name} · {a.dimensions.width}x{a.dimensions.height} · {kb(a.sizeBytes)} · {new Date(a.createdAt).toLocaleDateString()}
+                    {a.name} · {a.dimensions.width}x{a.dimensions.height} · {kb(a.sizeBytes)} · {formatDate(a.createdAt)}
                   </List.Item>
                 ))}
               </List>

@@ -13,9 +13,11 @@ export interface Row {
 
 let nextId = 1;
 
-/** Rows of a record, in its key order. */
+/** Rows of a record, sorted by key (the database does not keep key order). */
 export function toRows(rec: Record<string, string>): Row[] {
-  return Object.entries(rec).map(([key, value]) => ({ id: nextId++, key, value }));
+  return Object.entries(rec)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => ({ id: nextId++, key, value }));
 }
 
 /** An empty row (Add Mapping / Add Rule). */

@@ -1,47 +1,32 @@
-/** Dealer dashboard (spec 02 §2 Dashboard, DECISIONS 18): greeting, the three cards from real events with trends vs the previous 7 days, quick actions, recent assets. */
-import { Link } from 'react-router';
-import { Anchor, Badge, Button, Card, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { Code2, Image as ImageIcon, MousePointerClick, Package, Percent, Settings2, TrendingUp, Eye } from 'lucide-react';
+/**
+ * Dealer dashboard /dealer (spec 02 §2 Dashboard, DECISIONS 18): greeting with dealer and
+ * manufacturer, the three cards from recorded events with the change against the previous period
+ * ('--' without previous data), quick actions and the most recent assets.
+ */
 import type { ReactNode } from 'react';
-import { useAuth } from '../../components/auth';
-import { ErrorNotice } from '../../components/feedback';
-import { useAssets, useDealer, useDealerTrend } from '../api';
-import { formatCtr, formatTrend } from '../../../domain/metrics';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { ChevronRight, Code2, Eye, Images, MousePointerClick, Package, Percent, Settings2, TrendingUp, Upload, type LucideIcon } from 'lucide-react';
 import { TEXT } from '../../../domain/constants';
-import { ApiError } from '../../api/client';
+import { formatCtr, formatTrend } from '../../../domain/metrics';
+import { useAuth } from '../../components/auth';
+import { useDealer } from '../api';
+import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
+import { useAssets } from '../assets/api';
+import { assetTypeLabel, formatKb } from '../assets/format';
+import { useDealerTrend } from './api';
 
-function StatCard({ label, value, note, icon, testId }: { label: string; value: string; note: string; icon: ReactNode; testId: string }) {
-  return (
-    <Paper withBorder p="lg" radius="md">
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          <Text fz={28} fw={700} data-testid={testId}>
-            {value}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {note}
-          </Text>
-        </Stack>
-        {icon}
-      </Group>
-    </Paper>
-  );
-}
+/** The cards cover the last 7 days, compared with the 7 days before (DECISIONS 18). */
+const PERIOD_DAYS = 7;
+/** Assets shown under Recent Assets. */
+const RECENT_ASSETS = 4;
 
-/** The cards cover the last 7 days, with the change vs the 7 days before (DECISIONS 18). */
-const TREND_DAYS = 7;
-const trendNote = (p: number | null | undefined) =>
-  p === null || p === undefined ? `Last ${TREND_DAYS} days · --` : `Last ${TREND_DAYS} days · ${formatTrend(p)} vs previous ${TREND_DAYS} days`;
-
-const QUICK_ACTIONS = [
-  { label: 'Upload assets', to: '/dealer/assets', icon: ImageIcon },
-  { label: 'Model mapping', to: '/dealer/config', icon: Settings2 },
-  { label: 'Upsell rules', to: '/dealer/upsells', icon: TrendingUp },
-  { label: 'Inventory', to: '/dealer/inventory', icon: Package },
-  { label: 'Get the script', to: '/dealer/script', icon: Code2 },
+const QUICK_ACTIONS: Array<{ label: string; description: string; to: string; icon: LucideIcon }> = [
+  { label: 'Manage Assets', description: 'Upload and organise banners', to: '/dealer/assets', icon: Images },
+  { label: 'Configuration', description: 'Model mappings and banner sizes', to: '/dealer/config', icon: Settings2 },
+  { label: 'Upsell Rules', description: 'Which model to promote next', to: '/dealer/upsells', icon: TrendingUp },
+  { label: 'Inventory', description: 'Feeds and manual uploads', to: '/dealer/inventory', icon: Package },
+  { label: 'Get Script', description: 'Embed banners on your site', to: '/dealer/script', icon: Code2 },
 ];
 
 /** The dealer area's home screen. */
@@ -49,84 +34,188 @@ export function DealerDashboard() {
   const { user } = useAuth();
   const dealerId = user?.dealerId;
   const dealer = useDealer(dealerId);
-  const stats = useDealerTrend(dealerId, TREND_DAYS);
+  const stats = useDealerTrend(dealerId, PERIOD_DAYS);
   const assets = useAssets(dealerId);
 
-  if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
-  if (dealer.error) return <ErrorNotice message={dealer.error instanceof ApiError && dealer.error.status === 404 ? TEXT.dealerNotFound : dealer.error.message} />;
+  if (!dealerId) return <NoDealerIdNotice />;
+  if (dealer.error) return <DealerErrorNotice error={dealer.error} onRetry={() => void dealer.refetch()} />;
 
   const s = stats.data;
-  const noData = !s || s.impressions === 0;
-  const number = (n: number | undefined) => (n === undefined ? '…' : n.toLocaleString('en-US'));
+  const noData = s !== undefined && s.impressions === 0;
+  const trendNote = (p: number | null | undefined) => <TrendText value={p ?? null} />;
   return (
     <Stack gap="lg">
       <div>
         <Title order={2}>Welcome back, {user?.name}!</Title>
-        <Text c="dimmed">{dealer.data ? `${dealer.data.name} · ${dealer.data.manufacturerName}` : <Skeleton h={16} w={200} component="span" />}</Text>
+        {dealer.data ? (
+          <Group gap="xs" mt={4}>
+            <Text c="dimmed">{dealer.data.name}</Text>
+            <Badge variant="light" color="gray" radius="sm" tt="none">
+              {dealer.data.manufacturerName}
+            </Badge>
+          </Group>
+        ) : (
+          <Skeleton h={20} w={260} mt={6} />
+        )}
       </div>
-      {stats.error && <ErrorNotice message={stats.error.message} />}
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <StatCard label="Banner Impressions" value={number(s?.impressions)} note={trendNote(s?.trend.impressions)} icon={<Eye size={22} />} testId="stat-impressions" />
-        <StatCard label="Total Clicks" value={number(s?.clicks)} note={trendNote(s?.trend.clicks)} icon={<MousePointerClick size={22} />} testId="stat-clicks" />
-        <StatCard
-          label="Click-through Rate"
-          value={noData ? '--' : formatCtr(s!.ctr, 2)}
-          note={noData ? 'No data yet' : trendNote(s!.trend.ctr)}
-          icon={<Percent size={22} />}
-          testId="stat-ctr"
-        />
-      </SimpleGrid>
+
+      {stats.error ? (
+        <DealerErrorNotice error={stats.error} onRetry={() => void stats.refetch()} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <StatCard
+            label="Banner Impressions"
+            value={s?.impressions.toLocaleString('en-US')}
+            note={trendNote(s?.trend.impressions)}
+            icon={Eye}
+            color="blue"
+            testId="stat-impressions"
+          />
+          <StatCard
+            label="Total Clicks"
+            value={s?.clicks.toLocaleString('en-US')}
+            note={trendNote(s?.trend.clicks)}
+            icon={MousePointerClick}
+            color="teal"
+            testId="stat-clicks"
+          />
+          <StatCard
+            label="Click-through Rate"
+            value={s && (noData ? '--' : formatCtr(s.ctr, 2))}
+            note={noData ? <Text size="xs" c="dimmed">No data yet</Text> : trendNote(s?.trend.ctr)}
+            icon={Percent}
+            color="grape"
+            testId="stat-ctr"
+          />
+        </SimpleGrid>
+      )}
+
       <Paper withBorder p="lg" radius="md">
-        <Title order={4} mb="sm">
+        <Title order={3} size="h4" mb="md">
           Quick Actions
         </Title>
-        <Group>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 5 }} spacing="sm">
           {QUICK_ACTIONS.map((a) => (
-            <Button key={a.to} component={Link} to={a.to} variant="light" leftSection={<a.icon size={16} />}>
-              {a.label}
-            </Button>
+            <UnstyledButton
+              key={a.to}
+              component={Link}
+              to={a.to}
+              p="sm"
+              style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 'var(--mantine-radius-md)' }}
+            >
+              <Group wrap="nowrap" gap="sm">
+                <ThemeIcon variant="light" size="lg" radius="md">
+                  <a.icon size={18} />
+                </ThemeIcon>
+                <div style={{ minWidth: 0, flex: 1 }}>
+                  <Text size="sm" fw={600}>
+                    {a.label}
+                  </Text>
+                  <Text size="xs" c="dimmed" lh={1.3}>
+                    {a.description}
+                  </Text>
+                </div>
+                <ChevronRight size={16} color="var(--mantine-color-gray-5)" aria-hidden />
+              </Group>
+            </UnstyledButton>
           ))}
-        </Group>
+        </SimpleGrid>
       </Paper>
+
       <Paper withBorder p="lg" radius="md">
-        <Group justify="space-between" mb="sm">
-          <Title order={4}>Recent Assets</Title>
+        <Group justify="space-between" mb="md">
+          <Title order={3} size="h4">
+            Recent Assets
+          </Title>
           <Anchor component={Link} to="/dealer/assets" size="sm">
             View all
           </Anchor>
         </Group>
-        {assets.isPending ? (
-          <Skeleton h={120} />
-        ) : assets.data && assets.data.assets.length > 0 ? (
+        {assets.error ? (
+          <DealerErrorNotice error={assets.error} onRetry={() => void assets.refetch()} />
+        ) : assets.isPending ? (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
-            {assets.data.assets.slice(0, 4).map((a) => (
-              <Card key={a.id} withBorder padding="sm">
-                <Card.Section>
-                  <Image src={a.url} alt={a.name} h={90} fit="contain" bg="gray.1" />
+            {Array.from({ length: RECENT_ASSETS }, (_, i) => (
+              <Skeleton key={i} h={150} radius="md" />
+            ))}
+          </SimpleGrid>
+        ) : assets.data.assets.length > 0 ? (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+            {assets.data.assets.slice(0, RECENT_ASSETS).map((a) => (
+              <Card key={a.id} withBorder padding="sm" radius="md">
+                <Card.Section bg="var(--mantine-color-gray-1)">
+                  <Center h={96} p={6}>
+                    <Image src={a.url} alt={a.name} mah={84} maw="100%" w="auto" fit="contain" />
+                  </Center>
                 </Card.Section>
-                <Text size="sm" fw={500} mt="xs" truncate title={a.name}>
+                <Text size="sm" fw={600} mt="xs" truncate title={a.name}>
                   {a.name}
                 </Text>
-                <Group gap="xs">
-                  <Badge size="xs" variant="light">
-                    {a.type}
+                <Group gap="xs" mt={4} justify="space-between">
+                  <Badge size="sm" variant="light" color={a.type === 'header' ? 'indigo' : a.type === 'upsell' ? 'orange' : 'grape'}>
+                    {assetTypeLabel(a.type)}
                   </Badge>
                   <Text size="xs" c="dimmed">
-                    {Math.round(a.sizeBytes / 1024)} KB
+                    {formatKb(a.sizeBytes)}
                   </Text>
                 </Group>
               </Card>
             ))}
           </SimpleGrid>
         ) : (
-          <Stack align="center" py="md" gap="xs">
-            <Text c="dimmed">{TEXT.noAssetsUploaded}</Text>
-            <Button component={Link} to="/dealer/assets" size="xs" variant="light">
-              Upload your first banner
+          <Stack align="center" py="lg" gap="xs">
+            <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+              <Images size={24} />
+            </ThemeIcon>
+            <Text fw={600}>{TEXT.noAssetsUploaded}</Text>
+            <Text size="sm" c="dimmed">
+              Upload banners to use them on your search pages.
+            </Text>
+            <Button component={Link} to="/dealer/assets" size="sm" variant="light" leftSection={<Upload size={16} />}>
+              Upload assets
             </Button>
           </Stack>
         )}
       </Paper>
     </Stack>
+  );
+}
+
+/** One metric card; `value` undefined while loading. */
+function StatCard({ label, value, note, icon: Icon, color, testId }: { label: string; value: string | undefined; note: ReactNode; icon: LucideIcon; color: string; testId: string }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={6}>
+          <Text size="sm" c="dimmed" fw={500}>
+            {label}
+          </Text>
+          {value === undefined ? (
+            <Skeleton h={34} w={90} />
+          ) : (
+            <Text fz={30} fw={700} lh={1.1} data-testid={testId}>
+              {value}
+            </Text>
+          )}
+          {value === undefined ? <Skeleton h={12} w={140} /> : note}
+        </Stack>
+        <ThemeIcon size={44} radius="md" variant="light" color={color}>
+          <Icon size={22} />
+        </ThemeIcon>
+      </Group>
+    </Paper>
+  );
+}
+
+/** '+12.5% vs previous 7 days' (green up, red down) or '-- vs previous 7 days' without previous data. */
+function TrendText({ value }: { value: number | null }) {
+  const color = value === null || Math.abs(value) < 0.05 ? 'dimmed' : value > 0 ? 'teal.7' : 'red.7';
+  return (
+    <Text size="xs" c="dimmed">
+      <Text span inherit c={color} fw={600}>
+        {formatTrend(value)}
+      </Text>{' '}
+      vs previous {PERIOD_DAYS} days
+    </Text>
   );
 }

@@ -1,81 +1,126 @@
-/** Script page (spec 02 §2 Script): the script tag, the three shortcodes, a preview and a download. */
-import { Button, Code, CopyButton, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { Check, Copy, Download } from 'lucide-react';
-import { COPY_CONFIRMATION_MS, SCRIPT_PREVIEW_CHARS, TEXT } from '../../../domain/constants';
+/**
+ * Script page /dealer/script (spec 02 §2 Script, §9): step 1 the script tag, step 2 the three
+ * shortcodes (each copyable), a preview of the generated script and its download.
+ */
+import type { ReactNode } from 'react';
+import { Badge, Button, Code, Group, Paper, ScrollArea, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Download, FileCode2 } from 'lucide-react';
+import { SCRIPT_PREVIEW_CHARS } from '../../../domain/constants';
 import { useAuth } from '../../components/auth';
-import { ErrorNotice } from '../../components/feedback';
-import { useScriptInfo } from '../api';
+import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
+import { useScriptInfo } from './api';
+import { CopyField } from './CopyField';
+import { downloadScript, scriptFileName } from './download';
 
-/** Downloads text as a file in the browser. */
-export function downloadText(filename: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/javascript' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  URL.revokeObjectURL(url);
-}
+/** What each shortcode's banner is for, by its type. */
+const SHORTCODE_HELP: Record<string, string> = {
+  header: 'SRP header banner, full width above the search results.',
+  primary: 'Inline banner for the searched model, placed among the results.',
+  upsell: 'Inline banner for the model one step up, from your upsell rules.',
+};
+const shortcodeType = (code: string) => /type="([^"]+)"/.exec(code)?.[1] ?? '';
 
-/** A code line with a copy button that confirms for 2 seconds. */
-export function CopyLine({ value, label }: { value: string; label: string }) {
-  return (
-    <Group wrap="nowrap" gap="xs">
-      <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-        {value}
-      </Code>
-      <CopyButton value={value} timeout={COPY_CONFIRMATION_MS}>
-        {({ copied, copy }) => (
-          <Button size="xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : undefined} onClick={copy} leftSection={copied ? <Check size={14} /> : <Copy size={14} />} aria-label={`Copy ${label}`}>
-            {copied ? 'Copied!' : 'Copy'}
-          </Button>
-        )}
-      </CopyButton>
-    </Group>
-  );
-}
-
+/** The dealer's embed script: installation steps, preview and download. */
 export function ScriptPage() {
   const { user } = useAuth();
-  const info = useScriptInfo(user?.dealerId);
-  if (!user?.dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
-  if (info.error) return <ErrorNotice message={info.error.message} />;
+  const dealerId = user?.dealerId;
+  const info = useScriptInfo(dealerId);
+  if (!dealerId) return <NoDealerIdNotice />;
+  if (info.error) return <DealerErrorNotice error={info.error} onRetry={() => void info.refetch()} />;
   const d = info.data;
+  const truncated = d !== undefined && d.content.length > SCRIPT_PREVIEW_CHARS;
   return (
     <Stack gap="lg">
       <div>
         <Title order={2}>Embed Script</Title>
-        <Text c="dimmed">Two steps put your banners on your new-vehicle search pages.</Text>
+        <Text c="dimmed">Two steps put your banners on your website&apos;s new-vehicle search pages.</Text>
       </div>
+
+      <Step n={1} title="Add the script to your site" description="Paste this tag into the <head> of every page. It only acts on new-vehicle search pages.">
+        {d ? <CopyField value={d.scriptTag} label="script tag" /> : <Skeleton h={44} />}
+      </Step>
+
+      <Step n={2} title="Place the banner shortcodes" description="Put each shortcode where its banner should appear in your search page template.">
+        <Stack gap="md">
+          {d
+            ? d.shortcodes.map((code) => (
+                <Stack key={code} gap={4}>
+                  <Text size="sm" c="dimmed">
+                    {SHORTCODE_HELP[shortcodeType(code)] ?? ''}
+                  </Text>
+                  <CopyField value={code} label={`shortcode ${code}`} />
+                </Stack>
+              ))
+            : [0, 1, 2].map((i) => <Skeleton key={i} h={44} />)}
+        </Stack>
+      </Step>
+
       <Paper withBorder p="lg" radius="md">
-        <Title order={4}>Step 1: add the script to your site's &lt;head&gt;</Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          One tag on every page of the site; it only acts on new-vehicle search pages.
-        </Text>
-        {d ? <CopyLine value={d.scriptTag} label="script tag" /> : <Skeleton h={40} />}
-      </Paper>
-      <Paper withBorder p="lg" radius="md">
-        <Title order={4}>Step 2: place the shortcodes</Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          Header above the results, primary inline in the results, upsell for the next model up.
-        </Text>
-        <Stack gap="xs">{d ? d.shortcodes.map((s) => <CopyLine key={s} value={s} label={s} />) : <Skeleton h={120} />}</Stack>
-      </Paper>
-      <Paper withBorder p="lg" radius="md">
-        <Group justify="space-between" mb="sm">
-          <Title order={4}>Generated script</Title>
-          <Button leftSection={<Download size={16} />} disabled={!d} onClick={() => d && downloadText(`dc-banners-${d.dealer.id}.js`, d.content)}>
+        <Group justify="space-between" mb="sm" align="flex-start">
+          <Group gap="sm" wrap="nowrap">
+            <ThemeIcon variant="light" size="lg" radius="md">
+              <FileCode2 size={18} />
+            </ThemeIcon>
+            <div>
+              <Title order={3} size="h4">
+                Generated script
+              </Title>
+              <Text size="sm" c="dimmed">
+                {d ? (
+                  <>
+                    Served from <Code>{d.scriptUrl}</Code>
+                  </>
+                ) : (
+                  'Your dealer configuration built into the banner script.'
+                )}
+              </Text>
+            </div>
+          </Group>
+          <Button leftSection={<Download size={16} />} disabled={!d} onClick={() => d && downloadScript(d.dealer.id, d.content)} title={d ? scriptFileName(d.dealer.id) : undefined}>
             Download Script
           </Button>
         </Group>
         {d ? (
-          <Code block style={{ maxHeight: 260, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-            {d.content.slice(0, SCRIPT_PREVIEW_CHARS)}
-            {d.content.length > SCRIPT_PREVIEW_CHARS ? '…' : ''}
-          </Code>
+          <>
+            <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
+              <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="script-preview">
+                {d.content.slice(0, SCRIPT_PREVIEW_CHARS)}
+                {truncated ? '…' : ''}
+              </Code>
+            </ScrollArea.Autosize>
+            {truncated && (
+              <Text size="xs" c="dimmed" mt={6}>
+                Preview of the first {SCRIPT_PREVIEW_CHARS.toLocaleString('en-US')} of {d.content.length.toLocaleString('en-US')} characters. Download the script
+                for the full text.
+              </Text>
+            )}
+          </>
         ) : (
-          <Skeleton h={200} />
+          <Skeleton h={220} />
         )}
       </Paper>
     </Stack>
+  );
+}
+
+/** A numbered installation step. */
+function Step({ n, title, description, children }: { n: number; title: string; description: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-label={`Step ${n}: ${title}`}>
+      <Group gap="sm" mb="md" wrap="nowrap" align="flex-start">
+        <Badge size="lg" circle variant="filled">
+          {n}
+        </Badge>
+        <div>
+          <Title order={3} size="h4">
+            Step {n}: {title}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {description}
+          </Text>
+        </div>
+      </Group>
+      {children}
+    </Paper>
   );
 }

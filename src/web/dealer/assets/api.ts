@@ -1,0 +1,145 @@
+/**
+ * Server operations of the Asset Manager and its upload panel (spec 02 §2, §5; DECISIONS 10-13):
+ * list, upload (XMLHttpRequest, for per-file progress), delete, active toggle and 'Free up space'.
+ * Shapes: docs/API.md.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Asset } from '../../../domain/schemas';
+import { apiFetch } from '../../api/client';
+import { dealerKeys, dealerPath } from '../api';
+
+/** GET /api/dealers/:dealerId/assets answer: newest first, plus storage use against the quota. */
+export interface AssetList {
+  assets: Asset[];
+  usage: StorageUsage;
+}
+
+export interface StorageUsage {
+  usedBytes: number;
+  quotaBytes: number;
+}
+
+/** One file's outcome of POST /api/dealers/:dealerId/assets. */
+export type UploadResult =
+  | { filename: string; ok: true; asset: Asset; warnings: string[] }
+  | { filename: string; ok: false; error: string; hint?: string };
+
+/** The 'Free up space' plan (DECISIONS 12): per model, the older assets that would be removed. */
+export interface CleanupPlan {
+  groups: Array<{ model: string; kept: Asset[]; remove: Asset[] }>;
+  freedBytes: number;
+}
+
+/** The upload endpoint's answer, success or error. */
+interface UploadAnswer {
+  results?: UploadResult[];
+  error?: { message?: string };
+}
+
+const assetsPath = (dealerId: string) => `${dealerPath(dealerId)}/assets`;
+
+/** GET /api/dealers/:dealerId/assets. */
+export function fetchAssets(dealerId: string): Promise<AssetList> {
+  return apiFetch<AssetList>(assetsPath(dealerId));
+}
+
+/** The dealer's assets and storage use; disabled without an id. */
+export function useAssets(dealerId: string | null | undefined) {
+  return useQuery({
+    queryKey: dealerKeys.assets(dealerId ?? ''),
+    queryFn: () => fetchAssets(dealerId!),
+    enabled: Boolean(dealerId),
+  });
+}
+
+/** DELETE /api/dealers/:dealerId/assets/:assetId. */
+export function deleteAsset(dealerId: string, assetId: string): Promise<void> {
+  return apiFetch<void>(`${assetsPath(dealerId)}/${encodeURIComponent(assetId)}`, { method: 'DELETE' });
+}
+
+/** Deletes one asset and refreshes the list. */
+export function useDeleteAsset(dealerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (assetId: string) => deleteAsset(dealerId, assetId),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
+  });
+}
+
+/** PATCH /api/dealers/:dealerId/assets/:assetId: turns an asset on or off for delivery (spec 02 §3 Asset.isActive). */
+export async function setAssetActive(dealerId: string, assetId: string, isActive: boolean): Promise<Asset> {
+  return (await apiFetch<{ asset: Asset }>(`${assetsPath(dealerId)}/${encodeURIComponent(assetId)}`, { method: 'PATCH', json: { isActive } })).asset;
+}
+
+/** Toggles an asset's isActive and refreshes the list. */
+export function useSetAssetActive(dealerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { assetId: string; isActive: boolean }) => setAssetActive(dealerId, v.assetId, v.isActive),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
+  });
+}
+
+/** GET /api/dealers/:dealerId/assets/cleanup: what 'Free up space' would delete (nothing is deleted). */
+export function fetchCleanupPlan(dealerId: string): Promise<CleanupPlan> {
+  return apiFetch<CleanupPlan>(`${assetsPath(dealerId)}/cleanup`);
+}
+
+/** The 'Free up space' plan, fetched only while `enabled` (the dialog is open). */
+export function useCleanupPlan(dealerId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...dealerKeys.assets(dealerId), 'cleanup'],
+    queryFn: () => fetchCleanupPlan(dealerId),
+    enabled,
+  });
+}
+
+/** POST /api/dealers/:dealerId/assets/cleanup with the confirmed ids. */
+export function freeUpSpace(dealerId: string, assetIds: string[]): Promise<{ deleted: number; freedBytes: number }> {
+  return apiFetch(`${assetsPath(dealerId)}/cleanup`, { method: 'POST', json: { assetIds } });
+}
+
+/** Deletes the confirmed older assets and refreshes the list. */
+export function useFreeUpSpace(dealerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (assetIds: string[]) => freeUpSpace(dealerId, assetIds),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
+  });
+}
+
+/**
+ * POST /api/dealers/:dealerId/assets with one file (multipart field `file`), through
+ * XMLHttpRequest so the bytes sent can be reported: `onProgress` gets 0..100 as the upload
+ * proceeds. Resolves the server's result for the file (valid or not); rejects with
+ * 'Upload failed: {message}' when the request itself fails (network, 401/403/413, ...).
+ */
+export function uploadAssetFile(dealerId: string, file: File, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', assetsPath(dealerId));
+    // Same-origin request: the session cookie goes with it (withCredentials only matters cross-origin).
+    xhr.withCredentials = false;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onerror = () => reject(new Error('Upload failed: network error'));
+    xhr.onabort = () => reject(new Error('Upload failed: cancelled'));
+    xhr.onload = () => {
+      let data: UploadAnswer | null;
+      try {
+        data = JSON.parse(xhr.responseText) as UploadAnswer;
+      } catch {
+        data = null;
+      }
+      const result = data?.results?.[0];
+      if (xhr.status >= 200 && xhr.status < 300 && result) resolve(result);
+      else reject(new Error(`Upload failed: ${data?.error?.message ?? 'Unknown error'}`));
+    };
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}

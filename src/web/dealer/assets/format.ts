@@ -1,0 +1,24 @@
+/** Display helpers for assets (spec 02 §3 Asset: size in KB, rounded; DECISIONS 12: storage in MB). */
+import type { AssetType } from '../../../domain/schemas';
+
+/** Bytes as whole kilobytes: 153600 -> '150 KB'. */
+export const formatKb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+
+/** Bytes as megabytes, one decimal (5242880 -> '5.0 MB'), two below 0.1 MB so small use is not '0.0 MB'. */
+export const formatMb = (bytes: number) => {
+  const mb = bytes / 1024 / 1024;
+  return `${mb.toFixed(mb > 0 && mb < 0.1 ? 2 : 1)} MB`;
+};
+
+/** An ISO timestamp as a short local date. */
+export const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** Short label of each asset type, and the Asset Manager's group title (spec 02 §2 Asset Manager). */
+export const ASSET_TYPES_DISPLAY: ReadonlyArray<{ type: AssetType; label: string; group: string }> = [
+  { type: 'header', label: 'SRP Header', group: 'SRP Header Banners' },
+  { type: 'primary', label: 'Inline', group: 'Inline Banners' },
+  { type: 'upsell', label: 'Upsell', group: 'Upsell Banners' },
+];
+
+/** Short label of an asset type: 'header' -> 'SRP Header'. */
+export const assetTypeLabel = (type: AssetType) => ASSET_TYPES_DISPLAY.find((t) => t.type === type)?.label ?? type;

@@ -1,0 +1,196 @@
+/**
+ * The dealer area through the browser (issue 4 Proof): a dealer manager uploads three files at once
+ * (two stored, one refused), edits a mapping and a weight and saves them, switches to Custom Rules and
+ * adds a rule, previews the model (uploaded header in the header slot, placeholder where nothing
+ * matches); the viewer finds no enabled Save or Upload. Screenshots of each screen in test-results/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { makeBanner } from '../fixtures/images';
+
+let server: RunningServer;
+let browser: Browser;
+let app: Page;
+
+async function signIn(page: Page, email: string, password: string, name: string) {
+  await page.goto(server.origin);
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(`Welcome back, ${name}!`).waitFor();
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+const inputValues = (page: Page) => page.locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  app = await newPage(browser);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('dealer area', () => {
+  it('uploads three files at once: two stored, one refused with its error', async () => {
+    await signIn(app, 'manager@hondaofdemo.com', 'manager123', 'Morgan Manager');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
+    const files = [
+      ['new_2025_honda_civic_sport_1920x300.jpg', await makeBanner(1920, 300)],
+      ['new_2025_honda_civic_sport_350x564.jpg', await makeBanner(350, 564, 'jpeg', '#0055aa')],
+      ['civic-banner-final.jpg', await makeBanner(350, 564)],
+    ] as const;
+    for (const [name, data] of files) writeFileSync(path.join(dir, name), data);
+    await nav(app, 'Assets');
+    await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
+    await app.getByRole('button', { name: 'Start Upload' }).first().click();
+    await app.locator('input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+    await app.getByText(/Invalid filename format/).first().waitFor();
+    await app.getByText('Header Banner', { exact: true }).waitFor();
+    await app.getByText('Inline Banner', { exact: true }).waitFor();
+    await app.getByRole('heading', { name: /SRP Header Banners/ }).waitFor();
+    await expect.poll(() => app.locator('img[src*="/assets/"]').count()).toBe(2);
+    await app.screenshot({ path: screenshotPath('10-assets-upload-results'), fullPage: true });
+    await app.getByRole('button', { name: 'Close Upload' }).click();
+    await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_sport_350x564.jpg' }).waitFor();
+    await app.screenshot({ path: screenshotPath('11-asset-manager'), fullPage: true });
+  });
+
+  it("edits a mapping and a weight, sees 'Unsaved changes', saves and still sees them after a reload", async () => {
+    await nav(app, 'Configuration');
+    await app.getByRole('tab', { name: 'Model Mapping' }).waitFor();
+    const save = app.getByRole('button', { name: 'Save Changes' });
+    expect(await save.isDisabled()).toBe(true);
+    await app.getByRole('button', { name: 'Add Mapping' }).click();
+    const keys = app.getByRole('textbox', { name: /^Inventory model \d+$/ });
+    const n = await keys.count();
+    await keys.nth(n - 1).fill('civic sport');
+    await app.getByRole('textbox', { name: `Standard model ${n}` }).fill('civic');
+    await app.getByText('Unsaved changes').waitFor();
+    await app.getByRole('tab', { name: 'Inventory Logic' }).click();
+    const slider = app.getByRole('slider', { name: 'civic weight' });
+    await slider.focus();
+    await app.keyboard.press('ArrowRight');
+    await app.keyboard.press('ArrowRight');
+    await app.keyboard.press('ArrowRight');
+    expect(await app.getByTestId('weight-civic').innerText()).toBe('8');
+    await app.screenshot({ path: screenshotPath('12-config-unsaved'), fullPage: true });
+    await save.click();
+    await app.getByText('Unsaved changes').waitFor({ state: 'detached' });
+    await app.reload();
+    await app.getByRole('tab', { name: 'Model Mapping' }).waitFor();
+    await expect.poll(async () => (await inputValues(app)).includes('civic sport')).toBe(true);
+    await app.getByRole('tab', { name: 'Inventory Logic' }).click();
+    expect(await app.getByTestId('weight-civic').innerText()).toBe('8');
+    expect(await app.getByText('High Priority').count()).toBeGreaterThan(0);
+    expect(await app.getByText('Unsaved changes').count()).toBe(0);
+    await app.screenshot({ path: screenshotPath('13-config-inventory-logic'), fullPage: true });
+    await app.getByRole('tab', { name: 'Banner Sizes' }).click();
+    await app.getByRole('button', { name: 'Compact' }).waitFor();
+    await app.screenshot({ path: screenshotPath('14-config-banner-sizes'), fullPage: true });
+  });
+
+  it('switches to Custom Rules, adds a rule and saves', async () => {
+    await nav(app, 'Upsell Rules');
+    await app.getByRole('heading', { name: 'How Upsell Rules Work' }).or(app.getByText('How Upsell Rules Work')).first().waitFor();
+    await app.getByTestId('strategy-custom').click();
+    await app.getByText('Unsaved changes').waitFor();
+    await app.getByText('No custom rules defined. Click "Add Rule" to get started.').waitFor();
+    await app.getByRole('button', { name: 'Add Rule' }).click();
+    await app.getByRole('textbox', { name: 'Primary model 1' }).click();
+    await app.getByRole('option', { name: 'civic', exact: true }).click();
+    await app.getByRole('textbox', { name: 'Upsell target 1' }).click();
+    await app.getByRole('option', { name: 'pilot', exact: true }).click();
+    await app.getByTestId('active-rules').getByText('pilot').waitFor();
+    await app.screenshot({ path: screenshotPath('15-upsells-custom'), fullPage: true });
+    await app.getByRole('button', { name: 'Save Changes' }).click();
+    await app.getByText('Unsaved changes').waitFor({ state: 'detached' });
+    await app.reload();
+    await app.getByTestId('active-rules').getByText('pilot').waitFor();
+    expect(await app.getByTestId('strategy-custom').getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('previews the model: the uploaded header in the header slot, a placeholder where nothing matches', async () => {
+    await nav(app, 'Preview');
+    await app.getByRole('heading', { name: 'Banner Preview' }).waitFor();
+    await app.getByRole('textbox', { name: 'Model' }).click();
+    await app.getByRole('option', { name: 'civic', exact: true }).click();
+    await app.getByTestId('status-header').getByText('new_2025_honda_civic_sport_1920x300.jpg').waitFor();
+    await app.getByTestId('status-upsell').getByText('Missing').waitFor();
+    const loaded = (slot: string) =>
+      app.getByTestId(`preview-${slot}`).evaluate((i: HTMLImageElement) => (i.complete ? [i.naturalWidth, i.naturalHeight] : null));
+    await expect.poll(() => loaded('header')).toEqual([1920, 300]);
+    const headerSrc = await app.getByTestId('preview-header').getAttribute('src');
+    const header = await fetch(new URL(headerSrc!, server.origin));
+    expect(header.headers.get('x-banner-source')).toBe('asset');
+    const upsellSrc = await app.getByTestId('preview-upsell').getAttribute('src');
+    expect(upsellSrc).toContain('type=upsell');
+    const upsell = await fetch(new URL(upsellSrc!, server.origin));
+    expect(upsell.headers.get('x-banner-source')).toBe('placeholder');
+    await app.getByText('(civic → pilot)').waitFor();
+    await expect.poll(() => loaded('upsell')).not.toBeNull();
+    await app.screenshot({ path: screenshotPath('16-preview-desktop'), fullPage: true });
+    await app.getByText('Mobile', { exact: true }).click();
+    await app.getByText('600x500').waitFor();
+    await app.screenshot({ path: screenshotPath('17-preview-mobile'), fullPage: true });
+  });
+
+  it("'Free up space' lists the older header of the model and deletes it only after confirmation", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
+    const file = path.join(dir, 'new_2025_honda_civic_touring_1920x300.jpg');
+    writeFileSync(file, await makeBanner(1920, 300, 'jpeg', '#228833'));
+    await nav(app, 'Assets');
+    await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
+    await app.getByRole('button', { name: 'Start Upload' }).first().click();
+    await app.locator('input[type=file]').setInputFiles(file);
+    await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_touring_1920x300.jpg' }).waitFor();
+    await app.getByRole('button', { name: 'Free up space' }).click();
+    const dialog = app.getByRole('dialog');
+    await dialog.getByText(/new_2025_honda_civic_sport_1920x300\.jpg/).waitFor();
+    expect(await dialog.getByText(/new_2025_honda_civic_touring_1920x300\.jpg/).count()).toBe(0);
+    await app.waitForTimeout(400); // let the modal's fade-in finish
+    await app.screenshot({ path: screenshotPath('18a-free-up-space'), fullPage: false, animations: 'disabled' });
+    await dialog.getByRole('button', { name: 'Delete 1 older asset' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_sport_1920x300.jpg' }).waitFor({ state: 'detached' });
+    expect(await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_touring_1920x300.jpg' }).count()).toBe(1);
+  });
+
+  it('shows the dashboard with trend texts', async () => {
+    await nav(app, 'Dashboard');
+    await app.getByTestId('stat-impressions').waitFor();
+    await app.getByText('vs previous 7 days').first().waitFor();
+    await app.screenshot({ path: screenshotPath('18-dealer-dashboard-trends'), fullPage: true });
+  });
+
+  it('gives the viewer no enabled Save or Upload', async () => {
+    const viewer = await newPage(browser);
+    await signIn(viewer, 'viewer@hondaofdemo.com', 'viewer123', 'Val Viewer');
+    await nav(viewer, 'Assets');
+    await viewer.getByRole('heading', { name: 'Asset Manager' }).waitFor();
+    await viewer.getByRole('heading', { name: 'SRP Header Banners' }).waitFor();
+    expect(await viewer.getByRole('button', { name: /Upload|Free up space/ }).count()).toBe(0);
+    expect(await viewer.getByRole('switch').count()).toBe(0);
+    expect(await viewer.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+    await viewer.screenshot({ path: screenshotPath('19-viewer-assets'), fullPage: true });
+    for (const [link, shot] of [
+      ['Configuration', '20-viewer-config'],
+      ['Upsell Rules', '21-viewer-upsells'],
+    ] as const) {
+      await nav(viewer, link);
+      const save = viewer.getByRole('button', { name: 'Save Changes' });
+      await save.waitFor();
+      expect(await save.isDisabled()).toBe(true);
+      expect(await viewer.getByRole('button', { name: /^(Add|Reset|Load)/ }).count()).toBe(0);
+      await viewer.screenshot({ path: screenshotPath(shot), fullPage: true });
+    }
+    expect(await viewer.getByTestId('strategy-custom').isDisabled()).toBe(true);
+    await viewer.close();
+  });
+});
