@@ -87,9 +87,9 @@ export interface DealerSite {
   close(): Promise<void>;
 }
 
-/** Serves the fixture dealer search page (any path) with the dealer's script tag, on 127.0.0.1. */
-export async function startDealerSite(scriptUrl: string): Promise<DealerSite> {
-  const template = readFileSync(path.resolve('tests/fixtures/dealer-site/new-inventory.html'), 'utf8');
+/** Serves a fixture dealer search page (on any path) with the dealer's script tag, on 127.0.0.1. */
+export async function startDealerSite(scriptUrl: string, page = 'new-inventory.html'): Promise<DealerSite> {
+  const template = readFileSync(path.resolve('tests/fixtures/dealer-site', page), 'utf8');
   const html = template.replace('{{SCRIPT_URL}}', scriptUrl);
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
