@@ -117,3 +117,45 @@ export const TEXT = {
 export const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 } as const;
 /** Period labels of the selector (spec 02 §2 Analytics). */
 export const PERIOD_LABELS = { '24h': 'Last 24 Hours', '7d': 'Last 7 Days', '30d': 'Last 30 Days', '90d': 'Last 90 Days' } as const;
+
+/** Inventory limits (issue 5): largest upload or feed body, most vehicles in one inventory. */
+export const MAX_INVENTORY_BYTES = 20 * 1024 * 1024;
+export const MAX_VEHICLES = 50_000;
+/** Feed fetch timeout (spec 02 §9, DECISIONS 20) and the most redirects a feed may follow. */
+export const FEED_TIMEOUT_MS = 15_000;
+export const FEED_MAX_REDIRECTS = 3;
+/** How often an active feed runs, milliseconds, per update frequency (spec 02 §3 InventoryFeed). */
+export const FEED_INTERVAL_MS = { hourly: 3_600_000, 'every-4-hours': 4 * 3_600_000, daily: 86_400_000 } as const;
+/** Priority groups of the inventory preview: score ranges (spec 02 §2 Inventory, §9). */
+export const PRIORITY_GROUPS = [
+  { label: 'High Priority', min: 8, max: 10 },
+  { label: 'Normal Priority', min: 4, max: 7 },
+  { label: 'Low Priority', min: 1, max: 3 },
+] as const;
+/** A model with at least this many units of one trim is a trim-upsell opportunity (spec 01 §9 step 1). */
+export const DEEP_TRIM_UNITS = 5;
+
+/** Inventory texts the spec fixes (spec 02 §2 Inventory, §5 Inventory upload and Feed, §8; DECISIONS 20). */
+export const INVENTORY_TEXT = {
+  title: 'Inventory Management',
+  subtitle: 'Configure automatic inventory feeds or manually upload inventory data to optimize upsell rules',
+  unsupported: 'Unsupported file format. Please upload JSON or CSV.',
+  badStructure: 'Invalid JSON structure. Expected "Inventory.ListOfVehicles" array or direct vehicle array.',
+  failed: 'Failed to process file',
+  uploadError: 'Upload Error',
+  apply: 'Apply Inventory Data',
+  noData: 'No inventory data uploaded',
+  enterFeedUrl: 'Please enter a feed URL',
+  notArray: 'Vehicle data is not in array format',
+  empty: 'Feed returned empty inventory data',
+  noNew: 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true',
+  fetchFailed: 'Failed to fetch inventory feed',
+  timeout: 'Request timed out after 15 seconds. The feed may be too large or the server is slow to respond.',
+  /** The feed failure box's four tips (spec 02 §8); the CORS tip reads for a server-side fetch. */
+  failureTips: [
+    'The feed URL is reachable and returns JSON',
+    'The feed server allows requests from our server (no sign-in or IP allow-list in the way)',
+    'The data structure matches the expected format below',
+    'Try opening the feed URL directly in your browser',
+  ],
+} as const;

@@ -24,12 +24,15 @@ import { scriptRoutes } from './scripts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
 import { EventIngestor } from './tracking/service';
+import { inventoryRoutes } from './inventory/routes';
+import { FeedScheduler } from './inventory/feeds';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
     events: EventIngestor;
+    feeds: FeedScheduler;
   }
 }
 
@@ -50,7 +53,10 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('events', new EventIngestor(db, app.log));
+  app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts }, app.log));
+  app.feeds.start(config.feedSchedulerIntervalMs);
   app.addHook('onClose', async () => {
+    await app.feeds.stop();
     await app.events.close();
   });
 
@@ -101,6 +107,7 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   await app.register(scriptRoutes);
   await app.register(analyticsRoutes);
   await app.register(configRoutes);
+  await app.register(inventoryRoutes);
 
   const webIndex = path.join(config.webDistDir, 'index.html');
   if (existsSync(webIndex)) {

@@ -14,9 +14,21 @@
  * | LOG_LEVEL | info | pino level (silent in tests) |
  * | WEB_DIST_DIR | ./dist/web | the built web app |
  * | EMBED_DIST_FILE | ./dist/embed/dc-banners.js | the built embed script |
+ * | FEED_ALLOW_PRIVATE_HOSTS | false | inventory feeds may reach private, loopback or link-local addresses: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
+ * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds; 0 turns the scheduler off |
  */
 import path from 'node:path';
 import { z } from 'zod';
+import ipaddr from 'ipaddr.js';
+
+function isCidr(v: string): boolean {
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -35,6 +47,18 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default('./dist/web'),
   EMBED_DIST_FILE: z.string().default('./dist/embed/dc-banners.js'),
+  FEED_ALLOW_PRIVATE_HOSTS: z
+    .string()
+    .default('false')
+    .transform((v, ctx): boolean | string[] => {
+      if (/^(true|1|yes)$/i.test(v)) return true;
+      if (/^(false|0|no|)$/i.test(v)) return false;
+      const cidrs = v.split(',').map((c) => c.trim()).filter(Boolean);
+      const bad = cidrs.find((c) => !isCidr(c));
+      if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not true, false or a CIDR such as 127.0.0.1/32` });
+      return cidrs;
+    }),
+  FEED_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 export interface Config {
@@ -50,6 +74,9 @@ export interface Config {
   logLevel: string;
   webDistDir: string;
   embedDistFile: string;
+  /** true, false, or the private CIDRs feeds may reach. */
+  feedAllowPrivateHosts: boolean | string[];
+  feedSchedulerIntervalMs: number;
 }
 
 /**
@@ -79,5 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     embedDistFile: path.resolve(e.EMBED_DIST_FILE),
+    feedAllowPrivateHosts: e.FEED_ALLOW_PRIVATE_HOSTS,
+    feedSchedulerIntervalMs: e.FEED_SCHEDULER_INTERVAL_MS,
   };
 }

@@ -55,6 +55,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
   const database = await openTestDatabase();
   if (opts.seed !== false) await seedDemoData(database.db);
   const config = loadConfig({
+    FEED_SCHEDULER_INTERVAL_MS: '0',
     ...opts.env,
     PUBLIC_ORIGIN: 'http://localhost:3000',
     LOG_LEVEL: 'silent',

@@ -1,0 +1,246 @@
+/**
+ * Automatic inventory feeds (spec 02 §2 Inventory 'Automatic Feed', §3 InventoryFeed, §4 Feed test
+ * status and Feed; DECISIONS 20): test a feed without storing anything, save it (active, first run
+ * due at once), pause/resume it, run it (recorded in feed_runs; a failure keeps the last good
+ * inventory), and the scheduler that runs every due active feed.
+ *
+ * One run at a time per feed across server processes: a run starts only after claiming the feed
+ * row with `UPDATE ... WHERE next_run_at <= now() ... FOR UPDATE SKIP LOCKED`, which moves
+ * next_run_at forward by a lease (FEED_LEASE_MS) in the same statement. A second process sees the
+ * row locked or not yet due and skips it; a process that dies mid-run leaves the lease to expire.
+ */
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { dealers, feedRuns, inventoryFeeds } from '../db/schema';
+import { fieldMappingSchema, updateFrequencySchema, type FieldMapping } from '../../domain/schemas';
+import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT } from '../../domain/constants';
+import type { FeedRunView, FeedTestResult, FeedView, StoredInventory } from '../../domain/inventory';
+import { modelViews } from '../../domain/inventory';
+import { Invalid, NotFound } from '../errors';
+import { buildInventory, type ParseOptions, type ParseResult } from './parse';
+import { fetchFeedJson, type FetchFeedOptions } from './fetch-feed';
+import { applyInventory, parseOptionsFor } from './service';
+
+/** How long a claimed run holds its feed before another process may take it over. */
+export const FEED_LEASE_MS = 5 * 60_000;
+/** Runs listed on the feed card. */
+const RUNS_LISTED = 10;
+
+const feedUrlSchema = z
+  .string({ error: INVENTORY_TEXT.enterFeedUrl })
+  .trim()
+  .min(1, INVENTORY_TEXT.enterFeedUrl)
+  .pipe(z.url({ protocol: /^https?$/, error: 'Feed URL must be a valid http(s) URL' }));
+
+/** Body of Test Feed: the URL and optional field mapping. */
+export const feedTestSchema = z.object({ feedUrl: feedUrlSchema, fieldMapping: fieldMappingSchema.partial().optional() }).strict();
+/** Body of Save: URL, frequency and field mapping (spec 02 §3 InventoryFeed). */
+export const feedSaveSchema = z
+  .object({ feedUrl: feedUrlSchema, updateFrequency: updateFrequencySchema, fieldMapping: fieldMappingSchema })
+  .strict();
+export type FeedSave = z.infer<typeof feedSaveSchema>;
+
+const VEHICLE_KEYS = ['listOfVehicles', 'ListOfVehicles', 'vehicles', 'inventory'] as const;
+
+/**
+ * Vehicle records of a feed document, built into InventoryData.
+ * @throws Invalid: 'Vehicle data is not in array format', 'Feed returned empty inventory data',
+ * 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true'.
+ */
+export function feedInventory(doc: unknown, opts: ParseOptions): ParseResult {
+  let list: unknown = doc;
+  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+    const o = doc as Record<string, unknown>;
+    const inv = o.Inventory as Record<string, unknown> | undefined;
+    list = inv && typeof inv === 'object' && 'ListOfVehicles' in inv ? inv.ListOfVehicles : VEHICLE_KEYS.map((k) => o[k]).find((v) => v !== undefined);
+  }
+  if (!Array.isArray(list)) throw new Invalid(INVENTORY_TEXT.notArray);
+  if (list.length === 0) throw new Invalid(INVENTORY_TEXT.empty);
+  return buildInventory(list, opts);
+}
+
+async function fetchAndParse(db: Db, dealerId: string, feedUrl: string, fieldMapping: Partial<FieldMapping> | undefined, fetchOpts: FetchFeedOptions) {
+  const options = await parseOptionsFor(db, dealerId);
+  const doc = await fetchFeedJson(feedUrl, fetchOpts);
+  return feedInventory(doc, { ...options, fieldMapping });
+}
+
+/** Test Feed: fetches and parses; nothing is stored. @throws NotFound, Invalid with the feed texts. */
+export async function testFeed(
+  db: Db,
+  dealerId: string,
+  input: z.infer<typeof feedTestSchema>,
+  fetchOpts: FetchFeedOptions,
+): Promise<FeedTestResult> {
+  const parsed = await fetchAndParse(db, dealerId, input.feedUrl, input.fieldMapping, fetchOpts);
+  return {
+    vehicleCount: parsed.data.totalUnits,
+    modelCount: parsed.data.modelCount,
+    agedUnits: parsed.data.agedUnits,
+    skippedCount: parsed.skipped.length,
+    models: modelViews(parsed.data).map((m) => ({ key: m.key, model: m.model, totalUnits: m.totalUnits })),
+  };
+}
+
+function feedView(row: typeof inventoryFeeds.$inferSelect): FeedView {
+  return {
+    feedUrl: row.feedUrl,
+    updateFrequency: updateFrequencySchema.parse(row.updateFrequency),
+    isActive: row.isActive,
+    fieldMapping: row.fieldMapping,
+    lastUpdated: row.lastUpdated?.toISOString() ?? null,
+    nextRunAt: row.nextRunAt?.toISOString() ?? null,
+  };
+}
+
+async function assertDealer(db: Db, dealerId: string) {
+  const [d] = await db.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId));
+  if (!d) throw new NotFound(TEXT.dealerNotFound);
+}
+
+/** The dealer's feed (or null) and its last runs, newest first. @throws NotFound('Dealer not found'). */
+export async function getFeed(db: Db, dealerId: string): Promise<{ feed: FeedView | null; runs: FeedRunView[] }> {
+  await assertDealer(db, dealerId);
+  const [row] = await db.select().from(inventoryFeeds).where(eq(inventoryFeeds.dealerId, dealerId));
+  const runs = await db
+    .select()
+    .from(feedRuns)
+    .where(eq(feedRuns.dealerId, dealerId))
+    .orderBy(desc(feedRuns.startedAt), desc(feedRuns.id))
+    .limit(RUNS_LISTED);
+  return {
+    feed: row ? feedView(row) : null,
+    runs: runs.map((r) => ({
+      id: r.id,
+      startedAt: r.startedAt.toISOString(),
+      finishedAt: r.finishedAt?.toISOString() ?? null,
+      status: r.status as FeedRunView['status'],
+      vehicleCount: r.vehicleCount,
+      error: r.error,
+    })),
+  };
+}
+
+/** Save: creates or replaces the feed, active, first run due now (spec 02 §4). @throws NotFound. */
+export async function saveFeed(db: Db, dealerId: string, input: FeedSave): Promise<FeedView> {
+  await assertDealer(db, dealerId);
+  const values = { ...input, isActive: true, nextRunAt: new Date(), updatedAt: new Date() };
+  const [row] = await db
+    .insert(inventoryFeeds)
+    .values({ dealerId, ...values })
+    .onConflictDoUpdate({ target: inventoryFeeds.dealerId, set: values })
+    .returning();
+  return feedView(row!);
+}
+
+/** Pause Feed / Resume Feed. Resuming makes an overdue feed due at once. @throws NotFound when there is no feed. */
+export async function setFeedActive(db: Db, dealerId: string, isActive: boolean): Promise<FeedView> {
+  await assertDealer(db, dealerId);
+  const [row] = await db
+    .update(inventoryFeeds)
+    .set({ isActive, updatedAt: new Date() })
+    .where(eq(inventoryFeeds.dealerId, dealerId))
+    .returning();
+  if (!row) throw new NotFound('No inventory feed is configured');
+  return feedView(row);
+}
+
+/**
+ * Runs one feed now and records the run. On success the inventory is applied (source 'feed') and
+ * lastUpdated set; on failure the run records the error and the stored inventory stays as it was.
+ * Either way the next run is scheduled one interval later. Returns the run.
+ */
+export async function runFeed(db: Db, dealerId: string, fetchOpts: FetchFeedOptions, log?: FastifyBaseLogger): Promise<FeedRunView> {
+  const [feed] = await db.select().from(inventoryFeeds).where(eq(inventoryFeeds.dealerId, dealerId));
+  if (!feed) throw new NotFound('No inventory feed is configured');
+  const [run] = await db.insert(feedRuns).values({ dealerId, status: 'running' }).returning();
+  let result: { status: 'success' | 'error'; vehicleCount: number | null; error: string | null };
+  let applied: StoredInventory | null = null;
+  try {
+    const parsed = await fetchAndParse(db, dealerId, feed.feedUrl, feed.fieldMapping, fetchOpts);
+    applied = await applyInventory(db, dealerId, parsed.data, 'feed');
+    result = { status: 'success', vehicleCount: parsed.data.totalUnits, error: null };
+  } catch (e) {
+    if (!(e instanceof Invalid)) log?.error({ err: e, dealerId }, 'inventory feed run failed');
+    result = { status: 'error', vehicleCount: null, error: e instanceof Error ? e.message : String(e) };
+  }
+  const finishedAt = new Date();
+  const interval = FEED_INTERVAL_MS[updateFrequencySchema.parse(feed.updateFrequency)];
+  await db.transaction(async (tx) => {
+    await tx.update(feedRuns).set({ ...result, finishedAt }).where(eq(feedRuns.id, run!.id));
+    await tx
+      .update(inventoryFeeds)
+      .set({
+        nextRunAt: new Date(finishedAt.getTime() + interval),
+        ...(applied ? { lastUpdated: finishedAt } : {}),
+      })
+      .where(eq(inventoryFeeds.dealerId, dealerId));
+  });
+  return { id: run!.id, startedAt: run!.startedAt.toISOString(), finishedAt: finishedAt.toISOString(), ...result };
+}
+
+/**
+ * Claims up to `limit` due active feeds for this process (see module doc) and returns their dealer
+ * ids. A claimed feed's next_run_at moves FEED_LEASE_MS ahead, so no other process claims it.
+ */
+export async function claimDueFeeds(db: Db, limit = 5, now = new Date()): Promise<string[]> {
+  const due = db
+    .select({ dealerId: inventoryFeeds.dealerId })
+    .from(inventoryFeeds)
+    .where(and(eq(inventoryFeeds.isActive, true), lte(inventoryFeeds.nextRunAt, now)))
+    .orderBy(inventoryFeeds.nextRunAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const claimed = await db
+    .update(inventoryFeeds)
+    .set({ nextRunAt: new Date(now.getTime() + FEED_LEASE_MS) })
+    .where(sql`${inventoryFeeds.dealerId} in ${due}`)
+    .returning({ dealerId: inventoryFeeds.dealerId });
+  return claimed.map((c) => c.dealerId);
+}
+
+/**
+ * The in-server feed scheduler: every `intervalMs` it claims due feeds and runs them one after
+ * another. `tick()` does one pass (tests call it); `stop()` waits for a running pass.
+ */
+export class FeedScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly fetchOpts: FetchFeedOptions,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  start(intervalMs: number): void {
+    if (intervalMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => void this.tick(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** One pass: claims and runs due feeds; returns the runs. Overlapping calls share one pass. */
+  async tick(): Promise<void> {
+    if (this.running) return this.running;
+    this.running = (async () => {
+      try {
+        for (const dealerId of await claimDueFeeds(this.db)) {
+          await runFeed(this.db, dealerId, this.fetchOpts, this.log);
+        }
+      } catch (e) {
+        this.log?.error({ err: e }, 'feed scheduler pass failed');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}

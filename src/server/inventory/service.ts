@@ -1,0 +1,113 @@
+/**
+ * Dealer inventory (spec 02 §2 Inventory, §3 InventoryData, §4 Manual inventory; spec 01 §9
+ * "Optimal upsell rule selection"): preview a parsed file, apply it (store the data and regenerate
+ * the inventory-optimised upsell rules in one transaction), and read what is stored.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { dealerInventory, dealers, manufacturers } from '../db/schema';
+import type { InventoryData } from '../../domain/schemas';
+import { TEXT } from '../../domain/constants';
+import { activeUpsellRules, optimalUpsellRules } from '../../domain/upsell';
+import { inventoryView, type InventoryPreview, type StoredInventory } from '../../domain/inventory';
+import { NotFound } from '../errors';
+import { bumpDealerVersion } from '../assets/service';
+import { parseInventoryFile, type ParseOptions, type ParseResult } from './parse';
+
+const MAX_LISTED_SKIPS = 100;
+
+/** What rule generation and parsing need of a dealer: its model map and its manufacturer's catalogue. */
+async function dealerContext(db: Db | Tx, dealerId: string) {
+  const [row] = await db
+    .select({
+      configs: dealers.configs,
+      models: manufacturers.models,
+      defaultUpsellRules: manufacturers.defaultUpsellRules,
+    })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  return row;
+}
+
+type DealerContext = Awaited<ReturnType<typeof dealerContext>>;
+
+/**
+ * The inventory-optimised rules for `data` (spec 01 §9): candidates are the catalogue models'
+ * upsell targets; the "existing mapping" is the dealer's manufacturer-strategy rule set.
+ */
+function generateRules(ctx: DealerContext, data: InventoryData): Record<string, string> {
+  const candidates = Object.fromEntries(ctx.models.map((m) => [m.name, m.upsellTargets]));
+  const existing = activeUpsellRules('manufacturer', {
+    manufacturerRules: ctx.defaultUpsellRules,
+    dealerUpsellMap: ctx.configs.upsellMap,
+    customRules: ctx.configs.customUpsellRules,
+    inventoryRules: null,
+  });
+  return optimalUpsellRules({ breakdown: data.modelBreakdown, candidates, existing });
+}
+
+/** Parse options for a dealer: breakdown keys follow its model map. */
+export async function parseOptionsFor(db: Db, dealerId: string): Promise<ParseOptions> {
+  const ctx = await dealerContext(db, dealerId);
+  return { modelMap: ctx.configs.modelMap };
+}
+
+/**
+ * Parses an uploaded file for the preview; nothing is stored.
+ * @throws NotFound('Dealer not found'); Invalid with the parser's messages (spec 02 §5).
+ */
+export async function previewInventory(db: Db, dealerId: string, filename: string, bytes: Buffer): Promise<InventoryPreview> {
+  const ctx = await dealerContext(db, dealerId);
+  const parsed = parseInventoryFile(filename, bytes, { modelMap: ctx.configs.modelMap });
+  return previewOf(parsed, generateRules(ctx, parsed.data));
+}
+
+function previewOf(parsed: ParseResult, rules: Record<string, string>): InventoryPreview {
+  return {
+    ...inventoryView(parsed.data, rules),
+    rowsRead: parsed.rowsRead,
+    skipped: parsed.skipped.slice(0, MAX_LISTED_SKIPS),
+    skippedCount: parsed.skipped.length,
+  };
+}
+
+/**
+ * Stores `data` as the dealer's inventory and its regenerated inventory-optimised upsell rules, in
+ * one transaction that also bumps the dealer version (delivery caches). Returns the stored view.
+ * @throws NotFound('Dealer not found').
+ */
+export async function applyInventory(db: Db, dealerId: string, data: InventoryData, source: 'upload' | 'feed'): Promise<StoredInventory> {
+  const updatedAt = new Date();
+  const rules = await db.transaction(async (tx) => {
+    const ctx = await dealerContext(tx, dealerId);
+    const upsellRules = generateRules(ctx, data);
+    await tx
+      .insert(dealerInventory)
+      .values({ dealerId, data, upsellRules, source, updatedAt })
+      .onConflictDoUpdate({ target: dealerInventory.dealerId, set: { data, upsellRules, source, updatedAt } });
+    await bumpDealerVersion(tx, dealerId);
+    return upsellRules;
+  });
+  return { ...inventoryView(data, rules), source, updatedAt: updatedAt.toISOString() };
+}
+
+/** Parses an uploaded file and applies it (POST /inventory). @throws as previewInventory; nothing changes on error. */
+export async function uploadInventory(db: Db, dealerId: string, filename: string, bytes: Buffer): Promise<StoredInventory> {
+  const options = await parseOptionsFor(db, dealerId);
+  const parsed = parseInventoryFile(filename, bytes, options);
+  return applyInventory(db, dealerId, parsed.data, 'upload');
+}
+
+/** The dealer's stored inventory, or null when none was applied. @throws NotFound('Dealer not found'). */
+export async function getInventory(db: Db, dealerId: string): Promise<StoredInventory | null> {
+  await dealerContext(db, dealerId);
+  const [row] = await db.select().from(dealerInventory).where(eq(dealerInventory.dealerId, dealerId));
+  if (!row) return null;
+  return {
+    ...inventoryView(row.data, row.upsellRules),
+    source: row.source === 'feed' ? 'feed' : 'upload',
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
