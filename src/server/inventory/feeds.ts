@@ -221,7 +221,12 @@ export class FeedScheduler {
     this.timer.unref();
   }
 
-  /** One pass: claims and runs due feeds; returns the runs. Overlapping calls share one pass. */
+  /** Starts a pass now when the scheduler is running (e.g. a feed was just saved); a no-op when it is off. */
+  kick(): void {
+    if (this.timer) void this.tick();
+  }
+
+  /** One pass: claims and runs due feeds one after another. Overlapping calls share one pass. */
   async tick(): Promise<void> {
     if (this.running) return this.running;
     this.running = (async () => {

@@ -47,7 +47,7 @@ export async function inventoryRoutes(app: FastifyInstance) {
 
   app.put<P>('/api/dealers/:dealerId/inventory/feed', { config: { access: 'dealer-write' } }, async (request) => {
     const feed = await saveFeed(app.db, request.params.dealerId, parseInput(feedSaveSchema, request.body));
-    void app.feeds.tick(); // the new feed is due now: run it without waiting for the next pass
+    app.feeds.kick(); // the new feed is due now: run it without waiting for the next pass
     return { feed };
   });
 

@@ -1,0 +1,185 @@
+/**
+ * Automatic inventory feeds through the HTTP API against a local feed server the test starts
+ * (issue 5; spec 02 §5 Feed, §8; DECISIONS 20): Test Feed's success and each error text, the
+ * 15-second timeout, private-address refusal (also after a redirect), Save, Pause/Resume, runs
+ * recorded by the scheduler, a failing run keeping the last good inventory, and one claim per
+ * feed when two schedulers race.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { INVENTORY_TEXT } from '../../domain/constants';
+import type { FeedRunView, FeedView, StoredInventory } from '../../domain/inventory';
+import { claimDueFeeds } from './feeds';
+
+const A = DEMO_DEALER.id;
+const base = `/api/dealers/${A}/inventory`;
+const sample = readFileSync(path.resolve('tests/fixtures/inventory/inventory-listofvehicles.json'));
+const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
+
+/** Feed server routes: path -> handler. */
+const routes: Record<string, (res: http.ServerResponse) => void> = {
+  '/feed.json': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(sample),
+  '/error': (res) => res.writeHead(500, 'Internal Server Error').end('boom'),
+  '/object': (res) => res.writeHead(200).end(JSON.stringify({ vehicles: { Model: 'Civic' } })),
+  '/empty': (res) => res.writeHead(200).end('[]'),
+  '/used-only': (res) => res.writeHead(200).end(JSON.stringify([{ Model: 'Civic', IsNew: false }])),
+  '/html': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>nope</html>'),
+  '/slow': () => undefined, // never answers
+  '/to-metadata': (res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end(),
+  '/loop': (res) => res.writeHead(302, { location: '/loop' }).end(),
+  '/hop': (res) => res.writeHead(301, { location: '/feed.json' }).end(),
+};
+let feedServer: http.Server;
+let origin: string;
+let t: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  feedServer = http.createServer((req, res) => {
+    if (req.headers.accept !== 'application/json') return res.writeHead(406).end();
+    const handler = routes[req.url ?? ''];
+    if (handler) handler(res);
+    else res.writeHead(404, 'Not Found').end();
+  });
+  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
+  // Only the loopback address of the test feed server is allowed, like an operator's allow-list.
+  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
+  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+});
+afterAll(async () => {
+  await t.close();
+  feedServer.closeAllConnections();
+  await new Promise((resolve) => feedServer.close(resolve));
+});
+
+const call = (method: 'GET' | 'PUT' | 'PATCH' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url, payload, headers: { cookie } });
+const testFeed = (feedPath: string) => call('POST', `${base}/feed/test`, { feedUrl: `${origin}${feedPath}`, fieldMapping: mapping });
+const feedState = async () => (await call('GET', `${base}/feed`)).json() as { feed: FeedView | null; runs: FeedRunView[] };
+const inventory = async () => (await call('GET', base)).json().inventory as StoredInventory | null;
+
+describe('Test Feed', () => {
+  it('fetches the feed and reports what it holds, storing nothing', async () => {
+    const res = await testFeed('/feed.json');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ vehicleCount: 5, modelCount: 2, agedUnits: 2, skippedCount: 0 });
+    expect(await inventory()).toBeNull();
+    expect((await feedState()).feed).toBeNull();
+  });
+
+  it('follows a redirect', async () => {
+    expect((await testFeed('/hop')).json()).toMatchObject({ vehicleCount: 5 });
+  });
+
+  it.each([
+    ['/error', 'HTTP 500: Internal Server Error'],
+    ['/missing', 'HTTP 404: Not Found'],
+    ['/object', INVENTORY_TEXT.notArray],
+    ['/empty', INVENTORY_TEXT.empty],
+    ['/used-only', INVENTORY_TEXT.noNew],
+    ['/html', 'Feed did not return valid JSON'],
+    ['/loop', 'Feed redirected more than 3 times'],
+  ])('%s is refused with "%s"', async (feedPath, message) => {
+    const res = await testFeed(feedPath);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain(message);
+  });
+
+  it('refuses a redirect to a link-local address (cloud metadata) before connecting', async () => {
+    const res = await testFeed('/to-metadata');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain('169.254.169.254, a private, loopback or link-local address');
+  });
+
+  it('names a missing URL with the spec text', async () => {
+    const res = await call('POST', `${base}/feed/test`, { feedUrl: '  ' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain(INVENTORY_TEXT.enterFeedUrl);
+  });
+
+  it('times out after 15 seconds with the spec text', { timeout: 30_000 }, async () => {
+    const started = Date.now();
+    const res = await testFeed('/slow');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe(INVENTORY_TEXT.timeout);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(14_900);
+  });
+});
+
+describe('private hosts refused by default', () => {
+  it('refuses the loopback feed server when FEED_ALLOW_PRIVATE_HOSTS is not set', async () => {
+    const strict = await createTestApp();
+    try {
+      const c = await strict.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+      const res = await strict.app.inject({ method: 'POST', url: `${base}/feed/test`, payload: { feedUrl: `${origin}/feed.json` }, headers: { cookie: c } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.message).toContain('resolves to 127.0.0.1, a private, loopback or link-local address');
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('saved feed', () => {
+  it('Save creates the feed active and due; the scheduler runs it and records the run', async () => {
+    const res = await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'daily', fieldMapping: mapping });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().feed).toMatchObject({ isActive: true, updateFrequency: 'daily', lastUpdated: null });
+    await t.app.feeds.tick();
+    const { feed, runs } = await feedState();
+    expect(runs[0]).toMatchObject({ status: 'success', vehicleCount: 5, error: null });
+    expect(feed!.lastUpdated).not.toBeNull();
+    // Next run one day after the run finished.
+    expect(new Date(feed!.nextRunAt!).getTime() - new Date(runs[0]!.finishedAt!).getTime()).toBe(86_400_000);
+    expect(await inventory()).toMatchObject({ source: 'feed', summary: { totalUnits: 5 } });
+  });
+
+  it('a failing run is recorded and keeps the last good inventory', async () => {
+    const before = await inventory();
+    const save = await call('PUT', `${base}/feed`, { feedUrl: `${origin}/error`, updateFrequency: 'hourly', fieldMapping: mapping });
+    expect(save.statusCode).toBe(200);
+    await t.app.feeds.tick();
+    const { runs } = await feedState();
+    expect(runs[0]).toMatchObject({ status: 'error', vehicleCount: null, error: 'HTTP 500: Internal Server Error' });
+    expect(runs[1]).toMatchObject({ status: 'success' });
+    expect(await inventory()).toEqual(before);
+  });
+
+  it('Pause stops scheduled runs and Resume restarts them', async () => {
+    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
+    const paused = await call('PATCH', `${base}/feed`, { isActive: false });
+    expect(paused.json().feed.isActive).toBe(false);
+    const runsBefore = (await feedState()).runs.length;
+    await t.app.feeds.tick();
+    expect((await feedState()).runs.length).toBe(runsBefore);
+
+    const resumed = await call('PATCH', `${base}/feed`, { isActive: true });
+    expect(resumed.json().feed.isActive).toBe(true);
+    await t.app.feeds.tick();
+    const { runs } = await feedState();
+    expect(runs.length).toBe(runsBefore + 1);
+    expect(runs[0]!.status).toBe('success');
+  });
+
+  it('two schedulers racing for a due feed claim it once', async () => {
+    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
+    const claims = await Promise.all([claimDueFeeds(t.database.db), claimDueFeeds(t.database.db), claimDueFeeds(t.database.db)]);
+    expect(claims.flat()).toEqual([A]);
+    // Claimed: not due again until the lease ends.
+    expect(await claimDueFeeds(t.database.db)).toEqual([]);
+  });
+
+  it('refuses a bad frequency and a non-URL with messages naming the field', async () => {
+    const res = await call('PUT', `${base}/feed`, { feedUrl: 'not a url', updateFrequency: 'weekly', fieldMapping: mapping });
+    expect(res.statusCode).toBe(400);
+    const message = res.json().error.message as string;
+    expect(message).toContain('feedUrl');
+    expect(message).toContain('updateFrequency');
+  });
+});
