@@ -17,6 +17,7 @@ import { UpsellRules } from './dealer/config/UpsellRules';
 import { BannerPreview } from './dealer/config/BannerPreview';
 import { DealerScriptPage } from './scripts/DealerScriptPage';
 import { AnalyticsPage } from './dealer/analytics/AnalyticsPage';
+import { InventoryPage } from './dealer/inventory/InventoryPage';
 
 function SessionGate() {
   const { status } = useAuth();
@@ -72,7 +73,7 @@ export const router = createBrowserRouter([
               { path: 'assets', element: <AssetManager /> },
               { path: 'config', element: <ConfigManager /> },
               { path: 'upsells', element: <UpsellRules /> },
-              { path: 'inventory', element: later('Inventory Management', 'Upload inventory files or configure an automatic feed.') },
+              { path: 'inventory', element: <InventoryPage /> },
               { path: 'analytics', element: <AnalyticsPage /> },
               { path: 'script', element: <ScriptPage /> },
               { path: 'preview', element: <BannerPreview /> },

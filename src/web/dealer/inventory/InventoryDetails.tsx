@@ -1,0 +1,188 @@
+/**
+ * The parts of an inventory the screen shows, for both a parsed file's preview and the stored
+ * inventory (spec 02 §2 Inventory "totals, per-model breakdown, priority groups, marketing
+ * insights"; §9 priority score, aged = 60+ days; DECISIONS 22 group labels).
+ */
+import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { ArrowRight, Clock, Layers, TrendingUp } from 'lucide-react';
+import type { InventoryView } from '../../../domain/inventory';
+import { AGED_DAYS } from '../../../domain/constants';
+import { isHigherTrimRule } from '../../../domain/upsell';
+
+const GROUP_COLOR: Record<string, string> = { 'High Priority': 'red', 'Normal Priority': 'blue', 'Low Priority': 'gray' };
+
+export function scoreColor(score: number): string {
+  return score >= 8 ? 'red' : score >= 4 ? 'blue' : 'gray';
+}
+
+function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fz={24} fw={700} data-testid={`stat-${label}`}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+/** Top trims of a model, most units first, e.g. "Sport (6), EX (5), LX (3)". */
+function topTrims(trims: Record<string, number>, n = 3): string {
+  const sorted = Object.entries(trims).sort((a, b) => b[1] - a[1]);
+  const shown = sorted.slice(0, n).map(([t, c]) => `${t} (${c})`).join(', ');
+  return sorted.length > n ? `${shown} +${sorted.length - n}` : shown;
+}
+
+/** Totals, per-model breakdown, priority groups, marketing insights and the generated upsell rules. */
+export function InventoryDetails({ view }: { view: InventoryView }) {
+  const { summary, models, priorityGroups, insights, upsellRules } = view;
+  const name = (key: string) => models.find((m) => m.key === key)?.model ?? key;
+  const rules = Object.entries(upsellRules);
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 2, md: 4 }}>
+        <Stat label="Total units" value={summary.totalUnits} />
+        <Stat label="Models" value={summary.modelCount} />
+        <Stat label={`Aged units (${AGED_DAYS}+ days)`} value={summary.agedUnits} />
+        <Stat label="Avg days on lot" value={summary.avgDaysOnLot} />
+      </SimpleGrid>
+
+      <Paper withBorder radius="md" p="lg">
+        <Title order={4} mb="sm">
+          Model Breakdown
+        </Title>
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped highlightOnHover verticalSpacing="xs" data-testid="model-breakdown">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Model</Table.Th>
+                <Table.Th ta="right">Units</Table.Th>
+                <Table.Th ta="right">Aged</Table.Th>
+                <Table.Th ta="right">Avg days</Table.Th>
+                <Table.Th>Trims</Table.Th>
+                <Table.Th ta="right">Priority</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {models.map((m) => (
+                <Table.Tr key={m.key} data-model={m.key}>
+                  <Table.Td fw={600}>{m.model}</Table.Td>
+                  <Table.Td ta="right">{m.totalUnits}</Table.Td>
+                  <Table.Td ta="right">{m.agedUnits}</Table.Td>
+                  <Table.Td ta="right">{m.avgDaysOnLot}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c="dimmed">
+                      {topTrims(m.trims)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Badge color={scoreColor(m.priorityScore)} variant="light" data-testid={`score-${m.key}`}>
+                      {m.priorityScore}/10
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        {priorityGroups.map((g) => (
+          <Paper key={g.label} withBorder radius="md" p="md" data-testid={`group-${g.label}`}>
+            <Group justify="space-between" mb="xs">
+              <Text fw={600}>{g.label}</Text>
+              <Text size="xs" c="dimmed">
+                score {g.min}-{g.max}
+              </Text>
+            </Group>
+            {g.models.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No models
+              </Text>
+            ) : (
+              <Group gap={6}>
+                {g.models.map((k) => (
+                  <Badge key={k} color={GROUP_COLOR[g.label]} variant="light">
+                    {name(k)}
+                  </Badge>
+                ))}
+              </Group>
+            )}
+          </Paper>
+        ))}
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder radius="md" p="lg">
+          <Group gap="xs" mb="sm">
+            <ThemeIcon variant="light" color="orange">
+              <Clock size={16} />
+            </ThemeIcon>
+            <Title order={5}>Aged inventory to push</Title>
+          </Group>
+          {insights.agedModels.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No aged units: nothing has been on the lot {AGED_DAYS} days or more.
+            </Text>
+          ) : (
+            <Stack gap={4} data-testid="aged-models">
+              {insights.agedModels.map((m) => (
+                <Text key={m.key} size="sm">
+                  <b>{m.model}</b>: {m.agedUnits} of {m.totalUnits} units aged ({Math.round(m.agedShare * 100)}%)
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Paper>
+        <Paper withBorder radius="md" p="lg">
+          <Group gap="xs" mb="sm">
+            <ThemeIcon variant="light" color="grape">
+              <Layers size={16} />
+            </ThemeIcon>
+            <Title order={5}>Deep trim stock for trim upsells</Title>
+          </Group>
+          {insights.deepTrimModels.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No model has two or more trims with 5+ units.
+            </Text>
+          ) : (
+            <Stack gap={4} data-testid="deep-trim-models">
+              {insights.deepTrimModels.map((m) => (
+                <Text key={m.key} size="sm">
+                  <b>{m.model}</b>: {m.trims.map((t) => `${t.trim} (${t.units})`).join(', ')}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </Paper>
+      </SimpleGrid>
+
+      <Paper withBorder radius="md" p="lg">
+        <Group gap="xs" mb="sm">
+          <ThemeIcon variant="light" color="teal">
+            <TrendingUp size={16} />
+          </ThemeIcon>
+          <Title order={5}>Inventory-optimised upsell rules</Title>
+        </Group>
+        {rules.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No rule qualifies for this inventory.
+          </Text>
+        ) : (
+          <Stack gap={6} data-testid="generated-rules">
+            {rules.map(([source, target]) => (
+              <Group key={source} gap="xs">
+                <Badge variant="default">{name(source)}</Badge>
+                <ArrowRight size={14} />
+                {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge variant="light">{name(target)}</Badge>}
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Paper>
+    </Stack>
+  );
+}

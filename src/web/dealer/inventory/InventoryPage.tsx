@@ -1,0 +1,46 @@
+/**
+ * Inventory Management (/dealer/inventory; spec 02 §2 Inventory): title, subtitle and the two tabs
+ * 'Automatic Feed' and 'Manual Upload'. The tab is kept in `?tab=` so it survives a reload.
+ */
+import { useSearchParams } from 'react-router';
+import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { FileUp, Rss } from 'lucide-react';
+import { INVENTORY_TEXT, TEXT } from '../../../domain/constants';
+import { useAuth } from '../../components/auth';
+import { ErrorNotice } from '../../components/feedback';
+import { FeedTab } from './FeedTab';
+import { ManualUpload } from './ManualUpload';
+
+export function InventoryPage() {
+  const { user } = useAuth();
+  const dealerId = user?.dealerId ?? null;
+  const canEdit = user?.role !== 'viewer';
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'upload' ? 'upload' : 'feed';
+
+  if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2}>{INVENTORY_TEXT.title}</Title>
+        <Text c="dimmed">{INVENTORY_TEXT.subtitle}</Text>
+      </div>
+      <Tabs value={tab} onChange={(v) => setParams(v === 'upload' ? { tab: 'upload' } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="feed" leftSection={<Rss size={16} />}>
+            Automatic Feed
+          </Tabs.Tab>
+          <Tabs.Tab value="upload" leftSection={<FileUp size={16} />}>
+            Manual Upload
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="feed">
+          <FeedTab dealerId={dealerId} canEdit={canEdit} />
+        </Tabs.Panel>
+        <Tabs.Panel value="upload">
+          <ManualUpload dealerId={dealerId} canEdit={canEdit} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
