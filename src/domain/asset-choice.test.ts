@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseAsset, slotSize, type ChoosableAsset } from './asset-choice';
+import { cdnAssetUrl, chooseAsset, slotSize, type ChoosableAsset, pickFallback } from './asset-choice';
 import { sizesWithFallback } from './defaults';
 
 const sizes = sizesWithFallback({});
@@ -89,5 +89,46 @@ describe('chooseAsset (spec 02 §4 Preview asset choice)', () => {
   it('returns the same object it was given', () => {
     const a = asset('x', 'civic', 350, 564);
     expect(chooseAsset([a], q('civic', 'primary'))).toBe(a);
+  });
+});
+
+describe('cdnAssetUrl (DECISIONS 14 b)', () => {
+  const storage = { baseUrl: 'https://cdn.example.com/assets/honda-of-demo/', customNaming: { pattern: 'new_{year}_{model}_{trim}_{size}.{ext}' } };
+  const v = { year: 2026, manufacturer: 'Honda', model: 'CR-V', size: { width: 1920, height: 300 }, dealerId: 'honda-of-demo' };
+
+  it('fills the naming pattern under the base URL', () => {
+    expect(cdnAssetUrl(storage, { ...v, trim: 'EX L' })).toBe('https://cdn.example.com/assets/honda-of-demo/new_2026_cr-v_ex-l_1920x300.jpg');
+  });
+  it('drops the separator of an empty trim', () => {
+    expect(cdnAssetUrl(storage, v)).toBe('https://cdn.example.com/assets/honda-of-demo/new_2026_cr-v_1920x300.jpg');
+  });
+  it('keeps unknown variables as written and knows manufacturer and dealerId', () => {
+    const s = { ...storage, customNaming: { pattern: '{dealerId}/{manufacturer}-{model}-{size}-{color}.{ext}' } };
+    expect(cdnAssetUrl(s, v)).toBe('https://cdn.example.com/assets/honda-of-demo/honda-of-demo/honda-cr-v-1920x300-{color}.jpg');
+  });
+  it('is null without an http(s) base URL, a pattern or a model', () => {
+    expect(cdnAssetUrl({ ...storage, baseUrl: '' }, v)).toBeNull();
+    expect(cdnAssetUrl({ ...storage, baseUrl: 'ftp://x' }, v)).toBeNull();
+    expect(cdnAssetUrl({ ...storage, customNaming: { pattern: ' ' } }, v)).toBeNull();
+    expect(cdnAssetUrl(storage, { ...v, model: '' })).toBeNull();
+  });
+});
+
+describe('pickFallback (DECISIONS 14 c)', () => {
+  const f = (id: string, priority: number, extra: Partial<{ isActive: boolean; url: string; createdAt: string }> = {}) => ({
+    id,
+    priority,
+    isActive: true,
+    url: `https://cdn.example.com/${id}.jpg`,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...extra,
+  });
+  it('takes the active fallback with the lowest priority number, then the oldest', () => {
+    expect(pickFallback([f('b', 2), f('a', 1, { createdAt: '2026-02-01T00:00:00Z' }), f('c', 1)])?.id).toBe('c');
+  });
+  it('skips inactive ones and ones without an http(s) URL', () => {
+    expect(pickFallback([f('a', 1, { isActive: false }), f('b', 2, { url: 'javascript:alert(1)' }), f('c', 3)])?.id).toBe('c');
+    expect(pickFallback([f('a', 1, { isActive: false })])).toBeNull();
+    expect(pickFallback([])).toBeNull();
   });
 });

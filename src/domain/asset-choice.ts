@@ -21,8 +21,54 @@ export interface ChoosableAsset {
  * Returns the object held in `sizes` (not a copy).
  */
 export function slotSize(slot: SlotType, variant: Variant, sizes: BannerSizes): BannerSize {
-  if (slot === 'header') return variant === 'mobile' ? sizes.srpHeaderMobile : sizes.srpHeaderDesktop;
-  return variant === 'mobile' ? sizes.inlineMobile : sizes.inlineDesktop;
+  return sizes[slotSizeKey(slot, variant)];
+}
+
+/** The banner type (size and fallback-list key) of a slot and device, see slotSize. */
+export function slotSizeKey(slot: SlotType, variant: Variant): keyof BannerSizes {
+  if (slot === 'header') return variant === 'mobile' ? 'srpHeaderMobile' : 'srpHeaderDesktop';
+  return variant === 'mobile' ? 'inlineMobile' : 'inlineDesktop';
+}
+
+/**
+ * The CDN auto-discovery URL of a slot (DECISIONS 14 b): the dealer's asset-storage base URL plus
+ * its naming pattern with {year} {manufacturer} {model} {trim} {size} {ext} {dealerId} filled in
+ * (lowercase; model as its comparison key's readable form, size as WIDTHxHEIGHT, ext 'jpg'); an
+ * empty variable's separator is dropped ("new_2026_civic__1920x300" -> "new_2026_civic_1920x300").
+ * Returns null without an http(s) base URL or a pattern.
+ */
+export function cdnAssetUrl(
+  storage: { baseUrl: string; customNaming: { pattern: string } },
+  v: { year: number; manufacturer: string; model: string; trim?: string; size: BannerSize; dealerId: string },
+): string | null {
+  const base = storage.baseUrl.trim().replace(/\/+$/, '');
+  const pattern = storage.customNaming.pattern.trim();
+  if (!/^https?:\/\//i.test(base) || !pattern || !v.model) return null;
+  const slug = (x: string) => x.trim().toLowerCase().replace(/\s+/g, '-');
+  const values: Record<string, string> = {
+    year: String(v.year),
+    manufacturer: slug(v.manufacturer),
+    model: slug(v.model),
+    trim: slug(v.trim ?? ''),
+    size: `${v.size.width}x${v.size.height}`,
+    ext: 'jpg',
+    dealerId: v.dealerId,
+  };
+  const name = pattern
+    .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? encodeURIComponent(values[k]!) : m))
+    .replace(/([_-])\1+/g, '$1')
+    .replace(/[_-]+\./g, '.');
+  return `${base}/${name}`;
+}
+
+/**
+ * The fallback asset a slot shows (DECISIONS 14 c): among `list`, the active ones with an http(s)
+ * URL, the lowest priority number first (1 before 2), then the oldest. Null when none qualifies.
+ */
+export function pickFallback<F extends { url: string; isActive: boolean; priority: number; createdAt: string }>(list: F[]): F | null {
+  const usable = list.filter((f) => f.isActive && /^https?:\/\//i.test(f.url));
+  usable.sort((a, b) => a.priority - b.priority || a.createdAt.localeCompare(b.createdAt));
+  return usable[0] ?? null;
 }
 
 /**

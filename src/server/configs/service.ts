@@ -218,6 +218,8 @@ export interface PreviewSlot {
   /** The model the slot shows (the upsell target for 'upsell'). */
   model: string;
   status: 'found' | 'Missing';
+  /** Where the image comes from (DECISIONS 14): uploaded asset, CDN, fallback asset or placeholder. */
+  source: 'asset' | 'cdn' | 'fallback' | 'placeholder';
   assetId: string | null;
   assetName: string | null;
   /** Configured slot size, CSS pixels. */
@@ -235,14 +237,15 @@ export interface PreviewSlot {
 export async function previewSlots(db: Db, dealerId: string, q: { model: string; trim?: string; variant: Variant }): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
   for (const slot of ['header', 'primary', 'upsell'] as const) {
-    const r = await resolveBanner(db, dealerId, { model: q.model, type: slot, variant: q.variant });
+    const r = await resolveBanner(db, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim });
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
     params.set('v', String(r.version));
     out.push({
       slot,
       model: r.model,
-      status: r.source === 'asset' ? 'found' : 'Missing',
+      status: r.source === 'placeholder' ? 'Missing' : 'found',
+      source: r.source,
       assetId: r.assetId,
       assetName: null,
       width: r.width,

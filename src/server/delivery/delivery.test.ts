@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { dealers } from '../db/schema';
+import { bumpDealerVersion } from '../assets/service';
+import { clearCdnProbes, settleCdnProbes } from './cdn-probe';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -78,5 +84,82 @@ describe('banner delivery', () => {
     const bad = await asset('model=civic&type=sidebar');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/^type: /);
+  });
+});
+
+describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
+  let cdn: http.Server;
+  let cdnOrigin: string;
+  const heads: string[] = [];
+
+  beforeAll(async () => {
+    cdn = http.createServer((req, res) => {
+      if (req.method === 'HEAD') heads.push(req.url ?? '');
+      if (req.url === `/assets/new_${new Date().getFullYear()}_pilot_1920x300.jpg`) res.writeHead(200, { 'content-type': 'image/jpeg' }).end();
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => cdn.listen(0, '127.0.0.1', r));
+    cdnOrigin = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
+    const [row] = await t.database.db.select().from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
+    const fallback = (id: string, priority: number, isActive = true) => ({
+      id,
+      name: id,
+      type: 'srpHeaderDesktop' as const,
+      url: `https://static.example.com/${id}.jpg`,
+      isUploaded: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      isActive,
+      priority,
+    });
+    await t.database.db
+      .update(dealers)
+      .set({
+        assetStorage: { ...row!.assetStorage, baseUrl: `${cdnOrigin}/assets`, fallbackEnabled: true, customNaming: { pattern: 'new_{year}_{model}_{trim}_{size}.{ext}', variables: [] } },
+        fallbackAssets: { ...row!.fallbackAssets, srpHeaderDesktop: [fallback('second', 2), fallback('inactive', 0, false), fallback('first', 1)] },
+      })
+      .where(eq(dealers.id, DEMO_DEALER.id));
+    await bumpDealerVersion(t.database.db, DEMO_DEALER.id);
+  });
+  afterAll(async () => {
+    clearCdnProbes();
+    await new Promise((r) => cdn.close(r));
+  });
+
+  it('redirects to the CDN image once the CDN has been found to serve it, without waiting for the probe', async () => {
+    const first = await asset('model=pilot&type=header&variant=desktop');
+    // The probe runs in the background: this request gets the next choice (the fallback asset).
+    expect(first.headers['x-banner-source']).toBe('fallback');
+    await settleCdnProbes();
+    expect(heads).toContain(`/assets/new_${new Date().getFullYear()}_pilot_1920x300.jpg`);
+    await new Promise((r) => setTimeout(r, 1100)); // the 1 s choice/dealer cache
+    const second = await asset('model=pilot&type=header&variant=desktop');
+    expect(second.statusCode).toBe(302);
+    expect(second.headers['x-banner-source']).toBe('cdn');
+    expect(second.headers.location).toBe(`${cdnOrigin}/assets/new_${new Date().getFullYear()}_pilot_1920x300.jpg`);
+  });
+
+  it('redirects to the active fallback with the best priority when the CDN has no image', async () => {
+    await asset('model=odyssey&type=header&variant=desktop');
+    await settleCdnProbes();
+    const res = await asset('model=odyssey&type=header&variant=desktop');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers['x-banner-source']).toBe('fallback');
+    expect(res.headers.location).toBe('https://static.example.com/first.jpg');
+  });
+
+  it('shows the placeholder when there is no fallback for the banner type', async () => {
+    const res = await asset('model=odyssey&type=primary&variant=desktop');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-banner-source']).toBe('placeholder');
+  });
+
+  it('the preview reports the same sources', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/preview?model=odyssey`, headers: { cookie } });
+    const slots = res.json().slots as Array<{ slot: string; source: string; status: string }>;
+    expect(slots.map((s) => [s.slot, s.source, s.status])).toEqual([
+      ['header', 'fallback', 'found'],
+      ['primary', 'placeholder', 'Missing'],
+      ['upsell', 'placeholder', 'Missing'],
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * GET /api/scripts/:dealerId/asset: the banner image a dealer-site slot shows (spec 01 §7,
- * DECISIONS 14). Public, under the dealer's security settings; answers image bytes with a strong ETag and CDN-cacheable headers,
- * and 304 to a matching If-None-Match.
+ * DECISIONS 14). Public, under the dealer's security settings; answers image bytes with a strong
+ * ETag and CDN-cacheable headers and 304 to a matching If-None-Match, or a 302 redirect to the
+ * dealer's CDN image or fallback asset.
  */
 import type { FastifyInstance } from 'fastify';
 import { assetQuerySchema } from '../../domain/schemas';
@@ -20,6 +21,15 @@ export async function deliveryRoutes(app: FastifyInstance) {
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security);
       const resolved = await resolveBanner(app.db, request.params.dealerId, q);
+      if (resolved.url) {
+        // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere.
+        return reply
+          .header('Cross-Origin-Resource-Policy', 'cross-origin')
+          .header('Cache-Control', 'public, max-age=300')
+          .header('Vary', 'Accept, Origin')
+          .header('X-Banner-Source', resolved.source)
+          .redirect(resolved.url, 302);
+      }
       const acceptsWebp = /image\/webp/.test(request.headers.accept ?? '');
       const bytes = await bannerBytes(app.db, resolved, { type: q.type, acceptsWebp });
       reply

@@ -8,12 +8,13 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
-import type { BannerSizes, DealerConfigs, Security, SlotType, Variant } from '../../domain/schemas';
-import { chooseAsset, slotSize } from '../../domain/asset-choice';
+import type { AssetStorage, BannerSizes, DealerConfigs, FallbackAssets, Security, SlotType, Variant } from '../../domain/schemas';
+import { cdnAssetUrl, chooseAsset, pickFallback, slotSize, slotSizeKey } from '../../domain/asset-choice';
 import { activeUpsellRules, upsellTarget } from '../../domain/upsell';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { placeholderSvg } from './placeholder';
+import { cdnServes } from './cdn-probe';
 
 /**
  * The model a slot shows: for `upsell`, the upsell target under the dealer's active strategy.
@@ -38,9 +39,14 @@ export function slotModel(
 }
 
 export interface ResolvedBanner {
-  /** 'asset' = an uploaded asset; 'placeholder' = generated SVG. */
-  source: 'asset' | 'placeholder';
+  /**
+   * DECISIONS 14 order: 'asset' = an uploaded asset; 'cdn' = found on the dealer's CDN by its naming
+   * pattern; 'fallback' = the dealer's fallback asset for the banner type; 'placeholder' = generated SVG.
+   */
+  source: 'asset' | 'cdn' | 'fallback' | 'placeholder';
   assetId: string | null;
+  /** Where 'cdn' and 'fallback' banners live (the delivery endpoint redirects there); else null. */
+  url: string | null;
   model: string;
   width: number;
   height: number;
@@ -53,6 +59,8 @@ export interface DealerDelivery {
   version: number;
   security: Security;
   sizes: BannerSizes;
+  storage: AssetStorage;
+  fallbackAssets: FallbackAssets;
   configs: DealerConfigs;
   manufacturerName: string;
   manufacturerRules: Record<string, string>;
@@ -102,6 +110,7 @@ async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | n
       version: dealers.version,
       security: dealers.security,
       storage: dealers.assetStorage,
+      fallbackAssets: dealers.fallbackAssets,
       configs: dealers.configs,
       manufacturerName: manufacturers.name,
       manufacturerRules: manufacturers.defaultUpsellRules,
@@ -116,16 +125,18 @@ async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | n
 }
 
 /**
- * Chooses the banner for a slot: the dealer's uploaded asset by the preview rules, else the
+ * Chooses the banner for a slot in the DECISIONS 14 order: the dealer's uploaded asset by the
+ * preview rules; else the CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts);
+ * else, with fallback enabled, the dealer's best fallback asset for the banner type; else the
  * placeholder. @throws NotFound for an unknown dealer.
  */
 export async function resolveBanner(
   db: Db,
   dealerId: string,
-  q: { model: string; type: SlotType; variant: Variant },
+  q: { model: string; type: SlotType; variant: Variant; trim?: string },
 ): Promise<ResolvedBanner & { dealer: DealerDelivery }> {
   const dealer = await loadDealer(db, dealerId);
-  const key = `${dealer.id}|${dealer.version}|${modelKey(q.model)}|${q.type}|${q.variant}`;
+  const key = `${dealer.id}|${dealer.version}|${modelKey(q.model)}|${q.type}|${q.variant}|${q.trim ?? ''}`;
   const hit = choiceCache.get(key);
   if (hit && hit.dealer === dealer) return hit;
   const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type, dealer.inventoryRules);
@@ -148,11 +159,7 @@ export async function resolveBanner(
     candidates.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })),
     { model, slot: q.type, variant: q.variant, sizes: dealer.sizes },
   );
-  const resolved = {
-    dealer,
-    source: chosen ? ('asset' as const) : ('placeholder' as const),
-    assetId: chosen?.id ?? null,
-    model,
+  const resolved = { dealer, ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, model, q)), assetId: chosen?.id ?? null, model,
     width: size.width,
     height: size.height,
     version: dealer.version,
@@ -160,6 +167,22 @@ export async function resolveBanner(
   if (choiceCache.size >= MAX_CACHE_ENTRIES) choiceCache.delete(choiceCache.keys().next().value!);
   choiceCache.set(key, resolved);
   return resolved;
+}
+
+/** Steps b-d of the choice order (no uploaded asset matched). */
+function otherSource(dealer: DealerDelivery, model: string, q: { type: SlotType; variant: Variant; trim?: string }): Pick<ResolvedBanner, 'source' | 'url'> {
+  const cdn = cdnAssetUrl(dealer.storage, {
+    year: new Date().getFullYear(),
+    manufacturer: dealer.manufacturerName,
+    model,
+    trim: q.trim,
+    size: slotSize(q.type, q.variant, dealer.sizes),
+    dealerId: dealer.id,
+  });
+  if (cdn && cdnServes(cdn)) return { source: 'cdn', url: cdn };
+  const fallback = dealer.storage.fallbackEnabled ? pickFallback(dealer.fallbackAssets[slotSizeKey(q.type, q.variant)] ?? []) : null;
+  if (fallback) return { source: 'fallback', url: fallback.url };
+  return { source: 'placeholder', url: null };
 }
 
 /**
