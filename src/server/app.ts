@@ -25,6 +25,7 @@ import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
 import { EventIngestor } from './tracking/service';
 import { inventoryRoutes } from './inventory/routes';
+import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
 
 declare module 'fastify' {
@@ -108,6 +109,7 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   await app.register(analyticsRoutes);
   await app.register(configRoutes);
   await app.register(inventoryRoutes);
+  await app.register(adminRoutes);
 
   const webIndex = path.join(config.webDistDir, 'index.html');
   if (existsSync(webIndex)) {

@@ -1,0 +1,284 @@
+/**
+ * The admin API (issue 3; spec 01 §2-§9; DECISIONS 3, 7-9, 18-19) through HTTP: dealers (create
+ * with defaults, duplicate id, settings validated per field and all-or-nothing, delete),
+ * manufacturers (catalogue editing, delete refused while used), users (unique email, dealer
+ * required, deactivation ends sessions, last admin protected, password reset), dashboard trends and
+ * platform analytics from rollups, export and import.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { CATALOGUE } from '../db/seed-catalogue';
+import { dealers, eventRollupsHourly } from '../db/schema';
+
+let t: TestApp;
+let admin: string;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, cookie = admin) =>
+  t.app.inject({ method, url, payload: payload as object, headers: { cookie } });
+const errorOf = (res: { json(): { error: { message: string } } }) => res.json().error.message;
+
+/** Rollup rows for the demo dealer at a given age. */
+async function rollup(ageMs: number, impressions: number, clicks: number, dealerId = DEMO_DEALER.id) {
+  const hour = new Date(Math.floor((Date.now() - ageMs) / HOUR) * HOUR);
+  await t.database.db.insert(eventRollupsHourly).values({ dealerId, hour, model: 'civic', slotType: 'header', impressions, clicks, conversions: 0 });
+}
+
+describe('dealers', () => {
+  it('creates a dealer with the slug id, every default and the manufacturer defaults', async () => {
+    const res = await call('POST', '/api/admin/dealers', { name: 'Toyota of Springfield!', manufacturer: 'toyota', websiteUrl: 'https://www.toyotaspringfield.com', provider: 'dealer-inspire', status: 'active' });
+    expect(res.statusCode).toBe(201);
+    const d = res.json().dealer;
+    const toyota = CATALOGUE.find((m) => m.id === 'toyota')!;
+    expect(d).toMatchObject({ id: 'toyota-of-springfield', manufacturerName: toyota.name, provider: 'dealer-inspire' });
+    expect(d.configs.modelMap).toEqual(toyota.defaultModelMappings);
+    expect(d.configs.upsellMap).toEqual(toyota.defaultUpsellRules);
+    expect(d.configs.trimPatterns).toEqual(toyota.defaultTrimPatterns);
+    expect(d.security).toMatchObject({ allowedDomains: ['www.toyotaspringfield.com'], enableCors: true, requireHttps: true, rateLimitEnabled: true, maxRequestsPerMinute: 100 });
+    expect(d.notifications).toMatchObject({ emailAlerts: true, alertThreshold: 2 });
+    expect(d.branding).toMatchObject({ primaryColor: '#000000', secondaryColor: '#666666', fontFamily: 'Arial, sans-serif' });
+  });
+
+  it('refuses a duplicate id, an unknown manufacturer and a bad website URL with clear messages', async () => {
+    const dup = await call('POST', '/api/admin/dealers', { name: 'Toyota of  Springfield', manufacturer: 'toyota', websiteUrl: 'https://x.example.com', provider: 'mxs' });
+    expect(dup.statusCode).toBe(409);
+    expect(errorOf(dup)).toBe('A dealer with the id "toyota-of-springfield" already exists. Choose a different name.');
+    const unknown = await call('POST', '/api/admin/dealers', { name: 'Kia Town', manufacturer: 'kia', websiteUrl: 'https://kia.example.com', provider: 'mxs' });
+    expect(unknown.statusCode).toBe(400);
+    expect(errorOf(unknown)).toBe('manufacturer: unknown manufacturer "kia"');
+    const badUrl = await call('POST', '/api/admin/dealers', { name: 'Ford Town', manufacturer: 'ford', websiteUrl: 'fordtown', provider: 'mxs' });
+    expect(errorOf(badUrl)).toContain('websiteUrl');
+  });
+
+  it('lists dealers oldest first with all-time impressions, clicks and CTR from the rollups', async () => {
+    await rollup(2 * DAY, 400, 10);
+    const res = await call('GET', '/api/admin/dealers');
+    const list = res.json().dealers as Array<{ id: string; impressions: number; clicks: number; ctr: number | null }>;
+    expect(list.map((d) => d.id)).toEqual([DEMO_DEALER.id, 'toyota-of-springfield']);
+    expect(list[0]).toMatchObject({ impressions: 400, clicks: 10, ctr: 2.5 });
+    expect(list[1]).toMatchObject({ impressions: 0, clicks: 0, ctr: null });
+  });
+
+  it('saves settings all-or-nothing, naming the bad field, and bumps the dealer version', async () => {
+    const url = '/api/admin/dealers/toyota-of-springfield/settings';
+    const before = (await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer;
+    const bad = await call('PUT', url, {
+      branding: { ...before.branding, primaryColor: '#112233' },
+      security: { ...before.security, maxRequestsPerMinute: 5 },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad)).toContain('security.maxRequestsPerMinute');
+    expect((await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer.branding.primaryColor).toBe('#000000');
+
+    const [{ version: v0 }] = (await t.database.db.select({ version: dealers.version }).from(dealers).where(eq(dealers.id, 'toyota-of-springfield'))) as [{ version: number }];
+    const ok = await call('PUT', url, {
+      branding: { ...before.branding, primaryColor: '#112233', fontFamily: 'Georgia, serif' },
+      security: { ...before.security, allowedDomains: ['www.toyotaspringfield.com', 'toyotaspringfield.com'], maxRequestsPerMinute: 250 },
+      notifications: { ...before.notifications, weeklyReports: false, alertThreshold: 1.5 },
+      assetStorage: { ...before.assetStorage, storageQuotaBytes: 100 * 1024 * 1024 },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().dealer).toMatchObject({
+      branding: { primaryColor: '#112233', fontFamily: 'Georgia, serif' },
+      security: { maxRequestsPerMinute: 250, allowedDomains: ['www.toyotaspringfield.com', 'toyotaspringfield.com'] },
+      notifications: { weeklyReports: false, alertThreshold: 1.5 },
+      assetStorage: { storageQuotaBytes: 100 * 1024 * 1024 },
+    });
+    const [{ version: v1 }] = (await t.database.db.select({ version: dealers.version }).from(dealers).where(eq(dealers.id, 'toyota-of-springfield'))) as [{ version: number }];
+    expect(v1).toBeGreaterThan(v0);
+
+    const badSize = await call('PUT', url, { assetStorage: { ...before.assetStorage, bannerSizes: { ...before.assetStorage.bannerSizes, srpHeaderDesktop: { width: 50, height: 300 } } } });
+    expect(errorOf(badSize)).toContain('assetStorage.bannerSizes.srpHeaderDesktop.width');
+    const unknown = await call('PUT', '/api/admin/dealers/nope/settings', { notifications: before.notifications });
+    expect(unknown.statusCode).toBe(404);
+    expect(errorOf(unknown)).toBe('Dealer not found');
+  });
+});
+
+describe('manufacturers', () => {
+  const civicLike = {
+    id: 'ev6',
+    name: 'ev6',
+    displayName: 'EV6',
+    category: 'suv',
+    msrp: { min: 42600, max: 61600 },
+    trims: [{ id: 'light', name: 'light', displayName: 'Light', msrp: 42600, isPopular: true, priority: 1 }],
+    isActive: true,
+    priority: 1,
+    upsellTargets: [],
+  };
+
+  it('creates, edits the catalogue, and lists with counts', async () => {
+    const res = await call('POST', '/api/admin/manufacturers', { name: 'Kia', primaryColor: '#05141F', providerCompatibility: ['mxs'] });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().manufacturer).toMatchObject({ id: 'kia', name: 'Kia', models: [] });
+    const dup = await call('POST', '/api/admin/manufacturers', { name: 'KIA' });
+    expect(dup.statusCode).toBe(409);
+
+    const upd = await call('PUT', '/api/admin/manufacturers/kia', {
+      name: 'Kia',
+      primaryColor: '#05141F',
+      models: [civicLike],
+      defaultModelMappings: { ev6: 'ev6' },
+      defaultTrimPatterns: { ev6: ['light'] },
+    });
+    expect(upd.statusCode).toBe(200);
+    expect(upd.json().manufacturer.models[0].trims[0].displayName).toBe('Light');
+    const badColour = await call('PUT', '/api/admin/manufacturers/kia', { name: 'Kia', primaryColor: 'red' });
+    expect(errorOf(badColour)).toContain('primaryColor');
+    const badMsrp = await call('PUT', '/api/admin/manufacturers/kia', { name: 'Kia', models: [{ ...civicLike, msrp: { min: 2, max: 1 } }] });
+    expect(errorOf(badMsrp)).toContain('MSRP');
+
+    const list = (await call('GET', '/api/admin/manufacturers')).json().manufacturers as Array<{ id: string; dealerCount: number; models: unknown[] }>;
+    expect(list.find((m) => m.id === 'honda')).toMatchObject({ dealerCount: 1 });
+    expect(list.find((m) => m.id === 'kia')).toMatchObject({ dealerCount: 0 });
+    expect(list.find((m) => m.id === 'honda')!.models).toHaveLength(15);
+  });
+
+  it('refuses to delete a manufacturer still used by dealers, saying how many', async () => {
+    const res = await call('DELETE', '/api/admin/manufacturers/honda');
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toBe('This manufacturer is used by 1 dealer; move or delete it first.');
+    expect((await call('DELETE', '/api/admin/manufacturers/kia')).statusCode).toBe(204);
+    expect((await call('DELETE', '/api/admin/manufacturers/kia')).statusCode).toBe(404);
+  });
+});
+
+describe('users', () => {
+  let userId: string;
+
+  it('creates a user; email unique case-insensitively; dealer required for dealer roles; minimum password length', async () => {
+    const res = await call('POST', '/api/admin/users', { email: 'Sam@Example.com', name: 'Sam Seller', role: 'dealer-manager', dealerId: DEMO_DEALER.id, password: 'springfield1' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().user).toMatchObject({ email: 'Sam@Example.com', role: 'dealer-manager', dealerName: 'Honda of Demo', isActive: true });
+    expect(res.json().user.passwordHash).toBeUndefined();
+    userId = res.json().user.id;
+    const dup = await call('POST', '/api/admin/users', { email: 'sam@example.COM', name: 'Other', role: 'admin', password: 'springfield1' });
+    expect(dup.statusCode).toBe(409);
+    expect(errorOf(dup)).toBe('A user with this email already exists');
+    const noDealer = await call('POST', '/api/admin/users', { email: 'v@example.com', name: 'V', role: 'viewer', password: 'springfield1' });
+    expect(errorOf(noDealer)).toBe('dealerId: a dealer is required for dealer-manager and viewer users');
+    const short = await call('POST', '/api/admin/users', { email: 'w@example.com', name: 'W', role: 'admin', password: 'short' });
+    expect(errorOf(short)).toBe('password: must be at least 8 characters');
+    // The new user signs in.
+    await t.login('sam@example.com', 'springfield1');
+  });
+
+  it('deactivating ends the sessions at once and refuses sign-in', async () => {
+    const session = await t.login('sam@example.com', 'springfield1');
+    expect((await call('GET', '/api/auth/me', undefined, session)).statusCode).toBe(200);
+    const res = await call('PATCH', `/api/admin/users/${userId}`, { isActive: false });
+    expect(res.json().user.isActive).toBe(false);
+    expect((await call('GET', '/api/auth/me', undefined, session)).statusCode).toBe(401);
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'sam@example.com', password: 'springfield1' } });
+    expect(login.statusCode).toBe(401);
+  });
+
+  it('resets a password', async () => {
+    await call('PATCH', `/api/admin/users/${userId}`, { isActive: true });
+    expect((await call('POST', `/api/admin/users/${userId}/password`, { password: 'new-password-2' })).statusCode).toBe(204);
+    await t.login('sam@example.com', 'new-password-2');
+    expect((await call('POST', `/api/admin/users/${userId}/password`, { password: 'x' })).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/admin/users/not-a-uuid', { isActive: true })).statusCode).toBe(404);
+  });
+
+  it('will not deactivate or demote the last active admin', async () => {
+    const users = (await call('GET', '/api/admin/users')).json().users as Array<{ id: string; email: string }>;
+    const adminId = users.find((u) => u.email === DEMO_ACCOUNTS[0]!.email)!.id;
+    for (const body of [{ isActive: false }, { role: 'viewer', dealerId: DEMO_DEALER.id }]) {
+      const res = await call('PATCH', `/api/admin/users/${adminId}`, body);
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res)).toBe('This is the last active admin: make another user admin first');
+    }
+    // With a second admin, the first may be demoted.
+    await call('PATCH', `/api/admin/users/${userId}`, { role: 'admin' });
+    const second = await t.login('sam@example.com', 'new-password-2');
+    const demote = await call('PATCH', `/api/admin/users/${adminId}`, { role: 'viewer', dealerId: DEMO_DEALER.id }, second);
+    expect(demote.statusCode).toBe(200);
+    await call('PATCH', `/api/admin/users/${adminId}`, { role: 'admin' }, second);
+    admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+  });
+});
+
+describe('dashboard and platform analytics', () => {
+  it('dashboard: totals, real trends against the previous 30 days, first 5 dealers', async () => {
+    // Already: 400 impressions / 10 clicks two days ago. Previous period: 200 / 10 forty days ago.
+    await rollup(40 * DAY, 200, 10);
+    const d = (await call('GET', '/api/admin/dashboard')).json();
+    expect(d).toMatchObject({ activeDealers: 2, impressions: 600, clicks: 20 });
+    expect(d.ctr).toBeCloseTo(3.33, 2);
+    expect(d.trends.impressions).toBe(100); // 400 vs 200
+    expect(d.trends.clicks).toBe(0); // 10 vs 10
+    expect(d.trends.ctr).toBe(-50); // 2.5 % vs 5 %
+    expect(d.recentDealers.map((r: { id: string }) => r.id)).toEqual([DEMO_DEALER.id, 'toyota-of-springfield']);
+  });
+
+  it('platform analytics: per dealer figures and score for the period, series per day', async () => {
+    const a = (await call('GET', '/api/admin/analytics?period=7d')).json();
+    const demo = a.dealers.find((d: { id: string }) => d.id === DEMO_DEALER.id);
+    expect(demo).toMatchObject({ impressions: 400, clicks: 10, ctr: 2.5, score: 50 });
+    expect(a.series.reduce((s: number, p: { impressions: number }) => s + p.impressions, 0)).toBe(400);
+    expect(a.series.length).toBeGreaterThanOrEqual(7);
+    expect((await call('GET', '/api/admin/analytics?period=1y')).statusCode).toBe(400);
+  });
+});
+
+describe('export and import', () => {
+  it('exports everything without password hashes and imports it back in one transaction', async () => {
+    const res = await call('GET', '/api/admin/export');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="dc-banners-export-/);
+    const doc = res.json();
+    expect(doc).toMatchObject({ format: 'dc-banners-export', version: 1 });
+    expect(doc.manufacturers).toHaveLength(CATALOGUE.length);
+    expect(doc.dealers.map((d: { id: string }) => d.id).sort()).toEqual([DEMO_DEALER.id, 'toyota-of-springfield']);
+    expect(res.body).not.toContain('argon2');
+    expect(doc.users[0].passwordHash).toBeUndefined();
+
+    doc.dealers.find((d: { id: string }) => d.id === 'toyota-of-springfield').name = 'Toyota of Shelbyville';
+    doc.users.push({ id: '7f1c2f55-5a43-4e5a-9a53-5b8f2f0b1c11', email: 'new@example.com', name: 'New Person', role: 'viewer', dealerId: DEMO_DEALER.id, isActive: true });
+    const imp = await call('POST', '/api/admin/import', doc);
+    expect(imp.statusCode).toBe(200);
+    expect(imp.json().imported).toEqual({ manufacturers: CATALOGUE.length, dealers: 2, users: doc.users.length });
+    expect((await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer.name).toBe('Toyota of Shelbyville');
+    expect(((await call('GET', '/api/admin/users')).json().users as Array<{ email: string }>).some((u) => u.email === 'new@example.com')).toBe(true);
+  });
+
+  it('refuses a bad document whole, changing nothing', async () => {
+    const wrongFormat = await call('POST', '/api/admin/import', { format: 'something-else', version: 1 });
+    expect(wrongFormat.statusCode).toBe(400);
+    expect(errorOf(wrongFormat)).toBe('Invalid export format');
+
+    const doc = (await call('GET', '/api/admin/export')).json();
+    doc.dealers[0].name = 'Changed Name';
+    doc.dealers[1].security.maxRequestsPerMinute = 'lots';
+    const bad = await call('POST', '/api/admin/import', doc);
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad)).toMatch(/^Invalid import data format: dealers\.1\.security\.maxRequestsPerMinute/);
+
+    const doc2 = (await call('GET', '/api/admin/export')).json();
+    doc2.dealers[0].name = 'Changed Name';
+    doc2.dealers[1].manufacturer = 'unknown-brand';
+    const orphan = await call('POST', '/api/admin/import', doc2);
+    expect(errorOf(orphan)).toContain('uses unknown manufacturer "unknown-brand"');
+    const names = ((await call('GET', '/api/admin/dealers')).json().dealers as Array<{ name: string }>).map((d) => d.name);
+    expect(names).not.toContain('Changed Name');
+  });
+});
+
+describe('dealer delete', () => {
+  it('deletes a dealer and what it owns; the id is then unknown', async () => {
+    expect((await call('DELETE', '/api/admin/dealers/toyota-of-springfield')).statusCode).toBe(204);
+    expect((await call('GET', '/api/dealers/toyota-of-springfield')).statusCode).toBe(404);
+    expect((await call('DELETE', '/api/admin/dealers/toyota-of-springfield')).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Admin dealer management (spec 01 §2 Dealer Management, Dealer Settings, §3, §4, §5, §9;
+ * DECISIONS 8, 9): list with all-time impressions, clicks and CTR, create with every default, the
+ * settings update (asset storage, branding, security, notifications and the dealer's identity
+ * fields) validated field by field, and delete.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { dealers, eventRollupsHourly, manufacturers } from '../db/schema';
+import {
+  DEALER_STATUSES,
+  assetStorageSchema,
+  brandingSchema,
+  notificationsSchema,
+  providerSchema,
+  securitySchema,
+  type Dealer,
+} from '../../domain/schemas';
+import { slugify } from '../../domain/slug';
+import { ctr } from '../../domain/metrics';
+import { TEXT } from '../../domain/constants';
+import { Conflict, Invalid, NotFound } from '../errors';
+import { parseInput } from '../validation';
+import { getDealer, newDealerRow, toDealer } from '../dealers/service';
+import { bumpDealerVersion } from '../assets/service';
+
+const websiteUrl = z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' });
+
+/** Body of POST /api/admin/dealers (DECISIONS 8). */
+export const createDealerSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(120),
+    manufacturer: z.string().trim().min(1, 'is required'),
+    websiteUrl,
+    provider: providerSchema,
+    status: z.enum(DEALER_STATUSES).default('active'),
+  })
+  .strict();
+
+/** Body of PUT /api/admin/dealers/:dealerId/settings: any subset; each section replaces the stored one whole. */
+export const dealerSettingsSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(120),
+    websiteUrl,
+    provider: providerSchema,
+    status: z.enum(DEALER_STATUSES),
+    assetStorage: assetStorageSchema.extend({
+      baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]),
+      storageQuotaBytes: z.number().int().min(1024 * 1024, 'must be at least 1 MB').max(10 * 1024 ** 3, 'must be at most 10 GB'),
+    }),
+    branding: brandingSchema.extend({
+      logoUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]),
+    }),
+    security: securitySchema,
+    notifications: notificationsSchema,
+  })
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one section');
+export type DealerSettingsUpdate = z.infer<typeof dealerSettingsSchema>;
+
+/** A dealer card of Dealer Management: the dealer plus its all-time figures. */
+export interface DealerListItem extends Dealer {
+  impressions: number;
+  clicks: number;
+  /** Percent, null without impressions. */
+  ctr: number | null;
+}
+
+/** Every dealer, oldest first (the dashboard's "first 5"), with all-time impressions, clicks and CTR. */
+export async function listDealers(db: Db): Promise<DealerListItem[]> {
+  const totals = db
+    .select({
+      dealerId: eventRollupsHourly.dealerId,
+      impressions: sql<number>`sum(${eventRollupsHourly.impressions})`.as('impressions'),
+      clicks: sql<number>`sum(${eventRollupsHourly.clicks})`.as('clicks'),
+    })
+    .from(eventRollupsHourly)
+    .groupBy(eventRollupsHourly.dealerId)
+    .as('totals');
+  const rows = await db
+    .select({
+      dealer: dealers,
+      manufacturerName: manufacturers.name,
+      impressions: sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number),
+      clicks: sql<number>`coalesce(${totals.clicks}, 0)`.mapWith(Number),
+    })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .leftJoin(totals, eq(totals.dealerId, dealers.id))
+    .orderBy(dealers.createdAt, dealers.id);
+  return rows.map((r) => ({ ...toDealer(r.dealer, r.manufacturerName), impressions: r.impressions, clicks: r.clicks, ctr: ctr(r.clicks, r.impressions) }));
+}
+
+/**
+ * Creates a dealer: id = slug of the name; every default of spec 01 §9 and the manufacturer's
+ * default mappings, upsell rules and trim patterns.
+ * @throws Invalid (name gives an empty id, unknown manufacturer), Conflict (id taken).
+ */
+export async function createDealer(db: Db, body: z.infer<typeof createDealerSchema>): Promise<Dealer> {
+  const id = slugify(body.name);
+  if (!id) throw new Invalid('name: must contain at least one letter or digit (the dealer id is made from it)');
+  await db.transaction(async (tx) => {
+    const [m] = await tx.select().from(manufacturers).where(eq(manufacturers.id, body.manufacturer));
+    if (!m) throw new Invalid(`manufacturer: unknown manufacturer "${body.manufacturer}"`);
+    const inserted = await tx
+      .insert(dealers)
+      .values(newDealerRow({ ...body, id }, m))
+      .onConflictDoNothing()
+      .returning({ id: dealers.id });
+    if (inserted.length === 0) throw new Conflict(`A dealer with the id "${id}" already exists. Choose a different name.`);
+  });
+  return getDealer(db, id);
+}
+
+/**
+ * Saves settings sections in one transaction holding the dealer row lock and bumps the dealer
+ * version (delivery caches read security and storage). @throws NotFound, Invalid.
+ */
+export async function updateDealerSettings(db: Db, dealerId: string, update: DealerSettingsUpdate): Promise<Dealer> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId)).for('update');
+    if (!row) throw new NotFound(TEXT.dealerNotFound);
+    await tx.update(dealers).set(update).where(eq(dealers.id, dealerId));
+    await bumpDealerVersion(tx, dealerId);
+  });
+  return getDealer(db, dealerId);
+}
+
+/** Deletes a dealer and everything it owns (assets, inventory, feeds, events, rollups; its users lose the dealer). @throws NotFound. */
+export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
+  const deleted = await db.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
+  if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
+  await bumpDealerVersion(db, dealerId);
+}
+
+/** Parses a settings body; exported for the import path. */
+export const parseDealerSettings = (body: unknown) => parseInput(dealerSettingsSchema, body);

@@ -1,0 +1,102 @@
+/**
+ * Admin manufacturer management (spec 01 §2 Manufacturer Management, §3 Manufacturer and Model,
+ * §5 Manufacturer form; DECISIONS 9): list with usage counts, create (id = slug of the name),
+ * update including the catalogue (models and trims, default mappings, upsell rules, trim
+ * patterns), and delete, refused while dealers use the manufacturer.
+ */
+import { count, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db, Tx } from '../db/client';
+import { dealers, manufacturers } from '../db/schema';
+import {
+  modelMapSchema,
+  providerSchema,
+  trimPatternsSchema,
+  upsellMapSchema,
+  vehicleModelSchema,
+  type Manufacturer,
+} from '../../domain/schemas';
+import { slugify } from '../../domain/slug';
+import { Conflict, Invalid, NotFound } from '../errors';
+
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
+const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]);
+
+/** The editable fields of a manufacturer (the form plus the catalogue). */
+export const manufacturerInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(80),
+    logoUrl: optionalUrl.default(''),
+    primaryColor: hexColor.default('#000000'),
+    secondaryColor: hexColor.default('#666666'),
+    providerCompatibility: z.array(providerSchema).default([]),
+    assetNamingConvention: z.string().max(200).default(''),
+    models: z
+      .array(vehicleModelSchema)
+      .default([])
+      .refine((ms) => new Set(ms.map((m) => m.name.toLowerCase())).size === ms.length, 'model names must be unique')
+      .refine((ms) => ms.every((m) => m.msrp.min <= m.msrp.max), 'each model MSRP min must not exceed its max'),
+    defaultModelMappings: modelMapSchema.default({}),
+    defaultUpsellRules: upsellMapSchema.default({}),
+    defaultTrimPatterns: trimPatternsSchema.default({}),
+  })
+  .strict();
+export type ManufacturerInput = z.infer<typeof manufacturerInputSchema>;
+
+/** A manufacturer card: the manufacturer plus how many dealers use it. */
+export interface ManufacturerListItem extends Manufacturer {
+  dealerCount: number;
+}
+
+function toManufacturer(row: typeof manufacturers.$inferSelect): Manufacturer {
+  return {
+    ...row,
+    providerCompatibility: row.providerCompatibility.map((p) => providerSchema.parse(p)),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Every manufacturer by name, with its dealer count. */
+export async function listManufacturers(db: Db): Promise<ManufacturerListItem[]> {
+  const rows = await db.select().from(manufacturers).orderBy(manufacturers.name);
+  const usage = await db.select({ id: dealers.manufacturerId, n: count() }).from(dealers).groupBy(dealers.manufacturerId);
+  const byId = new Map(usage.map((u) => [u.id, u.n]));
+  return rows.map((r) => ({ ...toManufacturer(r), dealerCount: byId.get(r.id) ?? 0 }));
+}
+
+async function getManufacturer(db: Db | Tx, id: string): Promise<Manufacturer> {
+  const [row] = await db.select().from(manufacturers).where(eq(manufacturers.id, id));
+  if (!row) throw new NotFound('Manufacturer not found');
+  return toManufacturer(row);
+}
+
+/** Creates a manufacturer; id = slug of the name. @throws Invalid, Conflict (id taken). */
+export async function createManufacturer(db: Db, input: ManufacturerInput): Promise<Manufacturer> {
+  const id = slugify(input.name);
+  if (!id) throw new Invalid('name: must contain at least one letter or digit (the manufacturer id is made from it)');
+  const inserted = await db.insert(manufacturers).values({ id, ...input }).onConflictDoNothing().returning();
+  if (inserted.length === 0) throw new Conflict(`A manufacturer with the id "${id}" already exists.`);
+  return toManufacturer(inserted[0]!);
+}
+
+/** Replaces a manufacturer's editable fields (the id stays). @throws NotFound. */
+export async function updateManufacturer(db: Db, id: string, input: ManufacturerInput): Promise<Manufacturer> {
+  const updated = await db
+    .update(manufacturers)
+    .set({ ...input, updatedAt: new Date() })
+    .where(eq(manufacturers.id, id))
+    .returning();
+  if (updated.length === 0) throw new NotFound('Manufacturer not found');
+  return toManufacturer(updated[0]!);
+}
+
+/** Deletes an unused manufacturer. @throws NotFound, Conflict naming how many dealers use it. */
+export async function deleteManufacturer(db: Db, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await getManufacturer(tx, id);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(dealers).where(eq(dealers.manufacturerId, id));
+    if (n > 0) throw new Conflict(`This manufacturer is used by ${n} dealer${n === 1 ? '' : 's'}; move or delete ${n === 1 ? 'it' : 'them'} first.`);
+    await tx.delete(manufacturers).where(eq(manufacturers.id, id));
+  });
+}

@@ -1,0 +1,214 @@
+/**
+ * Platform-wide figures and data exchange for admins (spec 01 §2 Admin Dashboard, Platform
+ * Analytics, §8 import/export texts, §9 CTR and performance score; DECISIONS 3, 18, 19): the
+ * dashboard cards with real trends against the previous 30 days, per-dealer analytics with a
+ * per-day series across dealers, all from the hourly rollups; and the versioned export/import.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { dealers, eventRollupsHourly as r, manufacturers, users } from '../db/schema';
+import {
+  dealerSchema,
+  manufacturerSchema,
+  roleSchema,
+  type AnalyticsPeriod,
+} from '../../domain/schemas';
+import { RECENT_DEALERS_ROWS } from '../../domain/constants';
+import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
+import { Invalid } from '../errors';
+import { periodRange } from '../analytics/service';
+import { bumpDealerVersion } from '../assets/service';
+import { listDealers, type DealerListItem } from './dealers';
+import { hashPassword } from '../auth/password';
+
+const DAY = 86_400_000;
+const TREND_DAYS = 30;
+
+const sums = {
+  impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
+  clicks: sql<number>`coalesce(sum(${r.clicks}), 0)`.mapWith(Number),
+};
+
+async function totals(db: Db, from: Date, to: Date) {
+  const [row] = await db.select(sums).from(r).where(and(gte(r.hour, from), lt(r.hour, to)));
+  return { impressions: row?.impressions ?? 0, clicks: row?.clicks ?? 0 };
+}
+
+export interface AdminDashboard {
+  activeDealers: number;
+  impressions: number;
+  clicks: number;
+  /** Average CTR across the platform, percent; null without impressions. */
+  ctr: number | null;
+  /** Percent change of the last 30 days against the 30 before; null (shown '--') without previous data. */
+  trends: { activeDealers: number | null; impressions: number | null; clicks: number | null; ctr: number | null };
+  /** The first 5 dealers (oldest first) with all-time figures. */
+  recentDealers: DealerListItem[];
+}
+
+/** The Admin Dashboard (spec 01 §2): all-time totals, trends of the last 30 days vs the 30 before. */
+export async function adminDashboard(db: Db, now = new Date()): Promise<AdminDashboard> {
+  const all = await listDealers(db);
+  const impressions = all.reduce((s, d) => s + d.impressions, 0);
+  const clicks = all.reduce((s, d) => s + d.clicks, 0);
+  const to = now;
+  const from = new Date(to.getTime() - TREND_DAYS * DAY);
+  const prevFrom = new Date(from.getTime() - TREND_DAYS * DAY);
+  const [cur, prev] = await Promise.all([totals(db, from, new Date(to.getTime() + 3_600_000)), totals(db, prevFrom, from)]);
+  const active = all.filter((d) => d.status === 'active');
+  // Active dealers then and now: active dealers that existed at each period's end.
+  const activeBefore = active.filter((d) => Date.parse(d.createdAt) < from.getTime()).length;
+  const curCtr = ctr(cur.clicks, cur.impressions);
+  const prevCtr = ctr(prev.clicks, prev.impressions);
+  return {
+    activeDealers: active.length,
+    impressions,
+    clicks,
+    ctr: ctr(clicks, impressions),
+    trends: {
+      activeDealers: trendPercent(active.length, activeBefore),
+      impressions: trendPercent(cur.impressions, prev.impressions),
+      clicks: trendPercent(cur.clicks, prev.clicks),
+      ctr: curCtr === null || prevCtr === null ? null : trendPercent(curCtr, prevCtr),
+    },
+    recentDealers: all.slice(0, RECENT_DEALERS_ROWS),
+  };
+}
+
+export interface PlatformAnalytics {
+  period: AnalyticsPeriod;
+  from: string;
+  to: string;
+  dealers: Array<{ id: string; name: string; manufacturerName: string; status: string; impressions: number; clicks: number; ctr: number | null; score: number }>;
+  /** Per day (per hour for 24h) across all dealers, every bucket of the period present. */
+  series: Array<{ bucket: string; impressions: number; clicks: number }>;
+}
+
+/** Platform Analytics (spec 01 §2, DECISIONS 18-19): per dealer figures and score for the period, plus the series. */
+export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now = new Date()): Promise<PlatformAnalytics> {
+  const { from, to } = periodRange(period, now);
+  const inPeriod = and(gte(r.hour, from), lt(r.hour, to));
+  const perDealer = await db.select({ dealerId: r.dealerId, ...sums }).from(r).where(inPeriod).groupBy(r.dealerId);
+  const byDealer = new Map(perDealer.map((p) => [p.dealerId, p]));
+  const all = await db
+    .select({ id: dealers.id, name: dealers.name, status: dealers.status, manufacturerName: manufacturers.name })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .orderBy(dealers.name);
+  const unit = period === '24h' ? 'hour' : 'day';
+  const format = unit === 'hour' ? `'YYYY-MM-DD"T"HH24:00'` : `'YYYY-MM-DD'`;
+  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), ${sql.raw(format)})`;
+  const rows = await db.select({ bucket: bucketSql, ...sums }).from(r).where(inPeriod).groupBy(bucketSql);
+  const byBucket = new Map(rows.map((s) => [s.bucket, s]));
+  const step = unit === 'hour' ? 3_600_000 : DAY;
+  const series: PlatformAnalytics['series'] = [];
+  for (let t = Math.floor(from.getTime() / step) * step; t < to.getTime(); t += step) {
+    const iso = new Date(t).toISOString();
+    const bucket = unit === 'hour' ? `${iso.slice(0, 13)}:00` : iso.slice(0, 10);
+    const s = byBucket.get(bucket);
+    series.push({ bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0 });
+  }
+  return {
+    period,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    dealers: all.map((d) => {
+      const s = byDealer.get(d.id) ?? { impressions: 0, clicks: 0 };
+      const c = ctr(s.clicks, s.impressions);
+      return { ...d, impressions: s.impressions, clicks: s.clicks, ctr: c, score: performanceScore(c) };
+    }),
+    series,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export / import (DECISIONS 3)
+
+export const EXPORT_FORMAT = 'dc-banners-export';
+export const EXPORT_VERSION = 1;
+export const EXPORT_TEXT = { badFormat: 'Invalid export format', badData: 'Invalid import data format' } as const;
+
+const exportedUserSchema = z.object({
+  id: z.uuid(),
+  email: z.email(),
+  name: z.string().min(1),
+  role: roleSchema,
+  dealerId: z.string().nullable(),
+  isActive: z.boolean(),
+});
+const exportedDealerSchema = dealerSchema.omit({ manufacturerName: true });
+const exportDataSchema = z.object({
+  manufacturers: z.array(manufacturerSchema),
+  dealers: z.array(exportedDealerSchema),
+  users: z.array(exportedUserSchema),
+});
+export type PlatformExport = z.infer<typeof exportDataSchema> & { format: typeof EXPORT_FORMAT; version: number; exportedAt: string };
+
+/** The whole platform as one versioned JSON document (users without password hashes). */
+export async function exportPlatform(db: Db): Promise<PlatformExport> {
+  const ms = await db.select().from(manufacturers).orderBy(manufacturers.id);
+  const ds = await db.select().from(dealers).orderBy(dealers.id);
+  const us = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, dealerId: users.dealerId, isActive: users.isActive })
+    .from(users)
+    .orderBy(users.email);
+  const iso = (d: Date) => d.toISOString();
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    manufacturers: ms.map((m) => manufacturerSchema.parse({ ...m, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) })),
+    dealers: ds.map(({ version: _v, manufacturerId, ...d }) =>
+      exportedDealerSchema.parse({ ...d, manufacturer: manufacturerId, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt) }),
+    ),
+    users: us.map((u) => exportedUserSchema.parse(u)),
+  };
+}
+
+/**
+ * Validates a whole export document, then applies it in one transaction: manufacturers and dealers
+ * are upserted by id, users by email (existing users keep their password; new users get a random
+ * one and need a password reset). Nothing is deleted. Returns how many of each were written.
+ * @throws Invalid('Invalid export format') when it is not our export of a known version;
+ * Invalid('Invalid import data format: ...') naming the first problems of the contents, or a
+ * dealer whose manufacturer is neither imported nor present. Nothing changes on error.
+ */
+export async function importPlatform(db: Db, doc: unknown): Promise<{ manufacturers: number; dealers: number; users: number }> {
+  const head = z.object({ format: z.literal(EXPORT_FORMAT), version: z.literal(EXPORT_VERSION) }).safeParse(doc);
+  if (!head.success) throw new Invalid(EXPORT_TEXT.badFormat);
+  const parsed = exportDataSchema.safeParse(doc);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Invalid(`${EXPORT_TEXT.badData}: ${detail}`);
+  }
+  const data = parsed.data;
+  const newUserHash = await hashPassword(randomBytes(24).toString('base64url'));
+  await db.transaction(async (tx) => {
+    for (const { createdAt: _c, updatedAt: _u, ...m } of data.manufacturers) {
+      await tx.insert(manufacturers).values(m).onConflictDoUpdate({ target: manufacturers.id, set: { ...m, updatedAt: new Date() } });
+    }
+    const known = new Set((await tx.select({ id: manufacturers.id }).from(manufacturers)).map((m) => m.id));
+    for (const { createdAt: _c, updatedAt: _u, manufacturer, ...d } of data.dealers) {
+      if (!known.has(manufacturer)) throw new Invalid(`${EXPORT_TEXT.badData}: dealer "${d.id}" uses unknown manufacturer "${manufacturer}"`);
+      const row = { ...d, manufacturerId: manufacturer };
+      await tx.insert(dealers).values(row).onConflictDoUpdate({ target: dealers.id, set: { ...row, updatedAt: new Date() } });
+      await bumpDealerVersion(tx, d.id);
+    }
+    const dealerIds = new Set((await tx.select({ id: dealers.id }).from(dealers)).map((d) => d.id));
+    for (const u of data.users) {
+      if (u.role !== 'admin' && (!u.dealerId || !dealerIds.has(u.dealerId))) {
+        throw new Invalid(`${EXPORT_TEXT.badData}: user "${u.email}" needs an existing dealer`);
+      }
+      const values = { name: u.name, role: u.role, dealerId: u.role === 'admin' ? null : u.dealerId, isActive: u.isActive, updatedAt: new Date() };
+      const updated = await tx
+        .update(users)
+        .set(values)
+        .where(eq(sql`lower(${users.email})`, u.email.toLowerCase()))
+        .returning({ id: users.id });
+      if (updated.length === 0) await tx.insert(users).values({ id: randomUUID(), email: u.email, passwordHash: newUserHash, ...values });
+    }
+  });
+  return { manufacturers: data.manufacturers.length, dealers: data.dealers.length, users: data.users.length };
+}
