@@ -7,7 +7,7 @@ import { createBrowserRouter, Navigate, Outlet, useRouteError } from 'react-rout
 import { useEffect } from 'react';
 import { useAuth } from './components/auth';
 import { Shell } from './components/Shell';
-import { ComingSoon, ErrorScreen, LoadingScreen, NotFoundPage } from './components/feedback';
+import { ErrorScreen, LoadingScreen, NotFoundPage } from './components/feedback';
 import { LoginPage } from './auth/LoginPage';
 import { DealerDashboard } from './dealer/dashboard/DealerDashboard';
 import { AssetManager } from './dealer/assets/AssetManager';
@@ -18,6 +18,13 @@ import { BannerPreview } from './dealer/config/BannerPreview';
 import { DealerScriptPage } from './scripts/DealerScriptPage';
 import { AnalyticsPage } from './dealer/analytics/AnalyticsPage';
 import { InventoryPage } from './dealer/inventory/InventoryPage';
+import { AdminDashboard } from './admin/AdminDashboard';
+import { DealersPage } from './admin/DealersPage';
+import { NewDealerPage } from './admin/NewDealerPage';
+import { DealerSettingsPage } from './admin/DealerSettingsPage';
+import { ManufacturersPage } from './admin/ManufacturersPage';
+import { PlatformAnalyticsPage } from './admin/PlatformAnalyticsPage';
+import { UsersPage } from './admin/UsersPage';
 
 function SessionGate() {
   const { status } = useAuth();
@@ -42,8 +49,6 @@ function RouteError() {
   return <ErrorScreen />;
 }
 
-const later = (title: string, description: string) => <ComingSoon title={title} description={description} />;
-
 export const router = createBrowserRouter([
   {
     element: <SessionGate />,
@@ -57,13 +62,13 @@ export const router = createBrowserRouter([
             path: '/admin',
             element: <AdminOnly />,
             children: [
-              { index: true, element: later('Admin Dashboard', 'Platform totals, trends and recent dealers.') },
-              { path: 'dealers', element: later('Dealer Management', 'Search, filter and manage every dealer.') },
-              { path: 'dealers/new', element: later('Add Dealer', 'Create a dealer with all default settings.') },
-              { path: 'dealers/:dealerId/settings', element: later('Dealer Settings', 'Asset storage, branding, security and notifications.') },
-              { path: 'manufacturers', element: later('Manufacturer Management', 'The catalogue of models, trims, mappings and upsell rules.') },
-              { path: 'analytics', element: later('Platform Analytics', 'Impressions, clicks, CTR and performance score per dealer.') },
-              { path: 'users', element: later('User Management', 'Create, edit and deactivate users.') },
+              { index: true, element: <AdminDashboard /> },
+              { path: 'dealers', element: <DealersPage /> },
+              { path: 'dealers/new', element: <NewDealerPage /> },
+              { path: 'dealers/:dealerId/settings', element: <DealerSettingsPage /> },
+              { path: 'manufacturers', element: <ManufacturersPage /> },
+              { path: 'analytics', element: <PlatformAnalyticsPage /> },
+              { path: 'users', element: <UsersPage /> },
             ],
           },
           {

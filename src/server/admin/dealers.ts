@@ -23,6 +23,7 @@ import { TEXT } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { parseInput } from '../validation';
 import { getDealer, newDealerRow, toDealer } from '../dealers/service';
+import type { DealerListItem } from '../../domain/admin';
 import { bumpDealerVersion } from '../assets/service';
 
 const websiteUrl = z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' });
@@ -59,14 +60,6 @@ export const dealerSettingsSchema = z
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one section');
 export type DealerSettingsUpdate = z.infer<typeof dealerSettingsSchema>;
-
-/** A dealer card of Dealer Management: the dealer plus its all-time figures. */
-export interface DealerListItem extends Dealer {
-  impressions: number;
-  clicks: number;
-  /** Percent, null without impressions. */
-  ctr: number | null;
-}
 
 /** Every dealer, oldest first (the dashboard's "first 5"), with all-time impressions, clicks and CTR. */
 export async function listDealers(db: Db): Promise<DealerListItem[]> {

@@ -18,6 +18,7 @@ import {
 } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
 import { Conflict, Invalid, NotFound } from '../errors';
+import type { ManufacturerListItem } from '../../domain/admin';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
 const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]);
@@ -42,11 +43,6 @@ export const manufacturerInputSchema = z
   })
   .strict();
 export type ManufacturerInput = z.infer<typeof manufacturerInputSchema>;
-
-/** A manufacturer card: the manufacturer plus how many dealers use it. */
-export interface ManufacturerListItem extends Manufacturer {
-  dealerCount: number;
-}
 
 function toManufacturer(row: typeof manufacturers.$inferSelect): Manufacturer {
   return {

@@ -20,7 +20,8 @@ import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Invalid } from '../errors';
 import { periodRange } from '../analytics/service';
 import { bumpDealerVersion } from '../assets/service';
-import { listDealers, type DealerListItem } from './dealers';
+import { listDealers } from './dealers';
+import type { AdminDashboard, PlatformAnalytics } from '../../domain/admin';
 import { hashPassword } from '../auth/password';
 
 const DAY = 86_400_000;
@@ -34,18 +35,6 @@ const sums = {
 async function totals(db: Db, from: Date, to: Date) {
   const [row] = await db.select(sums).from(r).where(and(gte(r.hour, from), lt(r.hour, to)));
   return { impressions: row?.impressions ?? 0, clicks: row?.clicks ?? 0 };
-}
-
-export interface AdminDashboard {
-  activeDealers: number;
-  impressions: number;
-  clicks: number;
-  /** Average CTR across the platform, percent; null without impressions. */
-  ctr: number | null;
-  /** Percent change of the last 30 days against the 30 before; null (shown '--') without previous data. */
-  trends: { activeDealers: number | null; impressions: number | null; clicks: number | null; ctr: number | null };
-  /** The first 5 dealers (oldest first) with all-time figures. */
-  recentDealers: DealerListItem[];
 }
 
 /** The Admin Dashboard (spec 01 §2): all-time totals, trends of the last 30 days vs the 30 before. */
@@ -75,15 +64,6 @@ export async function adminDashboard(db: Db, now = new Date()): Promise<AdminDas
     },
     recentDealers: all.slice(0, RECENT_DEALERS_ROWS),
   };
-}
-
-export interface PlatformAnalytics {
-  period: AnalyticsPeriod;
-  from: string;
-  to: string;
-  dealers: Array<{ id: string; name: string; manufacturerName: string; status: string; impressions: number; clicks: number; ctr: number | null; score: number }>;
-  /** Per day (per hour for 24h) across all dealers, every bucket of the period present. */
-  series: Array<{ bucket: string; impressions: number; clicks: number }>;
 }
 
 /** Platform Analytics (spec 01 §2, DECISIONS 18-19): per dealer figures and score for the period, plus the series. */

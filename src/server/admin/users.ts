@@ -13,6 +13,7 @@ import { dealers, sessions, users } from '../db/schema';
 import { roleSchema, type Role } from '../../domain/schemas';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { hashPassword } from '../auth/password';
+import type { AdminUser } from '../../domain/admin';
 
 export const MIN_PASSWORD_LENGTH = 8;
 const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(200);
@@ -39,17 +40,6 @@ export const updateUserSchema = z
   .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one field');
 
 export const resetPasswordSchema = z.object({ password }).strict();
-
-export interface AdminUser {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  dealerId: string | null;
-  dealerName: string | null;
-  isActive: boolean;
-  createdAt: string;
-}
 
 const columns = {
   id: users.id,

@@ -1,8 +1,8 @@
-/** Shared full-page states: loading, not found, error boundary, and the 'coming later' panel (spec 01 §2, §8). */
+/** Shared full-page states: loading, not found, inline error and the error boundary screen (spec 01 §2, §8). */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { Construction, SearchX, TriangleAlert } from 'lucide-react';
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { SearchX, TriangleAlert } from 'lucide-react';
 import { TEXT } from '../../domain/constants';
 
 /** Centered spinner with 'Loading...'. */
@@ -30,24 +30,6 @@ export function NotFoundPage() {
         </Button>
       </Stack>
     </Center>
-  );
-}
-
-/** A clear panel for screens that arrive in a later release. */
-export function ComingSoon({ title, description }: { title: string; description: string }) {
-  return (
-    <Stack>
-      <Title order={2}>{title}</Title>
-      <Paper withBorder p="xl" radius="md">
-        <Group align="flex-start" wrap="nowrap">
-          <Construction size={32} strokeWidth={1.5} />
-          <Stack gap={4}>
-            <Text fw={600}>Coming in a later release</Text>
-            <Text c="dimmed">{description}</Text>
-          </Stack>
-        </Group>
-      </Paper>
-    </Stack>
   );
 }
 

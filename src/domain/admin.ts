@@ -1,0 +1,50 @@
+/**
+ * Response shapes of the admin API (docs/API.md "admin"), shared by the server (src/server/admin)
+ * and the admin screens (src/web/admin).
+ */
+import type { AnalyticsPeriod, Dealer, Manufacturer, Role } from './schemas';
+
+/** A dealer card of Dealer Management: the dealer plus its all-time figures. */
+export interface DealerListItem extends Dealer {
+  impressions: number;
+  clicks: number;
+  /** Percent, null without impressions. */
+  ctr: number | null;
+}
+
+/** A manufacturer card: the manufacturer plus how many dealers use it. */
+export interface ManufacturerListItem extends Manufacturer {
+  dealerCount: number;
+}
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  dealerId: string | null;
+  dealerName: string | null;
+  isActive: boolean;
+  createdAt: string;
+}
+
+export interface AdminDashboard {
+  activeDealers: number;
+  impressions: number;
+  clicks: number;
+  /** Average CTR across the platform, percent; null without impressions. */
+  ctr: number | null;
+  /** Percent change of the last 30 days against the 30 before; null (shown '--') without previous data. */
+  trends: { activeDealers: number | null; impressions: number | null; clicks: number | null; ctr: number | null };
+  /** The first 5 dealers (oldest first) with all-time figures. */
+  recentDealers: DealerListItem[];
+}
+
+export interface PlatformAnalytics {
+  period: AnalyticsPeriod;
+  from: string;
+  to: string;
+  dealers: Array<{ id: string; name: string; manufacturerName: string; status: string; impressions: number; clicks: number; ctr: number | null; score: number }>;
+  /** Per day (per hour for 24h) across all dealers, every bucket of the period present. */
+  series: Array<{ bucket: string; impressions: number; clicks: number }>;
+}

@@ -1,0 +1,153 @@
+/**
+ * Dealer Management (/admin/dealers; spec 01 §2; DECISIONS 9): search on name or id, the
+ * manufacturer filter (All Manufacturers plus the distinct manufacturers), one card per dealer
+ * (name, id, manufacturer, provider, status, Visit Site, impressions, clicks, CTR to one decimal,
+ * creation date, View Script; icons to open the script in a new tab, settings and delete with
+ * confirmation), and the 'No dealers found' empty state.
+ */
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { ActionIcon, Anchor, Button, Card, Center, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
+import type { DealerListItem } from '../../domain/admin';
+import { formatCtr } from '../../domain/metrics';
+import { ErrorNotice } from '../components/feedback';
+import { useAdminDealers, useDeleteDealer } from './api';
+import { ConfirmDelete, StatusBadge, providerLabel, Figure } from './parts';
+
+const ALL = '__all__';
+
+export function DealersPage() {
+  const dealers = useAdminDealers();
+  const remove = useDeleteDealer();
+  const [search, setSearch] = useState('');
+  const [manufacturer, setManufacturer] = useState<string>(ALL);
+  const [victim, setVictim] = useState<DealerListItem | null>(null);
+
+  const manufacturers = useMemo(() => {
+    const names = new Map((dealers.data ?? []).map((d) => [d.manufacturer, d.manufacturerName]));
+    return [{ value: ALL, label: 'All Manufacturers' }, ...[...names].sort((a, b) => a[1].localeCompare(b[1])).map(([value, label]) => ({ value, label }))];
+  }, [dealers.data]);
+
+  const q = search.trim().toLowerCase();
+  const shown = (dealers.data ?? []).filter(
+    (d) => (manufacturer === ALL || d.manufacturer === manufacturer) && (!q || d.name.toLowerCase().includes(q) || d.id.toLowerCase().includes(q)),
+  );
+
+  const confirmDelete = () =>
+    victim &&
+    remove.mutate(victim.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: `${victim.name} deleted` });
+        setVictim(null);
+      },
+    });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Dealer Management</Title>
+          <Text c="dimmed">Every dealership on the platform.</Text>
+        </div>
+        <Button component={Link} to="/admin/dealers/new" leftSection={<Plus size={16} />}>
+          Add Dealer
+        </Button>
+      </Group>
+      <Group grow align="flex-end">
+        <TextInput label="Search" placeholder="Search by name or id" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+        <Select label="Manufacturer" data={manufacturers} value={manufacturer} onChange={(v) => setManufacturer(v ?? ALL)} allowDeselect={false} />
+      </Group>
+      {dealers.error && <ErrorNotice message={dealers.error.message} />}
+      {dealers.isPending ? (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} h={220} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : shown.length === 0 ? (
+        <Center py="xl">
+          <Stack align="center" gap={6}>
+            <ThemeIcon size={52} radius="xl" variant="light" color="gray">
+              <SearchX size={26} />
+            </ThemeIcon>
+            <Text fw={600}>No dealers found</Text>
+            <Text size="sm" c="dimmed">
+              Try adjusting your search or filter criteria.
+            </Text>
+          </Stack>
+        </Center>
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {shown.map((d) => (
+            <Card key={d.id} withBorder radius="md" padding="lg" data-testid={`dealer-card-${d.id}`}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <div style={{ minWidth: 0 }}>
+                  <Text fw={700} truncate>
+                    {d.name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {d.id}
+                  </Text>
+                </div>
+                <Group gap={4} wrap="nowrap">
+                  <Tooltip label="Open script in a new tab">
+                    <ActionIcon variant="subtle" color="gray" component="a" href={`/scripts/dc-banners-${d.id}.js`} target="_blank" rel="noreferrer" aria-label={`Open script of ${d.name} in a new tab`}>
+                      <ExternalLink size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Settings">
+                    <ActionIcon variant="subtle" color="gray" component={Link} to={`/admin/dealers/${d.id}/settings`} aria-label={`Settings of ${d.name}`}>
+                      <Settings size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete">
+                    <ActionIcon variant="subtle" color="red" onClick={() => setVictim(d)} aria-label={`Delete ${d.name}`}>
+                      <Trash2 size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Group>
+              <Group gap="xs" mt="sm">
+                <StatusBadge status={d.status} />
+                <Text size="sm">{d.manufacturerName}</Text>
+                <Text size="sm" c="dimmed">
+                  · {providerLabel(d.provider)}
+                </Text>
+              </Group>
+              <Anchor href={d.websiteUrl} target="_blank" rel="noreferrer" size="sm" mt={6}>
+                Visit Site
+              </Anchor>
+              <SimpleGrid cols={3} mt="md">
+                <Figure label="Impressions" value={d.impressions.toLocaleString('en-US')} />
+                <Figure label="Clicks" value={d.clicks.toLocaleString('en-US')} />
+                <Figure label="CTR" value={formatCtr(d.ctr, 1)} />
+              </SimpleGrid>
+              <Group justify="space-between" mt="md">
+                <Text size="xs" c="dimmed">
+                  Created {new Date(d.createdAt).toLocaleDateString()}
+                </Text>
+                <Anchor component={Link} to={`/scripts/${d.id}`} size="sm">
+                  View Script
+                </Anchor>
+              </Group>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      <ConfirmDelete
+        opened={victim !== null}
+        title={`Delete ${victim?.name ?? ''}?`}
+        body="The dealer, its banners, inventory, feed and analytics are deleted for good. Its users lose access to the dealer area."
+        busy={remove.isPending}
+        error={remove.error?.message}
+        onCancel={() => {
+          remove.reset();
+          setVictim(null);
+        }}
+        onConfirm={confirmDelete}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Platform export and import (DECISIONS 3): Export downloads the whole platform as one versioned
+ * JSON document; Import reads such a file, asks for confirmation, and the server validates the
+ * whole document before applying it in one transaction ('Invalid export format', 'Invalid import
+ * data format' otherwise, nothing changed).
+ */
+import { useState } from 'react';
+import { Alert, Button, FileButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Download, Upload } from 'lucide-react';
+import { useImportPlatform } from './api';
+
+interface Pending {
+  name: string;
+  doc: { manufacturers?: unknown[]; dealers?: unknown[]; users?: unknown[] };
+}
+
+export function ExportImport() {
+  const importer = useImportPlatform();
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const onFile = async (file: File | null) => {
+    if (!file) return;
+    setError(null);
+    try {
+      const doc = JSON.parse(await file.text()) as Pending['doc'];
+      if (!doc || typeof doc !== 'object') throw new Error('not an object');
+      setPending({ name: file.name, doc });
+    } catch {
+      setError('Invalid export format');
+    }
+  };
+
+  const confirm = () =>
+    pending &&
+    importer.mutate(pending.doc, {
+      onSuccess: ({ imported }) => {
+        setPending(null);
+        notifications.show({ color: 'teal', title: 'Import complete', message: `${imported.manufacturers} manufacturers, ${imported.dealers} dealers and ${imported.users} users imported.` });
+      },
+      onError: (e) => {
+        setPending(null);
+        setError(e.message);
+      },
+    });
+
+  const count = (a: unknown[] | undefined) => (Array.isArray(a) ? a.length : 0);
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={4}>Export / Import</Title>
+          <Text size="sm" c="dimmed" maw={560}>
+            Download every manufacturer, dealer (with all settings and configuration) and user (without passwords) as one JSON file, or import such a file. An import adds or updates records; it never deletes.
+          </Text>
+        </div>
+        <Group>
+          <Button component="a" href="/api/admin/export" variant="default" leftSection={<Download size={16} />}>
+            Export Data
+          </Button>
+          <FileButton onChange={(f) => void onFile(f)} accept="application/json,.json">
+            {(props) => (
+              <Button {...props} variant="light" leftSection={<Upload size={16} />}>
+                Import Data
+              </Button>
+            )}
+          </FileButton>
+        </Group>
+      </Group>
+      {error && (
+        <Alert color="red" mt="md" title="Import refused" withCloseButton onClose={() => setError(null)} role="alert">
+          {error}
+        </Alert>
+      )}
+      <Modal opened={pending !== null} onClose={() => setPending(null)} title="Import platform data?" centered>
+        <Stack>
+          <Text size="sm">
+            {pending?.name}: {count(pending?.doc.manufacturers)} manufacturers, {count(pending?.doc.dealers)} dealers, {count(pending?.doc.users)} users. Existing records with the same id (users: email) are overwritten.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPending(null)} disabled={importer.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={confirm} loading={importer.isPending}>
+              Import
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * Manufacturer Management (/admin/manufacturers; spec 01 §2, §3, §5; DECISIONS 9): search by name,
+ * cards (initial, name, counts of models, mappings, upsell rules and trim patterns, colour dots,
+ * creation date, provider compatibility chips, edit and delete), both empty states, and the
+ * add/edit form. Beyond the spec the form also edits the catalogue (CatalogueEditor.tsx).
+ */
+import { useState } from 'react';
+import { ActionIcon, Avatar, Badge, Button, Card, Center, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Factory, Pencil, Plus, Search, Trash2 } from 'lucide-react';
+import type { ManufacturerListItem } from '../../domain/admin';
+import { ErrorNotice } from '../components/feedback';
+import { useDeleteManufacturer, useManufacturers } from './api';
+import { ConfirmDelete, providerLabel } from './parts';
+import { ManufacturerForm } from './ManufacturerForm';
+
+export function ManufacturersPage() {
+  const list = useManufacturers();
+  const remove = useDeleteManufacturer();
+  const [search, setSearch] = useState('');
+  /** null = form closed; 'new' = add mode; otherwise the manufacturer being edited. */
+  const [editing, setEditing] = useState<ManufacturerListItem | 'new' | null>(null);
+  const [victim, setVictim] = useState<ManufacturerListItem | null>(null);
+
+  const q = search.trim().toLowerCase();
+  const shown = (list.data ?? []).filter((m) => !q || m.name.toLowerCase().includes(q));
+
+  const confirmDelete = () =>
+    victim &&
+    remove.mutate(victim.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: `${victim.name} deleted` });
+        setVictim(null);
+      },
+    });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Manufacturer Management</Title>
+          <Text c="dimmed">Brands, their model catalogue and the defaults new dealers start from.</Text>
+        </div>
+        <Button leftSection={<Plus size={16} />} onClick={() => setEditing('new')}>
+          Add Manufacturer
+        </Button>
+      </Group>
+      <TextInput label="Search" placeholder="Search manufacturers by name" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={420} />
+      {list.error && <ErrorNotice message={list.error.message} />}
+      {list.isPending ? (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} h={200} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : shown.length === 0 ? (
+        <Center py="xl">
+          <Stack align="center" gap={6}>
+            <ThemeIcon size={52} radius="xl" variant="light" color="gray">
+              <Factory size={26} />
+            </ThemeIcon>
+            <Text fw={600}>No manufacturers found</Text>
+            <Text size="sm" c="dimmed">
+              {q ? 'Try adjusting your search criteria.' : 'Get started by adding your first manufacturer.'}
+            </Text>
+          </Stack>
+        </Center>
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {shown.map((m) => (
+            <Card key={m.id} withBorder radius="md" padding="lg" data-testid={`manufacturer-card-${m.id}`}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Group wrap="nowrap">
+                  <Avatar radius="md" size="lg" styles={{ placeholder: { background: m.primaryColor, color: '#fff' } }} src={m.logoUrl || null} alt={m.name}>
+                    {m.name.charAt(0).toUpperCase()}
+                  </Avatar>
+                  <div>
+                    <Text fw={700}>{m.name}</Text>
+                    <Text size="xs" c="dimmed">
+                      {m.models.length} models configured · {m.dealerCount} dealer{m.dealerCount === 1 ? '' : 's'}
+                    </Text>
+                  </div>
+                </Group>
+                <Group gap={4} wrap="nowrap">
+                  <Tooltip label="Edit">
+                    <ActionIcon variant="subtle" color="gray" onClick={() => setEditing(m)} aria-label={`Edit ${m.name}`}>
+                      <Pencil size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete">
+                    <ActionIcon variant="subtle" color="red" onClick={() => setVictim(m)} aria-label={`Delete ${m.name}`}>
+                      <Trash2 size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Group>
+              <SimpleGrid cols={3} mt="md">
+                <Count label="Mappings" value={Object.keys(m.defaultModelMappings).length} />
+                <Count label="Upsell rules" value={Object.keys(m.defaultUpsellRules).length} />
+                <Count label="Trim patterns" value={Object.keys(m.defaultTrimPatterns).length} />
+              </SimpleGrid>
+              <Group justify="space-between" mt="md">
+                <Group gap={6}>
+                  <ColourDot colour={m.primaryColor} />
+                  <ColourDot colour={m.secondaryColor} />
+                </Group>
+                <Text size="xs" c="dimmed">
+                  Created {new Date(m.createdAt).toLocaleDateString()}
+                </Text>
+              </Group>
+              <Group gap={6} mt="sm">
+                {m.providerCompatibility.length === 0 ? (
+                  <Text size="xs" c="dimmed">
+                    No provider compatibility set
+                  </Text>
+                ) : (
+                  m.providerCompatibility.map((p) => (
+                    <Badge key={p} variant="outline" size="sm">
+                      {providerLabel(p)}
+                    </Badge>
+                  ))
+                )}
+              </Group>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      {editing !== null && <ManufacturerForm manufacturer={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <ConfirmDelete
+        opened={victim !== null}
+        title={`Delete ${victim?.name ?? ''}?`}
+        body="The manufacturer and its catalogue are deleted. A manufacturer that dealers still use cannot be deleted."
+        busy={remove.isPending}
+        error={remove.error?.message}
+        onCancel={() => {
+          remove.reset();
+          setVictim(null);
+        }}
+        onConfirm={confirmDelete}
+      />
+    </Stack>
+  );
+}
+
+function Count({ label, value }: { label: string; value: number }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700}>{value}</Text>
+    </div>
+  );
+}
+
+function ColourDot({ colour }: { colour: string }) {
+  return <span title={colour} style={{ display: 'inline-block', width: 16, height: 16, borderRadius: '50%', background: colour, border: '1px solid var(--mantine-color-gray-4)' }} />;
+}

@@ -1,0 +1,97 @@
+/**
+ * Platform Analytics (/admin/analytics; spec 01 §2, §9; DECISIONS 18-19): a period selector
+ * (24h, 7d, 30d, 90d), a chart of impressions and clicks across dealers, and one card per dealer
+ * with impressions, clicks, CTR and the performance score bar (min(100, 20 x CTR)), all from
+ * recorded events.
+ */
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { LineChart } from '@mantine/charts';
+import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
+import { PERIOD_LABELS } from '../../domain/constants';
+import { formatCtr } from '../../domain/metrics';
+import { ErrorNotice } from '../components/feedback';
+import { usePlatformAnalytics } from './api';
+import { StatusBadge, Figure } from './parts';
+
+export function PlatformAnalyticsPage() {
+  const [period, setPeriod] = useState<AnalyticsPeriod>('30d');
+  const q = usePlatformAnalytics(period);
+  const a = q.data;
+  const total = a?.series.reduce((s, p) => s + p.impressions, 0) ?? 0;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Platform Analytics</Title>
+          <Text c="dimmed">Banner performance of every dealer.</Text>
+        </div>
+        <Select
+          label="Period"
+          data={ANALYTICS_PERIODS.map((p) => ({ value: p, label: PERIOD_LABELS[p] }))}
+          value={period}
+          onChange={(v) => setPeriod((v ?? '30d') as AnalyticsPeriod)}
+          allowDeselect={false}
+          w={200}
+        />
+      </Group>
+      {q.error && <ErrorNotice message={q.error.message} />}
+      <Paper withBorder radius="md" p="lg">
+        <Title order={4} mb="md">
+          Impressions and clicks, all dealers
+        </Title>
+        {!a ? (
+          <Skeleton h={260} />
+        ) : total === 0 ? (
+          <Text c="dimmed" py="xl" ta="center">
+            No impressions recorded in this period.
+          </Text>
+        ) : (
+          <LineChart
+            h={260}
+            data={a.series}
+            dataKey="bucket"
+            series={[
+              { name: 'impressions', label: 'Impressions', color: 'red.6' },
+              { name: 'clicks', label: 'Clicks', color: 'blue.6' },
+            ]}
+            curveType="monotone"
+            withLegend
+            withDots={false}
+          />
+        )}
+      </Paper>
+      <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+        {(a?.dealers ?? []).map((d) => (
+          <Paper key={d.id} withBorder radius="md" p="lg" data-testid={`analytics-card-${d.id}`}>
+            <Group justify="space-between" wrap="nowrap">
+              <div style={{ minWidth: 0 }}>
+                <Anchor component={Link} to={`/admin/dealers/${d.id}/settings`} fw={700} truncate>
+                  {d.name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {d.manufacturerName}
+                </Text>
+              </div>
+              <StatusBadge status={d.status} />
+            </Group>
+            <SimpleGrid cols={3} mt="md">
+              <Figure label="Impressions" value={d.impressions.toLocaleString('en-US')} />
+              <Figure label="Clicks" value={d.clicks.toLocaleString('en-US')} />
+              <Figure label="CTR" value={formatCtr(d.ctr, 2)} />
+            </SimpleGrid>
+            <Group justify="space-between" mt="md" mb={4}>
+              <Text size="sm">Performance score</Text>
+              <Text size="sm" fw={700} data-testid={`score-${d.id}`}>
+                {Math.round(d.score)}
+              </Text>
+            </Group>
+            <Progress value={d.score} color={d.score >= 60 ? 'teal' : d.score >= 30 ? 'yellow' : 'red'} aria-label={`Performance score of ${d.name}`} />
+          </Paper>
+        ))}
+      </SimpleGrid>
+      {a && a.dealers.length === 0 && <Text c="dimmed">No dealers yet.</Text>}
+    </Stack>
+  );
+}

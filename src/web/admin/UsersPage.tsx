@@ -1,0 +1,252 @@
+/**
+ * User Management (/admin/users; DECISIONS 4, 7): list with search; Add User (email, name, role,
+ * dealer for dealer roles, initial password of at least 8 characters); edit name, role and dealer;
+ * reset password; deactivate (after confirmation; the user's sessions end at once) and reactivate.
+ * The server refuses a duplicate email and changes that would leave no active admin, with messages
+ * shown here.
+ */
+import { useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, Group, Menu, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { KeyRound, MoreHorizontal, Pencil, Plus, Search, UserCheck, UserX } from 'lucide-react';
+import type { AdminUser } from '../../domain/admin';
+import { ROLES, type Role } from '../../domain/schemas';
+import { useAuth } from '../components/auth';
+import { ErrorNotice } from '../components/feedback';
+import { useAdminDealers, useCreateUser, useResetPassword, useUpdateUser, useUsers, type NewUser } from './api';
+
+const MIN_PASSWORD = 8;
+const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', 'dealer-manager': 'Dealer manager', viewer: 'Viewer' };
+
+type Dialog = { kind: 'create' } | { kind: 'edit'; user: AdminUser } | { kind: 'password'; user: AdminUser } | { kind: 'deactivate'; user: AdminUser } | null;
+
+export function UsersPage() {
+  const users = useUsers();
+  const update = useUpdateUser();
+  const { user: me } = useAuth();
+  const [search, setSearch] = useState('');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+
+  const q = search.trim().toLowerCase();
+  const shown = (users.data ?? []).filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q) || (u.dealerName ?? '').toLowerCase().includes(q));
+
+  const setActive = (u: AdminUser, isActive: boolean) =>
+    update.mutate(
+      { id: u.id, patch: { isActive } },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: `${u.name} ${isActive ? 'reactivated' : 'deactivated'}` });
+          close();
+        },
+        onError: (e) => notifications.show({ color: 'red', title: 'Not changed', message: e.message }),
+      },
+    );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>User Management</Title>
+          <Text c="dimmed">Who can sign in, with which role and for which dealer.</Text>
+        </div>
+        <Button leftSection={<Plus size={16} />} onClick={() => setDialog({ kind: 'create' })}>
+          Add User
+        </Button>
+      </Group>
+      <TextInput label="Search" placeholder="Search by name, email or dealer" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={420} />
+      {users.error && <ErrorNotice message={users.error.message} />}
+      <Paper withBorder radius="md">
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="sm" highlightOnHover data-testid="users-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Dealer</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.isPending && (
+                <Table.Tr>
+                  <Table.Td colSpan={6}>
+                    <Text c="dimmed">Loading...</Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {users.data && shown.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={6}>
+                    <Text c="dimmed">No users found. Try adjusting your search.</Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {shown.map((u) => (
+                <Table.Tr key={u.id} data-email={u.email}>
+                  <Table.Td fw={600}>
+                    {u.name}
+                    {u.id === me?.id && (
+                      <Badge ml={6} size="xs" variant="light">
+                        you
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{u.email}</Table.Td>
+                  <Table.Td>{ROLE_LABELS[u.role]}</Table.Td>
+                  <Table.Td>{u.dealerName ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Badge color={u.isActive ? 'green' : 'gray'} variant={u.isActive ? 'light' : 'outline'}>
+                      {u.isActive ? 'Active' : 'Deactivated'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${u.email}`}>
+                          <MoreHorizontal size={18} />
+                        </ActionIcon>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item leftSection={<Pencil size={14} />} onClick={() => setDialog({ kind: 'edit', user: u })}>
+                          Edit
+                        </Menu.Item>
+                        <Menu.Item leftSection={<KeyRound size={14} />} onClick={() => setDialog({ kind: 'password', user: u })}>
+                          Reset password
+                        </Menu.Item>
+                        {u.isActive ? (
+                          <Menu.Item color="red" leftSection={<UserX size={14} />} onClick={() => setDialog({ kind: 'deactivate', user: u })}>
+                            Deactivate
+                          </Menu.Item>
+                        ) : (
+                          <Menu.Item leftSection={<UserCheck size={14} />} onClick={() => setActive(u, true)}>
+                            Reactivate
+                          </Menu.Item>
+                        )}
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+
+      {dialog?.kind === 'create' && <UserForm onClose={close} />}
+      {dialog?.kind === 'edit' && <UserForm user={dialog.user} onClose={close} />}
+      {dialog?.kind === 'password' && <PasswordForm user={dialog.user} onClose={close} />}
+      <Modal opened={dialog?.kind === 'deactivate'} onClose={close} title="Deactivate user?" centered>
+        {dialog?.kind === 'deactivate' && (
+          <Stack>
+            <Text size="sm">
+              {dialog.user.name} ({dialog.user.email}) is signed out everywhere at once and can no longer sign in. You can reactivate the account later.
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button color="red" loading={update.isPending} onClick={() => setActive(dialog.user, false)}>
+                Deactivate
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </Stack>
+  );
+}
+
+/** Add User (no `user`) or Edit (name, role, dealer). */
+function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) {
+  const dealers = useAdminDealers();
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const busy = create.isPending || update.isPending;
+  const error = create.error ?? update.error;
+  const form = useForm<NewUser>({
+    mode: 'controlled',
+    initialValues: { email: user?.email ?? '', name: user?.name ?? '', role: user?.role ?? 'dealer-manager', dealerId: user?.dealerId ?? null, password: '' },
+    validate: {
+      email: (v) => (user || /^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address'),
+      name: (v) => (v.trim() ? null : 'Name is required'),
+      dealerId: (v, values) => (values.role === 'admin' || v ? null : 'Choose the dealer this user works for'),
+      password: (v) => (user || v.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters`),
+    },
+  });
+  const submit = form.onSubmit((v) => {
+    const done = { onSuccess: () => (notifications.show({ color: 'teal', message: user ? 'User updated' : `${v.name} can now sign in` }), onClose()) };
+    const dealerId = v.role === 'admin' ? null : v.dealerId;
+    if (user) update.mutate({ id: user.id, patch: { name: v.name.trim(), role: v.role, dealerId } }, done);
+    else create.mutate({ ...v, email: v.email.trim(), name: v.name.trim(), dealerId }, done);
+  });
+  return (
+    <Modal opened onClose={onClose} title={user ? `Edit ${user.name}` : 'Add User'} centered>
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput label="Email" type="email" required disabled={Boolean(user)} {...form.getInputProps('email')} />
+          <TextInput label="Name" required {...form.getInputProps('name')} />
+          <Select label="Role" data={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} allowDeselect={false} {...form.getInputProps('role')} />
+          {form.values.role !== 'admin' && (
+            <Select
+              label="Dealer"
+              required
+              searchable
+              placeholder={dealers.isPending ? 'Loading...' : 'Choose a dealer'}
+              data={(dealers.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              {...form.getInputProps('dealerId')}
+            />
+          )}
+          {!user && <PasswordInput label="Initial password" required description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} />}
+          {error && (
+            <Alert color="red" role="alert">
+              {error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              {user ? 'Save' : 'Add User'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function PasswordForm({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+  const reset = useResetPassword();
+  const form = useForm({ mode: 'controlled', initialValues: { password: '' }, validate: { password: (v: string) => (v.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters`) } });
+  return (
+    <Modal opened onClose={onClose} title={`Reset password of ${user.name}`} centered>
+      <form
+        onSubmit={form.onSubmit((v) =>
+          reset.mutate({ id: user.id, password: v.password }, { onSuccess: () => (notifications.show({ color: 'teal', message: 'Password reset; the user was signed out' }), onClose()) }),
+        )}
+      >
+        <Stack>
+          <PasswordInput label="New password" required {...form.getInputProps('password')} />
+          {reset.error && (
+            <Alert color="red" role="alert">
+              {reset.error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={reset.isPending}>
+              Reset Password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * Server operations of the admin screens (docs/API.md "admin") with their query keys. Every
+ * mutation refreshes the lists it changes.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminDashboard, AdminUser, DealerListItem, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
+import type { AnalyticsPeriod, Dealer, Manufacturer, Provider, Role } from '../../domain/schemas';
+import { apiFetch } from '../api/client';
+import { dealerKeys, dealerPath, retryUnlessClientError } from '../dealer/api';
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  dashboard: ['admin', 'dashboard'] as const,
+  dealers: ['admin', 'dealers'] as const,
+  manufacturers: ['admin', 'manufacturers'] as const,
+  users: ['admin', 'users'] as const,
+  analytics: (p: AnalyticsPeriod) => ['admin', 'analytics', p] as const,
+};
+
+export function useAdminDashboard() {
+  return useQuery({ queryKey: adminKeys.dashboard, queryFn: () => apiFetch<AdminDashboard>('/api/admin/dashboard') });
+}
+
+export function usePlatformAnalytics(period: AnalyticsPeriod) {
+  return useQuery({ queryKey: adminKeys.analytics(period), queryFn: () => apiFetch<PlatformAnalytics>(`/api/admin/analytics?period=${period}`) });
+}
+
+export function useAdminDealers() {
+  return useQuery({ queryKey: adminKeys.dealers, queryFn: async () => (await apiFetch<{ dealers: DealerListItem[] }>('/api/admin/dealers')).dealers });
+}
+
+export function useManufacturers() {
+  return useQuery({
+    queryKey: adminKeys.manufacturers,
+    queryFn: async () => (await apiFetch<{ manufacturers: ManufacturerListItem[] }>('/api/admin/manufacturers')).manufacturers,
+  });
+}
+
+export function useUsers() {
+  return useQuery({ queryKey: adminKeys.users, queryFn: async () => (await apiFetch<{ users: AdminUser[] }>('/api/admin/users')).users });
+}
+
+/** The dealer for the settings screen (GET /api/dealers/:id; admins may read any dealer). */
+export function useAdminDealer(id: string) {
+  return useQuery({
+    queryKey: dealerKeys.dealer(id),
+    queryFn: async () => (await apiFetch<{ dealer: Dealer }>(dealerPath(id))).dealer,
+    retry: retryUnlessClientError,
+  });
+}
+
+/** Invalidates every admin query (lists, dashboard, analytics) after a change. */
+function useInvalidateAdmin() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: adminKeys.all });
+}
+
+export interface NewDealer {
+  name: string;
+  manufacturer: string;
+  websiteUrl: string;
+  provider: Provider;
+  status: string;
+}
+
+export function useCreateDealer() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: (d: NewDealer) => apiFetch<{ dealer: Dealer }>('/api/admin/dealers', { method: 'POST', json: d }),
+    onSettled: invalidate,
+  });
+}
+
+export type DealerSettings = Partial<Pick<Dealer, 'name' | 'websiteUrl' | 'provider' | 'status' | 'assetStorage' | 'branding' | 'security' | 'notifications'>>;
+
+export function useSaveDealerSettings(id: string) {
+  const qc = useQueryClient();
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: (s: DealerSettings) => apiFetch<{ dealer: Dealer }>(`/api/admin/dealers/${encodeURIComponent(id)}/settings`, { method: 'PUT', json: s }),
+    onSuccess: ({ dealer }) => qc.setQueryData(dealerKeys.dealer(id), dealer),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteDealer() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<void>(`/api/admin/dealers/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSettled: invalidate,
+  });
+}
+
+export type ManufacturerInput = Pick<
+  Manufacturer,
+  'name' | 'logoUrl' | 'primaryColor' | 'secondaryColor' | 'providerCompatibility' | 'assetNamingConvention' | 'models' | 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'
+>;
+
+export function useSaveManufacturer() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string | null; input: ManufacturerInput }) =>
+      id
+        ? apiFetch<{ manufacturer: Manufacturer }>(`/api/admin/manufacturers/${encodeURIComponent(id)}`, { method: 'PUT', json: input })
+        : apiFetch<{ manufacturer: Manufacturer }>('/api/admin/manufacturers', { method: 'POST', json: input }),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteManufacturer() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<void>(`/api/admin/manufacturers/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSettled: invalidate,
+  });
+}
+
+export interface NewUser {
+  email: string;
+  name: string;
+  role: Role;
+  dealerId: string | null;
+  password: string;
+}
+
+export function useCreateUser() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: (u: NewUser) => apiFetch<{ user: AdminUser }>('/api/admin/users', { method: 'POST', json: u }),
+    onSettled: invalidate,
+  });
+}
+
+export function useUpdateUser() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: Partial<Pick<AdminUser, 'name' | 'role' | 'dealerId' | 'isActive'>> }) =>
+      apiFetch<{ user: AdminUser }>(`/api/admin/users/${id}`, { method: 'PATCH', json: patch }),
+    onSettled: invalidate,
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: ({ id, password }: { id: string; password: string }) => apiFetch<void>(`/api/admin/users/${id}/password`, { method: 'POST', json: { password } }),
+  });
+}
+
+export function useImportPlatform() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (doc: unknown) => apiFetch<{ imported: { manufacturers: number; dealers: number; users: number } }>('/api/admin/import', { method: 'POST', json: doc }),
+    onSettled: () => qc.invalidateQueries(),
+  });
+}
