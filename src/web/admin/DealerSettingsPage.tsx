@@ -178,11 +178,6 @@ function Settings({ dealerId }: { dealerId: string }) {
           </Button>
         </Group>
       </Group>
-      {save.error && (
-        <Alert color="red" title="Not saved" role="alert">
-          {save.error.message}
-        </Alert>
-      )}
 
       <Section title="Dealer">
         <SimpleGrid cols={{ base: 1, md: 2 }}>

@@ -162,7 +162,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                       <Group justify="space-between" pr="sm">
                         <Text fw={600}>{m.displayName || m.name || 'New model'}</Text>
                         <Text size="xs" c="dimmed">
-                          {m.category} · {m.trims.length} trims · ${m.msrp.min.toLocaleString('en-US')}-{m.msrp.max.toLocaleString('en-US')}
+                          {m.category} · {m.trims.length} trim{m.trims.length === 1 ? "" : "s"} · ${m.msrp.min.toLocaleString('en-US')}-{m.msrp.max.toLocaleString('en-US')}
                         </Text>
                       </Group>
                     </Accordion.Control>
