@@ -48,3 +48,16 @@ export interface PlatformAnalytics {
   /** Per day (per hour for 24h) across all dealers, every bucket of the period present. */
   series: Array<{ bucket: string; impressions: number; clicks: number }>;
 }
+
+/** One render error reported by the web app's error screen (spec 01 §8), newest first in the log. */
+export interface ClientErrorEntry {
+  id: number;
+  timestamp: string;
+  message: string;
+  stack: string | null;
+  componentStack: string | null;
+  url: string;
+  userAgent: string | null;
+  /** Email of the signed-in user, null when nobody was signed in. */
+  user: string | null;
+}

@@ -88,6 +88,9 @@ export const COPY_CONFIRMATION_MS = 2000;
 /** Recent dealers rows on the admin dashboard (spec 01 §9). */
 export const RECENT_DEALERS_ROWS = 5;
 
+/** Client render errors kept by the server, newest first (spec 01 §8, §9: error log capped at 50). */
+export const CLIENT_ERROR_LOG_LIMIT = 50;
+
 /** Aged inventory threshold in days on lot (spec 02 §9). */
 export const AGED_DAYS = 60;
 
@@ -111,6 +114,8 @@ export const TEXT = {
   pageNotFoundBody: 'The requested page could not be found.',
   noAssetsYet: 'No assets yet',
   noAssetsUploaded: 'No assets uploaded',
+  invalidExportFormat: 'Invalid export format',
+  invalidImportData: 'Invalid import data format',
 } as const;
 
 /** Length of each analytics period, milliseconds (spec 02 §2 Analytics). */

@@ -10,7 +10,8 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { CATALOGUE } from '../db/seed-catalogue';
-import { dealers, eventRollupsHourly } from '../db/schema';
+import { clientErrors, dealers, eventRollupsHourly } from '../db/schema';
+import { clientErrorSchema, recordClientError } from './client-errors';
 
 let t: TestApp;
 let admin: string;
@@ -272,6 +273,71 @@ describe('export and import', () => {
     expect(errorOf(orphan)).toContain('uses unknown manufacturer "unknown-brand"');
     const names = ((await call('GET', '/api/admin/dealers')).json().dealers as Array<{ name: string }>).map((d) => d.name);
     expect(names).not.toContain('Changed Name');
+  });
+
+  it('leaves the database exactly as it was after each refused document (full export before and after)', async () => {
+    const snapshot = async () => {
+      const { exportedAt: _e, ...rest } = (await call('GET', '/api/admin/export')).json();
+      return rest;
+    };
+    const before = await snapshot();
+    const valid = (await call('GET', '/api/admin/export')).json();
+    const edits: Array<(d: typeof valid) => void> = [
+      (d) => (d.version = 2),
+      (d) => delete d.format,
+      (d) => (d.dealers = 'none'),
+      (d) => (d.manufacturers[0].models[0].msrp = { min: 'cheap' }),
+      (d) => (d.users[0].role = 'superuser'),
+      (d) => d.users.push({ ...d.users[0], id: '0b7a4d7e-47a5-4b8e-8c38-8c4a3a0f7a11', email: 'orphan@example.com', role: 'viewer', dealerId: 'no-such-dealer' }),
+    ];
+    for (const edit of edits) {
+      const doc = structuredClone(valid);
+      doc.manufacturers[1].name = 'Renamed Brand';
+      doc.dealers[0].branding.primaryColor = '#123456';
+      edit(doc);
+      const res = await call('POST', '/api/admin/import', doc);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res)).toMatch(/^Invalid (export format|import data format)/);
+      expect(await snapshot()).toEqual(before);
+    }
+    for (const payload of ['"just a string"', '[]', 'null']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/admin/import', payload, headers: { cookie: admin, 'content-type': 'application/json' } });
+      expect(errorOf(res)).toBe('Invalid export format');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('client error log', () => {
+  const report = (n: number) => ({ message: `Render failed ${n}`, stack: `Error: Render failed ${n}\n    at Widget`, componentStack: '\n    at Widget\n    at App', url: `http://localhost/admin/x?n=${n}` });
+
+  it('keeps reports with time, message, stacks, page URL and the signed-in user; admins only read them', async () => {
+    const anon = await t.app.inject({ method: 'POST', url: '/api/client-errors', payload: report(1), headers: { 'user-agent': 'TestBrowser/1.0' } });
+    expect(anon.statusCode).toBe(204);
+    expect((await call('POST', '/api/client-errors', report(2))).statusCode).toBe(204);
+    const bad = await call('POST', '/api/client-errors', { url: 'http://localhost/' });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad)).toContain('message');
+
+    const log = (await call('GET', '/api/admin/client-errors')).json().errors;
+    expect(log).toHaveLength(2);
+    expect(log[0]).toMatchObject({ message: 'Render failed 2', url: 'http://localhost/admin/x?n=2', user: DEMO_ACCOUNTS[0]!.email, componentStack: '\n    at Widget\n    at App' });
+    expect(log[0].stack).toContain('at Widget');
+    expect(Date.now() - Date.parse(log[0].timestamp)).toBeLessThan(60_000);
+    expect(log[1]).toMatchObject({ message: 'Render failed 1', user: null, userAgent: 'TestBrowser/1.0' });
+    const manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    expect((await call('GET', '/api/admin/client-errors', undefined, manager)).statusCode).toBe(403);
+  });
+
+  it('keeps only the newest 50 and cuts over-long texts', async () => {
+    for (let n = 3; n <= 60; n++) await recordClientError(t.database.db, clientErrorSchema.parse(report(n)), null, null);
+    await call('POST', '/api/client-errors', { ...report(61), message: 'x'.repeat(5000) });
+    const log = (await call('GET', '/api/admin/client-errors')).json().errors as Array<{ message: string }>;
+    expect(log).toHaveLength(50);
+    expect(log[0]!.message).toBe('x'.repeat(2000));
+    expect(log[1]!.message).toBe('Render failed 60');
+    expect(log[49]!.message).toBe('Render failed 12');
+    expect(await t.database.db.$count(clientErrors)).toBe(50);
   });
 });
 

@@ -15,7 +15,7 @@ import {
   roleSchema,
   type AnalyticsPeriod,
 } from '../../domain/schemas';
-import { RECENT_DEALERS_ROWS } from '../../domain/constants';
+import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Invalid } from '../errors';
 import { periodRange } from '../analytics/service';
@@ -108,7 +108,6 @@ export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now = n
 
 export const EXPORT_FORMAT = 'dc-banners-export';
 export const EXPORT_VERSION = 1;
-export const EXPORT_TEXT = { badFormat: 'Invalid export format', badData: 'Invalid import data format' } as const;
 
 const exportedUserSchema = z.object({
   id: z.uuid(),
@@ -157,11 +156,11 @@ export async function exportPlatform(db: Db): Promise<PlatformExport> {
  */
 export async function importPlatform(db: Db, doc: unknown): Promise<{ manufacturers: number; dealers: number; users: number }> {
   const head = z.object({ format: z.literal(EXPORT_FORMAT), version: z.literal(EXPORT_VERSION) }).safeParse(doc);
-  if (!head.success) throw new Invalid(EXPORT_TEXT.badFormat);
+  if (!head.success) throw new Invalid(TEXT.invalidExportFormat);
   const parsed = exportDataSchema.safeParse(doc);
   if (!parsed.success) {
     const detail = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Invalid(`${EXPORT_TEXT.badData}: ${detail}`);
+    throw new Invalid(`${TEXT.invalidImportData}: ${detail}`);
   }
   const data = parsed.data;
   const newUserHash = await hashPassword(randomBytes(24).toString('base64url'));
@@ -171,7 +170,7 @@ export async function importPlatform(db: Db, doc: unknown): Promise<{ manufactur
     }
     const known = new Set((await tx.select({ id: manufacturers.id }).from(manufacturers)).map((m) => m.id));
     for (const { createdAt: _c, updatedAt: _u, manufacturer, ...d } of data.dealers) {
-      if (!known.has(manufacturer)) throw new Invalid(`${EXPORT_TEXT.badData}: dealer "${d.id}" uses unknown manufacturer "${manufacturer}"`);
+      if (!known.has(manufacturer)) throw new Invalid(`${TEXT.invalidImportData}: dealer "${d.id}" uses unknown manufacturer "${manufacturer}"`);
       const row = { ...d, manufacturerId: manufacturer };
       await tx.insert(dealers).values(row).onConflictDoUpdate({ target: dealers.id, set: { ...row, updatedAt: new Date() } });
       await bumpDealerVersion(tx, d.id);
@@ -179,7 +178,7 @@ export async function importPlatform(db: Db, doc: unknown): Promise<{ manufactur
     const dealerIds = new Set((await tx.select({ id: dealers.id }).from(dealers)).map((d) => d.id));
     for (const u of data.users) {
       if (u.role !== 'admin' && (!u.dealerId || !dealerIds.has(u.dealerId))) {
-        throw new Invalid(`${EXPORT_TEXT.badData}: user "${u.email}" needs an existing dealer`);
+        throw new Invalid(`${TEXT.invalidImportData}: user "${u.email}" needs an existing dealer`);
       }
       const values = { name: u.name, role: u.role, dealerId: u.role === 'admin' ? null : u.dealerId, isActive: u.isActive, updatedAt: new Date() };
       const updated = await tx

@@ -2,6 +2,8 @@
  * Admin API (issue 3; spec 01 §2-§9; DECISIONS 3, 7-9, 18-19): dealers, manufacturers, users,
  * dashboard, platform analytics, export and import. Every route is `access: 'admin'`. Dealer
  * reads for the settings screen use GET /api/dealers/:dealerId (admins may read any dealer).
+ * The one public route, POST /api/client-errors, takes the web app's render error reports
+ * (rate-limited per client, small bodies; the signed-in user, if any, is recorded with it).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -12,6 +14,9 @@ import { createDealer, createDealerSchema, deleteDealer, listDealers, parseDeale
 import { createManufacturer, deleteManufacturer, listManufacturers, manufacturerInputSchema, updateManufacturer } from './manufacturers';
 import { createUser, createUserSchema, listUsers, resetPassword, resetPasswordSchema, updateUser, updateUserSchema } from './users';
 import { adminDashboard, exportPlatform, importPlatform, platformAnalytics } from './platform';
+import { clientErrorSchema, listClientErrors, recordClientError } from './client-errors';
+import { sessionToken } from '../auth/access';
+import { getSessionUser } from '../auth/service';
 
 type Dealer = { Params: { dealerId: string } };
 type Id = { Params: { id: string } };
@@ -80,4 +85,17 @@ export async function adminRoutes(app: FastifyInstance) {
     return reply.header('Content-Disposition', `attachment; filename="dc-banners-export-${doc.exportedAt.slice(0, 10)}.json"`).send(doc);
   });
   app.post('/api/admin/import', { ...admin, bodyLimit: 20 * 1024 * 1024 }, async (request) => ({ imported: await importPlatform(app.db, request.body) }));
+
+  app.post(
+    '/api/client-errors',
+    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } }, bodyLimit: 64 * 1024 },
+    async (request, reply) => {
+      const report = parseInput(clientErrorSchema, request.body);
+      const token = sessionToken(request);
+      const user = token ? await getSessionUser(app.db, token) : null;
+      await recordClientError(app.db, report, user, request.headers['user-agent'] ?? null);
+      return reply.status(204).send();
+    },
+  );
+  app.get('/api/admin/client-errors', admin, async () => ({ errors: await listClientErrors(app.db) }));
 }

@@ -233,3 +233,23 @@ export const feedRuns = pgTable(
   },
   (t) => [index('feed_runs_dealer_idx').on(t.dealerId, t.startedAt)],
 );
+
+/**
+ * Render errors caught by the web app's error screen (spec 01 §2, §8: "logged for debugging",
+ * last 50 entries). Only the newest CLIENT_ERROR_LOG_LIMIT rows are kept; admins read them.
+ */
+export const clientErrors = pgTable(
+  'client_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    message: text('message').notNull(),
+    stack: text('stack'),
+    componentStack: text('component_stack'),
+    url: text('url').notNull(),
+    userAgent: text('user_agent'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userEmail: text('user_email'),
+  },
+  (t) => [index('client_errors_created_idx').on(t.createdAt)],
+);

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Alert, Button, FileButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Download, Upload } from 'lucide-react';
+import { TEXT } from '../../domain/constants';
 import { useImportPlatform } from './api';
 
 interface Pending {
@@ -28,7 +29,7 @@ export function ExportImport() {
       if (!doc || typeof doc !== 'object') throw new Error('not an object');
       setPending({ name: file.name, doc });
     } catch {
-      setError('Invalid export format');
+      setError(TEXT.invalidExportFormat);
     }
   };
 

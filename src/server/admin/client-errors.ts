@@ -1,0 +1,58 @@
+/**
+ * The client error log (spec 01 §2, §8: render errors "logged for debugging", last 50 entries;
+ * issue 3): the web app's error screen reports each render error (timestamp, message, stack,
+ * component stack, page URL, user); the server keeps the newest CLIENT_ERROR_LOG_LIMIT and admins
+ * read them. Over-long texts are cut rather than refused, so a report is never lost for its size.
+ */
+import { desc, notInArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { clientErrors } from '../db/schema';
+import { CLIENT_ERROR_LOG_LIMIT } from '../../domain/constants';
+import type { ClientErrorEntry } from '../../domain/admin';
+import type { SessionUser } from '../../domain/schemas';
+
+const cut = (max: number) => z.string().transform((s) => s.slice(0, max));
+
+/** Body of POST /api/client-errors. */
+export const clientErrorSchema = z
+  .object({
+    message: cut(2_000).pipe(z.string().min(1, 'is required')),
+    stack: cut(20_000).nullish(),
+    componentStack: cut(20_000).nullish(),
+    url: cut(2_000),
+  })
+  .strict();
+export type ClientErrorReport = z.infer<typeof clientErrorSchema>;
+
+/** Stores one report and drops all but the newest CLIENT_ERROR_LOG_LIMIT, in one transaction. */
+export async function recordClientError(db: Db, report: ClientErrorReport, user: SessionUser | null, userAgent: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(clientErrors).values({
+      message: report.message,
+      stack: report.stack ?? null,
+      componentStack: report.componentStack ?? null,
+      url: report.url,
+      userAgent: userAgent?.slice(0, 500) ?? null,
+      userId: user?.id ?? null,
+      userEmail: user?.email ?? null,
+    });
+    const keep = tx.select({ id: clientErrors.id }).from(clientErrors).orderBy(desc(clientErrors.id)).limit(CLIENT_ERROR_LOG_LIMIT);
+    await tx.delete(clientErrors).where(notInArray(clientErrors.id, keep));
+  });
+}
+
+/** The kept reports, newest first. */
+export async function listClientErrors(db: Db): Promise<ClientErrorEntry[]> {
+  const rows = await db.select().from(clientErrors).orderBy(desc(clientErrors.id)).limit(CLIENT_ERROR_LOG_LIMIT);
+  return rows.map((r) => ({
+    id: r.id,
+    timestamp: r.createdAt.toISOString(),
+    message: r.message,
+    stack: r.stack,
+    componentStack: r.componentStack,
+    url: r.url,
+    userAgent: r.userAgent,
+    user: r.userEmail,
+  }));
+}
