@@ -37,13 +37,15 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   origin: string;
+  /** The PGlite directory (removed on stop unless started with keepData). */
+  dataDir: string;
   process: ChildProcess;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts the product server and waits until it answers. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { keepData?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-'));
   const origin = `http://localhost:${port}`;
@@ -68,13 +70,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     origin,
+    dataDir,
     process: child,
     output: () => out,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => {
-          rmSync(dataDir, { recursive: true, force: true });
+          if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true });
           resolve(code);
         });
         child.kill(signal);

@@ -1,0 +1,94 @@
+/**
+ * The embed script for the dealer-inspire and custom providers (issue 6 Proof; spec 01 §9
+ * "Provider URL formats"; mxs is covered by vertical-slice and embed tests): dealers created
+ * through the admin API, a fixture search page at each provider's URL shape, the banner shown for
+ * the model in the URL and linked to that provider's inventory search, the upsell slot linked to
+ * the upsell target, and the element hidden on a page of another shape.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+let cookie = '';
+const sites: DealerSite[] = [];
+
+async function api(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.origin}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> };
+}
+
+/** Creates a dealer whose allowed domains include the loopback fixture site. */
+async function createDealer(name: string, manufacturer: string, provider: string): Promise<string> {
+  const created = await api('POST', '/api/admin/dealers', { name, manufacturer, websiteUrl: 'https://www.example-dealer.com', provider });
+  expect(created.status).toBe(201);
+  const dealer = created.json.dealer as { id: string; security: Record<string, unknown> };
+  const saved = await api('PUT', `/api/admin/dealers/${dealer.id}/settings`, { security: { ...dealer.security, allowedDomains: ['www.example-dealer.com', '127.0.0.1'] } });
+  expect(saved.status).toBe(200);
+  return dealer.id;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const login = await fetch(`${server.origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@dc-banners.com', password: 'admin123' }) });
+  cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(sites.map((s) => s.close()));
+  await server?.stop();
+});
+
+const CASES = [
+  {
+    provider: 'dealer-inspire',
+    name: 'Toyota Inspire',
+    manufacturer: 'toyota',
+    page: '/new-vehicles/?_dFR%5Bmodel%5D%5B0%5D=Camry&_dFR%5Btype%5D%5B0%5D=New',
+    headerLink: '/new-vehicles/?_dFR%5Bmodel%5D%5B0%5D=Camry&_dFR%5Btype%5D%5B0%5D=New',
+    otherShape: '/used-vehicles/?_dFR%5Bmodel%5D%5B0%5D=Camry',
+  },
+  {
+    provider: 'custom',
+    name: 'Ford Custom Motors',
+    manufacturer: 'ford',
+    page: '/inventory?model=Escape&type=new',
+    headerLink: '/inventory?model=Escape&type=new',
+    otherShape: '/inventory?model=Escape&type=used',
+  },
+] as const;
+
+describe.each(CASES)('provider $provider', (c) => {
+  it('shows the banner for the model in the URL, links it to the provider search, links the upsell slot to the target, hides it elsewhere', async () => {
+    const dealerId = await createDealer(c.name, c.manufacturer, c.provider);
+    const rules = (await api('GET', `/api/dealers/${dealerId}/upsell-rules`)).json as { active: Record<string, string> };
+    const model = new URL(`http://x${c.headerLink}`).searchParams;
+    const shown = c.provider === 'custom' ? model.get('model')! : model.get('_dFR[model][0]')!;
+    const target = Object.entries(rules.active).find(([k]) => k.toLowerCase() === shown.toLowerCase())?.[1];
+    expect(target, `the ${c.manufacturer} defaults have an upsell rule for ${shown}`).toBeTruthy();
+
+    const site = await startDealerSite(`${server.origin}/scripts/dc-banners-${dealerId}.js`, 'provider-srp.html');
+    sites.push(site);
+    const page = await newPage(browser);
+    await page.goto(`${site.origin}${c.page}`);
+    const header = page.locator('.dc-banner[data-dc-type="header"]');
+    await header.locator('img').waitFor();
+    expect(await header.locator('a').getAttribute('href')).toBe(`${site.origin}${c.headerLink}`);
+    const src = await header.locator('img').getAttribute('src');
+    expect(new URL(src!).searchParams.get('model')).toBe(shown);
+
+    const upsellHref = await page.locator('.dc-banner[data-dc-type="upsell"] a').getAttribute('href');
+    const upsellUrl = new URL(upsellHref!);
+    const upsellModel = c.provider === 'custom' ? upsellUrl.searchParams.get('model') : upsellUrl.searchParams.get('_dFR[model][0]');
+    expect(upsellModel?.toLowerCase()).toBe(target!.toLowerCase());
+    await page.screenshot({ path: screenshotPath(`60-provider-${c.provider}`), fullPage: true });
+
+    await page.goto(`${site.origin}${c.otherShape}`);
+    await page.waitForFunction(() => !document.body.textContent?.includes('[dc-banner'));
+    expect(await page.locator('.dc-banner[data-dc-type="header"] img').count()).toBe(0);
+    expect(await page.locator('.dc-banner[data-dc-type="header"]').isVisible()).toBe(false);
+    await page.close();
+  });
+});
