@@ -195,6 +195,14 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     }),
   };
 
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', refresh);
-  else refresh();
+  if (document.readyState === 'loading') {
+    // Loaded while the page is still parsing (a synchronous tag): replace shortcodes as the parser
+    // adds them, before the first paint, so swapping text for the slot shifts nothing (CLS 0).
+    const early = new MutationObserver(() => document.body && refresh());
+    early.observe(document.documentElement, { childList: true, subtree: true });
+    document.addEventListener('DOMContentLoaded', () => {
+      early.disconnect();
+      refresh();
+    });
+  } else refresh();
 })();

@@ -1,0 +1,63 @@
+/**
+ * The server side of `npm run bench`, run as its own process so the load generator does not share
+ * its event loop. Modes (env BENCH_MODE):
+ * - `baseline`: a bare Fastify app with one route answering 204, the ceiling one Node process
+ *   reaches here;
+ * - `app` (default): the real app on PGlite (BENCH_DATA_DIR) or PostgreSQL (BENCH_DATABASE_URL, in
+ *   schema BENCH_SCHEMA), migrated and seeded, with the demo dealer's rate limit off and one civic
+ *   header banner uploaded.
+ * Listens on BENCH_PORT (0 = any). Prints one JSON line `{ "origin": "http://127.0.0.1:PORT" }` when listening; SIGTERM closes
+ * the app (flushing buffered events) and the database, then exits 0.
+ */
+import path from 'node:path';
+import Fastify from 'fastify';
+import { eq } from 'drizzle-orm';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/client';
+import { seedDemoData, DEMO_ACCOUNTS, DEMO_DEALER } from '../src/server/db/seed';
+import { buildApp } from '../src/server/app';
+import { dealers } from '../src/server/db/schema';
+import { forgetDealer } from '../src/server/delivery/service';
+import { makeBanner, multipartBody } from '../tests/fixtures/images';
+
+const ready = (origin: string) => process.stdout.write(`${JSON.stringify({ origin })}\n`);
+
+if (process.env.BENCH_MODE === 'baseline') {
+  const app = Fastify({ logger: false });
+  app.post('/204', async (_req, reply) => reply.status(204).send());
+  app.get('/204', async (_req, reply) => reply.status(204).send());
+  ready(await app.listen({ host: '127.0.0.1', port: 0 }));
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+} else {
+  const database = await openDatabase(
+    process.env.BENCH_DATABASE_URL
+      ? { databaseUrl: process.env.BENCH_DATABASE_URL, schemaName: process.env.BENCH_SCHEMA }
+      : { dataDir: process.env.BENCH_DATA_DIR },
+  );
+  await database.migrate();
+  await seedDemoData(database.db);
+  const [d] = await database.db.select().from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
+  await database.db.update(dealers).set({ security: { ...d!.security, rateLimitEnabled: false } }).where(eq(dealers.id, DEMO_DEALER.id));
+  forgetDealer(DEMO_DEALER.id);
+  const port = Number(process.env.BENCH_PORT ?? 0);
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    FEED_SCHEDULER_INTERVAL_MS: '0',
+    WEB_DIST_DIR: path.resolve('dist/web'),
+    EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
+  });
+  const app = await buildApp({ config, db: database.db, logger: false });
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_ACCOUNTS[1]!.email, password: DEMO_ACCOUNTS[1]!.password } });
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
+  await app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: upload.body, headers: { cookie, 'content-type': upload.contentType } });
+  ready(await app.listen({ host: '127.0.0.1', port }));
+  process.once('SIGTERM', () => {
+    void (async () => {
+      await app.close(); // flushes buffered events
+      await database.close();
+      process.exit(0);
+    })();
+  });
+}
