@@ -14,7 +14,8 @@ import { NotFound } from '../errors';
 export async function deliveryRoutes(app: FastifyInstance) {
   app.get<{ Params: { dealerId: string } }>(
     '/api/scripts/:dealerId/asset',
-    { config: { access: 'public', rateLimit: dealerRateLimit((r) => (r.params as { dealerId: string }).dealerId) } },
+    // Image bytes and redirects: helmet's page headers do not apply (nosniff is set below).
+    { helmet: false, config: { access: 'public', rateLimit: dealerRateLimit((r) => (r.params as { dealerId: string }).dealerId) } },
     async (request, reply) => {
       const q = parseInput(assetQuerySchema, request.query);
       const dealer = await findDeliveryDealer(app.db, request.params.dealerId);
@@ -34,6 +35,7 @@ export async function deliveryRoutes(app: FastifyInstance) {
       const bytes = await bannerBytes(app.db, resolved, { type: q.type, acceptsWebp });
       reply
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'public, max-age=300, stale-while-revalidate=86400')
         .header('Vary', 'Accept, Origin')
         .header('ETag', bytes.etag)

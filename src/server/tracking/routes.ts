@@ -39,6 +39,7 @@ export async function trackingRoutes(app: FastifyInstance) {
     '/api/analytics/track',
     {
       bodyLimit: TRACK_BODY_LIMIT,
+      helmet: false, // a 204 beacon: helmet's page headers do not apply
       config: { access: 'public', rateLimit: dealerRateLimit(dealerIdOf) },
     },
     async (request, reply) => {
@@ -63,7 +64,7 @@ export async function trackingRoutes(app: FastifyInstance) {
   );
 
   // CORS preflight for clients that post application/json (the embed script sends text/plain beacons, which need none).
-  app.options('/api/analytics/track', { config: { access: 'public' } }, async (request, reply) => {
+  app.options('/api/analytics/track', { helmet: false, config: { access: 'public' } }, async (request, reply) => {
     const origin = request.headers.origin;
     if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
     return reply

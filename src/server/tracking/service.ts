@@ -10,7 +10,7 @@
  */
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
@@ -27,7 +27,7 @@ export interface AcceptedEvent {
 }
 
 export const FLUSH_INTERVAL_MS = 1000;
-export const BATCH_SIZE = 500;
+export const BATCH_SIZE = 2000;
 export const MAX_BUFFERED = 50_000;
 
 export class EventIngestor {
@@ -73,7 +73,11 @@ export class EventIngestor {
         const batch = this.buffer.splice(0, this.opts.batchSize);
         try {
           await this.db.transaction(async (tx) => {
-            await tx.insert(events).values(batch);
+            // Analytics batches do not wait for the WAL flush: a database crash may lose the last
+            // few hundred milliseconds of batches (already "except on a crash", DECISIONS 17),
+            // and each commit costs far less.
+            await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+            await insertEvents(tx, batch);
             await tx
               .insert(eventRollupsHourly)
               .values(rollup(batch))
@@ -102,6 +106,28 @@ export class EventIngestor {
     if (this.timer) clearTimeout(this.timer);
     await this.flush();
   }
+}
+
+/**
+ * Inserts a batch of events as ONE json parameter expanded by jsonb_to_recordset: a fixed, short
+ * statement instead of 7 bound parameters per row, which is several times cheaper to build and
+ * to parse on both PGlite and PostgreSQL.
+ */
+async function insertEvents(tx: Tx, batch: AcceptedEvent[]): Promise<void> {
+  const rows = batch.map((e) => ({
+    dealer_id: e.dealerId,
+    event: e.event,
+    slot_type: e.slotType,
+    model: e.model,
+    url: e.url,
+    client_timestamp: e.clientTimestamp,
+    occurred_at: e.occurredAt.toISOString(),
+  }));
+  await tx.execute(sql`
+    INSERT INTO ${events} (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at)
+    SELECT dealer_id, event, slot_type, model, url, client_timestamp, occurred_at
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz)`);
 }
 
 type RollupRow = typeof eventRollupsHourly.$inferInsert;
