@@ -6,6 +6,7 @@
  * | PORT | 3000 | HTTP port |
  * | HOST | 0.0.0.0 | listen address |
  * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
+ * | DATABASE_SCHEMA | (unset) | with DATABASE_URL: the PostgreSQL schema to use (created if missing); unset = the server's default search_path |
  * | DATA_DIR | ./data | where PGlite keeps its files |
  * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
  * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |
@@ -39,6 +40,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier')
+    .optional(),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_ORIGIN: z.string().url().optional(),
   SESSION_SECRET: z.string().min(16).default('dc-banners-development-secret-change-me'),
@@ -66,6 +71,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  databaseSchema: string | undefined;
   dataDir: string;
   publicOrigin: string;
   sessionSecret: string;
@@ -98,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
     dataDir: path.resolve(e.DATA_DIR),
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     sessionSecret: e.SESSION_SECRET,

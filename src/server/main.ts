@@ -10,7 +10,7 @@ import { buildApp } from './app';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, schemaName: config.databaseSchema, dataDir: config.dataDir });
   await database.migrate();
   const seeded = config.seedDemo ? await seedDemoData(database.db) : (await seedCatalogue(database.db), false);
   const app = await buildApp({ config, db: database.db });

@@ -1,0 +1,65 @@
+/**
+ * Two server processes on one PostgreSQL (issue 6: cache invalidation across processes; issue 5:
+ * one feed run at a time): a banner uploaded through process A is served by process B within the
+ * 1-second cross-process cache bound (dealers.version in every cache key), and B's settings change
+ * reaches A the same way. Runs only when TEST_DATABASE_URL points at a PostgreSQL server (CI sets
+ * it); each run uses its own schema, dropped afterwards. No browser needed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { startServer, type RunningServer } from './harness';
+import { makeBanner, multipartBody } from '../fixtures/images';
+import { DEMO_DEALER } from '../../src/server/db/seed';
+
+const url = process.env.TEST_DATABASE_URL;
+const schema = `e2e_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+let a: RunningServer;
+let b: RunningServer;
+
+async function signIn(origin: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  expect(res.status).toBe(200);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+const banner = (origin: string) => fetch(`${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
+
+describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
+  beforeAll(async () => {
+    const env = { DATABASE_URL: url!, DATABASE_SCHEMA: schema, LOG_LEVEL: 'error' };
+    a = await startServer(env); // migrates and seeds
+    b = await startServer(env);
+  }, 120_000);
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  });
+
+  it('serves a banner uploaded through the other process, and applies its settings change', async () => {
+    // B has answered (and cached) the placeholder before the upload.
+    expect((await banner(b.origin)).headers.get('x-banner-source')).toBe('placeholder');
+
+    const manager = await signIn(a.origin, 'manager@hondaofdemo.com', 'manager123');
+    const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
+    const up = await fetch(`${a.origin}/api/dealers/${DEMO_DEALER.id}/assets`, { method: 'POST', headers: { cookie: manager, 'content-type': contentType }, body });
+    expect((await up.json()).results[0].ok).toBe(true);
+    await expect.poll(async () => (await banner(b.origin)).headers.get('x-banner-source'), { timeout: 3000, interval: 200 }).toBe('asset');
+
+    // Requiring an allowed domain through B: A refuses other origins within the same bound.
+    const admin = await signIn(b.origin, 'admin@dc-banners.com', 'admin123');
+    const dealer = (await (await fetch(`${b.origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
+    const saved = await fetch(`${b.origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
+      method: 'PUT',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ security: { ...dealer.security, allowedDomains: ['www.hondaofdemo.com'] } }),
+    });
+    expect(saved.status).toBe(200);
+    const fromOther = () => fetch(`${a.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, { headers: { origin: 'http://127.0.0.1:9', 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
+    await expect.poll(async () => (await fromOther()).status, { timeout: 3000, interval: 200 }).toBe(403);
+  });
+});
