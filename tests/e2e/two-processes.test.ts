@@ -7,6 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startServer, type RunningServer } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
@@ -16,6 +19,8 @@ const url = process.env.TEST_DATABASE_URL;
 const schema = `e2e_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 let a: RunningServer;
 let b: RunningServer;
+let feedServer: http.Server;
+let feedHits = 0;
 
 async function signIn(origin: string, email: string, password: string): Promise<string> {
   const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
@@ -27,13 +32,22 @@ const banner = (origin: string) => fetch(`${origin}/api/scripts/${DEMO_DEALER.id
 
 describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
   beforeAll(async () => {
-    const env = { DATABASE_URL: url!, DATABASE_SCHEMA: schema, LOG_LEVEL: 'error' };
+    const feed = readFileSync('tests/fixtures/inventory/inventory-listofvehicles.json');
+    feedServer = http.createServer((_req, res) => {
+      feedHits += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(feed);
+    });
+    await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
+    // Both schedulers look for due feeds every 200 ms.
+    const env = { DATABASE_URL: url!, DATABASE_SCHEMA: schema, LOG_LEVEL: 'error', FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_SCHEDULER_INTERVAL_MS: '200' };
     a = await startServer(env); // migrates and seeds
     b = await startServer(env);
   }, 120_000);
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
+    feedServer?.closeAllConnections();
+    await new Promise((r) => feedServer?.close(r));
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -61,5 +75,23 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     expect(saved.status).toBe(200);
     const fromOther = () => fetch(`${a.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, { headers: { origin: 'http://127.0.0.1:9', 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
     await expect.poll(async () => (await fromOther()).status, { timeout: 3000, interval: 200 }).toBe(403);
+  });
+
+  it('runs a due feed once although both processes schedule feeds', async () => {
+    const manager = await signIn(b.origin, 'manager@hondaofdemo.com', 'manager123');
+    const port = (feedServer.address() as AddressInfo).port;
+    const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
+    const saved = await fetch(`${b.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, {
+      method: 'PUT',
+      headers: { cookie: manager, 'content-type': 'application/json' },
+      body: JSON.stringify({ feedUrl: `http://127.0.0.1:${port}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping }),
+    });
+    expect(saved.status).toBe(200);
+    const runs = async () => (await (await fetch(`${a.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, { headers: { cookie: manager } })).json()).runs as Array<{ status: string }>;
+    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 5000, interval: 200 }).toEqual(['success']);
+    // Several more scheduler passes of both processes: still one run, one fetch.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await runs()).length).toBe(1);
+    expect(feedHits).toBe(1);
   });
 });
