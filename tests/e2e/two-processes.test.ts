@@ -60,7 +60,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
 
     const manager = await signIn(a.origin, 'manager@hondaofdemo.com', 'manager123');
     const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
-    const up = await fetch(`${a.origin}/api/dealers/${DEMO_DEALER.id}/assets`, { method: 'POST', headers: { cookie: manager, 'content-type': contentType }, body });
+    const up = await fetch(`${a.origin}/api/dealers/${DEMO_DEALER.id}/assets`, { method: 'POST', headers: { cookie: manager, 'content-type': contentType }, body: new Uint8Array(body) });
     expect((await up.json()).results[0].ok).toBe(true);
     await expect.poll(async () => (await banner(b.origin)).headers.get('x-banner-source'), { timeout: 3000, interval: 200 }).toBe('asset');
 

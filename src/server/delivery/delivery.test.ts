@@ -33,7 +33,7 @@ describe('banner delivery', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.headers['x-banner-source']).toBe('placeholder');
-    expect(res.body).toContain('Honda civic');
+    expect(res.body).toContain('Honda Civic');
     expect(res.body).toContain('header banner · 1920x300');
     expect(res.headers['cache-control']).toMatch(/public/);
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');

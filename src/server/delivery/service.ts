@@ -63,6 +63,8 @@ export interface DealerDelivery {
   fallbackAssets: FallbackAssets;
   configs: DealerConfigs;
   manufacturerName: string;
+  /** modelKey -> the catalogue's display name ('highlander' -> 'Highlander'), for placeholders. */
+  displayNames: Record<string, string>;
   manufacturerRules: Record<string, string>;
   inventoryRules: Record<string, string> | null;
   color: string;
@@ -115,13 +117,17 @@ async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | n
       manufacturerName: manufacturers.name,
       manufacturerRules: manufacturers.defaultUpsellRules,
       color: manufacturers.primaryColor,
+      models: manufacturers.models,
       inventoryRules: dealerInventory.upsellRules,
     })
     .from(dealers)
     .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
     .leftJoin(dealerInventory, eq(dealerInventory.dealerId, dealers.id))
     .where(eq(dealers.id, dealerId));
-  return row ? { ...row, sizes: row.storage.bannerSizes } : null;
+  if (!row) return null;
+  const { models, ...rest } = row;
+  const displayNames = Object.fromEntries(models.map((m) => [modelKey(m.name), m.displayName]));
+  return { ...rest, sizes: row.storage.bannerSizes, displayNames };
 }
 
 /**
@@ -213,7 +219,7 @@ export async function bannerBytes(db: Db, r: ResolvedBanner & { dealer: DealerDe
   if (r.source === 'placeholder' || !r.assetId) {
     const svg = placeholderSvg({
       manufacturer: r.dealer.manufacturerName,
-      model: r.model,
+      model: r.dealer.displayNames[modelKey(r.model)] ?? r.model,
       slot: q.type,
       width: r.width,
       height: r.height,
