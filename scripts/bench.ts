@@ -14,7 +14,7 @@
  * Env: BENCH_SECONDS (10) per row, BENCH_TRACK_SECONDS (30) for track, BENCH_CONNECTIONS (50).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
@@ -37,6 +37,8 @@ const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Geck
 interface Row {
   name: string;
   rps: number;
+  /** Server CPU time (user + system) per answered request, microseconds; null when unknown. */
+  cpuUs: number | null;
   p50: number;
   p99: number;
   ok: number;
@@ -44,11 +46,27 @@ interface Row {
   seconds: number;
 }
 
-async function run(name: string, opts: autocannon.Options, seconds = SECONDS): Promise<Row> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** One autocannon run against `serverPid`'s server, with the server's CPU time per request. */
+async function run(name: string, opts: autocannon.Options, serverPid: number | undefined, seconds = SECONDS): Promise<Row> {
+  const cpuBefore = cpuSeconds(serverPid);
   const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
+  const cpuAfter = cpuSeconds(serverPid);
+  const answered = r['2xx'] + (r['3xx'] ?? 0) + r.non2xx;
   return {
     name,
     rps: Math.round(r.requests.average),
+    cpuUs: cpuBefore === null || cpuAfter === null || answered === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1e6) / answered),
     p50: r.latency.p50,
     p99: r.latency.p99,
     ok: r['2xx'] + (r['3xx'] ?? 0),
@@ -118,15 +136,17 @@ async function benchApp(label: string, db: { dataDir: string } | { url: string; 
   const trackBody = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
 
   const rows: Row[] = [];
-  rows.push(await run(`GET banner image (WebP, hot), ${label}`, { url: assetUrl, headers: { accept: 'image/webp,*/*', 'user-agent': UA } }));
-  rows.push(await run(`GET banner image, If-None-Match (304), ${label}`, { url: assetUrl, headers: { accept: 'image/webp,*/*', 'if-none-match': etag, 'user-agent': UA } }));
+  const pid = server.child.pid;
+  rows.push(await run(`GET banner image (WebP, hot), ${label}`, { url: assetUrl, headers: { accept: 'image/webp,*/*', 'user-agent': UA } }, pid));
+  rows.push(await run(`GET banner image, If-None-Match (304), ${label}`, { url: assetUrl, headers: { accept: 'image/webp,*/*', 'if-none-match': etag, 'user-agent': UA } }, pid));
   const track = await run(
     `POST track (text/plain beacon), ${label}`,
     { url: `${origin}/api/analytics/track`, method: 'POST', body: trackBody, headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: 'https://www.hondaofdemo.com' } },
+    pid,
     TRACK_SECONDS,
   );
   rows.push(track);
-  rows.push(await run(`GET embed script, ${label}`, { url: `${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js` }));
+  rows.push(await run(`GET embed script, ${label}`, { url: `${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js` }, pid));
   const code = await server.stop();
   if (code !== 0) throw new Error(`bench server exit code ${code}`);
 
@@ -174,7 +194,7 @@ async function measureCls(fixture: string): Promise<number | null> {
 const embed = await buildEmbed();
 
 const baselineServer = await startBenchServer({ BENCH_MODE: 'baseline' });
-const baseline = await run('bare Fastify route, 204 (baseline)', { url: `${baselineServer.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } });
+const baseline = await run('bare Fastify route, 204 (baseline)', { url: `${baselineServer.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }, baselineServer.child.pid);
 await baselineServer.stop();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
@@ -210,9 +230,11 @@ The image itself never shifts the page: the slot reserves its aspect ratio befor
 
 ## Endpoints
 
-| path | requests/s | p50 ms | p99 ms | 2xx/3xx | errors |
-|---|---|---|---|---|---|
-${allRows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} |`).join('\n')}
+| path | requests/s | p50 ms | p99 ms | 2xx/3xx | errors | server CPU µs/request | requests/s one server core could answer |
+|---|---|---|---|---|---|---|---|
+${allRows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} | ${r.cpuUs ?? '?'} | ${r.cpuUs ? Math.round(1e6 / r.cpuUs) : '?'} |`).join('\n')}
+
+"Server CPU µs/request" is the server process's own CPU time (user + system, from /proc) divided by the requests it answered in the run; it does not depend on how much CPU the load generator took, so 1,000,000 / µs is what one dedicated core would answer.
 
 ## Ingestion integrity
 

@@ -2,6 +2,7 @@
  * Script routes: the public per-dealer embed script and the signed-in script page data
  * (spec 01 §7, spec 02 §2 Script and Dealer script page, DECISIONS 6).
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { getDealer } from '../dealers/service';
@@ -40,12 +41,14 @@ async function scriptFor(app: FastifyInstance, dealer: Dealer): Promise<string> 
 }
 
 export async function scriptRoutes(app: FastifyInstance) {
-  const scriptCache = new Map<string, string>();
+  /** Built script bytes and their strong ETag per dealer version. */
+  const scriptCache = new Map<string, { body: Buffer; etag: string }>();
 
   // /scripts/:file serves dc-banners-{id}.js; any other /scripts/* path is the SPA's script page.
   app.get<{ Params: { file: string } }>(
     '/scripts/:file',
-    { config: { access: 'public', rateLimit: dealerRateLimit((r) => SCRIPT_FILE.exec((r.params as { file: string }).file)?.[1] ?? '') } },
+    // JavaScript for other sites: helmet's page headers do not apply (nosniff is set below).
+    { helmet: false, config: { access: 'public', rateLimit: dealerRateLimit((r) => SCRIPT_FILE.exec((r.params as { file: string }).file)?.[1] ?? '') } },
     async (request, reply) => {
       const match = SCRIPT_FILE.exec(request.params.file);
       if (!match) return reply.callNotFound();
@@ -55,18 +58,22 @@ export async function scriptRoutes(app: FastifyInstance) {
       }
       // The script depends only on the dealer's settings, so it is built once per dealer version.
       const key = `${current.id}|${current.version}`;
-      let js = scriptCache.get(key);
-      if (js === undefined) {
-        js = await scriptFor(app, await getDealer(app.db, current.id));
+      let built = scriptCache.get(key);
+      if (built === undefined) {
+        const body = Buffer.from(await scriptFor(app, await getDealer(app.db, current.id)));
+        built = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
         if (scriptCache.size > 1000) scriptCache.clear();
-        scriptCache.set(key, js);
+        scriptCache.set(key, built);
       }
-      return reply
+      reply
         .type('application/javascript; charset=utf-8')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('X-Content-Type-Options', 'nosniff')
         .header('Access-Control-Allow-Origin', '*')
         .header('Cache-Control', 'public, max-age=300')
-        .send(js);
+        .header('ETag', built.etag);
+      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send();
+      return reply.send(built.body);
     },
   );
 

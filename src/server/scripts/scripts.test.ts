@@ -1,0 +1,54 @@
+/**
+ * The per-dealer embed script over HTTP (spec 01 §7, issue 6): JavaScript with the dealer's
+ * configuration, a strong ETag with 304 on If-None-Match, a new ETag after a change that affects
+ * the script, and a JavaScript comment (404) for an unknown dealer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+
+let t: TestApp;
+const url = `/scripts/dc-banners-${DEMO_DEALER.id}.js`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('dealer script', () => {
+  it('serves the script with its configuration, a strong ETag and 304 on If-None-Match', async () => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toContain(`"dealerId":"${DEMO_DEALER.id}"`);
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const again = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('changes when the configuration it carries changes', async () => {
+    const before = await t.app.inject({ method: 'GET', url });
+    const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    const sizes = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/configs`, headers: { cookie } })).json().bannerSizes;
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/dealers/${DEMO_DEALER.id}/configs`,
+      headers: { cookie },
+      payload: { bannerSizes: { ...sizes, srpHeaderDesktop: { width: 1600, height: 250 } } },
+    });
+    expect(saved.statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': before.headers.etag as string } });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.body).toContain('1600');
+  });
+
+  it('answers an unknown dealer with a 404 JavaScript comment', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/scripts/dc-banners-nobody.js' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toBe('/* dc-banners: unknown dealer */');
+  });
+});
