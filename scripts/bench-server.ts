@@ -6,10 +6,13 @@
  * - `app` (default): the real app on PGlite (BENCH_DATA_DIR) or PostgreSQL (BENCH_DATABASE_URL, in
  *   schema BENCH_SCHEMA), migrated and seeded, with the demo dealer's rate limit off and one civic
  *   header banner uploaded.
+ * With BENCH_PROFILE=path, writes a CPU profile of the steady state (listening to SIGTERM) there.
  * Listens on BENCH_PORT (0 = any). Prints one JSON line `{ "origin": "http://127.0.0.1:PORT" }` when listening; SIGTERM closes
  * the app (flushing buffered events) and the database, then exits 0.
  */
 import path from 'node:path';
+import inspector from 'node:inspector';
+import { writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { eq } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config';
@@ -20,14 +23,31 @@ import { dealers } from '../src/server/db/schema';
 import { forgetDealer } from '../src/server/delivery/service';
 import { makeBanner, multipartBody } from '../tests/fixtures/images';
 
-const ready = (origin: string) => process.stdout.write(`${JSON.stringify({ origin })}\n`);
+/** With BENCH_PROFILE=file.cpuprofile, profiles from "listening" to SIGTERM (startup excluded). */
+const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : null;
+async function ready(origin: string) {
+  if (profiler) {
+    profiler.connect();
+    await new Promise((r) => profiler.post('Profiler.enable', () => profiler.post('Profiler.start', r)));
+  }
+  process.stdout.write(`${JSON.stringify({ origin })}\n`);
+}
+function saveProfile(): Promise<void> {
+  if (!profiler) return Promise.resolve();
+  return new Promise((resolve) =>
+    profiler.post('Profiler.stop', (_err, res) => {
+      writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(res.profile));
+      resolve();
+    }),
+  );
+}
 
 if (process.env.BENCH_MODE === 'baseline') {
   const app = Fastify({ logger: false });
   app.post('/204', async (_req, reply) => reply.status(204).send());
   app.get('/204', async (_req, reply) => reply.status(204).send());
-  ready(await app.listen({ host: '127.0.0.1', port: 0 }));
-  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  await ready(await app.listen({ host: '127.0.0.1', port: 0 }));
+  process.once('SIGTERM', () => void saveProfile().then(() => app.close()).then(() => process.exit(0)));
 } else {
   const database = await openDatabase(
     process.env.BENCH_DATABASE_URL
@@ -52,9 +72,10 @@ if (process.env.BENCH_MODE === 'baseline') {
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
   await app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: upload.body, headers: { cookie, 'content-type': upload.contentType } });
-  ready(await app.listen({ host: '127.0.0.1', port }));
+  await ready(await app.listen({ host: '127.0.0.1', port }));
   process.once('SIGTERM', () => {
     void (async () => {
+      await saveProfile();
       await app.close(); // flushes buffered events
       await database.close();
       process.exit(0);
