@@ -44,6 +44,17 @@ interface Row {
   ok: number;
   errors: number;
   seconds: number;
+  /** The equivalent autocannon command line (origin shown as {origin}). */
+  command: string;
+}
+
+/** The autocannon CLI equivalent of one run, for the report. */
+function commandOf(opts: autocannon.Options, seconds: number): string {
+  const url = String(opts.url).replace(/^http:\/\/127\.0\.0\.1:\d+/, '{origin}');
+  const headers = Object.entries(opts.headers ?? {}).map(([k, v]) => ` -H '${k}: ${v}'`).join('');
+  const method = opts.method && opts.method !== 'GET' ? ` -m ${opts.method}` : '';
+  const body = opts.body ? ` -b '${String(opts.body)}'` : '';
+  return `npx autocannon -c ${CONNECTIONS} -d ${seconds}${method}${headers}${body} '${url}'`;
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -72,6 +83,7 @@ async function run(name: string, opts: autocannon.Options, serverPid: number | u
     ok: r['2xx'] + (r['3xx'] ?? 0),
     errors: r.errors + r.timeouts + r.non2xx - (r['3xx'] ?? 0),
     seconds,
+    command: commandOf(opts, seconds),
   };
 }
 
@@ -234,7 +246,11 @@ The image itself never shifts the page: the slot reserves its aspect ratio befor
 |---|---|---|---|---|---|---|---|
 ${allRows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} | ${r.cpuUs ?? '?'} | ${r.cpuUs ? Math.round(1e6 / r.cpuUs) : '?'} |`).join('\n')}
 
-"Server CPU µs/request" is the server process's own CPU time (user + system, from /proc) divided by the requests it answered in the run; it does not depend on how much CPU the load generator took, so 1,000,000 / µs is what one dedicated core would answer.
+"Server CPU µs/request" is the server process's own CPU time (user + system, from /proc) divided by the requests it answered in the run; it does not depend on how much CPU the load generator took, so 1,000,000 / µs is what one dedicated core would answer. The PostgreSQL rows exclude the PostgreSQL server's own CPU.
+
+Commands (each row is this autocannon run, driven from scripts/bench.ts through autocannon's API; \`{origin}\` is the bench server):
+
+${allRows.map((r) => `- ${r.name}: \`${r.command}\``).join('\n')}
 
 ## Ingestion integrity
 
