@@ -25,6 +25,7 @@ import { DealerSettingsPage } from './admin/DealerSettingsPage';
 import { ManufacturersPage } from './admin/ManufacturersPage';
 import { PlatformAnalyticsPage } from './admin/PlatformAnalyticsPage';
 import { UsersPage } from './admin/UsersPage';
+import { ClientErrorsPage } from './admin/ClientErrorsPage';
 
 function SessionGate() {
   const { status } = useAuth();
@@ -69,6 +70,7 @@ export const router = createBrowserRouter([
               { path: 'manufacturers', element: <ManufacturersPage /> },
               { path: 'analytics', element: <PlatformAnalyticsPage /> },
               { path: 'users', element: <UsersPage /> },
+              { path: 'errors', element: <ClientErrorsPage /> },
             ],
           },
           {

@@ -12,6 +12,7 @@ import '@mantine/charts/styles.css';
 import { AuthProvider } from './components/auth';
 import { ErrorBoundary } from './components/feedback';
 import { router } from './App';
+import { reportClientError } from './api/client-errors';
 
 const theme = createTheme({
   primaryColor: 'red',
@@ -22,7 +23,10 @@ const theme = createTheme({
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
 
-createRoot(document.getElementById('root')!).render(
+/** Render errors caught by any error boundary (the router's error screen or ErrorBoundary) go to the server's log. */
+const onRenderError = (error: unknown, info: { componentStack?: string }) => reportClientError(error, info.componentStack);
+
+createRoot(document.getElementById('root')!, { onCaughtError: onRenderError, onUncaughtError: onRenderError }).render(
   <StrictMode>
     <MantineProvider theme={theme}>
       <Notifications position="top-right" />

@@ -1,27 +1,47 @@
 /**
- * The admin area through the browser (issue 3): the admin adds a dealer, sees a bad settings value
- * refused with the field named and the form still dirty, saves good settings, searches and filters
- * dealers, is refused a duplicate dealer, creates a user and deactivates it, cannot delete a
- * manufacturer in use, exports the platform, and deletes the new dealer after confirming.
- * Screenshots of each screen in test-results/.
+ * The admin area through the browser (issue 3 Proof): with real events recorded, the admin sees
+ * the dashboard figures; adds a manufacturer with one model and two trims; adds a dealer of that
+ * manufacturer and changes its settings (a bad value refused with the field named and the form
+ * still dirty; good values saved and still there after a reload; Reset to Defaults marks the form
+ * dirty and restores branding only); searches and filters dealers and is refused a duplicate;
+ * creates a dealer-manager for the new dealer and a second user that it deactivates (refused at
+ * sign-in); cannot delete a manufacturer in use; sees platform analytics with the chart; exports
+ * the platform; finds a page crash in the client error log; deletes a dealer after confirming;
+ * and finally signs out, and the new dealer-manager signs in and lands on the new dealer's
+ * dashboard. Screenshots of each admin screen in test-results/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
 let app: Page;
 
+/** Records banner events for the demo dealer the way its script would (no Origin: a server-side test client). */
+async function track(event: 'impression' | 'click', n: number) {
+  const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?new=true&model=civic' });
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA }, body });
+    expect(res.status).toBe(204);
+  }
+}
+
+async function signIn(email: string, password: string) {
+  await app.getByLabel(/^Email/).fill(email);
+  await app.getByLabel(/^Password/).fill(password);
+  await app.getByRole('button', { name: 'Sign in' }).click();
+}
+
 beforeAll(async () => {
   server = await startServer();
+  await track('impression', 40);
+  await track('click', 2);
   browser = await launchBrowser();
   app = await newPage(browser, { acceptDownloads: true });
   await app.goto(server.origin);
-  await app.getByLabel(/^Email/).fill('admin@dc-banners.com');
-  await app.getByLabel(/^Password/).fill('admin123');
-  await app.getByRole('button', { name: 'Sign in' }).click();
+  await signIn('admin@dc-banners.com', 'admin123');
   await app.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
 });
 afterAll(async () => {
@@ -30,150 +50,297 @@ afterAll(async () => {
 });
 
 const nav = (name: string) => app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-async function choose(label: string | RegExp, option: string) {
-  await app.getByRole('textbox', { name: label }).click();
-  await app.getByRole('option', { name: option, exact: true }).click();
+/** Picks an option of a Mantine Select (opening its dropdown again if it did not open). */
+async function choose(label: string | RegExp, option: string, scope: Pick<Page, 'getByRole'> = app) {
+  const box = scope.getByRole('textbox', { name: label });
+  const item = app.getByRole('option', { name: option, exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await box.click();
+    try {
+      await item.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
+  await item.click();
+}
+/** Waits until no modal or drawer is open or fading, then screenshots the page without the notifications on top. */
+async function shot(name: string) {
+  await expect.poll(() => app.locator('.mantine-Modal-content, .mantine-Drawer-content').count()).toBe(0);
+  const hide = await app.addStyleTag({ content: '.mantine-Notifications-root { display: none !important; }' });
+  await app.screenshot({ path: screenshotPath(name), fullPage: true });
+  await hide.evaluate((el) => (el as HTMLElement).remove());
+}
+
+/** Waits until an element stops changing height (an opening panel's animation is over). */
+async function settled(locator: ReturnType<Page['locator']>) {
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const h = (await locator.boundingBox())?.height ?? 0;
+      const same = h === last;
+      last = h;
+      return same;
+    }, { interval: 150 })
+    .toBe(true);
 }
 
 describe('admin area', () => {
-  it('shows the dashboard with real figures and the recent dealers', async () => {
+  it('shows the dashboard with the recorded events and the recent dealers', async () => {
     expect(await app.getByTestId('metric-Active Dealers').textContent()).toBe('1');
-    expect(await app.getByTestId('metric-Average CTR').textContent()).toBe('--');
+    expect(await app.getByTestId('metric-Total Impressions').textContent()).toBe('40');
+    expect(await app.getByTestId('metric-Total Clicks').textContent()).toBe('2');
+    expect(await app.getByTestId('metric-Average CTR').textContent()).toBe('5.00%');
     expect(await app.getByTestId('recent-dealers').textContent()).toContain('Honda of Demo');
-    await app.screenshot({ path: screenshotPath('50-admin-dashboard'), fullPage: true });
+    await shot('50-admin-dashboard');
   });
 
-  it('adds a dealer and lands on its settings', async () => {
+  it('adds a manufacturer with one model and two trims', async () => {
+    await nav('Manufacturers');
+    await app.getByRole('heading', { name: 'Manufacturer Management' }).waitFor();
+    await app.getByRole('button', { name: 'Add Manufacturer' }).click();
+    const drawer = app.getByRole('dialog', { name: 'Add Manufacturer' });
+    await drawer.getByRole('button', { name: 'Add Manufacturer' }).click();
+    await drawer.getByText('Name is required').waitFor();
+    await drawer.getByLabel(/^Name/).fill('Kia');
+    await drawer.getByLabel('Primary colour').fill('#05141F');
+    await drawer.getByRole('tab', { name: 'Models (0)' }).click();
+    await drawer.getByRole('button', { name: 'Add Model' }).click();
+    await drawer.getByLabel('Name (key)').fill('ev6');
+    await drawer.getByLabel('Display name', { exact: true }).fill('EV6');
+    await choose('Category', 'suv', drawer);
+    await drawer.getByLabel('MSRP from ($)').fill('42600');
+    await drawer.getByLabel('MSRP to ($)').fill('61600');
+    await drawer.getByRole('button', { name: 'Add Trim' }).click();
+    await drawer.getByRole('button', { name: 'Add Trim' }).click();
+    const trimNames = drawer.getByLabel('Trim name', { exact: true });
+    await trimNames.nth(0).fill('light');
+    await drawer.getByLabel('Trim display name').nth(0).fill('Light');
+    await drawer.getByLabel('Trim MSRP').nth(0).fill('42600');
+    await trimNames.nth(1).fill('wind');
+    await drawer.getByLabel('Trim display name').nth(1).fill('Wind');
+    await drawer.getByLabel('Trim MSRP').nth(1).fill('47600');
+    await drawer.getByLabel('Popular trim').nth(1).check();
+    await app.screenshot({ path: screenshotPath('55-admin-manufacturer-form'), fullPage: true });
+    await drawer.getByRole('button', { name: 'Add Manufacturer' }).click();
+
+    const card = app.getByTestId('manufacturer-card-kia');
+    await card.waitFor();
+    expect(await card.textContent()).toContain('1 model configured');
+    await app.getByRole('button', { name: 'Edit Kia' }).click();
+    const edit = app.getByRole('dialog', { name: 'Edit Kia' });
+    await edit.getByRole('tab', { name: 'Models (1)' }).click();
+    expect(await edit.getByText('suv · 2 trims · $42,600-61,600').count()).toBe(1);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('adds a dealer of the new manufacturer and lands on its settings', async () => {
+    await nav('Dashboard');
     await app.getByRole('link', { name: 'Add Dealer' }).first().click();
     await app.getByRole('heading', { name: 'Add Dealer' }).waitFor();
-    await app.getByLabel(/^Dealer name/).fill('Toyota of Springfield');
-    await app.getByText('Dealer id: toyota-of-springfield').waitFor();
-    await choose(/^Manufacturer/, 'Toyota');
-    await app.getByLabel(/^Website URL/).fill('https://www.toyotaspringfield.com');
+    await app.getByLabel(/^Dealer name/).fill('Kia of Springfield');
+    await app.getByText('Dealer id: kia-of-springfield').waitFor();
+    await choose(/^Manufacturer/, 'Kia');
+    await app.getByLabel(/^Website URL/).fill('https://www.kiaspringfield.com');
     await choose('Provider', 'Dealer Inspire');
-    await app.screenshot({ path: screenshotPath('51-admin-add-dealer'), fullPage: true });
+    await shot('51-admin-add-dealer');
     await app.getByRole('button', { name: 'Create Dealer' }).click();
     await app.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
-    await app.getByText('toyota-of-springfield · Toyota').waitFor();
+    await app.getByText('kia-of-springfield · Kia').waitFor();
+    expect(await app.getByLabel('Allowed domains', { exact: true }).inputValue()).toBe('www.kiaspringfield.com');
   });
 
-  it('refuses a bad settings value naming the field, then saves good values', async () => {
+  it('refuses a bad settings value naming the field, saves good values that persist, and resets to defaults', async () => {
     const save = app.getByRole('button', { name: 'Save Changes' });
     expect(await save.isDisabled()).toBe(true);
     const website = app.getByLabel('Website URL');
-    await website.fill('toyotaspringfield');
+    await website.fill('kiaspringfield');
     await app.getByText('Unsaved changes').waitFor();
     await save.click();
-    const alert = app.getByRole('alert').filter({ hasText: 'websiteUrl' });
-    await alert.waitFor();
+    await app.getByRole('alert').filter({ hasText: 'websiteUrl' }).waitFor();
     await app.getByText('Unsaved changes').waitFor();
+    expect(await save.isEnabled()).toBe(true);
 
-    await website.fill('https://www.toyotaspringfield.com');
-    await app.getByRole('textbox', { name: 'Allowed domains' }).fill('www.toyotaspringfield.com\n\n  toyotaspringfield.com  \n');
+    await website.fill('https://www.kiaspringfield.com');
+    await app.getByLabel('Allowed domains', { exact: true }).fill('www.kiaspringfield.com\n\n  kiaspringfield.com  \n');
     await app.getByLabel('Max requests per minute').fill('250');
+    await app.getByLabel('Primary colour').fill('#112233');
     await app.getByLabel('Weekly reports').uncheck({ force: true });
     await save.click();
     await app.getByText('Dealer settings saved').waitFor();
     await expect.poll(() => app.getByText('Unsaved changes').count()).toBe(0);
-    await app.screenshot({ path: screenshotPath('52-admin-dealer-settings'), fullPage: true });
+    expect(await save.isDisabled()).toBe(true);
+    await shot('52-admin-dealer-settings');
 
     await app.reload();
     await app.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
-    expect(await app.getByRole('textbox', { name: 'Allowed domains' }).inputValue()).toBe('www.toyotaspringfield.com\ntoyotaspringfield.com');
+    expect(await app.getByLabel('Allowed domains', { exact: true }).inputValue()).toBe('www.kiaspringfield.com\nkiaspringfield.com');
     expect(await app.getByLabel('Max requests per minute').inputValue()).toBe('250');
+    expect(await app.getByLabel('Primary colour').inputValue()).toBe('#112233');
     expect(await app.getByLabel('Weekly reports').isChecked()).toBe(false);
 
     await app.getByRole('button', { name: 'Reset to Defaults' }).click();
     await app.getByText('Unsaved changes').waitFor();
+    expect(await app.getByLabel('Primary colour').inputValue()).toBe('#000000');
+    // Security and notifications are not reset (spec 01 §4).
+    expect(await app.getByLabel('Max requests per minute').inputValue()).toBe('250');
+    expect(await app.getByLabel('Weekly reports').isChecked()).toBe(false);
   });
 
   it('searches and filters dealers, and refuses a duplicate dealer', async () => {
     await nav('Dealers');
     await app.getByRole('heading', { name: 'Dealer Management' }).waitFor();
-    await expect.poll(() => app.locator('[data-testid^="dealer-card-"]').count()).toBe(2);
+    const cards = app.locator('[data-testid^="dealer-card-"]');
+    await expect.poll(() => cards.count()).toBe(2);
     await app.getByLabel('Search').fill('spring');
-    await expect.poll(() => app.locator('[data-testid^="dealer-card-"]').count()).toBe(1);
+    await expect.poll(() => cards.count()).toBe(1);
     await choose('Manufacturer', 'Honda');
     await app.getByText('No dealers found').waitFor();
     await app.getByText('Try adjusting your search or filter criteria.').waitFor();
-    await app.screenshot({ path: screenshotPath('53-admin-dealers-empty'), fullPage: true });
+    await shot('53-admin-dealers-empty');
     await choose('Manufacturer', 'All Manufacturers');
     await app.getByLabel('Search').fill('');
-    await expect.poll(() => app.locator('[data-testid^="dealer-card-"]').count()).toBe(2);
-    await app.screenshot({ path: screenshotPath('54-admin-dealers'), fullPage: true });
+    await expect.poll(() => cards.count()).toBe(2);
+    await choose('Manufacturer', 'Kia');
+    await expect.poll(() => cards.count()).toBe(1);
+    await choose('Manufacturer', 'All Manufacturers');
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await app.getByTestId('dealer-card-honda-of-demo').textContent()).toContain('5.0%');
+    await shot('54-admin-dealers');
 
     await app.getByRole('link', { name: 'Add Dealer' }).click();
-    await app.getByLabel(/^Dealer name/).fill('Toyota of Springfield');
-    await choose(/^Manufacturer/, 'Toyota');
+    await app.getByLabel(/^Dealer name/).fill('Kia of  Springfield');
+    await choose(/^Manufacturer/, 'Kia');
     await app.getByLabel(/^Website URL/).fill('https://other.example.com');
     await app.getByRole('button', { name: 'Create Dealer' }).click();
-    await app.getByRole('alert').filter({ hasText: 'A dealer with the id "toyota-of-springfield" already exists' }).waitFor();
+    await app.getByRole('alert').filter({ hasText: 'A dealer with the id "kia-of-springfield" already exists' }).waitFor();
   });
 
-  it('creates a user and deactivates it', async () => {
+  it('creates a dealer-manager for the new dealer, and a user that it deactivates', async () => {
     await nav('Users');
     await app.getByRole('heading', { name: 'User Management' }).waitFor();
+    const addUser = async (email: string, name: string, role: string) => {
+      await app.getByRole('button', { name: 'Add User' }).click();
+      const dialog = app.getByRole('dialog', { name: 'Add User' });
+      await dialog.getByLabel(/^Email/).fill(email);
+      await dialog.getByLabel(/^Name/).fill(name);
+      await choose('Role', role, dialog);
+      await choose(/^Dealer/, 'Kia of Springfield', dialog);
+      await dialog.getByLabel(/^Initial password/).fill('springfield1');
+      await dialog.getByRole('button', { name: 'Add User' }).click();
+      await app.locator(`tr[data-email="${email}"]`).waitFor();
+      await expect.poll(() => app.getByRole('dialog').count()).toBe(0);
+    };
+    await addUser('sam@kiaspringfield.com', 'Sam Seller', 'Dealer manager');
+    await addUser('temp@kiaspringfield.com', 'Terry Temp', 'Viewer');
+    const sam = app.locator('tr[data-email="sam@kiaspringfield.com"]');
+    expect(await sam.textContent()).toContain('Dealer manager');
+    expect(await sam.textContent()).toContain('Kia of Springfield');
+
+    // A duplicate email, whatever its case, is refused.
     await app.getByRole('button', { name: 'Add User' }).click();
     const dialog = app.getByRole('dialog', { name: 'Add User' });
-    await dialog.getByLabel(/^Email/).fill('sam@toyotaspringfield.com');
-    await dialog.getByLabel(/^Name/).fill('Sam Seller');
-    await dialog.getByRole('textbox', { name: /^Dealer/ }).click();
-    await app.getByRole('option', { name: 'Toyota of Springfield' }).click();
+    await dialog.getByLabel(/^Email/).fill('SAM@kiaspringfield.com');
+    await dialog.getByLabel(/^Name/).fill('Sam Again');
+    await choose(/^Dealer/, 'Kia of Springfield', dialog);
     await dialog.getByLabel(/^Initial password/).fill('springfield1');
     await dialog.getByRole('button', { name: 'Add User' }).click();
-    const row = app.locator('tr[data-email="sam@toyotaspringfield.com"]');
-    await row.waitFor();
-    expect(await row.textContent()).toContain('Toyota of Springfield');
-    expect(await row.textContent()).toContain('Active');
+    await dialog.getByRole('alert').filter({ hasText: 'A user with this email already exists' }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    await app.getByRole('button', { name: 'Actions for sam@toyotaspringfield.com' }).click();
+    const terry = app.locator('tr[data-email="temp@kiaspringfield.com"]');
+    await app.getByRole('button', { name: 'Actions for temp@kiaspringfield.com' }).click();
     await app.getByRole('menuitem', { name: 'Deactivate' }).click();
     await app.getByRole('dialog', { name: 'Deactivate user?' }).getByRole('button', { name: 'Deactivate' }).click();
-    await expect.poll(() => row.textContent()).toContain('Deactivated');
-    await app.screenshot({ path: screenshotPath('55-admin-users'), fullPage: true });
+    await expect.poll(() => terry.textContent()).toContain('Deactivated');
+    await shot('56-admin-users');
 
-    // The deactivated user cannot sign in.
-    const res = await fetch(`${server.origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sam@toyotaspringfield.com', password: 'springfield1' }) });
-    expect(res.status).toBe(401);
+    const login = (email: string) =>
+      fetch(`${server.origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'springfield1' }) });
+    expect((await login('temp@kiaspringfield.com')).status).toBe(401);
+    expect((await login('sam@kiaspringfield.com')).status).toBe(200);
   });
 
-  it('shows manufacturers and refuses deleting one in use', async () => {
+  it('refuses deleting a manufacturer in use, saying how many dealers use it', async () => {
     await nav('Manufacturers');
     await app.getByRole('heading', { name: 'Manufacturer Management' }).waitFor();
-    const honda = app.getByTestId('manufacturer-card-honda');
-    expect(await honda.textContent()).toContain('15 models configured');
-    await app.getByRole('button', { name: 'Edit Honda' }).click();
-    await app.getByRole('tab', { name: 'Models (15)' }).click();
-    await app.getByText('Civic', { exact: true }).first().waitFor();
-    await app.screenshot({ path: screenshotPath('56-admin-manufacturer-edit'), fullPage: true });
-    await app.getByRole('button', { name: 'Cancel' }).click();
-
+    expect(await app.getByTestId('manufacturer-card-honda').textContent()).toContain('15 models configured');
     await app.getByRole('button', { name: 'Delete Honda' }).click();
-    await app.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await app.getByText('This manufacturer is used by 1 dealer; move or delete it first.').waitFor();
-    await app.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    await app.screenshot({ path: screenshotPath('57-admin-manufacturers'), fullPage: true });
+    const dialog = app.getByRole('dialog', { name: 'Delete Honda?' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByText('This manufacturer is used by 1 dealer; move or delete it first.').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await shot('57-admin-manufacturers');
   });
 
-  it('shows platform analytics and exports the platform', async () => {
+  it('shows platform analytics with the chart and exports the platform', async () => {
     await nav('Analytics');
     await app.getByRole('heading', { name: 'Platform Analytics' }).waitFor();
     await app.getByTestId('analytics-card-honda-of-demo').waitFor();
-    expect(await app.getByTestId('score-honda-of-demo').textContent()).toBe('0');
-    await app.screenshot({ path: screenshotPath('58-admin-analytics'), fullPage: true });
+    expect(await app.getByTestId('score-honda-of-demo').textContent()).toBe('100');
+    expect(await app.getByTestId('score-kia-of-springfield').textContent()).toBe('0');
+    await app.locator('.recharts-line').first().waitFor();
+    await choose('Period', 'Last 24 Hours');
+    await app.locator('.recharts-line').first().waitFor();
+    await shot('58-admin-analytics');
 
     await nav('Dashboard');
     const [download] = await Promise.all([app.waitForEvent('download'), app.getByRole('link', { name: 'Export Data' }).click()]);
     const doc = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(doc).toMatchObject({ format: 'dc-banners-export', version: 1 });
-    expect(doc.dealers.map((d: { id: string }) => d.id).sort()).toEqual(['honda-of-demo', 'toyota-of-springfield']);
+    expect(doc.dealers.map((d: { id: string }) => d.id).sort()).toEqual(['honda-of-demo', 'kia-of-springfield']);
+    expect(doc.manufacturers.find((m: { id: string }) => m.id === 'kia').models[0].trims).toHaveLength(2);
+    expect(JSON.stringify(doc)).not.toContain('argon2');
   });
 
-  it('deletes the new dealer after confirmation', async () => {
+  it('logs a page crash and shows it in the client error log', async () => {
+    // A malformed server answer crashes the dashboard's render: the error screen shows and the error is reported.
+    await app.route('**/api/admin/dashboard', (route) => route.fulfill({ json: { broken: true } }));
+    await app.goto(`${server.origin}/admin`);
+    await app.getByRole('heading', { name: 'Something went wrong' }).waitFor();
+    await app.getByText('An unexpected error occurred. This has been logged for debugging.').waitFor();
+    await app.unroute('**/api/admin/dashboard');
+    await app.getByRole('button', { name: 'Go Home' }).click();
+    await app.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await app.getByRole('link', { name: 'View Error Log' }).click();
+    await app.getByRole('heading', { name: 'Client Error Log' }).waitFor();
+    const entry = app.getByTestId('client-errors').locator('.mantine-Accordion-item').first();
+    await expect.poll(() => entry.textContent()).toContain('admin@dc-banners.com');
+    expect(await entry.textContent()).toMatch(/toLocaleString|undefined/);
+    expect(await entry.textContent()).toContain(`${server.origin}/admin`);
+    await entry.locator('.mantine-Accordion-control').click();
+    await entry.getByText('Component stack').waitFor();
+    await settled(entry);
+    // The production build minifies component names; the component stack is there all the same.
+    expect(await entry.locator('.mantine-Code-root').last().textContent()).toMatch(/^at \S+/);
+    await shot('59-admin-client-errors');
+  });
+
+  it('deletes a dealer after confirmation', async () => {
+    await app.request.post(`${server.origin}/api/admin/dealers`, { data: { name: 'Short Lived Motors', manufacturer: 'ford', websiteUrl: 'https://short.example.com', provider: 'custom' } });
     await nav('Dealers');
-    await app.getByRole('button', { name: 'Delete Toyota of Springfield' }).click();
-    await app.getByRole('dialog', { name: 'Delete Toyota of Springfield?' }).getByRole('button', { name: 'Delete' }).click();
-    await app.getByText('Toyota of Springfield deleted').waitFor();
-    await expect.poll(() => app.locator('[data-testid^="dealer-card-"]').count()).toBe(1);
+    await app.getByRole('button', { name: 'Delete Short Lived Motors' }).click();
+    const dialog = app.getByRole('dialog', { name: 'Delete Short Lived Motors?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await app.getByRole('button', { name: 'Delete Short Lived Motors' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await app.getByText('Short Lived Motors deleted').waitFor();
+    await expect.poll(() => app.locator('[data-testid^="dealer-card-"]').count()).toBe(2);
+  });
+
+  it('signs out; the new dealer-manager signs in and lands on the new dealer dashboard', async () => {
+    await app.getByRole('button', { name: 'Sign Out' }).click();
+    await app.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signIn('sam@kiaspringfield.com', 'springfield1');
+    await app.getByRole('heading', { name: 'Welcome back, Sam Seller!' }).waitFor();
+    expect(new URL(app.url()).pathname).toBe('/dealer');
+    await app.getByText('Kia of Springfield').first().waitFor();
+    // The admin area is closed to a dealer-manager.
+    await app.goto(`${server.origin}/admin/users`);
+    await app.getByRole('heading', { name: 'Welcome back, Sam Seller!' }).waitFor();
+    expect(new URL(app.url()).pathname).toBe('/dealer');
+    await app.getByText('No assets uploaded').waitFor();
+    await shot('60-new-dealer-manager-dashboard');
   });
 });

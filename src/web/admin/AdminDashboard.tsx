@@ -1,17 +1,17 @@
 /**
  * Admin Dashboard (/admin; spec 01 §2, §9; DECISIONS 18-19): Active Dealers, Total Impressions,
  * Total Clicks and Average CTR with the real change against the previous 30 days ('--' without
- * previous data); Recent Dealers (first 5) with View all and Add Dealer; export and import.
+ * previous data); Recent Dealers (first 5) with View all and Add Dealer; export and import; a link
+ * to the client error log.
  */
 import { Link } from 'react-router';
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { Building2, Eye, MousePointerClick, Percent, Plus, Settings } from 'lucide-react';
+import { Bug, Building2, Eye, MousePointerClick, Percent, Plus, Settings } from 'lucide-react';
 import { formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDashboard } from './api';
 import { MetricCard, StatusBadge, providerLabel } from './parts';
 import { ExportImport } from './ExportImport';
-
 
 export function AdminDashboard() {
   const q = useAdminDashboard();
@@ -98,6 +98,19 @@ export function AdminDashboard() {
         )}
       </Paper>
       <ExportImport />
+      <Paper withBorder radius="md" p="lg">
+        <Group justify="space-between">
+          <div>
+            <Title order={4}>Client Error Log</Title>
+            <Text size="sm" c="dimmed">
+              Render errors that showed the &lsquo;Something went wrong&rsquo; screen in a browser, with page, user and stacks.
+            </Text>
+          </div>
+          <Button component={Link} to="/admin/errors" variant="default" leftSection={<Bug size={16} />}>
+            View Error Log
+          </Button>
+        </Group>
+      </Paper>
     </Stack>
   );
 }

@@ -90,6 +90,8 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
   const save = useSaveManufacturer();
   const [draft, setDraft] = useState<Draft>(() => draftOf(manufacturer));
   const [nameError, setNameError] = useState<string | null>(null);
+  /** Open model panels (by index); a newly added model opens at once. */
+  const [openModels, setOpenModels] = useState<string[]>([]);
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const modelNames = draft.models.map((m) => m.name).filter(Boolean);
 
@@ -102,8 +104,14 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
       return;
     }
     const input = inputOf(draft);
-    // Ids follow the names (slug), so a renamed model or trim keeps a sensible id.
-    input.models = input.models.map((m) => ({ ...m, id: slugify(m.name) || m.id, trims: m.trims.map((t) => ({ ...t, id: slugify(t.name) || t.id })) }));
+    // Ids follow the names (slug), so a renamed model or trim keeps a sensible id; an empty
+    // display name falls back to the name.
+    input.models = input.models.map((m) => ({
+      ...m,
+      id: slugify(m.name) || m.id,
+      displayName: m.displayName.trim() || m.name,
+      trims: m.trims.map((t) => ({ ...t, id: slugify(t.name) || t.id, displayName: t.displayName.trim() || t.name })),
+    }));
     save.mutate(
       { id: manufacturer?.id ?? null, input },
       {
@@ -155,14 +163,14 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
           <Tabs.Panel value="models">
             <Stack>
               {draft.models.length === 0 && <Text c="dimmed">No models yet. Add the first one.</Text>}
-              <Accordion variant="separated" multiple>
+              <Accordion variant="separated" multiple value={openModels} onChange={setOpenModels}>
                 {draft.models.map((m, i) => (
                   <Accordion.Item key={`${m.id}-${i}`} value={`${i}`}>
                     <Accordion.Control>
                       <Group justify="space-between" pr="sm">
                         <Text fw={600}>{m.displayName || m.name || 'New model'}</Text>
                         <Text size="xs" c="dimmed">
-                          {m.category} · {m.trims.length} trim{m.trims.length === 1 ? "" : "s"} · ${m.msrp.min.toLocaleString('en-US')}-{m.msrp.max.toLocaleString('en-US')}
+                          {m.category} · {m.trims.length} trim{m.trims.length === 1 ? '' : 's'} · ${m.msrp.min.toLocaleString('en-US')}-{m.msrp.max.toLocaleString('en-US')}
                         </Text>
                       </Group>
                     </Accordion.Control>
@@ -220,7 +228,16 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                           <Button size="xs" variant="light" leftSection={<Plus size={14} />} onClick={() => setModel(i, { trims: [...m.trims, newTrim(m.trims.length + 1)] })}>
                             Add Trim
                           </Button>
-                          <Button size="xs" variant="subtle" color="red" leftSection={<Trash2 size={14} />} onClick={() => set({ models: draft.models.filter((_, j) => j !== i) })}>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            leftSection={<Trash2 size={14} />}
+                            onClick={() => {
+                              setOpenModels([]);
+                              set({ models: draft.models.filter((_, j) => j !== i) });
+                            }}
+                          >
                             Remove model
                           </Button>
                         </Group>
@@ -229,7 +246,14 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                   </Accordion.Item>
                 ))}
               </Accordion>
-              <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ models: [...draft.models, newModel(draft.models.length + 1)] })}>
+              <Button
+                variant="light"
+                leftSection={<Plus size={16} />}
+                onClick={() => {
+                  setOpenModels([...openModels, String(draft.models.length)]);
+                  set({ models: [...draft.models, newModel(draft.models.length + 1)] });
+                }}
+              >
                 Add Model
               </Button>
             </Stack>

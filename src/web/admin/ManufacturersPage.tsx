@@ -2,7 +2,7 @@
  * Manufacturer Management (/admin/manufacturers; spec 01 §2, §3, §5; DECISIONS 9): search by name,
  * cards (initial, name, counts of models, mappings, upsell rules and trim patterns, colour dots,
  * creation date, provider compatibility chips, edit and delete), both empty states, and the
- * add/edit form. Beyond the spec the form also edits the catalogue (CatalogueEditor.tsx).
+ * add/edit form. Beyond the spec the form also edits the catalogue (ManufacturerForm.tsx).
  */
 import { useState } from 'react';
 import { ActionIcon, Avatar, Badge, Button, Card, Center, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title, Tooltip } from '@mantine/core';
@@ -77,7 +77,7 @@ export function ManufacturersPage() {
                   <div>
                     <Text fw={700}>{m.name}</Text>
                     <Text size="xs" c="dimmed">
-                      {m.models.length} models configured · {m.dealerCount} dealer{m.dealerCount === 1 ? '' : 's'}
+                      {m.models.length} model{m.models.length === 1 ? '' : 's'} configured · {m.dealerCount} dealer{m.dealerCount === 1 ? '' : 's'}
                     </Text>
                   </div>
                 </Group>

@@ -15,6 +15,12 @@ import { ErrorNotice } from '../components/feedback';
 import { usePlatformAnalytics } from './api';
 import { StatusBadge, Figure } from './parts';
 
+/** Chart label of a series bucket: 'Nov 22' for a UTC day, 'Nov 22, 09:00' (local time) for an hour. */
+function bucketLabel(bucket: string): string {
+  if (bucket.length === 10) return new Date(`${bucket}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return new Date(`${bucket}:00Z`).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+}
+
 export function PlatformAnalyticsPage() {
   const [period, setPeriod] = useState<AnalyticsPeriod>('30d');
   const q = usePlatformAnalytics(period);
@@ -50,13 +56,13 @@ export function PlatformAnalyticsPage() {
         ) : (
           <LineChart
             h={260}
-            data={a.series}
-            dataKey="bucket"
+            data={a.series.map((p) => ({ ...p, label: bucketLabel(p.bucket) }))}
+            dataKey="label"
             series={[
               { name: 'impressions', label: 'Impressions', color: 'red.6' },
               { name: 'clicks', label: 'Clicks', color: 'blue.6' },
             ]}
-            curveType="monotone"
+            curveType="linear"
             withLegend
             withDots={false}
           />

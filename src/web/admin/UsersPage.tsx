@@ -28,6 +28,9 @@ export function UsersPage() {
   const [search, setSearch] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
+  // The deactivate modal keeps showing its user while it fades out.
+  const [toDeactivate, setToDeactivate] = useState<AdminUser | null>(null);
+  if (dialog?.kind === 'deactivate' && dialog.user !== toDeactivate) setToDeactivate(dialog.user);
 
   const q = search.trim().toLowerCase();
   const shown = (users.data ?? []).filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q) || (u.dealerName ?? '').toLowerCase().includes(q));
@@ -140,16 +143,16 @@ export function UsersPage() {
       {dialog?.kind === 'edit' && <UserForm user={dialog.user} onClose={close} />}
       {dialog?.kind === 'password' && <PasswordForm user={dialog.user} onClose={close} />}
       <Modal opened={dialog?.kind === 'deactivate'} onClose={close} title="Deactivate user?" centered>
-        {dialog?.kind === 'deactivate' && (
+        {toDeactivate && (
           <Stack>
             <Text size="sm">
-              {dialog.user.name} ({dialog.user.email}) is signed out everywhere at once and can no longer sign in. You can reactivate the account later.
+              {toDeactivate.name} ({toDeactivate.email}) is signed out everywhere at once and can no longer sign in. You can reactivate the account later.
             </Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 Cancel
               </Button>
-              <Button color="red" loading={update.isPending} onClick={() => setActive(dialog.user, false)}>
+              <Button color="red" loading={update.isPending} onClick={() => setActive(toDeactivate, false)}>
                 Deactivate
               </Button>
             </Group>

@@ -3,7 +3,7 @@
  * mutation refreshes the lists it changes.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminDashboard, AdminUser, DealerListItem, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
 import type { AnalyticsPeriod, Dealer, Manufacturer, Provider, Role } from '../../domain/schemas';
 import { apiFetch } from '../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../dealer/api';
@@ -15,6 +15,7 @@ export const adminKeys = {
   manufacturers: ['admin', 'manufacturers'] as const,
   users: ['admin', 'users'] as const,
   analytics: (p: AnalyticsPeriod) => ['admin', 'analytics', p] as const,
+  clientErrors: ['admin', 'client-errors'] as const,
 };
 
 export function useAdminDashboard() {
@@ -38,6 +39,11 @@ export function useManufacturers() {
 
 export function useUsers() {
   return useQuery({ queryKey: adminKeys.users, queryFn: async () => (await apiFetch<{ users: AdminUser[] }>('/api/admin/users')).users });
+}
+
+/** The client error log, newest first. */
+export function useClientErrors() {
+  return useQuery({ queryKey: adminKeys.clientErrors, queryFn: async () => (await apiFetch<{ errors: ClientErrorEntry[] }>('/api/admin/client-errors')).errors });
 }
 
 /** The dealer for the settings screen (GET /api/dealers/:id; admins may read any dealer). */

@@ -2,7 +2,7 @@
  * Small pieces the admin screens share: the dealer status badge (active in green, spec 01 §4),
  * a metric card with its trend text, and the confirm-before-delete modal.
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Badge, Button, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { LucideIcon } from 'lucide-react';
 import { formatTrend } from '../../domain/metrics';
@@ -47,8 +47,11 @@ export function MetricCard({ label, value, trend, trendLabel, icon: Icon, color 
 
 /** "Delete X?" confirmation; `onConfirm` runs the delete, the modal shows `error` when it fails. */
 export function ConfirmDelete({ opened, title, body, busy, error, onCancel, onConfirm }: { opened: boolean; title: string; body: ReactNode; busy: boolean; error?: string | null; onCancel: () => void; onConfirm: () => void }) {
+  // Keep the last title while the modal fades out (the caller has already cleared its target).
+  const [shownTitle, setShownTitle] = useState(title);
+  if (opened && title !== shownTitle) setShownTitle(title);
   return (
-    <Modal opened={opened} onClose={onCancel} title={title} centered>
+    <Modal opened={opened} onClose={onCancel} title={opened ? title : shownTitle} centered>
       <Stack>
         <Text size="sm">{body}</Text>
         {error && (
