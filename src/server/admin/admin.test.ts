@@ -105,6 +105,37 @@ describe('dealers', () => {
   });
 });
 
+describe('dealer settings validation', () => {
+  it('refuses each bad value with a 400 naming the field, and stores nothing', async () => {
+    const url = '/api/admin/dealers/toyota-of-springfield/settings';
+    const d = (await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer;
+    const cases: Array<[string, unknown]> = [
+      ['websiteUrl', { websiteUrl: 'ftp://toyota.example.com' }],
+      ['name', { name: '   ' }],
+      ['status', { status: 'closed' }],
+      ['provider', { provider: 'cdk' }],
+      ['security.maxRequestsPerMinute', { security: { ...d.security, maxRequestsPerMinute: 1001 } }],
+      ['security.maxRequestsPerMinute', { security: { ...d.security, maxRequestsPerMinute: 'many' } }],
+      ['security.allowedDomains', { security: { ...d.security, allowedDomains: [''] } }],
+      ['notifications.alertThreshold', { notifications: { ...d.notifications, alertThreshold: -1 } }],
+      ['branding.primaryColor', { branding: { ...d.branding, primaryColor: 'blue' } }],
+      ['branding.fontFamily', { branding: { ...d.branding, fontFamily: 'Comic Sans MS' } }],
+      ['branding.logoUrl', { branding: { ...d.branding, logoUrl: 'logo.png' } }],
+      ['assetStorage.baseUrl', { assetStorage: { ...d.assetStorage, baseUrl: 'cdn/assets' } }],
+      ['assetStorage.storageQuotaBytes', { assetStorage: { ...d.assetStorage, storageQuotaBytes: 1000 } }],
+      ['assetStorage.bannerSizes.inlineMobile.height', { assetStorage: { ...d.assetStorage, bannerSizes: { ...d.assetStorage.bannerSizes, inlineMobile: { width: 350, height: 5000 } } } }],
+      ['configs', { configs: { modelMap: {} } }],
+    ];
+    for (const [field, body] of cases) {
+      const res = await call('PUT', url, body);
+      expect(res.statusCode, field).toBe(400);
+      expect(errorOf(res), field).toContain(field);
+    }
+    const after = (await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer;
+    expect(after).toEqual(d);
+  });
+});
+
 describe('manufacturers', () => {
   const civicLike = {
     id: 'ev6',
@@ -190,6 +221,25 @@ describe('users', () => {
     await t.login('sam@example.com', 'new-password-2');
     expect((await call('POST', `/api/admin/users/${userId}/password`, { password: 'x' })).statusCode).toBe(400);
     expect((await call('PATCH', '/api/admin/users/not-a-uuid', { isActive: true })).statusCode).toBe(404);
+  });
+
+  it('changes role and dealer (ending the sessions); refuses an unknown dealer and a dealer role without dealer', async () => {
+    const session = await t.login('sam@example.com', 'new-password-2');
+    const res = await call('PATCH', `/api/admin/users/${userId}`, { role: 'viewer', dealerId: 'toyota-of-springfield' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ role: 'viewer', dealerId: 'toyota-of-springfield', dealerName: 'Toyota of Springfield!' });
+    expect((await call('GET', '/api/auth/me', undefined, session)).statusCode).toBe(401);
+    const me = (await call('GET', '/api/auth/me', undefined, await t.login('sam@example.com', 'new-password-2'))).json();
+    expect(JSON.stringify(me)).toContain('toyota-of-springfield');
+
+    const unknown = await call('PATCH', `/api/admin/users/${userId}`, { dealerId: 'nope' });
+    expect(unknown.statusCode).toBe(400);
+    expect(errorOf(unknown)).toBe('dealerId: unknown dealer "nope"');
+    const none = await call('PATCH', `/api/admin/users/${userId}`, { dealerId: null });
+    expect(errorOf(none)).toBe('dealerId: a dealer is required for dealer-manager and viewer users');
+    const badRole = await call('PATCH', `/api/admin/users/${userId}`, { role: 'owner' });
+    expect(errorOf(badRole)).toContain('role');
+    await call('PATCH', `/api/admin/users/${userId}`, { role: 'dealer-manager', dealerId: DEMO_DEALER.id });
   });
 
   it('will not deactivate or demote the last active admin', async () => {
@@ -342,8 +392,17 @@ describe('client error log', () => {
 });
 
 describe('dealer delete', () => {
-  it('deletes a dealer and what it owns; the id is then unknown', async () => {
+  it('deletes a dealer and what it owns; its users are deactivated and signed out; the id is then unknown', async () => {
+    const created = await call('POST', '/api/admin/users', { email: 'staff@toyota.example.com', name: 'Toyota Staff', role: 'viewer', dealerId: 'toyota-of-springfield', password: 'toyota-staff-1' });
+    const staffId = created.json().user.id;
+    const session = await t.login('staff@toyota.example.com', 'toyota-staff-1');
     expect((await call('DELETE', '/api/admin/dealers/toyota-of-springfield')).statusCode).toBe(204);
+    expect((await call('GET', '/api/auth/me', undefined, session)).statusCode).toBe(401);
+    const staff = ((await call('GET', '/api/admin/users')).json().users as Array<{ id: string }>).find((u) => u.id === staffId);
+    expect(staff).toMatchObject({ isActive: false, dealerId: null });
+    const reactivate = await call('PATCH', `/api/admin/users/${staffId}`, { isActive: true });
+    expect(errorOf(reactivate)).toBe('dealerId: a dealer is required for dealer-manager and viewer users');
+    expect((await call('PATCH', `/api/admin/users/${staffId}`, { isActive: true, dealerId: DEMO_DEALER.id })).json().user.isActive).toBe(true);
     expect((await call('GET', '/api/dealers/toyota-of-springfield')).statusCode).toBe(404);
     expect((await call('DELETE', '/api/admin/dealers/toyota-of-springfield')).statusCode).toBe(404);
   });

@@ -4,10 +4,10 @@
  * settings update (asset storage, branding, security, notifications and the dealer's identity
  * fields) validated field by field, and delete.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { dealers, eventRollupsHourly, manufacturers } from '../db/schema';
+import { dealers, eventRollupsHourly, manufacturers, sessions, users } from '../db/schema';
 import {
   DEALER_STATUSES,
   assetStorageSchema,
@@ -25,6 +25,7 @@ import { parseInput } from '../validation';
 import { getDealer, newDealerRow, toDealer } from '../dealers/service';
 import type { DealerListItem } from '../../domain/admin';
 import { bumpDealerVersion } from '../assets/service';
+import { forgetDealer } from '../delivery/service';
 
 const websiteUrl = z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' });
 
@@ -118,14 +119,24 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
     await tx.update(dealers).set(update).where(eq(dealers.id, dealerId));
     await bumpDealerVersion(tx, dealerId);
   });
+  forgetDealer(dealerId); // again after commit: a request during the transaction may have cached the old row
   return getDealer(db, dealerId);
 }
 
-/** Deletes a dealer and everything it owns (assets, inventory, feeds, events, rollups; its users lose the dealer). @throws NotFound. */
+/**
+ * Deletes a dealer and everything it owns (assets, inventory, feeds, events, rollups). Its users
+ * are deactivated and signed out in the same transaction: a dealer user without a dealer cannot
+ * work, and an admin must assign another dealer before reactivating them. @throws NotFound.
+ */
 export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
-  const deleted = await db.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
-  if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
-  await bumpDealerVersion(db, dealerId);
+  await db.transaction(async (tx) => {
+    const staff = await tx.update(users).set({ isActive: false, updatedAt: new Date() }).where(eq(users.dealerId, dealerId)).returning({ id: users.id });
+    if (staff.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, staff.map((u) => u.id)));
+    const deleted = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
+    if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
+    await bumpDealerVersion(tx, dealerId);
+  });
+  forgetDealer(dealerId);
 }
 
 /** Parses a settings body; exported for the import path. */

@@ -20,6 +20,7 @@ import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Invalid } from '../errors';
 import { periodRange } from '../analytics/service';
 import { bumpDealerVersion } from '../assets/service';
+import { forgetDealer } from '../delivery/service';
 import { listDealers } from './dealers';
 import type { AdminDashboard, PlatformAnalytics } from '../../domain/admin';
 import { hashPassword } from '../auth/password';
@@ -189,5 +190,6 @@ export async function importPlatform(db: Db, doc: unknown): Promise<{ manufactur
       if (updated.length === 0) await tx.insert(users).values({ id: randomUUID(), email: u.email, passwordHash: newUserHash, ...values });
     }
   });
+  for (const d of data.dealers) forgetDealer(d.id); // after commit, so no request re-caches the old row
   return { manufacturers: data.manufacturers.length, dealers: data.dealers.length, users: data.users.length };
 }

@@ -139,7 +139,7 @@ export function DealersPage() {
       <ConfirmDelete
         opened={victim !== null}
         title={`Delete ${victim?.name ?? ''}?`}
-        body="The dealer, its banners, inventory, feed and analytics are deleted for good. Its users lose access to the dealer area."
+        body="The dealer, its banners, inventory, feed and analytics are deleted for good. Its users are deactivated and signed out; assign them another dealer before reactivating them."
         busy={remove.isPending}
         error={remove.error?.message}
         onCancel={() => {
