@@ -6,12 +6,15 @@
  * dirty and restores branding only); searches and filters dealers and is refused a duplicate;
  * creates a dealer-manager for the new dealer and a second user that it deactivates (refused at
  * sign-in); cannot delete a manufacturer in use; sees platform analytics with the chart; exports
- * the platform; finds a page crash in the client error log; deletes a dealer after confirming;
- * and finally signs out, and the new dealer-manager signs in and lands on the new dealer's
- * dashboard. Screenshots of each admin screen in test-results/.
+ * the platform and imports it back (a foreign document refused); finds a page crash in the client
+ * error log; deletes a dealer after confirming; and finally signs out, and the new dealer-manager
+ * signs in and lands on the new dealer's dashboard. Screenshots of each admin screen in
+ * test-results/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
 
@@ -274,7 +277,7 @@ describe('admin area', () => {
     await shot('57-admin-manufacturers');
   });
 
-  it('shows platform analytics with the chart and exports the platform', async () => {
+  it('shows platform analytics with the chart, exports the platform and imports it back', async () => {
     await nav('Analytics');
     await app.getByRole('heading', { name: 'Platform Analytics' }).waitFor();
     await app.getByTestId('analytics-card-honda-of-demo').waitFor();
@@ -292,6 +295,24 @@ describe('admin area', () => {
     expect(doc.dealers.map((d: { id: string }) => d.id).sort()).toEqual(['honda-of-demo', 'kia-of-springfield']);
     expect(doc.manufacturers.find((m: { id: string }) => m.id === 'kia').models[0].trims).toHaveLength(2);
     expect(JSON.stringify(doc)).not.toContain('argon2');
+
+    // Import: a document of another format is refused whole; the exported one (edited) is applied.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-admin-import-'));
+    writeFileSync(path.join(dir, 'other.json'), JSON.stringify({ hello: 'world' }));
+    await app.locator('input[type=file]').setInputFiles(path.join(dir, 'other.json'));
+    await app.getByRole('dialog', { name: 'Import platform data?' }).getByRole('button', { name: 'Import' }).click();
+    await app.getByRole('alert').filter({ hasText: 'Invalid export format' }).waitFor();
+    doc.dealers.find((d: { id: string }) => d.id === 'kia-of-springfield').name = 'Kia of Shelbyville';
+    writeFileSync(path.join(dir, 'export.json'), JSON.stringify(doc));
+    await app.locator('input[type=file]').setInputFiles(path.join(dir, 'export.json'));
+    await app.getByRole('dialog', { name: 'Import platform data?' }).getByRole('button', { name: 'Import' }).click();
+    await app.getByText('Import complete').waitFor();
+    await expect.poll(() => app.getByTestId('recent-dealers').textContent()).toContain('Kia of Shelbyville');
+    doc.dealers.find((d: { id: string }) => d.id === 'kia-of-springfield').name = 'Kia of Springfield';
+    writeFileSync(path.join(dir, 'export.json'), JSON.stringify(doc));
+    await app.locator('input[type=file]').setInputFiles(path.join(dir, 'export.json'));
+    await app.getByRole('dialog', { name: 'Import platform data?' }).getByRole('button', { name: 'Import' }).click();
+    await expect.poll(() => app.getByTestId('recent-dealers').textContent()).toContain('Kia of Springfield');
   });
 
   it('logs a page crash and shows it in the client error log', async () => {

@@ -4,7 +4,7 @@
  * whole document before applying it in one transaction ('Invalid export format', 'Invalid import
  * data format' otherwise, nothing changed).
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, FileButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Download, Upload } from 'lucide-react';
@@ -20,9 +20,12 @@ export function ExportImport() {
   const importer = useImportPlatform();
   const [pending, setPending] = useState<Pending | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Clears the file input, so choosing the same file again is noticed. */
+  const resetFile = useRef<() => void>(null);
 
   const onFile = async (file: File | null) => {
     if (!file) return;
+    resetFile.current?.();
     setError(null);
     try {
       const doc = JSON.parse(await file.text()) as Pending['doc'];
@@ -60,7 +63,7 @@ export function ExportImport() {
           <Button component="a" href="/api/admin/export" variant="default" leftSection={<Download size={16} />}>
             Export Data
           </Button>
-          <FileButton onChange={(f) => void onFile(f)} accept="application/json,.json">
+          <FileButton resetRef={resetFile} onChange={(f) => void onFile(f)} accept="application/json,.json">
             {(props) => (
               <Button {...props} variant="light" leftSection={<Upload size={16} />}>
                 Import Data
