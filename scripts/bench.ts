@@ -178,10 +178,10 @@ async function benchApp(label: string, db: { dataDir: string } | { url: string; 
 }
 
 /** CLS of a sample dealer page over its whole load (banner included), in Chromium. */
-async function measureCls(fixture: string): Promise<number | null> {
+async function measureCls(syncScript: boolean): Promise<number | null> {
   if (!existsSync(CHROMIUM_PATH)) return null;
   const server = await startServer({ LOG_LEVEL: 'error' });
-  const site = await startDealerSite(`${server.origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`, fixture);
+  const site = await startDealerSite(`${server.origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`, 'long-srp.html', { syncScript });
   const browser = await launchBrowser();
   try {
     const page = await newPage(browser);
@@ -213,8 +213,8 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
 const results: DbResult[] = [await benchApp('PGlite', { dataDir })];
 rmSync(dataDir, { recursive: true, force: true });
 if (await postgresReachable()) results.push(await benchApp('PostgreSQL', { url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` }));
-const clsAsync = await measureCls('long-srp.html');
-const clsSync = await measureCls('long-srp-sync.html');
+const clsAsync = await measureCls(false);
+const clsSync = await measureCls(true);
 
 const ratio = (a: number | null, b: number | null) => (a && b ? (a / b).toFixed(1) : '?');
 const fmtCls = (v: number | null) => (v === null ? 'not measured (no Chromium)' : v.toFixed(4));
@@ -237,7 +237,7 @@ Cumulative layout shift of the sample dealer page over its whole load, banner in
 | script tag | CLS |
 |---|---|
 | \`<script src=... async>\` in the head (tests/fixtures/dealer-site/long-srp.html) | ${fmtCls(clsAsync)} |
-| \`<script src=...>\` in the head (long-srp-sync.html) | ${fmtCls(clsSync)} |
+| \`<script src=...>\` in the head (the same page, blocking tag) | ${fmtCls(clsSync)} |
 
 The image itself never shifts the page: the slot reserves its aspect ratio before the image loads (tests/e2e/embed.test.ts asserts 0 after the slot exists). With an async tag the script usually runs after the first paint, so swapping the one-line shortcode text for the banner slot moves the content below it once; a synchronous tag lets the script replace shortcodes while the page parses, before the first paint.
 

@@ -91,9 +91,11 @@ export interface DealerSite {
 }
 
 /** Serves a fixture dealer search page (on any path) with the dealer's script tag, on 127.0.0.1. */
-export async function startDealerSite(scriptUrl: string, page = 'new-inventory.html'): Promise<DealerSite> {
+export async function startDealerSite(scriptUrl: string, page = 'new-inventory.html', opts: { syncScript?: boolean } = {}): Promise<DealerSite> {
   const template = readFileSync(path.resolve('tests/fixtures/dealer-site', page), 'utf8');
-  const html = template.replace('{{SCRIPT_URL}}', scriptUrl);
+  let html = template.replace('{{SCRIPT_URL}}', scriptUrl);
+  // The fixtures load the script with `async`; syncScript serves the same page with a blocking tag.
+  if (opts.syncScript) html = html.replace(`<script src="${scriptUrl}" async>`, `<script src="${scriptUrl}">`);
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(html);

@@ -7,14 +7,14 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { ActionIcon, Anchor, Button, Card, Center, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
 import type { DealerListItem } from '../../domain/admin';
 import { formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealers, useDeleteDealer } from './api';
-import { ConfirmDelete, StatusBadge, providerLabel, Figure } from './parts';
+import { CardGridSkeleton, ConfirmDelete, EmptyState, Figure, StatusBadge, providerLabel } from './parts';
 
 const ALL = '__all__';
 
@@ -61,23 +61,9 @@ export function DealersPage() {
       </Group>
       {dealers.error && <ErrorNotice message={dealers.error.message} />}
       {dealers.isPending ? (
-        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h={220} radius="md" />
-          ))}
-        </SimpleGrid>
+        <CardGridSkeleton height={220} />
       ) : shown.length === 0 ? (
-        <Center py="xl">
-          <Stack align="center" gap={6}>
-            <ThemeIcon size={52} radius="xl" variant="light" color="gray">
-              <SearchX size={26} />
-            </ThemeIcon>
-            <Text fw={600}>No dealers found</Text>
-            <Text size="sm" c="dimmed">
-              Try adjusting your search or filter criteria.
-            </Text>
-          </Stack>
-        </Center>
+        <EmptyState icon={SearchX} title="No dealers found" hint="Try adjusting your search or filter criteria." />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
           {shown.map((d) => (

@@ -5,13 +5,13 @@
  * add/edit form. Beyond the spec the form also edits the catalogue (ManufacturerForm.tsx).
  */
 import { useState } from 'react';
-import { ActionIcon, Avatar, Badge, Button, Card, Center, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Factory, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import type { ManufacturerListItem } from '../../domain/admin';
 import { ErrorNotice } from '../components/feedback';
 import { useDeleteManufacturer, useManufacturers } from './api';
-import { ConfirmDelete, providerLabel } from './parts';
+import { CardGridSkeleton, ConfirmDelete, EmptyState, Figure, providerLabel } from './parts';
 import { ManufacturerForm } from './ManufacturerForm';
 
 export function ManufacturersPage() {
@@ -48,23 +48,9 @@ export function ManufacturersPage() {
       <TextInput label="Search" placeholder="Search manufacturers by name" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={420} />
       {list.error && <ErrorNotice message={list.error.message} />}
       {list.isPending ? (
-        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h={200} radius="md" />
-          ))}
-        </SimpleGrid>
+        <CardGridSkeleton height={200} />
       ) : shown.length === 0 ? (
-        <Center py="xl">
-          <Stack align="center" gap={6}>
-            <ThemeIcon size={52} radius="xl" variant="light" color="gray">
-              <Factory size={26} />
-            </ThemeIcon>
-            <Text fw={600}>No manufacturers found</Text>
-            <Text size="sm" c="dimmed">
-              {q ? 'Try adjusting your search criteria.' : 'Get started by adding your first manufacturer.'}
-            </Text>
-          </Stack>
-        </Center>
+        <EmptyState icon={Factory} title="No manufacturers found" hint={q ? 'Try adjusting your search criteria.' : 'Get started by adding your first manufacturer.'} />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
           {shown.map((m) => (
@@ -95,9 +81,9 @@ export function ManufacturersPage() {
                 </Group>
               </Group>
               <SimpleGrid cols={3} mt="md">
-                <Count label="Mappings" value={Object.keys(m.defaultModelMappings).length} />
-                <Count label="Upsell rules" value={Object.keys(m.defaultUpsellRules).length} />
-                <Count label="Trim patterns" value={Object.keys(m.defaultTrimPatterns).length} />
+                <Figure label="Mappings" value={Object.keys(m.defaultModelMappings).length} />
+                <Figure label="Upsell rules" value={Object.keys(m.defaultUpsellRules).length} />
+                <Figure label="Trim patterns" value={Object.keys(m.defaultTrimPatterns).length} />
               </SimpleGrid>
               <Group justify="space-between" mt="md">
                 <Group gap={6}>
@@ -139,17 +125,6 @@ export function ManufacturersPage() {
         onConfirm={confirmDelete}
       />
     </Stack>
-  );
-}
-
-function Count({ label, value }: { label: string; value: number }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700}>{value}</Text>
-    </div>
   );
 }
 

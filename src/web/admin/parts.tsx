@@ -1,9 +1,10 @@
 /**
  * Small pieces the admin screens share: the dealer status badge (active in green, spec 01 §4),
- * a metric card with its trend text, and the confirm-before-delete modal.
+ * a metric card with its trend text, the confirm-before-delete modal, small figures, card-grid
+ * loading and empty states.
  */
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Button, Center, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { LucideIcon } from 'lucide-react';
 import { formatTrend } from '../../domain/metrics';
 
@@ -73,7 +74,7 @@ export function ConfirmDelete({ opened, title, body, busy, error, onCancel, onCo
 }
 
 /** A small labelled figure (label above, bold value), used on dealer and analytics cards. */
-export function Figure({ label, value }: { label: string; value: string }) {
+export function Figure({ label, value }: { label: string; value: string | number }) {
   return (
     <div>
       <Text size="xs" c="dimmed">
@@ -87,3 +88,31 @@ export function Figure({ label, value }: { label: string; value: string }) {
 const PROVIDER_LABELS: Record<string, string> = { mxs: 'MXS', 'dealer-inspire': 'Dealer Inspire', custom: 'Custom' };
 /** Display name of an inventory provider. */
 export const providerLabel = (p: string) => PROVIDER_LABELS[p] ?? p;
+
+/** Loading placeholder for a grid of cards. */
+export function CardGridSkeleton({ height }: { height: number }) {
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} h={height} radius="md" />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Centred empty state: an icon, a title and a hint. */
+export function EmptyState({ icon: Icon, title, hint }: { icon: LucideIcon; title: string; hint: string }) {
+  return (
+    <Center py="xl">
+      <Stack align="center" gap={6}>
+        <ThemeIcon size={52} radius="xl" variant="light" color="gray">
+          <Icon size={26} />
+        </ThemeIcon>
+        <Text fw={600}>{title}</Text>
+        <Text size="sm" c="dimmed">
+          {hint}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
