@@ -14,8 +14,6 @@ import {
   type BannerSizes,
   type DealerConfigs,
   type DealerStats,
-  type SlotType,
-  type UpsellStrategy,
   type Variant,
 } from '../../domain/schemas';
 import { defaultDealerConfigs } from '../../domain/defaults';
@@ -25,6 +23,8 @@ import { trendPercent } from '../../domain/metrics';
 import { NotFound } from '../errors';
 import { parseInput } from '../validation';
 import { bumpDealerVersion } from '../assets/service';
+import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
+import type { InventorySummaryView } from '../../domain/inventory';
 import { resolveBanner } from '../delivery/service';
 import { dealerStats } from '../tracking/service';
 
@@ -144,27 +144,18 @@ export async function manufacturerDefaults(db: Db, dealerId: string): Promise<Om
   };
 }
 
-/** Headline numbers of the dealer's current inventory, for the Upsell rules inventory data card (spec 02 §3 InventoryData). */
-export interface InventorySummary {
-  totalUnits: number;
-  modelCount: number;
-  agedUnits: number;
-  avgDaysOnLot: number;
-  lastUpdated: string;
-}
-
 /** The dealer's inventory summary and inventory-optimised upsell rules, or null without inventory data. */
-export async function inventoryRules(db: Db, dealerId: string): Promise<{ summary: InventorySummary; rules: Record<string, string> } | null> {
+export async function inventoryRules(db: Db, dealerId: string): Promise<{ summary: InventorySummaryView; rules: Record<string, string> } | null> {
   const [row] = await db
     .select({
       // Only the totals: the model breakdown (with every vehicle) is not read.
-      summary: sql<InventorySummary>`(${dealerInventory.data} - 'modelBreakdown')`,
+      summary: sql<InventorySummaryView>`(${dealerInventory.data} - 'modelBreakdown')`,
       rules: dealerInventory.upsellRules,
     })
     .from(dealerInventory)
     .where(eq(dealerInventory.dealerId, dealerId));
   if (!row) return null;
-  const s = typeof row.summary === 'string' ? (JSON.parse(row.summary) as InventorySummary) : row.summary;
+  const s = typeof row.summary === 'string' ? (JSON.parse(row.summary) as InventorySummaryView) : row.summary;
   return {
     summary: {
       totalUnits: Number(s.totalUnits ?? 0),
@@ -175,18 +166,6 @@ export async function inventoryRules(db: Db, dealerId: string): Promise<{ summar
     },
     rules: row.rules,
   };
-}
-
-export interface UpsellRulesView {
-  /** The saved strategy (configs.customUpsellLogic). */
-  strategy: UpsellStrategy;
-  /** The rule set each strategy would put in force (spec 02 §2, activeUpsellRules). */
-  rules: Record<UpsellStrategy, Record<string, string>>;
-  /** The rules in force now: rules[strategy]. Delivery and preview use exactly these for type=upsell. */
-  active: Record<string, string>;
-  /** The manufacturer's own default rules ('Load Manufacturer Defaults'). */
-  manufacturerDefaults: Record<string, string>;
-  inventory: InventorySummary | null;
 }
 
 /**
@@ -211,22 +190,6 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
   };
   const strategy = row.configs.customUpsellLogic;
   return { strategy, rules, active: rules[strategy], manufacturerDefaults: row.defaultUpsellRules, inventory: inv?.summary ?? null };
-}
-
-export interface PreviewSlot {
-  slot: SlotType;
-  /** The model the slot shows (the upsell target for 'upsell'). */
-  model: string;
-  status: 'found' | 'Missing';
-  /** Where the image comes from (DECISIONS 14): uploaded asset, CDN, fallback asset or placeholder. */
-  source: 'asset' | 'cdn' | 'fallback' | 'placeholder';
-  assetId: string | null;
-  assetName: string | null;
-  /** Configured slot size, CSS pixels. */
-  width: number;
-  height: number;
-  /** The public delivery URL of the slot's image (same choice as the embed script), version-stamped. */
-  imageUrl: string;
 }
 
 /**

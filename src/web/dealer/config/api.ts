@@ -3,7 +3,8 @@
  * (spec 02 §2, §4; docs/API.md), with the query keys they invalidate.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BannerSizes, SlotType, UpsellStrategy, Variant } from '../../../domain/schemas';
+import type { BannerSizes, UpsellStrategy, Variant } from '../../../domain/schemas';
+import type { PreviewSlot, UpsellRulesView } from '../../../domain/configs';
 import { apiFetch } from '../../api/client';
 import { dealerKeys } from '../api';
 
@@ -20,34 +21,8 @@ export interface ConfigsView {
   version: number;
 }
 export type ConfigsUpdate = Partial<Omit<ConfigsView, 'manufacturer' | 'version'>>;
+export type { PreviewSlot, UpsellRulesView };
 export type ManufacturerDefaults = Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>;
-
-export interface InventorySummary {
-  totalUnits: number;
-  modelCount: number;
-  agedUnits: number;
-  avgDaysOnLot: number;
-  lastUpdated: string;
-}
-
-export interface UpsellRulesView {
-  strategy: UpsellStrategy;
-  rules: Record<UpsellStrategy, Record<string, string>>;
-  active: Record<string, string>;
-  manufacturerDefaults: Record<string, string>;
-  inventory: InventorySummary | null;
-}
-
-export interface PreviewSlot {
-  slot: SlotType;
-  model: string;
-  status: 'found' | 'Missing';
-  assetId: string | null;
-  assetName: string | null;
-  width: number;
-  height: number;
-  imageUrl: string;
-}
 
 const base = (id: string) => `/api/dealers/${encodeURIComponent(id)}`;
 export const configKeys = {
