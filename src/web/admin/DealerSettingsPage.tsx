@@ -12,7 +12,6 @@ import { Link, Navigate, useParams } from 'react-router';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Center,
   ColorInput,
@@ -31,7 +30,8 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Info, RotateCcw, Save } from 'lucide-react';
+import { Info, RotateCcw } from 'lucide-react';
+import { SaveControls } from '../components/SaveControls';
 import type { Dealer } from '../../domain/schemas';
 import { BANNER_SLOTS, DEALER_STATUSES, PROVIDERS, STORAGE_PROVIDERS, type BannerSlot, type Provider } from '../../domain/schemas';
 import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE } from '../../domain/constants';
@@ -164,19 +164,11 @@ function Settings({ dealerId }: { dealerId: string }) {
             {d.name} · {d.id} · {d.manufacturerName}
           </Text>
         </div>
-        <Group>
-          {dirty && (
-            <Badge color="orange" variant="light" size="lg">
-              Unsaved changes
-            </Badge>
-          )}
+        <SaveControls dirty={dirty} saving={save.isPending} onSave={onSave}>
           <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={reset}>
             Reset to Defaults
           </Button>
-          <Button leftSection={<Save size={16} />} onClick={onSave} disabled={!dirty || save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Changes'}
-          </Button>
-        </Group>
+        </SaveControls>
       </Group>
 
       <Section title="Dealer">

@@ -6,7 +6,8 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Slider, Stack, Tabs, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Plus, RotateCcw, Save, Trash2 } from 'lucide-react';
+import { Plus, RotateCcw, Trash2 } from 'lucide-react';
+import { SaveControls } from '../../components/SaveControls';
 import type { BannerSizes, BannerSlot } from '../../../domain/schemas';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT, numberOr, sizesWithFallback, weightLabel } from '../../../domain/defaults';
@@ -124,21 +125,13 @@ export function ConfigManager() {
           <Title order={2}>Configuration</Title>
           <Text c="dimmed">Model mappings, upsell rules, inventory weights and banner sizes for {saved.manufacturer.name}.</Text>
         </div>
-        <Group>
-          {dirty && (
-            <Badge color="orange" variant="light" size="lg">
-              Unsaved changes
-            </Badge>
-          )}
+        <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} onSave={onSave}>
           {canEdit && (
             <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={onReset} loading={resetting}>
               Reset to {saved.manufacturer.name} Defaults
             </Button>
           )}
-          <Button leftSection={<Save size={16} />} onClick={onSave} disabled={!canEdit || !dirty || save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Changes'}
-          </Button>
-        </Group>
+        </SaveControls>
       </Group>
 
       <Tabs defaultValue="mapping" keepMounted={false}>

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, Save, SlidersHorizontal } from 'lucide-react';
+import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, SlidersHorizontal } from 'lucide-react';
+import { SaveControls } from '../../components/SaveControls';
 import type { UpsellStrategy } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
@@ -90,16 +91,7 @@ export function UpsellRules() {
           <Title order={2}>Upsell Rules</Title>
           <Text c="dimmed">Choose which model the upsell banner promotes next to each model.</Text>
         </div>
-        <Group>
-          {dirty && (
-            <Badge color="orange" variant="light" size="lg">
-              Unsaved changes
-            </Badge>
-          )}
-          <Button leftSection={<Save size={16} />} onClick={onSave} disabled={!canEdit || !dirty || save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Changes'}
-          </Button>
-        </Group>
+        <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} onSave={onSave} />
       </Group>
 
       <SimpleGrid cols={{ base: 1, md: 3 }}>
