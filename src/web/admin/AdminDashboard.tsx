@@ -10,13 +10,16 @@ import { Bug, Building2, Eye, MousePointerClick, Percent, Plus, Settings } from 
 import { formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDashboard } from './api';
-import { MetricCard, StatusBadge, providerLabel } from './parts';
+import { StatusBadge, providerLabel } from './parts';
+import { MetricCard, TrendText } from '../components/metrics';
+
+/** The dashboard cards compare the last 30 days with the 30 before (server: admin/platform.ts). */
+const TREND_DAYS = 30;
 import { ExportImport } from './ExportImport';
 
 export function AdminDashboard() {
   const q = useAdminDashboard();
   const d = q.data;
-  const vs = 'vs previous 30 days';
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
@@ -30,10 +33,10 @@ export function AdminDashboard() {
       </Group>
       {q.error && <ErrorNotice message={q.error.message} />}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-        <MetricCard label="Active Dealers" value={d?.activeDealers.toLocaleString('en-US')} trend={d?.trends.activeDealers ?? null} trendLabel={vs} icon={Building2} color="blue" />
-        <MetricCard label="Total Impressions" value={d?.impressions.toLocaleString('en-US')} trend={d?.trends.impressions ?? null} trendLabel={vs} icon={Eye} color="indigo" />
-        <MetricCard label="Total Clicks" value={d?.clicks.toLocaleString('en-US')} trend={d?.trends.clicks ?? null} trendLabel={vs} icon={MousePointerClick} color="teal" />
-        <MetricCard label="Average CTR" value={d && formatCtr(d.ctr, 2)} trend={d?.trends.ctr ?? null} trendLabel={vs} icon={Percent} color="grape" />
+        <MetricCard label="Active Dealers" testId="metric-Active Dealers" value={d?.activeDealers.toLocaleString('en-US')} note={<TrendText value={d?.trends.activeDealers ?? null} days={TREND_DAYS} />} icon={Building2} color="blue" />
+        <MetricCard label="Total Impressions" testId="metric-Total Impressions" value={d?.impressions.toLocaleString('en-US')} note={<TrendText value={d?.trends.impressions ?? null} days={TREND_DAYS} />} icon={Eye} color="indigo" />
+        <MetricCard label="Total Clicks" testId="metric-Total Clicks" value={d?.clicks.toLocaleString('en-US')} note={<TrendText value={d?.trends.clicks ?? null} days={TREND_DAYS} />} icon={MousePointerClick} color="teal" />
+        <MetricCard label="Average CTR" testId="metric-Average CTR" value={d && formatCtr(d.ctr, 2)} note={<TrendText value={d?.trends.ctr ?? null} days={TREND_DAYS} />} icon={Percent} color="grape" />
       </SimpleGrid>
 
       <Paper withBorder radius="md" p="lg">

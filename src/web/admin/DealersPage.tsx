@@ -14,7 +14,8 @@ import type { DealerListItem } from '../../domain/admin';
 import { formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealers, useDeleteDealer } from './api';
-import { CardGridSkeleton, ConfirmDelete, EmptyState, Figure, StatusBadge, providerLabel } from './parts';
+import { CardGridSkeleton, ConfirmDelete, EmptyState, StatusBadge, providerLabel } from './parts';
+import { Figure } from '../components/metrics';
 
 const ALL = '__all__';
 

@@ -11,7 +11,8 @@ import { Factory, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import type { ManufacturerListItem } from '../../domain/admin';
 import { ErrorNotice } from '../components/feedback';
 import { useDeleteManufacturer, useManufacturers } from './api';
-import { CardGridSkeleton, ConfirmDelete, EmptyState, Figure, providerLabel } from './parts';
+import { CardGridSkeleton, ConfirmDelete, EmptyState, providerLabel } from './parts';
+import { Figure } from '../components/metrics';
 import { ManufacturerForm } from './ManufacturerForm';
 
 export function ManufacturersPage() {

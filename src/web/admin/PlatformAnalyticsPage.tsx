@@ -13,7 +13,8 @@ import { PERIOD_LABELS } from '../../domain/constants';
 import { formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { usePlatformAnalytics } from './api';
-import { StatusBadge, Figure } from './parts';
+import { StatusBadge } from './parts';
+import { Figure } from '../components/metrics';
 
 /** Chart label of a series bucket: 'Nov 22' for a UTC day, 'Nov 22, 09:00' (local time) for an hour. */
 function bucketLabel(bucket: string): string {

@@ -1,48 +1,17 @@
 /**
  * Small pieces the admin screens share: the dealer status badge (active in green, spec 01 §4),
- * a metric card with its trend text, the confirm-before-delete modal, small figures, card-grid
- * loading and empty states.
+ * the confirm-before-delete modal, provider labels, card-grid loading and empty states. Metric
+ * cards and figures live in components/metrics.tsx, shared with the dealer screens.
  */
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Center, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Button, Center, Group, Modal, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { LucideIcon } from 'lucide-react';
-import { formatTrend } from '../../domain/metrics';
 
 export function StatusBadge({ status }: { status: string }) {
   return (
     <Badge color={status === 'active' ? 'green' : 'gray'} variant={status === 'active' ? 'light' : 'outline'}>
       {status}
     </Badge>
-  );
-}
-
-/** A metric card: value (undefined while loading) and, when given, the trend versus the previous period. */
-export function MetricCard({ label, value, trend, trendLabel, icon: Icon, color }: { label: string; value: string | undefined; trend?: number | null; trendLabel?: string; icon: LucideIcon; color: string }) {
-  return (
-    <Paper withBorder p="lg" radius="md">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={6}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {value === undefined ? (
-            <Skeleton h={34} w={90} />
-          ) : (
-            <Text fz={28} fw={700} lh={1.1} data-testid={`metric-${label}`}>
-              {value}
-            </Text>
-          )}
-          {trend !== undefined && (
-            <Text size="xs" c={trend === null ? 'dimmed' : trend >= 0 ? 'teal.7' : 'red.7'}>
-              {formatTrend(trend)} {trendLabel}
-            </Text>
-          )}
-        </Stack>
-        <ThemeIcon variant="light" color={color} size={44} radius="md">
-          <Icon size={22} />
-        </ThemeIcon>
-      </Group>
-    </Paper>
   );
 }
 
@@ -70,18 +39,6 @@ export function ConfirmDelete({ opened, title, body, busy, error, onCancel, onCo
         </Group>
       </Stack>
     </Modal>
-  );
-}
-
-/** A small labelled figure (label above, bold value), used on dealer and analytics cards. */
-export function Figure({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700}>{value}</Text>
-    </div>
   );
 }
 

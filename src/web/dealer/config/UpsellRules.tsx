@@ -9,6 +9,7 @@ import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Them
 import { notifications } from '@mantine/notifications';
 import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, SlidersHorizontal } from 'lucide-react';
 import { SaveControls } from '../../components/SaveControls';
+import { Figure } from '../../components/metrics';
 import type { UpsellStrategy } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
@@ -123,11 +124,11 @@ export function UpsellRules() {
           </Title>
           {inventory ? (
             <SimpleGrid cols={{ base: 2, md: 5 }}>
-              <Stat label="Total units" value={inventory.totalUnits} />
-              <Stat label="Models" value={inventory.modelCount} />
-              <Stat label="Aged units" value={inventory.agedUnits} />
-              <Stat label="Avg days on lot" value={Math.round(inventory.avgDaysOnLot)} />
-              <Stat label="Last updated" value={inventory.lastUpdated ? new Date(inventory.lastUpdated).toLocaleString() : '--'} />
+              <Figure label="Total units" value={inventory.totalUnits} />
+              <Figure label="Models" value={inventory.modelCount} />
+              <Figure label="Aged units" value={inventory.agedUnits} />
+              <Figure label="Avg days on lot" value={Math.round(inventory.avgDaysOnLot)} />
+              <Figure label="Last updated" value={inventory.lastUpdated ? new Date(inventory.lastUpdated).toLocaleString() : '--'} />
             </SimpleGrid>
           ) : (
             <Text c="dimmed">No inventory data uploaded</Text>
@@ -221,16 +222,5 @@ export function UpsellRules() {
         </List>
       </Alert>
     </Stack>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700}>{value}</Text>
-    </div>
   );
 }

@@ -3,18 +3,18 @@
  * manufacturer, the three cards from recorded events with the change against the previous period
  * ('--' without previous data), quick actions and the most recent assets.
  */
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { ChevronRight, Code2, Eye, Images, MousePointerClick, Package, Percent, Settings2, TrendingUp, Upload, type LucideIcon } from 'lucide-react';
 import { TEXT } from '../../../domain/constants';
-import { formatCtr, formatTrend } from '../../../domain/metrics';
+import { formatCtr } from '../../../domain/metrics';
 import { useAuth } from '../../components/auth';
 import { useDealer } from '../api';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useAssets } from '../assets/api';
 import { assetTypeLabel, formatKb } from '../assets/format';
 import { useDealerTrend } from './api';
+import { MetricCard, TrendText } from '../../components/metrics';
 
 /** The cards cover the last 7 days, compared with the 7 days before (DECISIONS 18). */
 const PERIOD_DAYS = 7;
@@ -42,7 +42,7 @@ export function DealerDashboard() {
 
   const s = stats.data;
   const noData = s !== undefined && s.impressions === 0;
-  const trendNote = (p: number | null | undefined) => <TrendText value={p ?? null} />;
+  const trendNote = (p: number | null | undefined) => <TrendText value={p ?? null} days={PERIOD_DAYS} />;
   return (
     <Stack gap="lg">
       <div>
@@ -63,7 +63,7 @@ export function DealerDashboard() {
         <DealerErrorNotice error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <StatCard
+          <MetricCard
             label="Banner Impressions"
             value={s?.impressions.toLocaleString('en-US')}
             note={trendNote(s?.trend.impressions)}
@@ -71,7 +71,7 @@ export function DealerDashboard() {
             color="blue"
             testId="stat-impressions"
           />
-          <StatCard
+          <MetricCard
             label="Total Clicks"
             value={s?.clicks.toLocaleString('en-US')}
             note={trendNote(s?.trend.clicks)}
@@ -79,7 +79,7 @@ export function DealerDashboard() {
             color="teal"
             testId="stat-clicks"
           />
-          <StatCard
+          <MetricCard
             label="Click-through Rate"
             value={s && (noData ? '--' : formatCtr(s.ctr, 2))}
             note={noData ? <Text size="xs" c="dimmed">No data yet</Text> : trendNote(s?.trend.ctr)}
@@ -178,44 +178,5 @@ export function DealerDashboard() {
         )}
       </Paper>
     </Stack>
-  );
-}
-
-/** One metric card; `value` undefined while loading. */
-function StatCard({ label, value, note, icon: Icon, color, testId }: { label: string; value: string | undefined; note: ReactNode; icon: LucideIcon; color: string; testId: string }) {
-  return (
-    <Paper withBorder p="lg" radius="md">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={6}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {value === undefined ? (
-            <Skeleton h={34} w={90} />
-          ) : (
-            <Text fz={30} fw={700} lh={1.1} data-testid={testId}>
-              {value}
-            </Text>
-          )}
-          {value === undefined ? <Skeleton h={12} w={140} /> : note}
-        </Stack>
-        <ThemeIcon size={44} radius="md" variant="light" color={color}>
-          <Icon size={22} />
-        </ThemeIcon>
-      </Group>
-    </Paper>
-  );
-}
-
-/** '+12.5% vs previous 7 days' (green up, red down) or '-- vs previous 7 days' without previous data. */
-function TrendText({ value }: { value: number | null }) {
-  const color = value === null || Math.abs(value) < 0.05 ? 'dimmed' : value > 0 ? 'teal.7' : 'red.7';
-  return (
-    <Text size="xs" c="dimmed">
-      <Text span inherit c={color} fw={600}>
-        {formatTrend(value)}
-      </Text>{' '}
-      vs previous {PERIOD_DAYS} days
-    </Text>
   );
 }
