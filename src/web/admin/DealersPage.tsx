@@ -8,23 +8,21 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ActionIcon, Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
 import type { DealerListItem } from '../../domain/admin';
 import { formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealers, useDeleteDealer } from './api';
-import { CardGridSkeleton, ConfirmDelete, EmptyState, StatusBadge, providerLabel } from './parts';
+import { CardGridSkeleton, useConfirmDelete, EmptyState, StatusBadge, providerLabel } from './parts';
 import { Figure } from '../components/metrics';
 
 const ALL = '__all__';
 
 export function DealersPage() {
   const dealers = useAdminDealers();
-  const remove = useDeleteDealer();
+  const confirmDelete = useConfirmDelete<DealerListItem>(useDeleteDealer(), 'The dealer, its banners, inventory, feed and analytics are deleted for good. Its users are deactivated and signed out; assign them another dealer before reactivating them.');
   const [search, setSearch] = useState('');
   const [manufacturer, setManufacturer] = useState<string>(ALL);
-  const [victim, setVictim] = useState<DealerListItem | null>(null);
 
   const manufacturers = useMemo(() => {
     const names = new Map((dealers.data ?? []).map((d) => [d.manufacturer, d.manufacturerName]));
@@ -35,15 +33,6 @@ export function DealersPage() {
   const shown = (dealers.data ?? []).filter(
     (d) => (manufacturer === ALL || d.manufacturer === manufacturer) && (!q || d.name.toLowerCase().includes(q) || d.id.toLowerCase().includes(q)),
   );
-
-  const confirmDelete = () =>
-    victim &&
-    remove.mutate(victim.id, {
-      onSuccess: () => {
-        notifications.show({ color: 'teal', message: `${victim.name} deleted` });
-        setVictim(null);
-      },
-    });
 
   return (
     <Stack gap="lg">
@@ -90,7 +79,7 @@ export function DealersPage() {
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label="Delete">
-                    <ActionIcon variant="subtle" color="red" onClick={() => setVictim(d)} aria-label={`Delete ${d.name}`}>
+                    <ActionIcon variant="subtle" color="red" onClick={() => confirmDelete.ask(d)} aria-label={`Delete ${d.name}`}>
                       <Trash2 size={16} />
                     </ActionIcon>
                   </Tooltip>
@@ -123,18 +112,7 @@ export function DealersPage() {
           ))}
         </SimpleGrid>
       )}
-      <ConfirmDelete
-        opened={victim !== null}
-        title={`Delete ${victim?.name ?? ''}?`}
-        body="The dealer, its banners, inventory, feed and analytics are deleted for good. Its users are deactivated and signed out; assign them another dealer before reactivating them."
-        busy={remove.isPending}
-        error={remove.error?.message}
-        onCancel={() => {
-          remove.reset();
-          setVictim(null);
-        }}
-        onConfirm={confirmDelete}
-      />
+      {confirmDelete.modal}
     </Stack>
   );
 }

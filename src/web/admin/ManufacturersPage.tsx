@@ -6,34 +6,23 @@
  */
 import { useState } from 'react';
 import { ActionIcon, Avatar, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { Factory, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import type { ManufacturerListItem } from '../../domain/admin';
 import { ErrorNotice } from '../components/feedback';
 import { useDeleteManufacturer, useManufacturers } from './api';
-import { CardGridSkeleton, ConfirmDelete, EmptyState, providerLabel } from './parts';
+import { CardGridSkeleton, useConfirmDelete, EmptyState, providerLabel } from './parts';
 import { Figure } from '../components/metrics';
 import { ManufacturerForm } from './ManufacturerForm';
 
 export function ManufacturersPage() {
   const list = useManufacturers();
-  const remove = useDeleteManufacturer();
+  const confirmDelete = useConfirmDelete<ManufacturerListItem>(useDeleteManufacturer(), 'The manufacturer and its catalogue are deleted. A manufacturer that dealers still use cannot be deleted.');
   const [search, setSearch] = useState('');
   /** null = form closed; 'new' = add mode; otherwise the manufacturer being edited. */
   const [editing, setEditing] = useState<ManufacturerListItem | 'new' | null>(null);
-  const [victim, setVictim] = useState<ManufacturerListItem | null>(null);
 
   const q = search.trim().toLowerCase();
   const shown = (list.data ?? []).filter((m) => !q || m.name.toLowerCase().includes(q));
-
-  const confirmDelete = () =>
-    victim &&
-    remove.mutate(victim.id, {
-      onSuccess: () => {
-        notifications.show({ color: 'teal', message: `${victim.name} deleted` });
-        setVictim(null);
-      },
-    });
 
   return (
     <Stack gap="lg">
@@ -75,7 +64,7 @@ export function ManufacturersPage() {
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label="Delete">
-                    <ActionIcon variant="subtle" color="red" onClick={() => setVictim(m)} aria-label={`Delete ${m.name}`}>
+                    <ActionIcon variant="subtle" color="red" onClick={() => confirmDelete.ask(m)} aria-label={`Delete ${m.name}`}>
                       <Trash2 size={16} />
                     </ActionIcon>
                   </Tooltip>
@@ -113,18 +102,7 @@ export function ManufacturersPage() {
         </SimpleGrid>
       )}
       {editing !== null && <ManufacturerForm manufacturer={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      <ConfirmDelete
-        opened={victim !== null}
-        title={`Delete ${victim?.name ?? ''}?`}
-        body="The manufacturer and its catalogue are deleted. A manufacturer that dealers still use cannot be deleted."
-        busy={remove.isPending}
-        error={remove.error?.message}
-        onCancel={() => {
-          remove.reset();
-          setVictim(null);
-        }}
-        onConfirm={confirmDelete}
-      />
+      {confirmDelete.modal}
     </Stack>
   );
 }

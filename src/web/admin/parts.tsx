@@ -1,11 +1,13 @@
 /**
  * Small pieces the admin screens share: the dealer status badge (active in green, spec 01 §4),
- * the confirm-before-delete modal, provider labels, card-grid loading and empty states. Metric
+ * delete with confirmation, provider labels, card-grid loading and empty states. Metric
  * cards and figures live in components/metrics.tsx, shared with the dealer screens.
  */
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Center, Group, Modal, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { LucideIcon } from 'lucide-react';
+import { notifications } from '@mantine/notifications';
+import type { UseMutationResult } from '@tanstack/react-query';
 
 export function StatusBadge({ status }: { status: string }) {
   return (
@@ -16,7 +18,7 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 /** "Delete X?" confirmation; `onConfirm` runs the delete, the modal shows `error` when it fails. */
-export function ConfirmDelete({ opened, title, body, busy, error, onCancel, onConfirm }: { opened: boolean; title: string; body: ReactNode; busy: boolean; error?: string | null; onCancel: () => void; onConfirm: () => void }) {
+function ConfirmDelete({ opened, title, body, busy, error, onCancel, onConfirm }: { opened: boolean; title: string; body: ReactNode; busy: boolean; error?: string | null; onCancel: () => void; onConfirm: () => void }) {
   // Keep the last title while the modal fades out (the caller has already cleared its target).
   const [shownTitle, setShownTitle] = useState(title);
   if (opened && title !== shownTitle) setShownTitle(title);
@@ -40,6 +42,31 @@ export function ConfirmDelete({ opened, title, body, busy, error, onCancel, onCo
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * Delete with confirmation (DECISIONS 9): `ask(item)` opens 'Delete {name}?' with `body`; Delete
+ * runs `remove` with the item's id, notifies '{name} deleted' and closes; a failure shows the
+ * server's message in the modal; Cancel clears it. Render `modal` once in the screen.
+ */
+export function useConfirmDelete<T extends { id: string; name: string }>(remove: UseMutationResult<void, Error, string>, body: ReactNode) {
+  const [victim, setVictim] = useState<T | null>(null);
+  const onConfirm = () =>
+    victim &&
+    remove.mutate(victim.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: `${victim.name} deleted` });
+        setVictim(null);
+      },
+    });
+  const onCancel = () => {
+    remove.reset();
+    setVictim(null);
+  };
+  const modal = (
+    <ConfirmDelete opened={victim !== null} title={`Delete ${victim?.name ?? ''}?`} body={body} busy={remove.isPending} error={remove.error?.message} onCancel={onCancel} onConfirm={onConfirm} />
+  );
+  return { ask: setVictim, modal };
 }
 
 const PROVIDER_LABELS: Record<string, string> = { mxs: 'MXS', 'dealer-inspire': 'Dealer Inspire', custom: 'Custom' };
