@@ -114,6 +114,7 @@ export const TEXT = {
   pageNotFoundBody: 'The requested page could not be found.',
   noAssetsYet: 'No assets yet',
   noAssetsUploaded: 'No assets uploaded',
+  noModelsAvailable: 'No models available. Add model mappings first.',
   invalidExportFormat: 'Invalid export format',
   invalidImportData: 'Invalid import data format',
 } as const;

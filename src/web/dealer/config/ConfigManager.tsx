@@ -183,19 +183,15 @@ export function ConfigManager() {
                 </Button>
               )}
             </Group>
-            {models.length === 0 ? (
-              <Text c="dimmed">No models available. Add model mappings first.</Text>
-            ) : (
-              <RowsEditor
-                rows={draft.upsells}
-                onChange={(upsells) => set({ upsells })}
-                canEdit={canEdit}
-                keyLabel="Primary model"
-                valueLabel="Upsell target"
-                options={models}
-                empty='No upsell rules defined. Click "Add Rule" to get started.'
-              />
-            )}
+            <RowsEditor
+              rows={draft.upsells}
+              onChange={(upsells) => set({ upsells })}
+              canEdit={canEdit}
+              keyLabel="Primary model"
+              valueLabel="Upsell target"
+              options={models}
+              empty='No upsell rules defined. Click "Add Rule" to get started.'
+            />
           </Paper>
         </Tabs.Panel>
 
@@ -207,7 +203,7 @@ export function ConfigManager() {
                 1-3 low, 4-7 normal, 8-10 high priority. Higher weights favour a model's banners.
               </Text>
               {models.length === 0 ? (
-                <Text c="dimmed">No models available. Add model mappings first.</Text>
+                <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
               ) : (
                 <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                   {models.map((m) => (
@@ -222,7 +218,7 @@ export function ConfigManager() {
                 Each model's trim ladder, entry trim first, separated by commas.
               </Text>
               {models.length === 0 ? (
-                <Text c="dimmed">No models available. Add model mappings first.</Text>
+                <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
               ) : (
                 <SimpleGrid cols={{ base: 1, md: 2 }}>
                   {models.map((m) => (
@@ -326,7 +322,7 @@ export function WeightSlider({ model, value, disabled, onChange }: { model: stri
   );
 }
 
-/** Editable key -> value rows; with `options`, both sides are selects of those models. */
+/** Editable key -> value rows; with `options`, both sides are selects of those models ('No models available...' when there are none). */
 export function RowsEditor({
   rows,
   onChange,
@@ -344,6 +340,8 @@ export function RowsEditor({
   options?: string[];
   empty: string;
 }) {
+  // Model selects need models: without any, say so instead of offering empty selects.
+  if (options?.length === 0) return <Text c="dimmed">{TEXT.noModelsAvailable}</Text>;
   if (rows.length === 0) return <Text c="dimmed">{empty}</Text>;
   const update = (id: number, patch: Partial<Row>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
   return (

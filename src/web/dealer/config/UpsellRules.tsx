@@ -152,7 +152,7 @@ export function UpsellRules() {
             )}
           </Group>
           {models.length === 0 ? (
-            <Text c="dimmed">No models available. Add model mappings first.</Text>
+            <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
           ) : (
             <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
               {models.map((m) => (
@@ -178,19 +178,15 @@ export function UpsellRules() {
               </Group>
             )}
           </Group>
-          {models.length === 0 ? (
-            <Text c="dimmed">No models available. Add model mappings first.</Text>
-          ) : (
-            <RowsEditor
-              rows={draft.custom}
-              onChange={(custom) => set({ custom })}
-              canEdit={canEdit}
-              keyLabel="Primary model"
-              valueLabel="Upsell target"
-              options={models}
-              empty='No custom rules defined. Click "Add Rule" to get started.'
-            />
-          )}
+          <RowsEditor
+            rows={draft.custom}
+            onChange={(custom) => set({ custom })}
+            canEdit={canEdit}
+            keyLabel="Primary model"
+            valueLabel="Upsell target"
+            options={models}
+            empty='No custom rules defined. Click "Add Rule" to get started.'
+          />
         </Paper>
       )}
 
