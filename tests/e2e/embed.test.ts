@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
 
 let server: RunningServer;
 let site: DealerSite;
@@ -14,14 +14,7 @@ let browser: Browser;
 let cookie = '';
 
 async function analytics(): Promise<{ current: { impressions: number; clicks: number; conversions: number }; models: Array<{ model: string; impressions: number; conversions: number }> }> {
-  if (!cookie) {
-    const res = await fetch(`${server.origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'manager@hondaofdemo.com', password: 'manager123' }),
-    });
-    cookie = res.headers.get('set-cookie')!.split(';')[0]!;
-  }
+  if (!cookie) cookie = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
   return (await fetch(`${server.origin}/api/dealers/honda-of-demo/analytics?period=24h`, { headers: { cookie } })).json();
 }
 const impressions = async () => (await analytics()).current.impressions;

@@ -85,6 +85,13 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
   };
 }
 
+/** Signs in over HTTP and returns the session's Cookie header value. @throws unless the sign-in answers 200. */
+export async function apiSignIn(origin: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
 export interface DealerSite {
   origin: string;
   close(): Promise<void>;

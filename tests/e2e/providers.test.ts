@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -31,8 +31,7 @@ async function createDealer(name: string, manufacturer: string, provider: string
 
 beforeAll(async () => {
   server = await startServer();
-  const login = await fetch(`${server.origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@dc-banners.com', password: 'admin123' }) });
-  cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  cookie = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
   browser = await launchBrowser();
 });
 afterAll(async () => {

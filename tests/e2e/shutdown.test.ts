@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { startServer, type RunningServer } from './harness';
+import { startServer, type RunningServer, apiSignIn } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -24,8 +24,7 @@ describe('graceful shutdown', () => {
     server = await startServer({ LOG_LEVEL: 'error' }, { keepData: true });
     const { origin } = server;
     // The demo dealer's rate limit (100/min per client) would refuse most of this load.
-    const login = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@dc-banners.com', password: 'admin123' }) });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const cookie = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
     const dealer = (await (await fetch(`${origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie } })).json()).dealer;
     const off = await fetch(`${origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
       method: 'PUT',

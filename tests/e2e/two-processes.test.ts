@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { startServer, type RunningServer } from './harness';
+import { startServer, type RunningServer, apiSignIn } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
@@ -21,12 +21,6 @@ let a: RunningServer;
 let b: RunningServer;
 let feedServer: http.Server;
 let feedHits = 0;
-
-async function signIn(origin: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  expect(res.status).toBe(200);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
 
 const banner = (origin: string) => fetch(`${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
 
@@ -58,14 +52,14 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     // B has answered (and cached) the placeholder before the upload.
     expect((await banner(b.origin)).headers.get('x-banner-source')).toBe('placeholder');
 
-    const manager = await signIn(a.origin, 'manager@hondaofdemo.com', 'manager123');
+    const manager = await apiSignIn(a.origin, 'manager@hondaofdemo.com', 'manager123');
     const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
     const up = await fetch(`${a.origin}/api/dealers/${DEMO_DEALER.id}/assets`, { method: 'POST', headers: { cookie: manager, 'content-type': contentType }, body: new Uint8Array(body) });
     expect((await up.json()).results[0].ok).toBe(true);
     await expect.poll(async () => (await banner(b.origin)).headers.get('x-banner-source'), { timeout: 3000, interval: 200 }).toBe('asset');
 
     // Requiring an allowed domain through B: A refuses other origins within the same bound.
-    const admin = await signIn(b.origin, 'admin@dc-banners.com', 'admin123');
+    const admin = await apiSignIn(b.origin, 'admin@dc-banners.com', 'admin123');
     const dealer = (await (await fetch(`${b.origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
     const saved = await fetch(`${b.origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
       method: 'PUT',
@@ -78,7 +72,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
   });
 
   it('runs a due feed once although both processes schedule feeds', async () => {
-    const manager = await signIn(b.origin, 'manager@hondaofdemo.com', 'manager123');
+    const manager = await apiSignIn(b.origin, 'manager@hondaofdemo.com', 'manager123');
     const port = (feedServer.address() as AddressInfo).port;
     const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
     const saved = await fetch(`${b.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, {

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
 import { makeBanner } from '../fixtures/images';
 
 let server: RunningServer;
@@ -20,14 +20,7 @@ let managerCookie = '';
 
 /** The dealer's totals as the API reports them to its manager. */
 async function dealerStats(): Promise<{ impressions: number; clicks: number }> {
-  if (!managerCookie) {
-    const res = await fetch(`${server.origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'manager@hondaofdemo.com', password: 'manager123' }),
-    });
-    managerCookie = res.headers.get('set-cookie')!.split(';')[0]!;
-  }
+  if (!managerCookie) managerCookie = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
   const res = await fetch(`${server.origin}/api/dealers/honda-of-demo/stats`, { headers: { cookie: managerCookie } });
   return res.json();
 }
