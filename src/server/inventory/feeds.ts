@@ -19,7 +19,7 @@ import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedTestResult, FeedView, StoredInventory } from '../../domain/inventory';
 import { modelViews } from '../../domain/inventory';
 import { Invalid, NotFound } from '../errors';
-import { buildInventory, type ParseOptions, type ParseResult } from './parse';
+import { buildInventory, vehicleListCandidates, type ParseOptions, type ParseResult } from './parse';
 import { fetchFeedJson, type FetchFeedOptions } from './fetch-feed';
 import { applyInventory, parseOptionsFor } from './service';
 
@@ -42,20 +42,13 @@ export const feedSaveSchema = z
   .strict();
 export type FeedSave = z.infer<typeof feedSaveSchema>;
 
-const VEHICLE_KEYS = ['listOfVehicles', 'ListOfVehicles', 'vehicles', 'inventory'] as const;
-
 /**
  * Vehicle records of a feed document, built into InventoryData.
  * @throws Invalid: 'Vehicle data is not in array format', 'Feed returned empty inventory data',
  * 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true'.
  */
 export function feedInventory(doc: unknown, opts: ParseOptions): ParseResult {
-  let list: unknown = doc;
-  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
-    const o = doc as Record<string, unknown>;
-    const inv = o.Inventory as Record<string, unknown> | undefined;
-    list = inv && typeof inv === 'object' && 'ListOfVehicles' in inv ? inv.ListOfVehicles : VEHICLE_KEYS.map((k) => o[k]).find((v) => v !== undefined);
-  }
+  const list = vehicleListCandidates(doc)[0];
   if (!Array.isArray(list)) throw new Invalid(INVENTORY_TEXT.notArray);
   if (list.length === 0) throw new Invalid(INVENTORY_TEXT.empty);
   return buildInventory(list, opts);

@@ -53,16 +53,24 @@ export interface ParseOptions {
   now?: Date;
 }
 
+/**
+ * The values found where a JSON inventory document may hold its vehicles, in the accepted order
+ * (spec 02 §5): the document itself when it is an array, else `Inventory.ListOfVehicles`,
+ * `listOfVehicles`, `ListOfVehicles`, `vehicles`, `inventory` (those present, not yet checked to
+ * be arrays). Shared by upload and feed, which word their errors differently.
+ */
+export function vehicleListCandidates(doc: unknown): unknown[] {
+  if (Array.isArray(doc)) return [doc];
+  if (!doc || typeof doc !== 'object') return [];
+  const o = doc as Record<string, unknown>;
+  const inv = o.Inventory as Record<string, unknown> | undefined;
+  return [inv?.ListOfVehicles, o.listOfVehicles, o.ListOfVehicles, o.vehicles, o.inventory].filter((v) => v !== undefined);
+}
+
 /** The vehicle records of a parsed JSON document in one of the accepted shapes. @throws Invalid. */
 export function vehicleArray(doc: unknown): unknown[] {
-  if (Array.isArray(doc)) return doc;
-  if (doc && typeof doc === 'object') {
-    const o = doc as Record<string, unknown>;
-    const inv = o.Inventory as Record<string, unknown> | undefined;
-    for (const candidate of [inv?.ListOfVehicles, o.listOfVehicles, o.ListOfVehicles, o.vehicles, o.inventory]) {
-      if (Array.isArray(candidate)) return candidate;
-    }
-  }
+  const list = vehicleListCandidates(doc).find(Array.isArray);
+  if (list) return list;
   throw new Invalid(INVENTORY_TEXT.badStructure);
 }
 
