@@ -171,7 +171,7 @@ export const events = pgTable(
     /** The client's own timestamp, as sent, for diagnostics. */
     clientTimestamp: text('client_timestamp'),
   },
-  (t) => [index('events_dealer_time_idx').on(t.dealerId, t.occurredAt)],
+  (t) => [index('events_dealer_time_idx').on(t.dealerId, t.occurredAt), index('events_occurred_idx').on(t.occurredAt)],
 );
 
 /** Hourly rollups the dashboards read (spec 02 §2 Analytics, DECISIONS 18); written with the event batches. */
@@ -253,3 +253,32 @@ export const clientErrors = pgTable(
   },
   (t) => [index('client_errors_created_idx').on(t.createdAt)],
 );
+
+/**
+ * Events the writer could not store even alone (issue 10): after retries and splitting a failed
+ * batch, each event that still fails lands here with the database's error, so nothing accepted
+ * is silently dropped. Admins see the count on the platform dashboard. `payload` is the event as
+ * accepted, with every string JSON-escaped by the writer (so a row here can always be written).
+ */
+export const eventDeadLetters = pgTable(
+  'event_dead_letters',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    dealerId: text('dealer_id').notNull(),
+    payload: text('payload').notNull(),
+    error: text('error').notNull(),
+  },
+  (t) => [index('event_dead_letters_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Periodic maintenance jobs claimed across server processes (retention pruning, stale feed runs):
+ * a process runs a job only after moving its next_run_at forward in one UPDATE, like feed claims.
+ */
+export const jobLeases = pgTable('job_leases', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+  lastResult: text('last_result'),
+});
