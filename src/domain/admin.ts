@@ -38,6 +38,8 @@ export interface AdminDashboard {
   trends: { activeDealers: number | null; impressions: number | null; clicks: number | null; ctr: number | null };
   /** The first 5 dealers (oldest first) with all-time figures. */
   recentDealers: DealerListItem[];
+  /** Tracked events the database refused even alone, kept in event_dead_letters (issue 10). */
+  deadLetteredEvents: number;
 }
 
 export interface PlatformAnalytics {

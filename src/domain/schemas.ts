@@ -12,6 +12,7 @@ import {
   MAX_REQUESTS_PER_MINUTE,
   FONT_CHOICES,
 } from './constants';
+import { modelKey } from './model-keys';
 
 export const ROLES = ['admin', 'dealer-manager', 'viewer'] as const;
 export const roleSchema = z.enum(ROLES);
@@ -284,15 +285,36 @@ export const loginBodySchema = z.object({
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
-/** Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17). */
+/** C0/C1 control characters and unpaired UTF-16 surrogates: text PostgreSQL cannot store or that no browser sends. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A string of at most `max` characters with no control characters or broken surrogates (hostile-input boundary, issue 10). */
+export const safeText = (max: number) =>
+  z.string().max(max).refine((v) => !UNSAFE_TEXT.test(v), 'must not contain control characters');
+
+/** Longest model key a beacon may carry (the catalogue's longest key is under 20 characters). */
+export const MAX_MODEL_KEY = 64;
+
+/**
+ * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25; issue 10). Every string is
+ * bounded and free of control characters; `model` is reduced to its comparison key
+ * (modelKey, then letters and digits only, so "CR-V" -> "crv" and "=cmd" -> "cmd") and refused
+ * when nothing remains; `url` is empty or an http(s) URL.
+ */
 export const trackBodySchema = z.object({
-  dealerId: z.string().min(1).max(100),
+  dealerId: z.string().regex(/^[a-z0-9-]{1,100}$/, 'must be a dealer id (lowercase letters, digits and hyphens)'),
   event: trackEventSchema,
   type: slotTypeSchema.optional(),
-  model: z.string().max(100).optional().default(''),
+  model: safeText(100)
+    .transform((v) => modelKey(v.normalize('NFKC')).replace(/[^\p{L}\p{N}]/gu, ''))
+    .pipe(z.string().min(1, 'must name a model (letters or digits)').max(MAX_MODEL_KEY)),
   /** Client time, ISO 8601 or epoch milliseconds. */
-  timestamp: z.union([z.string().max(40), z.number()]).optional(),
-  url: z.string().max(2000).optional().default(''),
+  timestamp: z.union([safeText(40), z.number().finite()]).optional(),
+  url: safeText(2000)
+    .refine((v) => v === '' || /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http(s) URL')
+    .optional()
+    .default(''),
 });
 export type TrackBody = z.infer<typeof trackBodySchema>;
 

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { dealers, eventRollupsHourly as r, manufacturers, users } from '../db/schema';
+import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, users } from '../db/schema';
 import {
   dealerSchema,
   manufacturerSchema,
@@ -64,6 +64,7 @@ export async function adminDashboard(db: Db, now = new Date()): Promise<AdminDas
       ctr: curCtr === null || prevCtr === null ? null : trendPercent(curCtr, prevCtr),
     },
     recentDealers: all.slice(0, RECENT_DEALERS_ROWS),
+    deadLetteredEvents: await db.$count(eventDeadLetters),
   };
 }
 

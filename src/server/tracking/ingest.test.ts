@@ -3,7 +3,8 @@ import pino from 'pino';
 import { openTestDatabase } from '../test-app';
 import { seedDemoData, DEMO_DEALER } from '../db/seed';
 import { EventIngestor, rollup, dealerStats, type AcceptedEvent } from './service';
-import { eventRollupsHourly, events } from '../db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 
 type TestDb = Awaited<ReturnType<typeof openTestDatabase>>;
 let database: TestDb;
@@ -25,13 +26,13 @@ beforeAll(async () => {
 afterAll(() => database.dispose());
 
 describe('rollup', () => {
-  it('sums events per dealer, hour, model key and slot type', () => {
+  it('sums events (whose model is already the key) per dealer, hour, model and slot type', () => {
     const rows = rollup([
-      at('2026-11-01T10:05:00Z', 'impression', 'Civic'),
+      at('2026-11-01T10:05:00Z', 'impression', 'civic'),
       at('2026-11-01T10:59:59Z', 'impression', 'civic'),
-      at('2026-11-01T10:30:00Z', 'click', 'CIVIC'),
+      at('2026-11-01T10:30:00Z', 'click', 'civic'),
       at('2026-11-01T11:00:00Z', 'impression', 'civic'),
-      at('2026-11-01T10:10:00Z', 'conversion', 'cr-v', 'primary'),
+      at('2026-11-01T10:10:00Z', 'conversion', 'crv', 'primary'),
     ]);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatchObject({ hour: new Date('2026-11-01T10:00:00Z'), model: 'civic', slotType: 'header', impressions: 2, clicks: 1, conversions: 0 });
@@ -60,5 +61,75 @@ describe('EventIngestor', () => {
     expect(ingest.enqueue(e)).toBe(true);
     await ingest.close();
     expect(ingest.enqueue(e)).toBe(false);
+  });
+});
+
+describe('EventIngestor under failures (issue 10)', () => {
+  const day = '2026-11-04T09:00:00Z';
+  const count = (model: string) => database.db.$count(events, eq(events.model, model));
+  const fast = { retryMinMs: 5, retryMaxMs: 20, flushIntervalMs: 5 };
+
+  it('dead-letters an event the database refuses (NUL in a string) and stores every other event of its batch and after it', async () => {
+    const ingest = new EventIngestor(database.db, log, { ...fast, batchSize: 500 });
+    for (let i = 0; i < 300; i++) ingest.enqueue(at(day, 'impression', i === 123 ? 'x\u0000y' : 'nultest'));
+    await expect.poll(() => ingest.stats().pending, { timeout: 10_000 }).toBe(0);
+    for (let i = 0; i < 1000; i++) expect(ingest.enqueue(at(day, 'click', 'nultest'))).toBe(true);
+    await ingest.close();
+    expect(await count('nultest')).toBe(1299);
+    const dead = await database.db.select().from(eventDeadLetters);
+    expect(dead).toHaveLength(1);
+    expect(JSON.parse(dead[0]!.payload)).toMatchObject({ dealerId: DEMO_DEALER.id, model: 'x\u0000y' });
+    expect(dead[0]!.error).toMatch(/unicode|\\u0000|escape/i);
+    expect(ingest.stats()).toMatchObject({ stored: 1299, deadLettered: 1, failures: 0 });
+  });
+
+  it('isolates the events a trigger rejects, whatever their position in the batch', async () => {
+    await database.db.execute(sql.raw(`
+      CREATE FUNCTION reject_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.model = 'poison' THEN RAISE EXCEPTION 'poison event' USING ERRCODE = '22023'; END IF; RETURN NEW; END $$`));
+    await database.db.execute(sql.raw('CREATE TRIGGER reject_poison BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION reject_poison()'));
+    try {
+      const before = (await database.db.select().from(eventDeadLetters)).length;
+      const ingest = new EventIngestor(database.db, log, { ...fast, batchSize: 1000 });
+      for (let i = 0; i < 1000; i++) ingest.enqueue(at(day, 'impression', [0, 1, 500, 999].includes(i) ? 'poison' : 'triggertest'));
+      await ingest.close();
+      expect(await count('triggertest')).toBe(996);
+      expect((await database.db.select().from(eventDeadLetters)).length - before).toBe(4);
+    } finally {
+      await database.db.execute(sql.raw('DROP TRIGGER reject_poison ON events'));
+      await database.db.execute(sql.raw('DROP FUNCTION reject_poison()'));
+    }
+  });
+
+  it('keeps every event through a table outage and stores them once the table is back, dead-lettering none', async () => {
+    const deadBefore = (await database.db.select().from(eventDeadLetters)).length;
+    const ingest = new EventIngestor(database.db, log, { ...fast, retryMaxMs: 50 });
+    await database.db.execute(sql.raw('ALTER TABLE events RENAME TO events_away'));
+    try {
+      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'impression', 'outagetest'))).toBe(true);
+      await expect.poll(() => ingest.stats().failures, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      await ingest.flush(); // resolves during the outage instead of waiting it out
+      expect(ingest.pending).toBe(500);
+      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'click', 'outagetest'))).toBe(true);
+    } finally {
+      await database.db.execute(sql.raw('ALTER TABLE events_away RENAME TO events'));
+    }
+    // The writer resumes by itself: no flush or close needed.
+    await expect.poll(() => ingest.pending, { timeout: 10_000 }).toBe(0);
+    expect(await count('outagetest')).toBe(1000);
+    expect((await database.db.select().from(eventDeadLetters)).length).toBe(deadBefore);
+    await ingest.close();
+  });
+
+  it('waits while the database is not writable, answering "full" only when the buffer is', async () => {
+    let writable = false;
+    const ingest = new EventIngestor(database.db, log, { ...fast, maxBuffered: 10, canWrite: () => writable });
+    for (let i = 0; i < 10; i++) expect(ingest.enqueue(at(day, 'impression', 'disktest'))).toBe(true);
+    await ingest.flush();
+    expect(ingest.enqueue(at(day, 'impression', 'disktest'))).toBe(false);
+    writable = true;
+    await expect.poll(() => ingest.pending, { timeout: 10_000 }).toBe(0);
+    expect(await count('disktest')).toBe(10);
+    await ingest.close();
   });
 });

@@ -68,7 +68,7 @@ export async function trackingRoutes(app: FastifyInstance) {
         dealerId: input.dealerId,
         event: input.event,
         slotType: input.type ?? null,
-        model: input.model,
+        model: input.model, // the comparison key (trackBodySchema)
         url: input.url,
         clientTimestamp: input.timestamp === undefined ? null : String(input.timestamp),
         occurredAt: new Date(),

@@ -1,21 +1,37 @@
 /**
- * Event ingestion and the counts read from it (spec 01 §7, DECISIONS 17-18).
+ * Event ingestion and the counts read from it (spec 01 §7, DECISIONS 17-18, issue 10).
  *
- * `EventIngestor` buffers accepted events in memory and writes them in batches (every
- * FLUSH_INTERVAL_MS or as soon as BATCH_SIZE events wait). The buffer is bounded: when
- * MAX_BUFFERED events wait, `enqueue` refuses with `false` and the route answers 503, so a
- * client is never told 204 for an event that was dropped. `close()` flushes what is left.
- * Each batch is written in one transaction together with its per-hour rollups
- * (dealer, hour, model, slot type), which are what the dashboards read.
+ * `EventIngestor` buffers accepted events in memory and writes them in batches: FLUSH_INTERVAL_MS
+ * after the first event of a batch, or at once when BATCH_SIZE events wait. Each batch is one
+ * transaction with its per-hour rollups (dealer, hour, model key, slot type), which are what the
+ * dashboards read.
+ *
+ * The writer cannot be poisoned:
+ * - A failed write puts the batch back at the head of the buffer and retries after a backoff
+ *   (RETRY_MIN_MS doubling to RETRY_MAX_MS); the buffer keeps accepting meanwhile, so a database
+ *   outage of any length loses nothing until MAX_BUFFERED events wait. Only then does `enqueue`
+ *   refuse (the route answers 503): a client is never told 204 for an event that was dropped.
+ * - When the same batch fails twice with an error about the data itself (SQLSTATE classes 22
+ *   data exception, 23 integrity violation, 54 program limit), it is split in halves until the
+ *   events that cannot be written are isolated; those go to `event_dead_letters` with the
+ *   database's message, and every other event is stored. Any other error (connection lost,
+ *   table missing, disk full) is an outage: nothing is dead-lettered, the batch waits.
+ * - `flush()` never rejects and never waits out an outage: it makes one attempt at what is
+ *   buffered (reads call it so they see the latest events). `close()` keeps retrying for up to
+ *   CLOSE_RETRY_MS, then logs how many events it could not store.
+ *
+ * Crash loss: an event is written FLUSH_INTERVAL_MS plus one batch write after it is
+ * acknowledged while the database keeps up; a kill -9 loses what was acknowledged in that
+ * window (measured by `npm run bench`, documented in docs/OPERATIONS.md).
  */
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
-import { eventRollupsHourly, events } from '../db/schema';
+import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
-import { modelKey } from '../../domain/model-keys';
 
+/** An event as accepted by the track route; `model` is already the comparison key. */
 export interface AcceptedEvent {
   dealerId: string;
   event: TrackEventName;
@@ -26,24 +42,78 @@ export interface AcceptedEvent {
   occurredAt: Date;
 }
 
-export const FLUSH_INTERVAL_MS = 1000;
+export const FLUSH_INTERVAL_MS = 100;
 export const BATCH_SIZE = 2000;
 export const MAX_BUFFERED = 50_000;
+export const RETRY_MIN_MS = 250;
+export const RETRY_MAX_MS = 5000;
+export const CLOSE_RETRY_MS = 10_000;
+
+export interface IngestorOptions {
+  batchSize: number;
+  maxBuffered: number;
+  flushIntervalMs: number;
+  retryMinMs: number;
+  retryMaxMs: number;
+  closeRetryMs: number;
+  /** False while the database must not be written (e.g. the data disk is nearly full): writes wait. */
+  canWrite: () => boolean;
+}
+
+/** What the writer has done since start, for logs, health and tests. */
+export interface IngestorStats {
+  pending: number;
+  stored: number;
+  deadLettered: number;
+  /** Consecutive failed write attempts (0 when the last write succeeded). */
+  failures: number;
+  lastError: string | null;
+}
+
+/** The SQLSTATE of a database error, looking through wrappers (Drizzle puts the driver's error in `cause`). */
+export function sqlState(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** True for errors caused by the rows written (data exception, integrity violation, program limit), not by the database's state. */
+export function isDataError(err: unknown): boolean {
+  const state = sqlState(err);
+  return state !== undefined && ['22', '23', '54'].includes(state.slice(0, 2));
+}
+
+const messageOf = (err: unknown) => {
+  const cause = (err as { cause?: unknown })?.cause;
+  const m = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
+  return m.slice(0, 500);
+};
 
 export class EventIngestor {
   private buffer: AcceptedEvent[] = [];
-  private flushing: Promise<void> = Promise.resolve();
+  private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-
-  private readonly opts: { batchSize: number; maxBuffered: number; flushIntervalMs: number };
+  private counts = { stored: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
+  private readonly opts: IngestorOptions;
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    opts: Partial<{ batchSize: number; maxBuffered: number; flushIntervalMs: number }> = {},
+    opts: Partial<IngestorOptions> = {},
   ) {
-    this.opts = { batchSize: BATCH_SIZE, maxBuffered: MAX_BUFFERED, flushIntervalMs: FLUSH_INTERVAL_MS, ...opts };
+    this.opts = {
+      batchSize: BATCH_SIZE,
+      maxBuffered: MAX_BUFFERED,
+      flushIntervalMs: FLUSH_INTERVAL_MS,
+      retryMinMs: RETRY_MIN_MS,
+      retryMaxMs: RETRY_MAX_MS,
+      closeRetryMs: CLOSE_RETRY_MS,
+      canWrite: () => true,
+      ...opts,
+    };
   }
 
   /** Number of events waiting to be written. */
@@ -51,61 +121,163 @@ export class EventIngestor {
     return this.buffer.length;
   }
 
+  /** Counters since start (see IngestorStats). */
+  stats(): IngestorStats {
+    return { pending: this.buffer.length, ...this.counts };
+  }
+
   /** Queues an event; false when the buffer is full or the ingestor is closed (caller answers 503). */
   enqueue(e: AcceptedEvent): boolean {
     if (this.closed || this.buffer.length >= this.opts.maxBuffered) return false;
     this.buffer.push(e);
-    if (this.buffer.length >= this.opts.batchSize) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, this.opts.flushIntervalMs);
-      this.timer.unref();
-    }
+    if (this.counts.failures === 0) this.schedule(this.buffer.length >= this.opts.batchSize ? 0 : this.opts.flushIntervalMs);
     return true;
   }
 
-  /** Writes everything buffered so far; resolves when it is stored. Failed batches go back to the buffer. */
+  /**
+   * One attempt to write everything buffered so far (and what arrives meanwhile). Resolves when
+   * the buffer is empty or a write failed (the events stay queued and a retry is scheduled).
+   * Never rejects.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      while (this.buffer.length > 0) {
-        const batch = this.buffer.splice(0, this.opts.batchSize);
-        try {
-          await this.db.transaction(async (tx) => {
-            // Analytics batches do not wait for the WAL flush: a database crash may lose the last
-            // few hundred milliseconds of batches (already "except on a crash", DECISIONS 17),
-            // and each commit costs far less.
-            await tx.execute(sql`SET LOCAL synchronous_commit = off`);
-            await insertEvents(tx, batch);
-            await tx
-              .insert(eventRollupsHourly)
-              .values(rollup(batch))
-              .onConflictDoUpdate({
-                target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType],
-                set: {
-                  impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
-                  clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
-                  conversions: sql`${eventRollupsHourly.conversions} + excluded.conversions`,
-                },
-              });
-          });
-        } catch (err) {
-          this.buffer.unshift(...batch);
-          this.log.error({ err, count: batch.length }, 'event batch write failed; will retry');
-          throw err;
-        }
-      }
+    if (this.draining) return this.draining.then(() => this.flush());
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      if (this.buffer.length > 0 && !this.closed) this.schedule(this.counts.failures > 0 ? this.backoff() : 0);
     });
-    return this.flushing.catch(() => undefined);
+    return this.draining;
   }
 
-  /** Stops accepting events and flushes the rest. */
+  /** Stops accepting events and writes the rest, retrying for up to closeRetryMs. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    const deadline = Date.now() + this.opts.closeRetryMs;
     await this.flush();
+    while (this.buffer.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(this.backoff(), Math.max(0, deadline - Date.now()))));
+      await this.flush();
+    }
+    if (this.timer) clearTimeout(this.timer);
+    if (this.buffer.length > 0) {
+      this.log.error({ count: this.buffer.length, lastError: this.counts.lastError }, 'events not stored at shutdown: the database did not accept them');
+    }
   }
+
+  private schedule(delayMs: number): void {
+    if (this.timer || this.draining) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private backoff(): number {
+    return Math.min(this.opts.retryMaxMs, this.opts.retryMinMs * 2 ** Math.max(0, this.counts.failures - 1));
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.length > 0) {
+      if (!this.opts.canWrite()) {
+        this.failed(new Error('database is not writable (disk space)'));
+        return;
+      }
+      const batch = this.buffer.splice(0, this.opts.batchSize);
+      const unwritten = await this.writeOrIsolate(batch);
+      if (unwritten.length > 0) {
+        this.buffer.unshift(...unwritten);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Writes a batch. Returns the events still to be written: [] on success (or once the
+   * unwritable ones are dead-lettered), the batch itself after an outage or a first failure.
+   */
+  private async writeOrIsolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
+    try {
+      await writeBatch(this.db, batch);
+      this.succeeded(batch.length);
+      return [];
+    } catch (err) {
+      // A data error seen on the previous attempt too: find the events that cannot be written.
+      const isolate = isDataError(err) && this.counts.failures > 0;
+      this.failed(err, batch.length);
+      return isolate ? this.isolate(batch) : batch;
+    }
+  }
+
+  /** Splits a batch that keeps failing with a data error; see the module doc. */
+  private async isolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
+    const half = Math.ceil(batch.length / 2);
+    const parts = batch.length > 1 ? [batch.slice(0, half), batch.slice(half)] : [batch];
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      try {
+        await writeBatch(this.db, part);
+        this.succeeded(part.length);
+        continue;
+      } catch (err) {
+        if (!isDataError(err)) {
+          this.failed(err, part.length);
+          return parts.slice(i).flat();
+        }
+        if (part.length > 1) {
+          const rest = await this.isolate(part);
+          if (rest.length > 0) return [...rest, ...parts.slice(i + 1).flat()];
+          continue;
+        }
+        try {
+          await this.db.insert(eventDeadLetters).values({ dealerId: part[0]!.dealerId, payload: JSON.stringify(part[0]), error: messageOf(err) });
+          this.counts.deadLettered += 1;
+          this.log.warn({ err, event: part[0] }, 'event could not be stored; kept in event_dead_letters');
+        } catch (dlErr) {
+          this.failed(dlErr, 1);
+          return parts.slice(i).flat();
+        }
+      }
+    }
+    this.counts.failures = 0;
+    return [];
+  }
+
+  private succeeded(count: number): void {
+    if (this.counts.failures > 0) this.log.info({ afterFailures: this.counts.failures }, 'event writes resumed');
+    this.counts.stored += count;
+    this.counts.failures = 0;
+  }
+
+  private failed(err: unknown, count = 0): void {
+    this.counts.failures += 1;
+    this.counts.lastError = messageOf(err);
+    // One line per outage, not per retry.
+    if (this.counts.failures === 1) this.log.error({ err, count, pending: this.buffer.length + count }, 'event batch write failed; retrying with backoff');
+  }
+}
+
+/** Writes one batch of events and its rollups in one transaction. @throws the database error. */
+async function writeBatch(db: Db, batch: AcceptedEvent[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Analytics batches do not wait for the WAL flush: a database crash may lose the last few
+    // hundred milliseconds of batches (already "except on a crash", DECISIONS 17), and each
+    // commit costs far less.
+    await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+    await insertEvents(tx, batch);
+    await tx
+      .insert(eventRollupsHourly)
+      .values(rollup(batch))
+      .onConflictDoUpdate({
+        target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType],
+        set: {
+          impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
+          clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
+          conversions: sql`${eventRollupsHourly.conversions} + excluded.conversions`,
+        },
+      });
+  });
 }
 
 /**
@@ -132,12 +304,12 @@ async function insertEvents(tx: Tx, batch: AcceptedEvent[]): Promise<void> {
 
 type RollupRow = typeof eventRollupsHourly.$inferInsert;
 
-/** Sums a batch of events into rows per (dealer, hour, model key, slot type). */
+/** Sums a batch of events into rows per (dealer, hour, model key, slot type); `model` is already the key. */
 export function rollup(batch: AcceptedEvent[]): RollupRow[] {
   const rows = new Map<string, RollupRow & { impressions: number; clicks: number; conversions: number }>();
   for (const e of batch) {
     const hour = new Date(Math.floor(e.occurredAt.getTime() / 3_600_000) * 3_600_000);
-    const model = modelKey(e.model);
+    const model = e.model;
     const slotType = e.slotType ?? '';
     const key = `${e.dealerId}|${hour.getTime()}|${model}|${slotType}`;
     let row = rows.get(key);

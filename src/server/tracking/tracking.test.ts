@@ -62,4 +62,49 @@ describe('event tracking', () => {
     expect(res.statusCode).toBe(204);
     expect(await stats()).toEqual(before);
   });
+
+  it('refuses hostile strings with 400 naming the field, and keeps counting the valid events after them (issue 10)', async () => {
+    const before = await stats();
+    const refused: Array<[Record<string, unknown>, RegExp]> = [
+      [{ model: 'x\u0000y' }, /^model: must not contain control characters/],
+      [{ model: 'civic\u0085' }, /^model: /],
+      [{ model: '\ud800civic' }, /^model: /],
+      [{ model: ' -_. ' }, /^model: must name a model/],
+      [{ model: '=+@' }, /^model: must name a model/],
+      [{ model: undefined }, /^model: /],
+      [{ url: 'javascript:alert(1)' }, /^url: must be an http\(s\) URL/],
+      [{ url: 'https://x.example/\u0000' }, /^url: /],
+      [{ timestamp: '2026\u0000' }, /^timestamp: /],
+      [{ dealerId: 'Honda-Of-Demo' }, /^dealerId: /],
+    ];
+    for (const [patch, message] of refused) {
+      const res = await track({ ...body, ...patch });
+      expect(res.statusCode, JSON.stringify(patch)).toBe(400);
+      expect(res.json().error.message).toMatch(message);
+    }
+    for (let i = 0; i < 20; i++) expect((await track(body)).statusCode).toBe(204);
+    expect(await stats()).toMatchObject({ impressions: before.impressions + 20 });
+  });
+
+  it('stores models by their comparison key, so prototype names and formula prefixes are plain data', async () => {
+    for (const model of ['constructor', '__proto__', '=HYPERLINK("x")', 'CR-V', 'Santa Fe']) {
+      expect((await track({ ...body, model })).statusCode).toBe(204);
+    }
+    await t.app.events.flush();
+    const rows = await t.database.db.select({ model: events.model }).from(events).orderBy(events.id);
+    expect(rows.map((r) => r.model).slice(-5)).toEqual(['constructor', 'proto', 'hyperlinkx', 'crv', 'santafe']);
+  });
+
+  it('shows admins how many events the database refused', async () => {
+    const admin = await t.login('admin@dc-banners.com', 'admin123');
+    const dashboard = async () => (await t.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: { cookie: admin } })).json();
+    expect((await dashboard()).deadLetteredEvents).toBe(0);
+    // An event that passed validation but that the database refuses (NUL bytes cannot be stored).
+    const accepted = { dealerId: DEMO_DEALER.id, event: 'click' as const, slotType: 'header' as const, model: 'x\u0000y', url: '', clientTimestamp: null, occurredAt: new Date() };
+    t.app.events.enqueue(accepted);
+    t.app.events.enqueue({ ...accepted, model: 'civic' });
+    await expect.poll(async () => (await dashboard()).deadLetteredEvents, { timeout: 10_000 }).toBe(1);
+    expect(t.app.events.stats()).toMatchObject({ pending: 0, deadLettered: 1 });
+  });
 });
+

@@ -108,6 +108,12 @@ export function AdminDashboard() {
             <Text size="sm" c="dimmed">
               Render errors that showed the &lsquo;Something went wrong&rsquo; screen in a browser, with page, user and stacks.
             </Text>
+            {d && (
+              <Text size="sm" c={d.deadLetteredEvents > 0 ? 'red' : 'dimmed'} data-testid="dead-lettered-events">
+                Tracked events the database refused: {d.deadLetteredEvents.toLocaleString('en-US')}
+                {d.deadLetteredEvents > 0 && ' (kept in the event_dead_letters table with the error)'}
+              </Text>
+            )}
           </div>
           <Button component={Link} to="/admin/errors" variant="default" leftSection={<Bug size={16} />}>
             View Error Log
