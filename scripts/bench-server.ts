@@ -61,6 +61,7 @@ if (process.env.BENCH_MODE === 'baseline') {
   forgetDealer(DEMO_DEALER.id);
   const port = Number(process.env.BENCH_PORT ?? 0);
   const config = loadConfig({
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     LOG_LEVEL: 'silent',
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     FEED_SCHEDULER_INTERVAL_MS: '0',

@@ -8,7 +8,8 @@
  *   at postgres://postgres@127.0.0.1:5432/test answers): hot banner image (WebP), the same with
  *   If-None-Match (304), POST track (text/plain beacon, sustained), the embed script;
  * - ingestion integrity: after SIGTERM, every 204-acknowledged track event is counted in the
- *   database;
+ *   database; and after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many
+ *   acknowledged events were lost;
  * - the embed script size (raw, gzipped, with the demo dealer's configuration);
  * - cumulative layout shift of the sample dealer page in Debian Chromium (skipped without it).
  * Env: BENCH_SECONDS (10) per row, BENCH_TRACK_SECONDS (30) for track, BENCH_CONNECTIONS (50).
@@ -162,19 +163,60 @@ async function benchApp(label: string, db: { dataDir: string } | { url: string; 
   const code = await server.stop();
   if (code !== 0) throw new Error(`bench server exit code ${code}`);
 
-  let stored: number;
+  const stored = await storedEvents(db);
+  return { label, rows, track, stored, scriptGzip: gzipSync(script).length };
+}
+
+interface CrashResult {
+  label: string;
+  acknowledged: number;
+  stored: number;
+  rps: number;
+}
+
+/** Counts stored events of a bench database (PGlite directory or PostgreSQL schema, dropped after). */
+async function storedEvents(db: { dataDir: string } | { url: string; schema: string }): Promise<number> {
   if ('dataDir' in db) {
     const database = await openDatabase({ dataDir: db.dataDir });
-    stored = await database.db.$count(events);
+    const n = await database.db.$count(events);
     await database.close();
-  } else {
-    const c = new pg.Client({ connectionString: db.url });
-    await c.connect();
-    stored = Number((await c.query(`SELECT count(*) AS n FROM "${db.schema}".events`)).rows[0].n);
-    await c.query(`DROP SCHEMA "${db.schema}" CASCADE`);
-    await c.end();
+    return n;
   }
-  return { label, rows, track, stored, scriptGzip: gzipSync(script).length };
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  const n = Number((await c.query(`SELECT count(*) AS n FROM "${db.schema}".events`)).rows[0].n);
+  await c.query(`DROP SCHEMA "${db.schema}" CASCADE`);
+  await c.end();
+  return n;
+}
+
+const CRASH_SECONDS = Number(process.env.BENCH_CRASH_SECONDS ?? 6);
+
+/**
+ * kill -9 of the server in the middle of a sustained track load: acknowledged (204) events
+ * against events found in the database afterwards (issue 10, "bounded crash loss").
+ */
+async function crashLoss(label: string, db: { dataDir: string } | { url: string; schema: string }): Promise<CrashResult> {
+  const env: Record<string, string> = { BENCH_PORT: String(await freePort()) };
+  if ('dataDir' in db) env.BENCH_DATA_DIR = db.dataDir;
+  else Object.assign(env, { BENCH_DATABASE_URL: db.url, BENCH_SCHEMA: db.schema });
+  const server = await startBenchServer(env);
+  const body = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
+  server.child.removeAllListeners('exit');
+  const exited = new Promise((r) => server.child.once('exit', r));
+  const load = autocannon({
+    url: `${server.origin}/api/analytics/track`,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'text/plain', 'user-agent': UA },
+    connections: CONNECTIONS,
+    duration: CRASH_SECONDS + 1,
+  });
+  setTimeout(() => server.child.kill('SIGKILL'), CRASH_SECONDS * 1000);
+  const r = await load;
+  await exited;
+  // Rows that were stored after the bench server uploaded its banner: only events count.
+  return { label, acknowledged: r['2xx'], stored: await storedEvents(db), rps: Math.round(r['2xx'] / CRASH_SECONDS) };
 }
 
 /** CLS of a sample dealer page over its whole load (banner included), in Chromium. */
@@ -209,10 +251,18 @@ const baselineServer = await startBenchServer({ BENCH_MODE: 'baseline' });
 const baseline = await run('bare Fastify route, 204 (baseline)', { url: `${baselineServer.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }, baselineServer.child.pid);
 await baselineServer.stop();
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
+const pgSchema = () => `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
+const dataDir = freshDir();
 const results: DbResult[] = [await benchApp('PGlite', { dataDir })];
 rmSync(dataDir, { recursive: true, force: true });
-if (await postgresReachable()) results.push(await benchApp('PostgreSQL', { url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` }));
+const crashDir = freshDir();
+const crashes: CrashResult[] = [await crashLoss('PGlite', { dataDir: crashDir })];
+rmSync(crashDir, { recursive: true, force: true });
+if (await postgresReachable()) {
+  results.push(await benchApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+  crashes.push(await crashLoss('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+}
 const clsAsync = await measureCls(false);
 const clsSync = await measureCls(true);
 
@@ -278,6 +328,17 @@ ${results
     (r) =>
       `- ${r.label}: ${r.track.ok} track requests answered 204 in the measured window; ${r.stored} events in the database after SIGTERM (${r.stored >= r.track.ok ? 'every acknowledged event stored; requests in flight when the clock stopped were stored too' : 'LOST EVENTS'}).`,
   )
+  .join('\n')}
+
+Events lost on kill -9 under load (a sustained track load of ${CONNECTIONS} connections; the server is killed after ${CRASH_SECONDS} s; docs/OPERATIONS.md "What a crash can lose"):
+
+| database | acknowledged (204) | stored after the crash | lost | lost, as time at the measured rate |
+|---|---|---|---|---|
+${crashes
+  .map((c) => {
+    const lost = Math.max(0, c.acknowledged - c.stored);
+    return `| ${c.label} | ${c.acknowledged} | ${c.stored} | ${lost} (${((lost / Math.max(1, c.acknowledged)) * 100).toFixed(2)} %) | ${c.rps ? Math.round((lost / c.rps) * 1000) : '?'} ms at ${c.rps}/s |`;
+  })
   .join('\n')}
 `;
 process.stdout.write(report);

@@ -106,6 +106,11 @@ describe('cdnAssetUrl (DECISIONS 14 b)', () => {
     const s = { ...storage, customNaming: { pattern: '{dealerId}/{manufacturer}-{model}-{size}-{color}.{ext}' } };
     expect(cdnAssetUrl(s, v)).toBe('https://cdn.example.com/assets/honda-of-demo/honda-of-demo/honda-cr-v-1920x300-{color}.jpg');
   });
+  it('leaves {constructor}, {__proto__} and {toString} as written (issue 10)', () => {
+    const s = { ...storage, customNaming: { pattern: '{model}-{constructor}-{__proto__}-{toString}.{ext}' } };
+    // Doubled separators collapse as anywhere in the name; nothing is filled from Object.prototype.
+    expect(cdnAssetUrl(s, v)).toBe('https://cdn.example.com/assets/honda-of-demo/cr-v-{constructor}-{_proto_}-{toString}.jpg');
+  });
   it('is null without an http(s) base URL, a pattern or a model', () => {
     expect(cdnAssetUrl({ ...storage, baseUrl: '' }, v)).toBeNull();
     expect(cdnAssetUrl({ ...storage, baseUrl: 'ftp://x' }, v)).toBeNull();

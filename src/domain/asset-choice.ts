@@ -35,6 +35,7 @@ export function slotSizeKey(slot: SlotType, variant: Variant): keyof BannerSizes
  * its naming pattern with {year} {manufacturer} {model} {trim} {size} {ext} {dealerId} filled in
  * (lowercase; model as its comparison key's readable form, size as WIDTHxHEIGHT, ext 'jpg'); an
  * empty variable's separator is dropped ("new_2026_civic__1920x300" -> "new_2026_civic_1920x300").
+ * Any other {name}, "{constructor}" included, is left as written.
  * Returns null without an http(s) base URL or a pattern.
  */
 export function cdnAssetUrl(
@@ -55,7 +56,7 @@ export function cdnAssetUrl(
     dealerId: v.dealerId,
   };
   const name = pattern
-    .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? encodeURIComponent(values[k]!) : m))
+    .replace(/\{(\w+)\}/g, (m, k: string) => (Object.hasOwn(values, k) ? encodeURIComponent(values[k]!) : m))
     .replace(/([_-])\1+/g, '$1')
     .replace(/[_-]+\./g, '.');
   return `${base}/${name}`;

@@ -124,6 +124,15 @@ export const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 
 /** Period labels of the selector (spec 02 §2 Analytics). */
 export const PERIOD_LABELS = { '24h': 'Last 24 Hours', '7d': 'Last 7 Days', '30d': 'Last 30 Days', '90d': 'Last 90 Days' } as const;
 
+/**
+ * Deepest nesting of arrays and objects accepted in any JSON the server reads: request bodies,
+ * tracking beacons, inventory files and feeds, platform imports (issue 10 hostile input). Real
+ * documents nest under 10 levels; deeper ones are refused with JSON_TOO_DEEP (HTTP 400).
+ */
+export const MAX_JSON_DEPTH = 64;
+/** The refusal of JSON nested deeper than MAX_JSON_DEPTH (issue 10). */
+export const JSON_TOO_DEEP = `JSON nested too deeply (limit ${MAX_JSON_DEPTH} levels)`;
+
 /** Inventory limits (issue 5): largest upload or feed body, most vehicles in one inventory. */
 export const MAX_INVENTORY_BYTES = 20 * 1024 * 1024;
 export const MAX_VEHICLES = 50_000;
@@ -132,6 +141,8 @@ export const FEED_TIMEOUT_MS = 15_000;
 export const FEED_MAX_REDIRECTS = 3;
 /** How often an active feed runs, milliseconds, per update frequency (spec 02 §3 InventoryFeed). */
 export const FEED_INTERVAL_MS = { hourly: 3_600_000, 'every-4-hours': 4 * 3_600_000, daily: 86_400_000 } as const;
+/** Feed runs kept per dealer, newest first; older runs are pruned (issue 10 'Retention'). */
+export const FEED_RUNS_KEPT = 50;
 /** Priority groups of the inventory preview: score ranges (spec 02 §2 Inventory, §9). */
 export const PRIORITY_GROUPS = [
   { label: 'High Priority', min: 8, max: 10 },
@@ -157,6 +168,8 @@ export const INVENTORY_TEXT = {
   noNew: 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true',
   fetchFailed: 'Failed to fetch inventory feed',
   timeout: 'Request timed out after 15 seconds. The feed may be too large or the server is slow to respond.',
+  /** A run left 'running' by a stopped server, once its lease expired (issue 10 'Retention'). */
+  runInterrupted: 'Run interrupted: the server stopped before it finished',
   /** The feed failure box's four tips (spec 02 §8); the CORS tip reads for a server-side fetch. */
   failureTips: [
     'The feed URL is reachable and returns JSON',

@@ -61,6 +61,29 @@ describe('canonicalModel', () => {
   });
 });
 
+describe('canonicalModel with names of Object.prototype members (issue 10 hostile input)', () => {
+  it('treats them as ordinary model names, not as inherited alias entries', () => {
+    expect(canonicalModel('constructor')).toBe('constructor');
+    expect(canonicalModel('Constructor')).toBe('constructor');
+    expect(canonicalModel('__proto__')).toBe('__proto__');
+    expect(canonicalModel('toString')).toBe('tostring');
+    expect(canonicalModel('hasOwnProperty')).toBe('hasownproperty');
+    expect(canonicalModel('valueOf')).toBe('valueof');
+  });
+
+  it('uses a model map whose own keys are such names, and ignores what a map only inherits', () => {
+    // JSON.parse makes "__proto__" an own key, as a stored or posted model map has it.
+    const map = JSON.parse('{"__proto__": "civic", "constructor": "accord", "toString": "pilot"}') as Record<string, string>;
+    expect(canonicalModel('__proto__', map)).toBe('civic');
+    expect(canonicalModel('proto', map)).toBe('civic'); // same modelKey
+    expect(canonicalModel('Constructor', map)).toBe('accord');
+    expect(canonicalModel('tostring', map)).toBe('pilot');
+    expect(canonicalModel('CR V', map)).toBe('cr-v');
+    expect(canonicalModel('constructor', { civicsedan: 'civic' })).toBe('constructor');
+    expect(canonicalModel('hasOwnProperty', {})).toBe('hasownproperty');
+  });
+});
+
 describe('sameModel', () => {
   it('compares by key', () => {
     expect(sameModel('CR-V', 'crv')).toBe(true);

@@ -69,13 +69,14 @@ export const MODEL_ALIASES: Record<string, string> = {
  * source name -> canonical name whose keys are compared by modelKey.
  * Output: the map's value when a key matches, else MODEL_ALIASES' value, else the name trimmed,
  * lowercased, with runs of whitespace turned into one hyphen ("Grand Highlander" -> "grand-highlander").
+ * Only the tables' own entries count, so "constructor" or "__proto__" are ordinary model names.
  */
 export function canonicalModel(name: string, modelMap: Record<string, string> = {}): string {
   const key = modelKey(name);
   for (const [from, to] of Object.entries(modelMap)) {
     if (modelKey(from) === key) return to;
   }
-  return MODEL_ALIASES[key] ?? name.trim().toLowerCase().replace(/\s+/g, '-');
+  return Object.hasOwn(MODEL_ALIASES, key) ? MODEL_ALIASES[key]! : name.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
 /** True when two model names have the same comparison key (DECISIONS 25): sameModel('CR-V', 'crv'). */

@@ -104,6 +104,19 @@ describe('optimalUpsellRules (spec 01 §9)', () => {
     expect(rules).toEqual({ civic: 'civic', accord: 'cr-v', 'cr-v': 'hr-v', 'hr-v': 'cr-v' });
   });
 
+  it('keys rules by any model name, "__proto__" and "constructor" included (issue 10)', () => {
+    const breakdown = JSON.parse(
+      '{"__proto__": {"totalUnits": 12, "agedUnits": 0, "trims": {"lx": 5, "sport": 7}}, "constructor": {"totalUnits": 3, "agedUnits": 0, "trims": {"lx": 3}}}',
+    ) as Record<string, UpsellBreakdown>;
+    const rules = optimalUpsellRules({ breakdown, candidates: JSON.parse('{"constructor": ["__proto__"]}') as Record<string, string[]>, existing: {} });
+    expect(Object.entries(rules)).toEqual([
+      ['__proto__', '__proto__'],
+      ['constructor', '__proto__'],
+    ]);
+    expect(Object.getPrototypeOf(rules)).toBe(Object.prototype);
+    expect(upsellTarget('constructor', {})).toBe('constructor');
+  });
+
   it('is empty for no inventory', () => {
     expect(optimalUpsellRules({ breakdown: {}, candidates, existing: { civic: 'accord' } })).toEqual({});
   });

@@ -44,20 +44,21 @@ function byModel<T>(rec: Record<string, T>, model: string): T | undefined {
  * Reading of ambiguities: "first trim" is the first key of `trims` in insertion order (the first
  * trim seen in the inventory; note JS lists integer-like keys such as "1500" first), not the
  * catalogue's entry trim; "in stock" is judged on the target model, not the source.
+ * Any model name is a key of the result, "__proto__" and "constructor" included (own properties).
  */
 export function optimalUpsellRules(input: {
   breakdown: Record<string, UpsellBreakdown>;
   candidates: Record<string, string[]>;
   existing: Record<string, string>;
 }): Record<string, string> {
-  const rules: Record<string, string> = {};
+  const rules = new Map<string, string>();
   for (const [model, b] of Object.entries(input.breakdown)) {
     const trims = Object.entries(b.trims);
     const deep = trims.filter(([, n]) => n >= UPSELL_MIN_UNITS);
     let top = trims[0];
     for (const t of trims) if (top && t[1] > top[1]) top = t;
     if (trims.length > 1 && deep.length >= 2 && top !== trims[0]) {
-      rules[model] = model;
+      rules.set(model, model);
       continue;
     }
     const candidate = (byModel(input.candidates, model) ?? []).find((c) => {
@@ -71,13 +72,13 @@ export function optimalUpsellRules(input: {
       );
     });
     if (candidate) {
-      rules[model] = candidate;
+      rules.set(model, candidate);
       continue;
     }
     const current = byModel(input.existing, model);
-    if (current && (byModel(input.breakdown, current)?.totalUnits ?? 0) > 0) rules[model] = current;
+    if (current && (byModel(input.breakdown, current)?.totalUnits ?? 0) > 0) rules.set(model, current);
   }
-  return rules;
+  return Object.fromEntries(rules);
 }
 
 /**

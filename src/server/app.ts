@@ -12,8 +12,10 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Db } from './db/client';
-import { AppError } from './errors';
-import { MAX_ASSET_BYTES } from '../domain/constants';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
+import { AppError, Invalid } from './errors';
+import { JSON_TOO_DEEP, MAX_ASSET_BYTES } from '../domain/constants';
+import { jsonTooDeep } from './validation';
 import { accessPlugin } from './auth/access';
 import { authRoutes } from './auth/routes';
 import { dealerRoutes } from './dealers/routes';
@@ -27,6 +29,8 @@ import { EventIngestor } from './tracking/service';
 import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
+import { MaintenanceScheduler } from './maintenance/retention';
+import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +38,7 @@ declare module 'fastify' {
     config: Config;
     events: EventIngestor;
     feeds: FeedScheduler;
+    maintenance: MaintenanceScheduler;
   }
 }
 
@@ -42,10 +47,12 @@ export interface BuildOptions {
   db: Db;
   /** pino logger options; false silences logging (tests). */
   logger?: boolean | { level: string };
+  /** The PGlite data directory's disk guard (Database.storage, issue 10); absent = always writable. */
+  storage?: StorageGuard;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, storage }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: true,
@@ -53,11 +60,14 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   });
   app.decorate('db', db);
   app.decorate('config', config);
-  app.decorate('events', new EventIngestor(db, app.log));
+  // Events wait in the buffer while the data disk is low (app.storage, registered below).
+  app.decorate('events', new EventIngestor(db, app.log, { durableCommits: !config.databaseUrl, canWrite: () => app.storage.writable }));
   app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts }, app.log));
   app.feeds.start(config.feedSchedulerIntervalMs);
+  app.decorate('maintenance', new MaintenanceScheduler(db, config.eventRetentionDays, app.log));
+  app.maintenance.start(config.feedSchedulerIntervalMs);
   app.addHook('onClose', async () => {
-    await app.feeds.stop();
+    await Promise.all([app.feeds.stop(), app.maintenance.stop()]);
     await app.events.close();
   });
 
@@ -78,16 +88,36 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Fa
   // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body.
   await app.register(rateLimit, { global: false, hook: 'preHandler' });
   await app.register(multipart, { limits: { fileSize: MAX_ASSET_BYTES, files: 20, fields: 10 } });
+  // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed (issue 10).
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (jsonTooDeep(text)) done(new Invalid(JSON_TOO_DEEP), undefined);
+    else defaultJsonParser(req, text, done);
+  });
   // Dealer sites post tracking beacons as text/plain (no CORS preflight); parse them as JSON text.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-    done(null, body);
+    if (jsonTooDeep(body as string)) done(new Invalid(JSON_TOO_DEEP), undefined);
+    else done(null, body);
   });
   await app.register(accessPlugin);
+  await app.register(storagePlugin, { guard: storage }); // app.storage; 507 for changes while the disk is low (issue 10)
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message } });
     }
+    // PostgreSQL unreachable or our schema missing (issue 10): a retryable 503 and one warn line, not a 500 stack.
+    const unavailable = databaseUnavailability(error);
+    if (unavailable) {
+      request.log.warn({ db: unavailable }, 'database unavailable; answered 503');
+      return reply
+        .status(503)
+        .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: { code: 'UNAVAILABLE', message: databaseUnavailableMessage(unavailable, config.databaseSchema) } });
+    }
+    const storageError = storageFailure(error); // PGlite out of disk (issue 10): 507, or 503 once it stopped
+    if (storageError) return reply.status(storageError.statusCode).send({ error: { code: storageError.code, message: storageError.message } });
     const status = error.statusCode ?? 500;
     if (status === 429) {
       return reply.status(429).send({ error: { code: 'RATE_LIMITED', message: 'Too many requests, please try again later' } });

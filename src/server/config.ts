@@ -7,7 +7,8 @@
  * | HOST | 0.0.0.0 | listen address |
  * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
  * | DATABASE_SCHEMA | (unset) | with DATABASE_URL: the PostgreSQL schema to use (created if missing); unset = the server's default search_path |
- * | DATA_DIR | ./data | where PGlite keeps its files |
+ * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`) |
+ * | DATA_MIN_FREE_MB | 64 | PGlite only: while DATA_DIR's disk has less free space than this, changes answer 507 and reads keep working (issue 10); 0 = only after a write failed for lack of space |
  * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
  * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |
  * | SESSION_TTL_HOURS | 168 | session lifetime |
@@ -16,7 +17,8 @@
  * | WEB_DIST_DIR | ./dist/web | the built web app |
  * | EMBED_DIST_FILE | ./dist/embed/dc-banners.js | the built embed script |
  * | FEED_ALLOW_PRIVATE_HOSTS | false | inventory feeds may reach private, loopback or link-local addresses: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
- * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds; 0 turns the scheduler off |
+ * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
+ * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; hourly rollups are kept |
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -45,6 +47,7 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier')
     .optional(),
   DATA_DIR: z.string().default('./data'),
+  DATA_MIN_FREE_MB: z.coerce.number().min(0).default(64),
   PUBLIC_ORIGIN: z.string().url().optional(),
   SESSION_SECRET: z.string().min(16).default('dc-banners-development-secret-change-me'),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
@@ -64,6 +67,7 @@ const envSchema = z.object({
       return cidrs;
     }),
   FEED_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
 });
 
 export interface Config {
@@ -73,6 +77,8 @@ export interface Config {
   databaseUrl: string | undefined;
   databaseSchema: string | undefined;
   dataDir: string;
+  /** Free space (MiB) DATA_DIR keeps; below it changes are refused (issue 10, db/disk-guard.ts). */
+  dataMinFreeMb: number;
   publicOrigin: string;
   sessionSecret: string;
   sessionTtlMs: number;
@@ -83,6 +89,8 @@ export interface Config {
   /** true, false, or the private CIDRs feeds may reach. */
   feedAllowPrivateHosts: boolean | string[];
   feedSchedulerIntervalMs: number;
+  /** Days raw events are kept (issue 10 'Retention'). */
+  eventRetentionDays: number;
 }
 
 /**
@@ -106,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     dataDir: path.resolve(e.DATA_DIR),
+    dataMinFreeMb: e.DATA_MIN_FREE_MB,
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     sessionSecret: e.SESSION_SECRET,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
@@ -115,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedDistFile: path.resolve(e.EMBED_DIST_FILE),
     feedAllowPrivateHosts: e.FEED_ALLOW_PRIVATE_HOSTS,
     feedSchedulerIntervalMs: e.FEED_SCHEDULER_INTERVAL_MS,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
   };
 }

@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMITED'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'INSUFFICIENT_STORAGE';
 
 const STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
@@ -21,6 +22,7 @@ const STATUS: Record<ErrorCode, number> = {
   QUOTA_EXCEEDED: 413,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 };
 
 /** Base class: an error whose message is safe to show to the user. */
@@ -63,5 +65,11 @@ export class Conflict extends AppError {
 export class QuotaExceeded extends AppError {
   constructor(message: string) {
     super('QUOTA_EXCEEDED', message);
+  }
+}
+/** 507: the PGlite data directory is (nearly) out of disk space, so changes are refused (issue 10, src/server/db/disk-guard.ts). */
+export class InsufficientStorage extends AppError {
+  constructor(message = 'The server is out of disk space; changes are refused until space is freed') {
+    super('INSUFFICIENT_STORAGE', message);
   }
 }

@@ -85,7 +85,11 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
   };
 }
 
-/** CSV of the period per day and model: date, model, impressions, clicks, ctr (percent, 2 decimals), conversions. */
+/**
+ * CSV of the period per day and model: date, model, impressions, clicks, ctr (percent, 2 decimals),
+ * conversions. A text cell starting with =, +, -, @, tab or CR (a model name from a dealer page) is
+ * prefixed with a single quote, so spreadsheets show it instead of running it (OWASP CSV injection).
+ */
 export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now = new Date()): Promise<string> {
   const { from, to } = periodRange(period, now);
   const day = sql<string>`to_char(date_trunc('day', ${r.hour} at time zone 'UTC'), 'YYYY-MM-DD')`;
@@ -100,6 +104,6 @@ export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPe
       const c = ctr(x.clicks, x.impressions);
       return [x.day, x.model ? canonicalModel(x.model, modelMap) : '', x.impressions, x.clicks, c === null ? '' : c.toFixed(2), x.conversions];
     }),
-    { header: true, columns: ['date', 'model', 'impressions', 'clicks', 'ctr', 'conversions'] },
+    { header: true, columns: ['date', 'model', 'impressions', 'clicks', 'ctr', 'conversions'], escape_formulas: true },
   );
 }

@@ -7,7 +7,6 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -16,6 +15,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
+import { databaseConnectError } from './availability';
+import { acquireDataDirLock } from './data-dir-lock';
+import { StorageGuard, failSafePglite } from './disk-guard';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; same query API as Db. */
@@ -27,6 +29,21 @@ export interface Database {
   /** Runs all pending migrations. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PGlite with a data directory only: its free-space guard and fail-safe (issue 10, see
+   * disk-guard.ts); hand it to buildApp, which checks it periodically and exposes `app.storage`.
+   */
+  storage?: StorageGuard;
+  /**
+   * PostgreSQL only: where connection-loss warnings go. Until it is called they are kept (the
+   * last POOL_LOG_BACKLOG) and written when it is, so main.ts can hand over the app's logger.
+   */
+  setLogger?(log: DatabaseLogger): void;
+}
+
+/** The part of a pino / Fastify logger the database uses. */
+export interface DatabaseLogger {
+  warn(obj: object, msg: string): void;
 }
 
 export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -34,45 +51,145 @@ export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.met
 export interface OpenOptions {
   /** PostgreSQL connection string; when absent PGlite is used. */
   databaseUrl?: string;
-  /** PGlite data directory; absent = in memory. */
+  /** PGlite data directory; absent = in memory. Locked for this process while open (data-dir-lock.ts). */
   dataDir?: string;
+  /** With dataDir: DATA_MIN_FREE_MB, the free space below which changes are refused (default 0). */
+  dataMinFreeMb?: number;
   /** PostgreSQL schema to use (tables and migration journal); used by tests to isolate runs. */
   schemaName?: string;
 }
 
 /**
  * Opens the database.
- * @throws when PostgreSQL cannot be reached or the PGlite directory cannot be created.
+ * @throws when PostgreSQL cannot be reached or the PGlite directory cannot be created;
+ *   DataDirInUse when another live process holds the PGlite data directory (issue 10).
  */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.databaseUrl) {
-    const schemaName = opts.schemaName;
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: 10,
-      ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
-    });
-    if (schemaName) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    return {
-      db,
-      driver: 'postgres',
-      migrate: () =>
-        migratePg(db as never, {
-          migrationsFolder: MIGRATIONS_FOLDER,
-          ...(schemaName ? { migrationsSchema: schemaName } : {}),
-        }),
-      close: () => pool.end(),
-    };
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schemaName);
+  if (!opts.dataDir) {
+    const client = new PGlite();
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    return { db, driver: 'pglite', migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }), close: () => client.close() };
   }
-  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
-  await client.waitReady;
+  // One process per data directory (issue 10): lock before PGlite touches a file, release after it closed.
+  const lock = await acquireDataDirLock(opts.dataDir);
+  let client: PGlite;
+  try {
+    client = new PGlite(lock.dataDir);
+    await client.waitReady;
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const storage = new StorageGuard(lock.dataDir, (opts.dataMinFreeMb ?? 0) * 1024 * 1024);
+  failSafePglite(client, storage);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: () => client.close(),
+    storage,
+    close: async () => {
+      try {
+        // A stopped PGlite would spin in its own shutdown (a checkpoint): leave it, WAL replay recovers.
+        if (!storage.stopped) await client.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+/** Pool settings (issue 10): fail a request within this long when no connection can be made, instead of hanging. */
+export const POOL_CONNECT_TIMEOUT_MS = 5000;
+/** The application_name pooled connections announce (pg_stat_activity), unless the connection string sets one. */
+export const POOL_APPLICATION_NAME = 'dc-banners';
+/** Connection-loss warnings kept until a logger is set. */
+export const POOL_LOG_BACKLOG = 20;
+
+/**
+ * Opens a node-postgres pool that survives PostgreSQL coming and going (issue 10):
+ * - an idle connection the server closes (pg_terminate_backend, restart, failover, proxy timeout)
+ *   is reported by the pool's 'error' event, logged as a warning and dropped; the next query
+ *   opens a new connection. Without a listener that event would end the process.
+ * - a connection lost while checked out (a transaction) is logged and handed back to the pool
+ *   at once, so it cannot leak: Drizzle's transaction() does not release its client when its
+ *   BEGIN fails, and ten leaked clients would leave every later request waiting forever.
+ * - connecting gives up after POOL_CONNECT_TIMEOUT_MS, so requests during an outage fail fast
+ *   (the error handler answers 503, see availability.ts); TCP keepalive finds dead idle sockets.
+ * @param databaseUrl the PostgreSQL connection string.
+ * @param schemaName DATABASE_SCHEMA: put first on the search_path and created if missing (only here, at start-up).
+ * @throws Error `Cannot connect to PostgreSQL at host:port (database "name"): cause` when the first connection fails.
+ */
+async function openPostgres(databaseUrl: string, schemaName: string | undefined): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl, // its own application_name, if any, wins over the one below
+    application_name: POOL_APPLICATION_NAME,
+    max: 10,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
+  });
+
+  let logger: DatabaseLogger | undefined;
+  const backlog: Array<{ obj: object; msg: string }> = [];
+  const warn = (obj: object, msg: string) => {
+    if (logger) return logger.warn(obj, msg);
+    if (backlog.length >= POOL_LOG_BACKLOG) backlog.shift();
+    backlog.push({ obj, msg });
+  };
+  const errInfo = (err: Error & { code?: string }) => ({ code: err.code, reason: err.message });
+
+  // An idle client failed: pg-pool has already removed it.
+  pool.on('error', (err) => warn({ db: errInfo(err) }, 'PostgreSQL closed an idle connection; it will be reopened on the next query'));
+  // A checked-out client failed: pg-pool has no listener on it then, so without this one the
+  // process would exit. Release it with the error (the pool discards it) and make the owner's
+  // own later release() a no-op.
+  const inUse = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_err, client) => inUse.delete(client));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      if (!inUse.has(client)) return; // idle: reported by the pool's 'error' event above
+      inUse.delete(client);
+      warn({ db: errInfo(err) }, 'PostgreSQL connection lost while in use; it is discarded');
+      const release = client.release;
+      client.release = () => undefined;
+      release.call(client, err);
+    });
+  });
+
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw databaseConnectError(databaseUrl, err);
+  }
+  try {
+    if (schemaName) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
+  } catch (err) {
+    client.release();
+    await pool.end().catch(() => undefined);
+    throw err; // connected, then refused (e.g. no CREATE permission): the server's own words
+  }
+  client.release();
+
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: 'postgres',
+    migrate: () =>
+      migratePg(db as never, {
+        migrationsFolder: MIGRATIONS_FOLDER,
+        ...(schemaName ? { migrationsSchema: schemaName } : {}),
+      }),
+    close: () => pool.end(),
+    setLogger: (log) => {
+      logger = log;
+      for (const { obj, msg } of backlog.splice(0)) log.warn(obj, msg);
+    },
   };
 }

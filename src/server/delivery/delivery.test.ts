@@ -39,6 +39,15 @@ describe('banner delivery', () => {
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
+  it('names a model called after an Object.prototype member as written (issue 10 hostile input)', async () => {
+    for (const model of ['constructor', '__proto__', 'toString']) {
+      const res = await asset(`model=${model}&type=header&variant=desktop`);
+      expect(res.statusCode, model).toBe(200);
+      expect(res.headers['x-banner-source']).toBe('placeholder');
+      expect(res.body).toContain(`Honda ${model}`);
+    }
+  });
+
   it('serves the uploaded asset, as WebP when accepted and JPEG otherwise, at the slot size', async () => {
     await upload('new_2025_honda_civic_sport_1920x300.jpg', await makeBanner(1920, 300));
     const webp = await asset('model=Civic&type=header&variant=desktop', { accept: 'image/avif,image/webp,*/*' });

@@ -64,7 +64,7 @@ export interface DealerDelivery {
   configs: DealerConfigs;
   manufacturerName: string;
   /** modelKey -> the catalogue's display name ('highlander' -> 'Highlander'), for placeholders. */
-  displayNames: Record<string, string>;
+  displayNames: Map<string, string>;
   manufacturerRules: Record<string, string>;
   inventoryRules: Record<string, string> | null;
   color: string;
@@ -126,7 +126,7 @@ async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | n
     .where(eq(dealers.id, dealerId));
   if (!row) return null;
   const { models, ...rest } = row;
-  const displayNames = Object.fromEntries(models.map((m) => [modelKey(m.name), m.displayName]));
+  const displayNames = new Map(models.map((m) => [modelKey(m.name), m.displayName]));
   return { ...rest, sizes: row.storage.bannerSizes, displayNames };
 }
 
@@ -219,7 +219,7 @@ export async function bannerBytes(db: Db, r: ResolvedBanner & { dealer: DealerDe
   if (r.source === 'placeholder' || !r.assetId) {
     const svg = placeholderSvg({
       manufacturer: r.dealer.manufacturerName,
-      model: r.dealer.displayNames[modelKey(r.model)] ?? r.model,
+      model: r.dealer.displayNames.get(modelKey(r.model)) ?? r.model,
       slot: q.type,
       width: r.width,
       height: r.height,

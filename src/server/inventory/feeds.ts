@@ -8,8 +8,10 @@
  * row with `UPDATE ... WHERE next_run_at <= now() ... FOR UPDATE SKIP LOCKED`, which moves
  * next_run_at forward by a lease (FEED_LEASE_MS) in the same statement. A second process sees the
  * row locked or not yet due and skips it; a process that dies mid-run leaves the lease to expire.
+ * Its run row, left 'running', is marked failed by the next scheduler pass once it is older than
+ * the lease (issue 10 'Retention'), and the feed is claimed again as usual.
  */
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
@@ -195,8 +197,24 @@ export async function claimDueFeeds(db: Db, limit = 5, now = new Date()): Promis
 }
 
 /**
- * The in-server feed scheduler: every `intervalMs` it claims due feeds and runs them one after
- * another. `tick()` does one pass (tests call it); `stop()` waits for a running pass.
+ * Marks runs left 'running' by a server that stopped mid-run as failed (issue 10 'Retention'): every
+ * 'running' row that started more than FEED_LEASE_MS before `now` gets status 'error', finished_at
+ * `now` and the error INVENTORY_TEXT.runInterrupted. A live run never outlasts its lease (its feed
+ * would be claimed again anyway), so only dead runs match. Returns how many rows were marked.
+ */
+export async function failStaleFeedRuns(db: Db, now = new Date()): Promise<number> {
+  const marked = await db
+    .update(feedRuns)
+    .set({ status: 'error', finishedAt: now, error: INVENTORY_TEXT.runInterrupted })
+    .where(and(eq(feedRuns.status, 'running'), lt(feedRuns.startedAt, new Date(now.getTime() - FEED_LEASE_MS))))
+    .returning({ id: feedRuns.id });
+  return marked.length;
+}
+
+/**
+ * The in-server feed scheduler: every `intervalMs` it marks interrupted runs failed, then claims due
+ * feeds and runs them one after another. `tick()` does one pass (tests call it); `stop()` waits for
+ * a running pass.
  */
 export class FeedScheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -219,12 +237,17 @@ export class FeedScheduler {
     if (this.timer) void this.tick();
   }
 
-  /** One pass: claims and runs due feeds one after another. Overlapping calls share one pass. */
-  async tick(): Promise<void> {
+  /**
+   * One pass at `now` (tests inject it): marks interrupted runs failed, then claims and runs due
+   * feeds one after another. Overlapping calls share one pass; errors are logged, never thrown.
+   */
+  async tick(now = new Date()): Promise<void> {
     if (this.running) return this.running;
     this.running = (async () => {
       try {
-        for (const dealerId of await claimDueFeeds(this.db)) {
+        const interrupted = await failStaleFeedRuns(this.db, now);
+        if (interrupted > 0) this.log?.warn({ interrupted }, 'feed runs interrupted by a stopped server marked failed');
+        for (const dealerId of await claimDueFeeds(this.db, 5, now)) {
           await runFeed(this.db, dealerId, this.fetchOpts, this.log);
         }
       } catch (e) {

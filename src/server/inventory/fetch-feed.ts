@@ -13,6 +13,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { FEED_MAX_REDIRECTS, FEED_TIMEOUT_MS, INVENTORY_TEXT, MAX_INVENTORY_BYTES } from '../../domain/constants';
 import { Invalid } from '../errors';
+import { assertJsonDepth } from '../validation';
 
 export interface FetchFeedOptions {
   /** Non-public addresses allowed: all (true), none (false), or those inside the given CIDRs. */
@@ -118,7 +119,7 @@ function requestOnce(url: URL, opts: Required<FetchFeedOptions>, signal: AbortSi
 /**
  * Fetches a feed URL and returns its parsed JSON document.
  * @throws Invalid with: the 15-second timeout text, 'HTTP {status}: {statusText}', a refused
- * private address, too many redirects, an oversized or non-JSON body, or
+ * private address, too many redirects, an oversized, non-JSON or too deeply nested body, or
  * 'Failed to fetch inventory feed (reason)' for network errors.
  */
 export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions): Promise<unknown> {
@@ -142,7 +143,9 @@ export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions):
       }
       if (!res.body) throw new Invalid(`HTTP ${res.status}: ${res.statusText}`);
       try {
-        return JSON.parse(res.body.toString('utf8').replace(/^\uFEFF/, ''));
+        const text = res.body.toString('utf8').replace(/^\uFEFF/, '');
+        assertJsonDepth(text);
+        return JSON.parse(text);
       } catch (e) {
         throw new Invalid(`Feed did not return valid JSON (${(e as Error).message})`);
       }

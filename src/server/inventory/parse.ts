@@ -10,6 +10,7 @@ import { AGED_DAYS, INVENTORY_TEXT, MAX_INVENTORY_BYTES, MAX_VEHICLES } from '..
 import { canonicalModel } from '../../domain/model-keys';
 import { priorityScore } from '../../domain/priority-score';
 import { Invalid } from '../errors';
+import { assertJsonDepth } from '../validation';
 
 /** Aliases per field, compared case-insensitively with spaces, dashes and underscores ignored. */
 const ALIASES = {
@@ -31,6 +32,15 @@ const ALIASES = {
 type Field = keyof typeof ALIASES;
 
 const normKey = (k: string) => k.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** Unit counts of one model by trim, year, colour and body style; Maps, so any text is just a key. */
+interface ModelCounts {
+  trims: Map<string, number>;
+  years: Map<string, number>;
+  exterior: Map<string, number>;
+  interior: Map<string, number>;
+  bodyStyles: Map<string, number>;
+}
 
 export interface SkippedRow {
   /** 1-based row (CSV data row or array position). */
@@ -74,16 +84,21 @@ export function vehicleArray(doc: unknown): unknown[] {
   throw new Invalid(INVENTORY_TEXT.badStructure);
 }
 
-/** Parses an uploaded file by its name (.json or .csv). @throws Invalid with the spec's texts or the limits. */
+/**
+ * Parses an uploaded file by its name (.json or .csv). @throws Invalid with the spec's texts or the
+ * limits, among them 'Failed to process file: JSON nested too deeply (limit 64 levels)'.
+ */
 export function parseInventoryFile(filename: string, bytes: Buffer, opts: ParseOptions = {}): ParseResult {
   if (bytes.length > MAX_INVENTORY_BYTES) {
     throw new Invalid(`Inventory file is larger than 20 MB (${MAX_INVENTORY_BYTES} bytes)`);
   }
   const name = filename.toLowerCase();
   if (name.endsWith('.json')) {
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+    assertJsonDepth(text, `${INVENTORY_TEXT.failed}: `);
     let doc: unknown;
     try {
-      doc = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+      doc = JSON.parse(text);
     } catch (e) {
       throw new Invalid(`${INVENTORY_TEXT.failed}: the JSON is malformed (${(e as Error).message})`);
     }
@@ -154,11 +169,11 @@ export function buildInventory(records: unknown[], opts: ParseOptions = {}, skip
   if (records.length > MAX_VEHICLES) throw new Invalid(`Inventory has more than ${MAX_VEHICLES} vehicles (${records.length})`);
   const now = opts.now ?? new Date();
   const currentYear = now.getFullYear();
-  const mapped = Object.fromEntries(
+  const mapped = new Map(
     Object.entries(opts.fieldMapping ?? {}).filter(([, v]) => typeof v === 'string' && v.trim() !== '').map(([k, v]) => [k, normKey(v as string)]),
-  ) as Partial<Record<string, string>>;
+  );
   const skipped: SkippedRow[] = [];
-  const breakdown = new Map<string, ModelBreakdown & { _days: number }>();
+  const breakdown = new Map<string, { b: ModelBreakdown; days: number; counts: ModelCounts }>();
   const alreadySkipped = new Set(skipRows);
   let row = 0;
   for (const rec of records) {
@@ -170,7 +185,7 @@ export function buildInventory(records: unknown[], opts: ParseOptions = {}, skip
     }
     const byKey = new Map(Object.entries(rec as Record<string, unknown>).map(([k, v]) => [normKey(k), v]));
     const get = (f: Field): unknown => {
-      const m = mapped[f === 'stock' ? 'stock' : f];
+      const m = mapped.get(f);
       if (m && byKey.has(m)) return byKey.get(m);
       for (const a of ALIASES[f]) if (byKey.has(a)) return byKey.get(a);
       return undefined;
@@ -212,9 +227,9 @@ export function buildInventory(records: unknown[], opts: ParseOptions = {}, skip
       hwyMPG: numberOrNull(get('hwyMPG')),
     };
     const key = canonicalModel(rawModel, opts.modelMap);
-    let b = breakdown.get(key);
-    if (!b) {
-      b = {
+    let tally = breakdown.get(key);
+    if (!tally) {
+      const b: ModelBreakdown = {
         model: rawModel,
         totalUnits: 0,
         agedUnits: 0,
@@ -227,21 +242,23 @@ export function buildInventory(records: unknown[], opts: ParseOptions = {}, skip
         certified: 0,
         mpgRange: { city: { min: null, max: null }, hwy: { min: null, max: null } },
         vehicles: [],
-        _days: 0,
       };
-      breakdown.set(key, b);
+      const counts: ModelCounts = { trims: new Map(), years: new Map(), exterior: new Map(), interior: new Map(), bodyStyles: new Map() };
+      tally = { b, days: 0, counts };
+      breakdown.set(key, tally);
     }
-    const inc = (r: Record<string, number>, k: string) => {
-      if (k) r[k] = (r[k] ?? 0) + 1;
+    const { b, counts } = tally;
+    const inc = (r: Map<string, number>, k: string) => {
+      if (k) r.set(k, (r.get(k) ?? 0) + 1);
     };
     b.totalUnits += 1;
     if (vehicle.isAged) b.agedUnits += 1;
-    b._days += days;
-    inc(b.trims, vehicle.trim);
-    inc(b.years, String(vehicle.year));
-    inc(b.colors.exterior, vehicle.exteriorColor);
-    inc(b.colors.interior, vehicle.interiorColor);
-    inc(b.bodyStyles, vehicle.bodyStyle);
+    tally.days += days;
+    inc(counts.trims, vehicle.trim);
+    inc(counts.years, String(vehicle.year));
+    inc(counts.exterior, vehicle.exteriorColor);
+    inc(counts.interior, vehicle.interiorColor);
+    inc(counts.bodyStyles, vehicle.bodyStyle);
     if (vehicle.isCertified) b.certified += 1;
     for (const [range, value] of [[b.mpgRange.city, vehicle.cityMPG], [b.mpgRange.hwy, vehicle.hwyMPG]] as const) {
       if (value !== null) {
@@ -252,26 +269,30 @@ export function buildInventory(records: unknown[], opts: ParseOptions = {}, skip
     b.vehicles.push(vehicle);
   }
   if (breakdown.size === 0) throw new Invalid(INVENTORY_TEXT.noNew);
-  const modelBreakdown: Record<string, ModelBreakdown> = {};
   let totalUnits = 0;
   let agedUnits = 0;
   let totalDays = 0;
-  for (const [key, { _days, ...b }] of breakdown) {
-    b.avgDaysOnLot = Math.round((_days / b.totalUnits) * 10) / 10;
+  for (const { b, days, counts } of breakdown.values()) {
+    // Object.fromEntries defines own properties, so a trim named "__proto__" is counted like any other.
+    b.trims = Object.fromEntries(counts.trims);
+    b.years = Object.fromEntries(counts.years);
+    b.colors = { exterior: Object.fromEntries(counts.exterior), interior: Object.fromEntries(counts.interior) };
+    b.bodyStyles = Object.fromEntries(counts.bodyStyles);
+    b.avgDaysOnLot = Math.round((days / b.totalUnits) * 10) / 10;
     b.priorityScore = priorityScore({
       totalUnits: b.totalUnits,
       agedUnits: b.agedUnits,
-      avgDaysOnLot: _days / b.totalUnits,
-      trimCount: Object.keys(b.trims).length,
-      exteriorColorCount: Object.keys(b.colors.exterior).length,
-      interiorColorCount: Object.keys(b.colors.interior).length,
-      yearCount: Object.keys(b.years).length,
+      avgDaysOnLot: days / b.totalUnits,
+      trimCount: counts.trims.size,
+      exteriorColorCount: counts.exterior.size,
+      interiorColorCount: counts.interior.size,
+      yearCount: counts.years.size,
     });
-    modelBreakdown[key] = b;
     totalUnits += b.totalUnits;
     agedUnits += b.agedUnits;
-    totalDays += _days;
+    totalDays += days;
   }
+  const modelBreakdown = Object.fromEntries([...breakdown].map(([key, { b }]) => [key, b]));
   return {
     data: {
       totalUnits,

@@ -100,6 +100,8 @@ const messageOf = (err: unknown) => {
 
 export class EventIngestor {
   private buffer: AcceptedEvent[] = [];
+  /** Events taken from the buffer by the write in progress. */
+  private inFlight = 0;
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -124,14 +126,14 @@ export class EventIngestor {
     };
   }
 
-  /** Number of events waiting to be written. */
+  /** Number of events accepted and not yet stored (buffered or being written). */
   get pending(): number {
-    return this.buffer.length;
+    return this.buffer.length + this.inFlight;
   }
 
   /** Counters since start (see IngestorStats). */
   stats(): IngestorStats {
-    return { pending: this.buffer.length, ...this.counts };
+    return { pending: this.pending, ...this.counts };
   }
 
   /** Queues an event; false when the buffer is full or the ingestor is closed (caller answers 503). */
@@ -193,7 +195,8 @@ export class EventIngestor {
         return;
       }
       const batch = this.buffer.splice(0, this.opts.batchSize);
-      const unwritten = await this.writeOrIsolate(batch);
+      this.inFlight = batch.length;
+      const unwritten = await this.writeOrIsolate(batch).finally(() => (this.inFlight = 0));
       if (unwritten.length > 0) {
         this.buffer.unshift(...unwritten);
         return;
@@ -262,7 +265,7 @@ export class EventIngestor {
     this.counts.failures += 1;
     this.counts.lastError = messageOf(err);
     // One line per outage, not per retry.
-    if (this.counts.failures === 1) this.log.error({ err, count, pending: this.buffer.length + count }, 'event batch write failed; retrying with backoff');
+    if (this.counts.failures === 1) this.log.error({ err, count, pending: this.pending }, 'event batch write failed; retrying with backoff');
   }
 }
 

@@ -71,7 +71,7 @@ export function useConfirmDelete<T extends { id: string; name: string }>(remove:
 
 const PROVIDER_LABELS: Record<string, string> = { mxs: 'MXS', 'dealer-inspire': 'Dealer Inspire', custom: 'Custom' };
 /** Display name of an inventory provider. */
-export const providerLabel = (p: string) => PROVIDER_LABELS[p] ?? p;
+export const providerLabel = (p: string) => (Object.hasOwn(PROVIDER_LABELS, p) ? PROVIDER_LABELS[p]! : p);
 
 /** Loading placeholder for a grid of cards. */
 export function CardGridSkeleton({ height }: { height: number }) {

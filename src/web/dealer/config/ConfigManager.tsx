@@ -14,7 +14,7 @@ import { DEFAULT_WEIGHT, numberOr, sizesWithFallback, weightLabel } from '../../
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
-import { emptyRow, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
+import { emptyRow, ownValue, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
 
 const SLOT_LABELS: Record<BannerSlot, string> = {
   srpHeaderDesktop: 'SRP Header Desktop',
@@ -52,11 +52,11 @@ function draftOf(c: Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' 
 /** What Save sends for a draft; also what 'Unsaved changes' compares. */
 function payloadOf(d: Draft) {
   const modelMap = toRecord(d.mappings);
-  const trimPatterns: Record<string, string[]> = {};
-  for (const [m, text] of Object.entries(d.trims)) {
-    const list = text.split(',').map((t) => t.trim()).filter(Boolean);
-    if (m.trim() && list.length > 0) trimPatterns[m.trim()] = list;
-  }
+  const trimPatterns = Object.fromEntries(
+    Object.entries(d.trims)
+      .map(([m, text]) => [m.trim(), text.split(',').map((t) => t.trim()).filter(Boolean)] as const)
+      .filter(([m, list]) => m && list.length > 0),
+  );
   return {
     modelMap,
     upsellMap: toRecord(d.upsells),
@@ -207,7 +207,7 @@ export function ConfigManager() {
               ) : (
                 <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                   {models.map((m) => (
-                    <WeightSlider key={m} model={m} value={draft.weights[m] ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                    <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
                   ))}
                 </SimpleGrid>
               )}
@@ -225,7 +225,7 @@ export function ConfigManager() {
                     <TextInput
                       key={m}
                       label={m}
-                      value={draft.trims[m] ?? ''}
+                      value={ownValue(draft.trims, m) ?? ''}
                       disabled={!canEdit}
                       onChange={(e) => set({ trims: { ...draft.trims, [m]: e.currentTarget.value } })}
                     />

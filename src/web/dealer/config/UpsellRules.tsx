@@ -17,7 +17,7 @@ import { isHigherTrimRule } from '../../../domain/upsell';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
-import { emptyRow, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
+import { emptyRow, ownValue, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
 import { RowsEditor, WeightSlider } from './ConfigManager';
 
 const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
@@ -156,7 +156,7 @@ export function UpsellRules() {
           ) : (
             <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
               {models.map((m) => (
-                <WeightSlider key={m} model={m} value={draft.weights[m] ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
               ))}
             </SimpleGrid>
           )}

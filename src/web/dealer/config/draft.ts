@@ -25,15 +25,21 @@ export function emptyRow(): Row {
   return { id: nextId++, key: '', value: '' };
 }
 
-/** The record the rows stand for: trimmed keys and values; rows with an empty key or value are not stored. */
+/**
+ * The record the rows stand for: trimmed keys and values; rows with an empty key or value are not
+ * stored; a later row wins over an earlier one with the same key. Any key, "__proto__" included,
+ * becomes an own property.
+ */
 export function toRecord(rows: Row[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const r of rows) {
-    const key = r.key.trim();
-    const value = r.value.trim();
-    if (key && value) out[key] = value;
-  }
-  return out;
+  return Object.fromEntries(rows.map((r) => [r.key.trim(), r.value.trim()] as const).filter(([key, value]) => key && value));
+}
+
+/**
+ * The value `rec` holds for `key` itself, or undefined: never one inherited from Object.prototype,
+ * so a model named "constructor" has no weight until one is set (issue 10 hostile input).
+ */
+export function ownValue<T>(rec: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(rec, key) ? rec[key] : undefined;
 }
 
 /** JSON with object keys sorted, so two equal records compare equal whatever their key order. */
@@ -52,5 +58,5 @@ export function standardModels(modelMap: Record<string, string>): string[] {
 
 /** One weight per standard model (default 5), as saved (spec 02 §5: integers 1..10). */
 export function weightsFor(models: string[], weights: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(models.map((m) => [m, weights[m] ?? DEFAULT_WEIGHT]));
+  return Object.fromEntries(models.map((m) => [m, ownValue(weights, m) ?? DEFAULT_WEIGHT]));
 }

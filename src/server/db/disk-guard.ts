@@ -1,0 +1,286 @@
+/**
+ * Keeps the server answering when the PGlite data directory runs out of disk space (issue 10,
+ * 'PGlite owned by one process': "a write that fails for lack of disk answers a clear error, the
+ * server keeps answering reads and health checks, and SIGTERM still stops it").
+ *
+ * What PGlite 0.5 does on a full disk (measured on a small tmpfs):
+ * - a write that needs a table or index file to grow fails cleanly: SQLSTATE 53100 `could not
+ *   extend file "base/5/16385": No space left on device` (severity ERROR); later reads and small
+ *   writes that fit still work;
+ * - a write that needs a new WAL segment fails with 53100 `could not write to file
+ *   "pg_wal/xlogtemp.42": No space left on device`, severity PANIC. PostgreSQL would restart
+ *   there; PGlite returns the error and its state is broken: the NEXT statement of any kind spins
+ *   synchronously inside the WASM (XLogFlush, from CommitTransactionCommand) at ~95 % CPU, forever,
+ *   even after space is freed. The JavaScript event loop never runs again, so neither the
+ *   SIGTERM handler nor main.ts's 15 s force-exit timer can fire; only SIGKILL ends it.
+ *
+ * So three defences, PGlite with a data directory only (PostgreSQL manages its own disk):
+ * 1. StorageGuard + storagePlugin: statfs(DATA_DIR) every STORAGE_CHECK_INTERVAL_MS; while the
+ *    free space is below DATA_MIN_FREE_MB (default 64, more than a 16 MB WAL segment plus a
+ *    checkpoint) every change is refused with 507 INSUFFICIENT_STORAGE before it reaches the
+ *    database, reads keep working, and writes resume by themselves once space is back.
+ *    `app.storage.writable` tells background writers (the tracking event writer) the same.
+ * 2. failSafePglite: a 53100 error from PGlite also marks the guard not writable at once (until
+ *    the next free-space check), and a PANIC or FATAL one (or the WASM aborting) marks the
+ *    database stopped: from then on every statement is refused in JavaScript, before it can
+ *    enter the broken WASM, with 503 UNAVAILABLE 'The database stopped ...', and close() skips
+ *    PGlite's own shutdown (which would spin too). The server keeps answering (health checks,
+ *    static files, the 503s) and SIGTERM exits; on restart PostgreSQL replays its WAL.
+ * 3. storageFailure / isOutOfDisk: the app's error handler answers 507 for ENOSPC/53100 errors
+ *    that still reach it (a write that was already running when the disk filled).
+ *
+ * Which requests are changes: every method but GET, HEAD and OPTIONS. Signing in counts (it
+ * stores a session), so while the disk is low nobody new can sign in; users already signed in
+ * keep reading. Exempt: sign-out (it only deletes a row, and must not leave a user stuck
+ * signed in) and the tracking endpoint, whose own handler consults `app.storage.writable`.
+ */
+import { statfs } from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { PGlite } from '@electric-sql/pglite';
+import { AppError, InsufficientStorage } from '../errors';
+
+/** How often the free space of DATA_DIR is checked. */
+export const STORAGE_CHECK_INTERVAL_MS = 2000;
+/** The 503 message once PGlite has stopped after a disk-full PANIC. */
+export const DATABASE_STOPPED_MESSAGE = 'The database stopped after running out of disk space; free disk space and restart the server';
+/** Changes that stay allowed while the disk is low (method and route pattern); see module doc. */
+export const WRITES_ALLOWED_WHEN_FULL: ReadonlySet<string> = new Set(['POST /api/auth/logout', 'POST /api/analytics/track']);
+/** SQLSTATE disk_full. */
+const DISK_FULL_SQLSTATE = '53100';
+const MIB = 1024 * 1024;
+/** How many `cause` links are followed (Drizzle wraps driver errors in DrizzleQueryError). */
+const MAX_CAUSE_DEPTH = 8;
+
+/** What the rest of the server may ask about storage: `app.storage`. */
+export interface StorageStatus {
+  /**
+   * False while new data must not be written: the data directory is below DATA_MIN_FREE_MB, a
+   * write just failed for lack of space, or the database stopped. Always true on PostgreSQL and
+   * in-memory PGlite. Background writers (the tracking event writer) check it before queueing.
+   */
+  readonly writable: boolean;
+  /** True once PGlite has stopped after a PANIC; only a restart brings it back. */
+  readonly stopped: boolean;
+  /** Free bytes of the data directory at the last check; null when not known (no guard). */
+  readonly freeBytes: number | null;
+  /** The configured floor in bytes (DATA_MIN_FREE_MB); 0 without a guard. */
+  readonly minFreeBytes: number;
+}
+
+/** The part of a pino / Fastify logger the guard uses. */
+export interface StorageLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** `app.storage` when there is no PGlite data directory to guard. */
+export const ALWAYS_WRITABLE: StorageStatus = Object.freeze({ writable: true, stopped: false, freeBytes: null, minFreeBytes: 0 });
+
+/** Thrown instead of running a statement once PGlite has stopped; answered 503 UNAVAILABLE. */
+export class DatabaseStopped extends AppError {
+  constructor(readonly reason: string) {
+    super('UNAVAILABLE', DATABASE_STOPPED_MESSAGE);
+    this.name = 'DatabaseStopped';
+  }
+}
+
+/**
+ * The storage state of one PGlite data directory (see module doc). It owns no timer: the
+ * storagePlugin calls check() periodically and releases its timer on close.
+ */
+export class StorageGuard implements StorageStatus {
+  freeBytes: number | null = null;
+  /** Free space below the floor at the last check, or a disk-full error since. */
+  lowSpace = false;
+  stopped = false;
+  /** PGlite's words when it stopped. */
+  stopReason: string | null = null;
+  /** Where state changes are logged; set by storagePlugin. */
+  log: StorageLogger | undefined;
+
+  /**
+   * @param dataDir the absolute data directory.
+   * @param minFreeBytes the floor (DATA_MIN_FREE_MB in bytes); 0 refuses writes only after a disk-full error.
+   */
+  constructor(
+    readonly dataDir: string,
+    readonly minFreeBytes: number,
+  ) {}
+
+  get writable(): boolean {
+    return !this.stopped && !this.lowSpace;
+  }
+
+  /**
+   * Measures the free space (statfs, space available to unprivileged users) and updates
+   * `lowSpace`; logs when writes stop or resume. Never throws: a failed statfs keeps the state.
+   */
+  async check(): Promise<void> {
+    let free: number;
+    try {
+      const s = await statfs(this.dataDir);
+      free = s.bavail * s.bsize;
+    } catch (err) {
+      this.log?.warn({ err, dataDir: this.dataDir }, 'cannot measure free disk space of the data directory');
+      return;
+    }
+    this.freeBytes = free;
+    const low = free < this.minFreeBytes;
+    if (low !== this.lowSpace) {
+      const detail = { dataDir: this.dataDir, freeMb: Math.floor(free / MIB), minFreeMb: Math.floor(this.minFreeBytes / MIB) };
+      if (low) this.log?.warn(detail, 'data directory is low on disk space; refusing changes');
+      else this.log?.info(detail, 'data directory has disk space again; accepting changes');
+    }
+    this.lowSpace = low;
+  }
+
+  /** A write failed for lack of space: refuse changes until the next check finds enough. */
+  noteDiskFull(reason: string): void {
+    if (!this.lowSpace) this.log?.warn({ dataDir: this.dataDir, reason }, 'a write failed for lack of disk space; refusing changes');
+    this.lowSpace = true;
+  }
+
+  /** PGlite reported a PANIC or FATAL error (or aborted): refuse every statement from now on. */
+  noteStopped(reason: string): void {
+    if (!this.stopped) {
+      this.log?.error({ dataDir: this.dataDir, reason }, 'the embedded database stopped; every request that needs it answers 503 until the server is restarted');
+    }
+    this.stopped = true;
+    this.stopReason ??= reason;
+  }
+}
+
+function fieldOf(err: object, name: string): string | undefined {
+  const v = (err as Record<string, unknown>)[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Looks at an error PGlite threw and tells the guard (see module doc, defence 2). */
+function observePgliteError(err: unknown, guard: StorageGuard): void {
+  if (!err || typeof err !== 'object') return;
+  const severity = fieldOf(err, 'severity');
+  const message = fieldOf(err, 'message') ?? String(err);
+  if (severity === 'PANIC' || severity === 'FATAL' || err instanceof WebAssembly.RuntimeError || fieldOf(err, 'name') === 'ExitStatus') {
+    guard.noteStopped(message);
+  } else if (fieldOf(err, 'code') === DISK_FULL_SQLSTATE) {
+    guard.noteDiskFull(message);
+  }
+}
+
+/**
+ * Installs defence 2 on a PGlite instance: watches its errors and, once it has stopped, refuses
+ * every statement before it enters the WASM. Every PGlite query, exec, transaction and close goes
+ * through `execProtocolRawSync`, and their errors through `execProtocol` / `execProtocolStream`,
+ * all called as instance methods, so wrapping those three on the instance covers them all.
+ * @param client an open PGlite instance (on a data directory).
+ * @param guard the data directory's guard, told about disk-full and stopped errors.
+ * @throws nothing itself; a refused statement rejects with DatabaseStopped.
+ */
+export function failSafePglite(client: PGlite, guard: StorageGuard): void {
+  const runSync = client.execProtocolRawSync.bind(client);
+  client.execProtocolRawSync = (message: Uint8Array) => {
+    if (guard.stopped) throw new DatabaseStopped(guard.stopReason ?? 'stopped');
+    try {
+      return runSync(message);
+    } catch (err) {
+      observePgliteError(err, guard);
+      throw err;
+    }
+  };
+  const execProtocol = client.execProtocol.bind(client);
+  client.execProtocol = async (...args: Parameters<PGlite['execProtocol']>) => {
+    try {
+      return await execProtocol(...args);
+    } catch (err) {
+      observePgliteError(err, guard);
+      throw err;
+    }
+  };
+  const execProtocolStream = client.execProtocolStream.bind(client);
+  client.execProtocolStream = async (...args: Parameters<PGlite['execProtocolStream']>) => {
+    try {
+      return await execProtocolStream(...args);
+    } catch (err) {
+      observePgliteError(err, guard);
+      throw err;
+    }
+  };
+}
+
+/**
+ * What to answer for an error caused by the storage (defence 3).
+ * @param err anything thrown by a route or a database call, possibly wrapped (`cause`) by Drizzle.
+ * @returns DatabaseStopped (503 UNAVAILABLE) once PGlite has stopped; InsufficientStorage (507
+ *   INSUFFICIENT_STORAGE) for Node's ENOSPC or EDQUOT and SQLSTATE 53100 (disk_full); null for
+ *   anything else. Never throws.
+ */
+export function storageFailure(err: unknown): AppError | null {
+  let current: unknown = err;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current && typeof current === 'object'; depth++) {
+    if (current instanceof DatabaseStopped) return current;
+    const code = fieldOf(current, 'code');
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === DISK_FULL_SQLSTATE) return new InsufficientStorage();
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * True when `err` means the disk (or quota) is full, or the database stopped because it was.
+ * @param err anything thrown; see storageFailure for what is recognised.
+ */
+export function isOutOfDisk(err: unknown): boolean {
+  return storageFailure(err) !== null;
+}
+
+/** Whether a request would change data and must be refused while the disk is low (module doc). */
+export function isRefusedWhenFull(request: Pick<FastifyRequest, 'method'> & { routeOptions: { url?: string } }): boolean {
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  const route = request.routeOptions.url;
+  return !(route && WRITES_ALLOWED_WHEN_FULL.has(`${method} ${route}`));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Storage state (issue 10): `app.storage.writable` is false while changes must not be written. */
+    storage: StorageStatus;
+  }
+}
+
+export interface StoragePluginOptions {
+  /** The data directory's guard (PGlite on disk); absent = always writable, no checks. */
+  guard?: StorageGuard;
+  /** Check interval; STORAGE_CHECK_INTERVAL_MS unless told (tests). */
+  intervalMs?: number;
+}
+
+/**
+ * Fastify plugin: decorates `app.storage`, checks the free space once at registration and then
+ * every interval (an unref'd timer, cleared on close), and refuses changes with 507 (or 503 once
+ * the database stopped) while the guard is not writable.
+ */
+export const storagePlugin = fp(
+  async (app: FastifyInstance, opts: StoragePluginOptions) => {
+    const guard = opts.guard;
+    app.decorate('storage', guard ?? ALWAYS_WRITABLE);
+    if (!guard) return;
+    guard.log = app.log;
+    await guard.check();
+    let checking = false;
+    const timer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      void guard.check().finally(() => (checking = false));
+    }, opts.intervalMs ?? STORAGE_CHECK_INTERVAL_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onRequest', async (request) => {
+      if (guard.writable || !isRefusedWhenFull(request)) return;
+      throw guard.stopped ? new DatabaseStopped(guard.stopReason ?? 'stopped') : new InsufficientStorage();
+    });
+  },
+  { name: 'dc-banners-storage' },
+);

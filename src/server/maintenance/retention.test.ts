@@ -1,0 +1,214 @@
+/**
+ * Retention pruning and interrupted feed runs (issue 10 'Retention'), on PGlite and PostgreSQL:
+ * old raw events, dead letters and expired sessions go while new ones and the hourly rollups stay;
+ * feed runs are cut to the newest 50 per dealer, sparing a live 'running' run; surplus client
+ * errors go; one claim per interval across "processes"; a run left 'running' past its lease shows
+ * as failed on the feed card and the feed runs again normally. Aged rows are inserted directly and
+ * every clock is injected, so nothing sleeps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { asc, count, desc, eq } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { clientErrors, eventDeadLetters, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, sessions, users } from '../db/schema';
+import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
+import type { FeedRunView, FeedView } from '../../domain/inventory';
+import { claimDueFeeds, FEED_LEASE_MS } from '../inventory/feeds';
+import { claimJob, pruneExpired, RETENTION_INTERVAL_MS, RETENTION_JOB, runRetentionJob } from './retention';
+
+const A = DEMO_DEALER.id;
+const DAY = 86_400_000;
+const sample = readFileSync(path.resolve('tests/fixtures/inventory/inventory-listofvehicles.json'));
+const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
+
+let t: TestApp;
+let cookie: string;
+let feedServer: http.Server;
+let origin: string;
+/** Each test's clock: a fresh hour past the last job claim, so the hourly job is always due. */
+let clock = Date.now();
+const nextHour = () => new Date((clock += RETENTION_INTERVAL_MS + 60_000));
+
+beforeAll(async () => {
+  feedServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(sample));
+  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
+  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
+  // Signing in prunes expired sessions itself: sign in before any aged session is inserted.
+  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+});
+afterAll(async () => {
+  await t.close();
+  feedServer.closeAllConnections();
+  await new Promise((resolve) => feedServer.close(resolve));
+});
+
+const db = () => t.database.db;
+const rows = async (table: PgTable) =>
+  (await db().select({ n: count() }).from(table))[0]!.n;
+const feedCard = async () =>
+  (await t.app.inject({ method: 'GET', url: `/api/dealers/${A}/inventory/feed`, headers: { cookie } })).json() as {
+    feed: FeedView | null;
+    runs: FeedRunView[];
+  };
+/** `n` runs of `dealerId`, one minute apart, the newest `newest`; returns their ids oldest first. */
+const insertRuns = async (dealerId: string, n: number, newest: Date, status = 'success') =>
+  (
+    await db()
+      .insert(feedRuns)
+      .values(
+        Array.from({ length: n }, (_, i) => ({
+          dealerId,
+          status,
+          startedAt: new Date(newest.getTime() - (n - 1 - i) * 60_000),
+          finishedAt: new Date(newest.getTime() - (n - 1 - i) * 60_000 + 1_000),
+          vehicleCount: 5,
+        })),
+      )
+      .returning({ id: feedRuns.id })
+  ).map((r) => r.id);
+
+describe('retention job', () => {
+  it('deletes old events, dead letters and expired sessions; keeps new ones and the rollups', async () => {
+    const now = nextHour();
+    const old = new Date(now.getTime() - 91 * DAY);
+    const recent = new Date(now.getTime() - 89 * DAY);
+    const ev = (occurredAt: Date) => ({ dealerId: A, event: 'impression', slotType: 'header', model: 'civic', occurredAt });
+    await Promise.all([db().delete(events), db().delete(eventRollupsHourly), db().delete(eventDeadLetters)]);
+    const sessionsBefore = await rows(sessions); // the test's own sign-in, valid for days
+    await db().insert(events).values([ev(old), ev(old), ev(old), ev(recent), ev(now)]);
+    await db().insert(eventRollupsHourly).values({ dealerId: A, hour: new Date(Math.floor(old.getTime() / 3_600_000) * 3_600_000), model: 'civic', slotType: 'header', impressions: 3 });
+    await db().insert(eventDeadLetters).values([
+      { dealerId: A, payload: '{}', error: 'boom', createdAt: old },
+      { dealerId: A, payload: '{}', error: 'boom', createdAt: recent },
+    ]);
+    const [user] = await db().select({ id: users.id }).from(users).limit(1);
+    await db().insert(sessions).values([
+      { id: randomUUID(), userId: user!.id, expiresAt: new Date(now.getTime() - 1_000) },
+      { id: randomUUID(), userId: user!.id, expiresAt: new Date(now.getTime() + DAY) },
+    ]);
+
+    const counts = await t.app.maintenance.tick(now);
+    expect(counts).toEqual({ events: 3, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0 });
+
+    const kept = await db().select({ occurredAt: events.occurredAt }).from(events).orderBy(asc(events.occurredAt));
+    expect(kept.map((e) => e.occurredAt.getTime())).toEqual([recent.getTime(), now.getTime()]);
+    expect(await db().select({ impressions: eventRollupsHourly.impressions }).from(eventRollupsHourly)).toEqual([{ impressions: 3 }]);
+    expect((await db().select({ createdAt: eventDeadLetters.createdAt }).from(eventDeadLetters))[0]!.createdAt.getTime()).toBe(recent.getTime());
+    expect(await rows(sessions)).toBe(sessionsBefore + 1);
+    const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
+    expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
+    expect(lease!.lastResult).toBe('events 3, dead letters 1, sessions 1, feed runs 0, client errors 0');
+  });
+
+  it('honours EVENT_RETENTION_DAYS and deletes in bounded batches until nothing old is left', async () => {
+    const now = nextHour();
+    await db().delete(events);
+    const ages = [8, 8, 8, 8, 8, 6]; // days before now
+    await db().insert(events).values(ages.map((d) => ({ dealerId: A, event: 'click', occurredAt: new Date(now.getTime() - d * DAY) })));
+    // Two rows per statement: three statements for five rows, none left behind.
+    const counts = await pruneExpired(db(), { retentionDays: 7, now, batchRows: 2 });
+    expect(counts.events).toBe(5);
+    expect(await rows(events)).toBe(1);
+  });
+
+  it(`keeps the newest ${FEED_RUNS_KEPT} feed runs per dealer`, async () => {
+    const now = nextHour();
+    await db().delete(feedRuns);
+    const ids = await insertRuns(A, 55, new Date(now.getTime() - DAY));
+
+    expect(await t.app.maintenance.tick(now)).toMatchObject({ feedRuns: 5 });
+    const left = await db().select({ id: feedRuns.id }).from(feedRuns).orderBy(asc(feedRuns.id));
+    expect(left.map((r) => r.id)).toEqual(ids.slice(5));
+    const { runs } = await feedCard();
+    expect(runs[0]!.id).toBe(ids[54]);
+  });
+
+  it('never deletes a run still running within its lease, even beyond the newest 50', async () => {
+    const now = nextHour();
+    await db().delete(feedRuns);
+    // 60 runs, all within the lease; the oldest is still 'running': ranked past the newest 50, yet
+    // kept, since its process may still be working on it.
+    const [live] = await db()
+      .insert(feedRuns)
+      .values({ dealerId: A, status: 'running', startedAt: new Date(now.getTime() - FEED_LEASE_MS + 60_000) })
+      .returning({ id: feedRuns.id });
+    await db()
+      .insert(feedRuns)
+      .values(Array.from({ length: 59 }, (_, i) => ({ dealerId: A, status: 'success', startedAt: new Date(now.getTime() - 59_000 + i * 1_000) })));
+
+    expect(await t.app.maintenance.tick(now)).toMatchObject({ feedRuns: 9 });
+    expect(await rows(feedRuns)).toBe(51);
+    expect(await db().select({ status: feedRuns.status }).from(feedRuns).where(eq(feedRuns.id, live!.id))).toEqual([{ status: 'running' }]);
+  });
+
+  it(`cuts the client error log to the newest ${CLIENT_ERROR_LOG_LIMIT}`, async () => {
+    const now = nextHour();
+    await db().delete(clientErrors);
+    const inserted = await db()
+      .insert(clientErrors)
+      .values(Array.from({ length: CLIENT_ERROR_LOG_LIMIT + 3 }, (_, i) => ({ message: `error ${i}`, url: 'http://localhost/' })))
+      .returning({ id: clientErrors.id });
+
+    expect(await t.app.maintenance.tick(now)).toMatchObject({ clientErrors: 3 });
+    const left = await db().select({ id: clientErrors.id }).from(clientErrors).orderBy(desc(clientErrors.id));
+    expect(left.map((r) => r.id)).toEqual(inserted.slice(3).map((r) => r.id).reverse());
+  });
+
+  it('runs once per interval when several processes claim it at the same time', async () => {
+    const now = nextHour();
+    // Two "processes" claiming the same due job: only one wins; again only after the interval.
+    expect([await claimJob(db(), 'test-job', 60_000, now), await claimJob(db(), 'test-job', 60_000, now)]).toEqual([true, false]);
+    expect(await claimJob(db(), 'test-job', 60_000, new Date(now.getTime() + 59_999))).toBe(false);
+    expect(await claimJob(db(), 'test-job', 60_000, new Date(now.getTime() + 60_000))).toBe(true);
+
+    const results = await Promise.all([
+      runRetentionJob(db(), { retentionDays: 90, now }),
+      runRetentionJob(db(), { retentionDays: 90, now }),
+      runRetentionJob(db(), { retentionDays: 90, now }),
+    ]);
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await t.app.maintenance.tick(new Date(now.getTime() + RETENTION_INTERVAL_MS - 1))).toBeNull();
+    expect(await t.app.maintenance.tick(new Date(now.getTime() + RETENTION_INTERVAL_MS))).not.toBeNull();
+    clock = now.getTime() + RETENTION_INTERVAL_MS;
+  });
+});
+
+describe('interrupted feed runs', () => {
+  it("a run left 'running' by a crash is marked failed once its lease expires; the feed runs again normally", async () => {
+    await db().delete(feedRuns);
+    const save = await t.app.inject({
+      method: 'PUT',
+      url: `/api/dealers/${A}/inventory/feed`,
+      headers: { cookie },
+      payload: { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping },
+    });
+    expect(save.statusCode).toBe(200);
+    // The feed was due ten minutes ago; a process claimed it, started its run and died.
+    const crashAt = new Date(Date.now() - 10 * 60_000);
+    await db().update(inventoryFeeds).set({ nextRunAt: crashAt }).where(eq(inventoryFeeds.dealerId, A));
+    expect(await claimDueFeeds(db(), 5, crashAt)).toEqual([A]);
+    const [dead] = await db().insert(feedRuns).values({ dealerId: A, status: 'running', startedAt: crashAt }).returning();
+    expect((await feedCard()).runs).toMatchObject([{ id: dead!.id, status: 'running', finishedAt: null }]);
+
+    // Within the lease: neither marked nor claimed again.
+    await t.app.feeds.tick(new Date(crashAt.getTime() + FEED_LEASE_MS - 1_000));
+    expect((await feedCard()).runs).toMatchObject([{ id: dead!.id, status: 'running' }]);
+
+    // Lease over: the pass marks the dead run failed, then claims the feed and runs it.
+    const now = new Date();
+    await t.app.feeds.tick(now);
+    const { feed, runs } = await feedCard();
+    expect(runs).toHaveLength(2);
+    expect(runs[0]).toMatchObject({ status: 'success', vehicleCount: 5, error: null });
+    expect(runs[1]).toMatchObject({ id: dead!.id, status: 'error', finishedAt: now.toISOString(), error: INVENTORY_TEXT.runInterrupted });
+    // Next run one hour after the new run finished, as for any run.
+    expect(new Date(feed!.nextRunAt!).getTime() - new Date(runs[0]!.finishedAt!).getTime()).toBe(3_600_000);
+  });
+});
