@@ -208,7 +208,7 @@ async function crashLoss(label: string, db: { dataDir: string } | { url: string;
     url: `${server.origin}/api/analytics/track`,
     method: 'POST',
     body,
-    headers: { 'content-type': 'text/plain', 'user-agent': UA },
+    headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: 'https://www.hondaofdemo.com' },
     connections: CONNECTIONS,
     duration: CRASH_SECONDS + 1,
   });

@@ -44,13 +44,13 @@ afterAll(async () => {
   await new Promise((resolve) => feedServer.close(resolve));
 });
 
-const send = (method: 'POST' | 'PUT', url: string, payload: string | Buffer, cookie: string, contentType = 'application/json') =>
-  t.app.inject({ method, url, payload, headers: { cookie, 'content-type': contentType, 'user-agent': BROWSER_UA } });
+const send = (method: 'POST' | 'PUT', url: string, payload: string | Buffer, cookie: string, contentType = 'application/json', headers: Record<string, string> = {}) =>
+  t.app.inject({ method, url, payload, headers: { cookie, 'content-type': contentType, 'user-agent': BROWSER_UA, ...headers } });
 const upload = (url: string, data: string | Buffer) => {
   const { body, contentType } = multipartBody([{ filename: 'inventory.json', data: Buffer.from(data), contentType: 'application/json' }]);
   return send('POST', url, body, manager, contentType);
 };
-const track = (payload: string, contentType: string) => send('POST', '/api/analytics/track', payload, '', contentType);
+const track = (payload: string, contentType: string) => send('POST', '/api/analytics/track', payload, '', contentType, { origin: 'https://www.hondaofdemo.com' });
 const validBeacon = JSON.stringify({ dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
 
 /** The server still answers ordinary requests after a refusal. */

@@ -127,6 +127,9 @@ export const screenshotPath = (name: string) => path.join(RESULTS_DIR, `${name}.
 export const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
+/** The demo dealer's website origin (an allowed domain): Node-side beacons send it, as a browser on that site would. */
+export const DEALER_SITE_ORIGIN = 'https://www.hondaofdemo.com';
+
 /** A new page that browses like a person's desktop Chrome (1366x900 unless told otherwise). */
 export function newPage(browser: Browser, opts: BrowserContextOptions = {}): Promise<Page> {
   return browser.newPage({ viewport: { width: 1366, height: 900 }, userAgent: DESKTOP_UA, ...opts });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { apiSignIn, startServer, DESKTOP_UA, type RunningServer } from './harness';
+import { apiSignIn, startServer, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -20,7 +20,7 @@ const beacon = (model: string) =>
   JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
 
 function track(origin: string, body: string): Promise<number> {
-  return fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA }, body }).then((r) => r.status);
+  return fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body }).then((r) => r.status);
 }
 
 /** Switches the demo dealer's per-client rate limit off: these tests send thousands of beacons from one IP. */

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
-import { startServer, apiSignIn, DESKTOP_UA, type RunningServer } from './harness';
+import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -75,7 +75,7 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
   const beacon = () =>
     fetch(`${server.origin}/api/analytics/track`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN },
       body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory' }),
     });
   const alive = () => server.process.exitCode === null && server.process.signalCode === null;

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { startServer, type RunningServer, apiSignIn } from './harness';
+import { startServer, type RunningServer, apiSignIn, DEALER_SITE_ORIGIN } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -39,7 +39,7 @@ describe('graceful shutdown', () => {
     const client = async () => {
       while (!stopped) {
         try {
-          const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': UA }, body });
+          const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: DEALER_SITE_ORIGIN }, body });
           if (res.status === 204) acknowledged += 1;
           await res.arrayBuffer();
         } catch {

@@ -25,7 +25,7 @@ const track = (model: string, event: 'impression' | 'click' | 'conversion') =>
     method: 'POST',
     url: '/api/analytics/track',
     payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event, type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=x' }),
-    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA },
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA, origin: 'https://www.hondaofdemo.com' },
   });
 
 beforeAll(async () => {

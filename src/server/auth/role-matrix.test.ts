@@ -107,6 +107,7 @@ const ROWS: Row[] = [
     route: '/api/analytics/track',
     url: '/api/analytics/track',
     payload: { dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' },
+    headers: { origin: 'https://www.hondaofdemo.com' },
     expect: [204, 204, 204, 204, 204],
   },
   { method: 'GET', route: '/scripts/:file', url: `/scripts/dc-banners-${A}.js`, expect: [200, 200, 200, 200, 200] },

@@ -38,19 +38,30 @@ export function hostAllowed(host: string, allowedDomains: string[]): boolean {
   });
 }
 
+/** True when the dealer accepts requests only from listed domains. */
+const restrictsDomains = (security: Security) => security.enableCors && security.allowedDomains.length > 0;
+
 /**
  * Refuses the request when the dealer's settings forbid it, and adds the CORS headers for an
- * allowed origin. A request without Origin and Referer (privacy settings may strip both) is not
- * refused for its origin: there is nothing to check.
- * @throws Forbidden naming the reason (HTTPS required, origin not allowed).
+ * allowed origin. Images (`beacon` false) without Origin and Referer (privacy settings may strip
+ * both) are not refused for their origin: there is nothing to check. Beacons (`beacon` true,
+ * issue 11) are stricter, because a forged beacon changes the dealer's numbers: `Origin: null`
+ * (sandboxed iframes, data: pages) is always refused, and a beacon with neither Origin nor Referer
+ * is refused when the dealer restricts domains. Origin headers stop browsers, not scripts: any
+ * non-browser client can write them.
+ * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
  */
-export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, security: Security): void {
+export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, security: Security, opts: { beacon?: boolean } = {}): void {
   if (security.requireHttps && request.protocol !== 'https' && !LOOPBACK.has(request.hostname.replace(/:\d+$/, ''))) {
     throw new Forbidden('HTTPS is required for this dealer');
   }
+  if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
   if (!security.enableCors) return;
   const origin = requestOrigin(request);
-  if (!origin) return;
+  if (!origin) {
+    if (opts.beacon && restrictsDomains(security)) throw new Forbidden('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
+    return;
+  }
   if (!hostAllowed(new URL(origin).hostname, security.allowedDomains)) {
     throw new Forbidden(`Origin ${origin} is not an allowed domain for this dealer`);
   }

@@ -62,7 +62,7 @@ export async function trackingRoutes(app: FastifyInstance) {
       const input = parseInput(trackBodySchema, bodyObject(request));
       const dealer = await findDeliveryDealer(app.db, input.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
-      applyDealerPolicy(request, reply, dealer.security);
+      applyDealerPolicy(request, reply, dealer.security, { beacon: true });
       if (isBotCached(request.headers['user-agent'] ?? '')) return reply.status(204).send();
       const accepted = app.events.enqueue({
         dealerId: input.dealerId,

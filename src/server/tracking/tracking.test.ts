@@ -12,7 +12,7 @@ const track = (payload: unknown, headers: Record<string, string> = {}) =>
     method: 'POST',
     url: '/api/analytics/track',
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA, ...headers },
+    headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA, origin: 'https://www.hondaofdemo.com', ...headers },
   });
 const stats = async () => {
   const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/stats`, headers: { cookie } });
@@ -105,6 +105,21 @@ describe('event tracking', () => {
     t.app.events.enqueue({ ...accepted, model: 'civic' });
     await expect.poll(async () => (await dashboard()).deadLetteredEvents, { timeout: 10_000 }).toBe(1);
     expect(t.app.events.stats()).toMatchObject({ pending: 0, deadLettered: 1 });
+  });
+
+  it('refuses beacons from an opaque origin, and without Origin or Referer while the dealer restricts domains (issue 11)', async () => {
+    const before = await stats();
+    const opaque = await track(body, { origin: 'null' });
+    expect(opaque.statusCode).toBe(403);
+    expect(opaque.json().error.message).toBe('Beacons from an opaque origin (Origin: null) are refused');
+    const bare = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA } });
+    expect(bare.statusCode).toBe(403);
+    expect(bare.json().error.message).toMatch(/allowed domain/);
+    expect((await track(body, { origin: 'https://evil.example' })).statusCode).toBe(403);
+    // A Referer from an allowed page is enough (browsers may omit Origin on same-origin-like requests).
+    const referred = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, referer: 'https://www.hondaofdemo.com/new-inventory' } });
+    expect(referred.statusCode).toBe(204);
+    expect(await stats()).toMatchObject({ impressions: before.impressions + 1 });
   });
 });
 
