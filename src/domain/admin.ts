@@ -63,3 +63,15 @@ export interface ClientErrorEntry {
   /** Email of the signed-in user, null when nobody was signed in. */
   user: string | null;
 }
+
+/** POST /api/admin/import's answer, `{ imported }` (DECISIONS 3, issue 11 §9). */
+export interface ImportResult {
+  manufacturers: number;
+  dealers: number;
+  users: number;
+  /**
+   * Emails of the users this import created: they were given a random password nobody knows, so
+   * an admin must reset it (Users → Reset password) before they can sign in.
+   */
+  passwordResetRequired: string[];
+}

@@ -38,6 +38,11 @@ export const BANNER_SIZE_PRESETS = {
 
 /** Max upload size per file, bytes (spec 01 §5, DECISIONS 13). */
 export const MAX_ASSET_BYTES = 2_097_152;
+/**
+ * Largest image the server decodes, in pixels (width x height; issue 11 §8): banners never need
+ * more than about 25 MP, and a 2 MB file can hold a 16000x16000 image that costs seconds of CPU.
+ */
+export const MAX_IMAGE_PIXELS = 25_000_000;
 /** Accepted upload MIME types and extensions (DECISIONS 13). */
 export const ACCEPTED_IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const ACCEPTED_IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
@@ -177,4 +182,37 @@ export const INVENTORY_TEXT = {
     'The data structure matches the expected format below',
     'Try opening the feed URL directly in your browser',
   ],
+} as const;
+
+/**
+ * Upload request limits (issue 11 §11): at most MAX_UPLOAD_FILES files per asset upload request
+ * (the web app sends one per request; API clients may batch), each at most MAX_ASSET_BYTES, and a
+ * file name of at most MAX_FILENAME_LENGTH characters (real banner names are under 80).
+ */
+export const MAX_UPLOAD_FILES = 20;
+export const MAX_FILENAME_LENGTH = 200;
+/** The refusals that name each upload limit (issue 11 §11). */
+export const UPLOAD_TEXT = {
+  tooManyFiles: `Too many files: at most ${MAX_UPLOAD_FILES} per upload`,
+  filenameTooLong: `File name is too long: at most ${MAX_FILENAME_LENGTH} characters`,
+} as const;
+
+/**
+ * Length limits of stored free text in API bodies and imports (issue 11 §11), characters:
+ * ids and slugs, names, model/map keys, colours, patterns, URLs, domains, list lengths and map
+ * sizes. Generous for real data (the catalogue's longest name is under 40 characters), small
+ * enough that no single field can bloat a row, a cache entry or a page.
+ */
+export const TEXT_LIMITS = {
+  id: 100,
+  name: 200,
+  key: 100,
+  color: 20,
+  pattern: 200,
+  url: 2048,
+  domain: 253,
+  email: 254,
+  password: 200,
+  listItems: 500,
+  mapEntries: 2000,
 } as const;

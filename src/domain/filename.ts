@@ -3,7 +3,7 @@
  * new_{year}_{manufacturer}_{model}_{trim}_[extra parts]_{width}x{height}_[more parts].{ext}
  */
 import type { ParsedFilename } from './schemas';
-import { TEXT } from './constants';
+import { MAX_FILENAME_LENGTH, TEXT, UPLOAD_TEXT } from './constants';
 
 /** The `{width}x{height}` part. An upper-case X is accepted too ("1920X300"). */
 const SIZE_PART = /^(\d+)x(\d+)$/i;
@@ -59,11 +59,13 @@ export function parseAssetFilename(filename: string): ParsedFilename {
  * Validates an asset filename for upload (spec 01 §5, §8; spec 02 §5).
  * Output: `{ ok: true, parsed }` for a valid name, else `{ ok: false, error, suggestion }` with
  * error TEXT.invalidFilename and suggestion TEXT.invalidFilenameHint. The extension itself is not
- * checked here (file type is checked on the bytes, DECISIONS 10, 13).
+ * checked here (file type is checked on the bytes, DECISIONS 10, 13). A name longer than
+ * MAX_FILENAME_LENGTH is refused with UPLOAD_TEXT.filenameTooLong before it is parsed (issue 11 §11).
  */
 export function validateAssetFilename(
   filename: string,
 ): { ok: true; parsed: ParsedFilename } | { ok: false; error: string; suggestion: string } {
+  if (filename.length > MAX_FILENAME_LENGTH) return { ok: false, error: UPLOAD_TEXT.filenameTooLong, suggestion: TEXT.invalidFilenameHint };
   const parsed = parseAssetFilename(filename);
   return parsed.isValid
     ? { ok: true, parsed }

@@ -11,8 +11,13 @@ import {
   DEFAULT_BANNER_SIZES,
   MAX_REQUESTS_PER_MINUTE,
   FONT_CHOICES,
+  TEXT_LIMITS,
 } from './constants';
 import { modelKey } from './model-keys';
+
+/** A map (record) of at most TEXT_LIMITS.mapEntries entries (issue 11 §11). */
+const fewEntries = (o: Record<string, unknown>) => Object.keys(o).length <= TEXT_LIMITS.mapEntries;
+const TOO_MANY_ENTRIES = `must have at most ${TEXT_LIMITS.mapEntries} entries`;
 
 export const ROLES = ['admin', 'dealer-manager', 'viewer'] as const;
 export const roleSchema = z.enum(ROLES);
@@ -46,9 +51,9 @@ export type TrackEventName = z.infer<typeof trackEventSchema>;
 export const MODEL_CATEGORIES = ['sedan', 'hatchback', 'suv', 'truck', 'coupe', 'wagon'] as const;
 
 export const trimSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  displayName: z.string().min(1),
+  id: z.string().min(1).max(TEXT_LIMITS.name),
+  name: z.string().min(1).max(TEXT_LIMITS.name),
+  displayName: z.string().min(1).max(TEXT_LIMITS.name),
   /** MSRP in whole US dollars. */
   msrp: z.number().int().nonnegative(),
   isPopular: z.boolean(),
@@ -57,39 +62,41 @@ export const trimSchema = z.object({
 export type Trim = z.infer<typeof trimSchema>;
 
 export const vehicleModelSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  displayName: z.string().min(1),
+  id: z.string().min(1).max(TEXT_LIMITS.name),
+  name: z.string().min(1).max(TEXT_LIMITS.name),
+  displayName: z.string().min(1).max(TEXT_LIMITS.name),
   category: z.enum(MODEL_CATEGORIES),
   /** MSRP range in whole US dollars. */
   msrp: z.object({ min: z.number().int().nonnegative(), max: z.number().int().nonnegative() }),
-  trims: z.array(trimSchema),
+  trims: z.array(trimSchema).max(TEXT_LIMITS.listItems),
   isActive: z.boolean(),
   priority: z.number().int(),
   /** Canonical model names this model upsells to, best first. */
-  upsellTargets: z.array(z.string()),
+  upsellTargets: z.array(z.string().max(TEXT_LIMITS.key)).max(TEXT_LIMITS.listItems),
 });
 export type VehicleModel = z.infer<typeof vehicleModelSchema>;
 
 /** inventory/source model key -> canonical model name (spec 02 §3 modelMap). */
-export const modelMapSchema = z.record(z.string().min(1), z.string().min(1));
+export const modelMapSchema = z.record(z.string().min(1).max(TEXT_LIMITS.key), z.string().min(1).max(TEXT_LIMITS.key)).refine(fewEntries, TOO_MANY_ENTRIES);
 /** primary canonical model -> upsell target canonical model (spec 02 §3 upsellMap). */
-export const upsellMapSchema = z.record(z.string().min(1), z.string().min(1));
+export const upsellMapSchema = z.record(z.string().min(1).max(TEXT_LIMITS.key), z.string().min(1).max(TEXT_LIMITS.key)).refine(fewEntries, TOO_MANY_ENTRIES);
 /** canonical model -> ordered trim ladder, entry trim first, top trim last. */
-export const trimPatternsSchema = z.record(z.string().min(1), z.array(z.string().min(1)));
+export const trimPatternsSchema = z
+  .record(z.string().min(1).max(TEXT_LIMITS.key), z.array(z.string().min(1).max(TEXT_LIMITS.name)).max(TEXT_LIMITS.listItems))
+  .refine(fewEntries, TOO_MANY_ENTRIES);
 
 export const manufacturerSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  logoUrl: z.string(),
-  primaryColor: z.string(),
-  secondaryColor: z.string(),
-  models: z.array(vehicleModelSchema),
+  id: z.string().min(1).max(TEXT_LIMITS.id),
+  name: z.string().min(1).max(TEXT_LIMITS.name),
+  logoUrl: z.string().max(TEXT_LIMITS.url),
+  primaryColor: z.string().max(TEXT_LIMITS.color),
+  secondaryColor: z.string().max(TEXT_LIMITS.color),
+  models: z.array(vehicleModelSchema).max(TEXT_LIMITS.listItems),
   defaultModelMappings: modelMapSchema,
   defaultUpsellRules: upsellMapSchema,
   defaultTrimPatterns: trimPatternsSchema,
   providerCompatibility: z.array(providerSchema),
-  assetNamingConvention: z.string(),
+  assetNamingConvention: z.string().max(TEXT_LIMITS.pattern),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -129,10 +136,10 @@ export const STORAGE_PROVIDERS = ['dc-banners', 'dealer', 'agency', 'custom'] as
 
 export const assetStorageSchema = z.object({
   provider: z.enum(STORAGE_PROVIDERS),
-  baseUrl: z.string(),
+  baseUrl: z.string().max(TEXT_LIMITS.url),
   fallbackEnabled: z.boolean(),
   bannerSizes: bannerSizesSchema,
-  customNaming: z.object({ pattern: z.string(), variables: z.array(z.string()) }),
+  customNaming: z.object({ pattern: z.string().max(TEXT_LIMITS.pattern), variables: z.array(z.string().max(TEXT_LIMITS.key)).max(50) }),
   /** Storage quota for uploaded assets, bytes (DECISIONS 12). */
   storageQuotaBytes: z.number().int().positive(),
 });
@@ -147,7 +154,7 @@ export const dealerConfigsSchema = z.object({
   upsellMap: upsellMapSchema,
   trimPatterns: trimPatternsSchema,
   /** canonical model -> integer weight 1..10 (spec 02 §5). */
-  inventoryWeights: z.record(z.string().min(1), z.number().int().min(1).max(10)),
+  inventoryWeights: z.record(z.string().min(1).max(TEXT_LIMITS.key), z.number().int().min(1).max(10)).refine(fewEntries, TOO_MANY_ENTRIES),
   customUpsellLogic: upsellStrategySchema,
   /** Rules the dealer wrote itself, used when customUpsellLogic is 'custom'. */
   customUpsellRules: upsellMapSchema,
@@ -158,10 +165,10 @@ export type DealerConfigs = z.infer<typeof dealerConfigsSchema>;
 
 export const FALLBACK_TYPES = BANNER_SLOTS;
 export const fallbackAssetSchema = z.object({
-  id: z.string(),
-  name: z.string(),
+  id: z.string().max(TEXT_LIMITS.id),
+  name: z.string().max(TEXT_LIMITS.name),
   type: z.enum(BANNER_SLOTS),
-  url: z.string(),
+  url: z.string().max(TEXT_LIMITS.url),
   isUploaded: z.boolean(),
   createdAt: z.string(),
   isActive: z.boolean(),
@@ -181,14 +188,14 @@ const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour lik
 export const brandingSchema = z.object({
   primaryColor: hexColor,
   secondaryColor: hexColor,
-  logoUrl: z.string(),
+  logoUrl: z.string().max(TEXT_LIMITS.url),
   customCss: z.string().max(20_000),
   fontFamily: z.enum(FONT_CHOICES),
 });
 export type Branding = z.infer<typeof brandingSchema>;
 
 export const securitySchema = z.object({
-  allowedDomains: z.array(z.string().min(1)),
+  allowedDomains: z.array(z.string().min(1).max(TEXT_LIMITS.domain)).max(TEXT_LIMITS.listItems),
   enableCors: z.boolean(),
   requireHttps: z.boolean(),
   rateLimitEnabled: z.boolean(),
@@ -209,11 +216,11 @@ export type Notifications = z.infer<typeof notificationsSchema>;
 export const DEALER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 
 export const dealerSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  manufacturer: z.string(),
-  manufacturerName: z.string(),
-  websiteUrl: z.string(),
+  id: z.string().max(TEXT_LIMITS.id),
+  name: z.string().max(TEXT_LIMITS.name),
+  manufacturer: z.string().max(TEXT_LIMITS.id),
+  manufacturerName: z.string().max(TEXT_LIMITS.name),
+  websiteUrl: z.string().max(TEXT_LIMITS.url),
   provider: providerSchema,
   status: z.string(),
   assetStorage: assetStorageSchema,
@@ -280,8 +287,10 @@ export const sessionUserSchema = z.object({
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const loginBodySchema = z.object({
-  email: z.email('Email must be a valid email address'),
-  password: z.string().min(1, 'Password is required'),
+  // 254: the longest usable address (RFC 5321); also bounds the sign-in throttle's key (issue 11).
+  email: z.email('Email must be a valid email address').max(254, 'Email must be at most 254 characters'),
+  // Passwords are at most TEXT_LIMITS.password characters when set (admin/users.ts), so no longer one can match (issue 11 §11).
+  password: z.string().min(1, 'Password is required').max(TEXT_LIMITS.password, `Password must be at most ${TEXT_LIMITS.password} characters`),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -293,6 +302,9 @@ const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udf
 export const safeText = (max: number) =>
   z.string().max(max).refine((v) => !UNSAFE_TEXT.test(v), 'must not contain control characters');
 
+/** A page-view id as the embed script makes them (random, URL-safe). */
+export const PAGE_VIEW_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
 /** Longest model key a beacon may carry (the catalogue's longest key is under 20 characters). */
 export const MAX_MODEL_KEY = 64;
 
@@ -300,7 +312,8 @@ export const MAX_MODEL_KEY = 64;
  * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25; issue 10). Every string is
  * bounded and free of control characters; `model` is reduced to its comparison key
  * (modelKey, then letters and digits only, so "CR-V" -> "crv" and "=cmd" -> "cmd") and refused
- * when nothing remains; `url` is empty or an http(s) URL.
+ * when nothing remains; `url` is empty or an http(s) URL; impressions and clicks name their slot
+ * type and page view (`pv`).
  */
 export const trackBodySchema = z.object({
   dealerId: z.string().regex(/^[a-z0-9-]{1,100}$/, 'must be a dealer id (lowercase letters, digits and hyphens)'),
@@ -315,6 +328,12 @@ export const trackBodySchema = z.object({
     .refine((v) => v === '' || /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http(s) URL')
     .optional()
     .default(''),
+  /** The page view the banner was rendered in (PAGE_VIEW_ID); required for impressions and clicks (issue 11 §5). */
+  pv: z.string().regex(PAGE_VIEW_ID, 'must be a page-view id (8-64 letters, digits, _ or -)').optional(),
+}).superRefine((b, ctx) => {
+  if (b.event === 'conversion') return;
+  if (!b.pv) ctx.addIssue({ code: 'custom', path: ['pv'], message: `is required for ${b.event}s` });
+  if (!b.type) ctx.addIssue({ code: 'custom', path: ['type'], message: `is required for ${b.event}s` });
 });
 export type TrackBody = z.infer<typeof trackBodySchema>;
 
@@ -394,12 +413,12 @@ export const inventoryDataSchema = z.object({
 export type InventoryData = z.infer<typeof inventoryDataSchema>;
 
 export const fieldMappingSchema = z.object({
-  model: z.string(),
-  trim: z.string(),
-  year: z.string(),
-  daysOnLot: z.string(),
-  vin: z.string(),
-  stock: z.string(),
+  model: z.string().max(TEXT_LIMITS.name),
+  trim: z.string().max(TEXT_LIMITS.name),
+  year: z.string().max(TEXT_LIMITS.name),
+  daysOnLot: z.string().max(TEXT_LIMITS.name),
+  vin: z.string().max(TEXT_LIMITS.name),
+  stock: z.string().max(TEXT_LIMITS.name),
 });
 export type FieldMapping = z.infer<typeof fieldMappingSchema>;
 

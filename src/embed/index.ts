@@ -6,7 +6,9 @@
  * with the banner of the model in the page URL, linked to the dealer's inventory for that model
  * (the upsell slot shows and links the upsell target). Space is reserved from the slot's aspect
  * ratio before the image loads. Viewable impressions (>= 50 % in view for >= 1 s, once per banner
- * per page view) and clicks are sent with sendBeacon (or keepalive fetch). URL changes (polled
+ * per page view) and clicks are sent with sendBeacon (or keepalive fetch), each naming a random
+ * page-view id so the server counts a click only for a banner that page view rendered (a click
+ * before the 1-second view completes sends the impression first). URL changes (polled
  * every 500 ms, plus history navigation) re-render the banners; without a model they are hidden.
  * Exactly one global, `window.dcBanners`; nothing ever throws into the host page. Do-Not-Track is
  * not consulted: these are the dealer's own first-party ad metrics, no personal data is sent.
@@ -22,6 +24,8 @@ interface Banner {
   type: Slot;
   /** Key of the page view the banner last rendered for (URL + model). */
   view: string;
+  /** Random id of that page view, sent with its impression and click (issue 11 §5). */
+  pv: string;
   counted: boolean;
   observer?: IntersectionObserver;
   timer?: ReturnType<typeof setTimeout>;
@@ -49,8 +53,11 @@ const LAST_CLICK_KEY = 'dcb_last_click';
       }
     };
 
-  const send = (event: string, type: string, model: string) => {
-    const body = JSON.stringify({ dealerId: config.dealerId, event, type, model, timestamp: new Date().toISOString(), url: location.href });
+  /** A random page-view id (16 hex characters; getRandomValues works outside secure contexts too). */
+  const newPageView = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, '0')).join('');
+
+  const send = (event: string, type: string, model: string, pv?: string) => {
+    const body = JSON.stringify({ dealerId: config.dealerId, event, type, model, pv, timestamp: new Date().toISOString(), url: location.href });
     const url = `${config.apiOrigin}/api/analytics/track`;
     try {
       if (navigator.sendBeacon && navigator.sendBeacon(url, new Blob([body], { type: 'text/plain' }))) return;
@@ -73,7 +80,7 @@ const LAST_CLICK_KEY = 'dcb_last_click';
               if (b.counted) return;
               b.counted = true;
               b.observer?.disconnect();
-              send('impression', b.type, b.model);
+              send('impression', b.type, b.model, b.pv);
             }),
             1000,
           );
@@ -98,6 +105,7 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     const view = `${location.href}|${model}`;
     if (view === b.view && b.el.style.display !== 'none') return;
     b.view = view;
+    b.pv = newPageView();
     b.model = model;
     b.counted = false;
     if (b.timer) clearTimeout(b.timer);
@@ -110,7 +118,15 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     a.addEventListener(
       'click',
       safe(() => {
-        send('click', b.type, model);
+        // A click proves the banner was seen: its impression goes first if the 1-second view
+        // had not completed, because the server counts a click only after its page view's impression.
+        if (!b.counted) {
+          b.counted = true;
+          if (b.timer) clearTimeout(b.timer);
+          b.observer?.disconnect();
+          send('impression', b.type, model, b.pv);
+        }
+        send('click', b.type, model, b.pv);
         try {
           sessionStorage.setItem(LAST_CLICK_KEY, JSON.stringify({ model, type: b.type, time: Date.now() }));
         } catch {
@@ -150,7 +166,7 @@ const LAST_CLICK_KEY = 'dcb_last_click';
         el.className = 'dc-banner';
         el.setAttribute('data-dc-type', c.type);
         frag.appendChild(el);
-        const b: Banner = { el, type: c.type, view: '', counted: false, model: '' };
+        const b: Banner = { el, type: c.type, view: '', pv: '', counted: false, model: '' };
         banners.push(b);
         pos = c.index + c.length;
       }

@@ -10,11 +10,11 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import type { Config } from './config';
+import { fastifyTrustProxy, type Config } from './config';
 import type { Db } from './db/client';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
-import { AppError, Invalid } from './errors';
-import { JSON_TOO_DEEP, MAX_ASSET_BYTES } from '../domain/constants';
+import { AppError, Invalid, RateLimited } from './errors';
+import { JSON_TOO_DEEP } from '../domain/constants';
 import { jsonTooDeep } from './validation';
 import { accessPlugin } from './auth/access';
 import { authRoutes } from './auth/routes';
@@ -31,6 +31,10 @@ import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
 import { MaintenanceScheduler } from './maintenance/retention';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
+import { CdnProber } from './delivery/cdn-probe';
+import { csrfPlugin } from './security/csrf';
+import { htmlSecurityHeadersPlugin } from './security/html-headers';
+import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +43,8 @@ declare module 'fastify' {
     events: EventIngestor;
     feeds: FeedScheduler;
     maintenance: MaintenanceScheduler;
+    /** CDN auto-discovery answers, probed through the outbound guard (issue 11 §7). */
+    cdnProbes: CdnProber;
   }
 }
 
@@ -49,14 +55,18 @@ export interface BuildOptions {
   logger?: boolean | { level: string };
   /** The PGlite data directory's disk guard (Database.storage, issue 10); absent = always writable. */
   storage?: StorageGuard;
+  /** The Node server's timeouts (issue 11 §11); SERVER_TIMEOUTS unless a test shortens them. */
+  timeouts?: ServerTimeouts;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger, storage }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, storage, timeouts }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
-    trustProxy: true,
+    // TRUST_PROXY (issue 11): off by default, so X-Forwarded-* from clients never set request.ip/protocol.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...fastifyTimeoutOptions(timeouts), // requestTimeout, connectionTimeout, headersTimeout (issue 11 §11)
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -66,6 +76,8 @@ export async function buildApp({ config, db, logger, storage }: BuildOptions): P
   app.feeds.start(config.feedSchedulerIntervalMs);
   app.decorate('maintenance', new MaintenanceScheduler(db, config.eventRetentionDays, app.log));
   app.maintenance.start(config.feedSchedulerIntervalMs);
+  app.decorate('cdnProbes', new CdnProber({ allowPrivateHosts: config.feedAllowPrivateHosts }));
+  app.addHook('onClose', () => app.cdnProbes.settle());
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop()]);
     await app.events.close();
@@ -85,9 +97,12 @@ export async function buildApp({ config, db, logger, storage }: BuildOptions): P
     },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  await app.register(htmlSecurityHeadersPlugin); // helmet's headers on every HTML body, the SPA under /scripts/* included (issue 11 §12)
+  await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin (issue 11 §4)
   // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body.
   await app.register(rateLimit, { global: false, hook: 'preHandler' });
-  await app.register(multipart, { limits: { fileSize: MAX_ASSET_BYTES, files: 20, fields: 10 } });
+  await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read (issue 11 §11)
+  await app.register(multipart, { limits: multipartLimits });
   // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed (issue 10).
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -105,6 +120,7 @@ export async function buildApp({ config, db, logger, storage }: BuildOptions): P
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (error instanceof RateLimited) reply.header('Retry-After', String(error.retryAfterSeconds));
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message } });
     }
     // PostgreSQL unreachable or our schema missing (issue 10): a retryable 503 and one warn line, not a 500 stack.
@@ -123,7 +139,7 @@ export async function buildApp({ config, db, logger, storage }: BuildOptions): P
       return reply.status(429).send({ error: { code: 'RATE_LIMITED', message: 'Too many requests, please try again later' } });
     }
     if (status >= 400 && status < 500) {
-      const code = status === 413 ? 'QUOTA_EXCEEDED' : status === 404 ? 'NOT_FOUND' : 'INVALID';
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 404 ? 'NOT_FOUND' : 'INVALID';
       return reply.status(status).send({ error: { code, message: error.message } });
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -12,11 +12,12 @@
  * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
  * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |
  * | SESSION_TTL_HOURS | 168 | session lifetime |
- * | SEED_DEMO | true | seed the catalogue, a demo dealer and the three demo accounts into an empty database |
+ * | SEED_DEMO | true; false when NODE_ENV=production | seed the catalogue, a demo dealer and the three demo accounts into an empty database (issue 11: never by default in production, where the sign-in screen would publish admin@dc-banners.com / admin123) |
+ * | TRUST_PROXY | false | which X-Forwarded-For/-Proto/-Host headers to believe (issue 11): unset/`false` = none (request.ip is the socket's peer); a hop count such as `1` (one reverse proxy in front); or a comma-separated list of the proxies' IPs/CIDRs (e.g. `10.0.0.5,10.1.0.0/16`, or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). `true` is refused: it believes every hop, so any client picks its own IP and protocol and bypasses the sign-in limits, per-IP dealer limits and requireHttps |
  * | LOG_LEVEL | info | pino level (silent in tests) |
  * | WEB_DIST_DIR | ./dist/web | the built web app |
  * | EMBED_DIST_FILE | ./dist/embed/dc-banners.js | the built embed script |
- * | FEED_ALLOW_PRIVATE_HOSTS | false | inventory feeds may reach private, loopback or link-local addresses: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
+ * | FEED_ALLOW_PRIVATE_HOSTS | false | every server-side fetch (inventory feeds, CDN auto-discovery probes; outbound/guard.ts) may reach private, loopback or link-local addresses, and dealer settings and imports accept such base and fallback URLs: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
  * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
  * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; hourly rollups are kept |
  */
@@ -31,6 +32,43 @@ function isCidr(v: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** proxy-addr's (Fastify's trustProxy) names for address ranges, accepted in TRUST_PROXY lists. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A plain IPv6 address or a four-part decimal IPv4 address (not ipaddr.js's looser 0x7f.1 forms). */
+function isProxyAddress(v: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v);
+}
+
+/**
+ * Parses TRUST_PROXY (see the table above) into Fastify's `trustProxy` option.
+ * @returns false (trust no proxy), a hop count >= 1, or the trusted proxy addresses/CIDRs.
+ * Adds a zod issue (so loadConfig throws) for `true`, a negative or fractional count, or an entry
+ * that is neither an IP, a CIDR nor a proxy-addr range name.
+ */
+function parseTrustProxy(v: string, ctx: z.RefinementCtx): false | number | string[] {
+  const value = v.trim();
+  if (/^(false|no|0|)$/i.test(value)) return false;
+  if (/^(true|yes)$/i.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'true is refused: it believes X-Forwarded-For/-Proto from any client, who can then pick its own IP and protocol; give the number of proxies in front (e.g. 1) or their addresses/CIDRs',
+    });
+    return false;
+  }
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value
+    .split(',')
+    .map((c) => (PROXY_RANGE_NAMES.has(c.trim().toLowerCase()) ? c.trim().toLowerCase() : c.trim()))
+    .filter(Boolean);
+  const bad = entries.find((c) => !PROXY_RANGE_NAMES.has(c) && !isProxyAddress(c) && !isCidr(c));
+  if (bad || entries.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `"${bad ?? value}" is not false, a hop count, an IP address or a CIDR such as 10.0.0.0/8` });
+  }
+  return entries;
 }
 
 const booleanString = z
@@ -51,7 +89,8 @@ const envSchema = z.object({
   PUBLIC_ORIGIN: z.string().url().optional(),
   SESSION_SECRET: z.string().min(16).default('dc-banners-development-secret-change-me'),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
-  SEED_DEMO: booleanString.default(true),
+  SEED_DEMO: booleanString.optional(),
+  TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default('./dist/web'),
   EMBED_DIST_FILE: z.string().default('./dist/embed/dc-banners.js'),
@@ -82,7 +121,10 @@ export interface Config {
   publicOrigin: string;
   sessionSecret: string;
   sessionTtlMs: number;
+  /** SEED_DEMO; defaults to false when NODE_ENV=production (issue 11). */
   seedDemo: boolean;
+  /** Fastify's trustProxy (TRUST_PROXY, issue 11): false, a hop count, or trusted proxy IPs/CIDRs. */
+  trustProxy: false | number | string[];
   logLevel: string;
   webDistDir: string;
   embedDistFile: string;
@@ -91,6 +133,15 @@ export interface Config {
   feedSchedulerIntervalMs: number;
   /** Days raw events are kept (issue 10 'Retention'). */
   eventRetentionDays: number;
+}
+
+/**
+ * The Fastify `trustProxy` option for Config.trustProxy (issue 11). Fastify's types have no hop
+ * count, so a count n becomes proxy-addr's own rule for it: the n nearest hops are trusted.
+ */
+export function fastifyTrustProxy(trustProxy: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address, hop) => hop < trustProxy;
 }
 
 /**
@@ -118,7 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     sessionSecret: e.SESSION_SECRET,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     embedDistFile: path.resolve(e.EMBED_DIST_FILE),

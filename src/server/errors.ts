@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'INVALID'
   | 'CONFLICT'
   | 'QUOTA_EXCEEDED'
+  | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UNAVAILABLE'
   | 'INSUFFICIENT_STORAGE';
@@ -20,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   INVALID: 400,
   CONFLICT: 409,
   QUOTA_EXCEEDED: 413,
+  PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
@@ -65,6 +67,24 @@ export class Conflict extends AppError {
 export class QuotaExceeded extends AppError {
   constructor(message: string) {
     super('QUOTA_EXCEEDED', message);
+  }
+}
+/** 413: the request itself is over a size or count limit, named in the message (not the dealer's storage quota; issue 11 §11). */
+export class PayloadTooLarge extends AppError {
+  constructor(message: string) {
+    super('PAYLOAD_TOO_LARGE', message);
+  }
+}
+/**
+ * 429 with a message saying when to try again, e.g. the login route's 'Too many attempts, try again
+ * in N minutes' (issue 11); the error handler adds `Retry-After: retryAfterSeconds`.
+ */
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('RATE_LIMITED', message);
   }
 }
 /** 507: the PGlite data directory is (nearly) out of disk space, so changes are refused (issue 10, src/server/db/disk-guard.ts). */

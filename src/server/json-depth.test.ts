@@ -51,7 +51,7 @@ const upload = (url: string, data: string | Buffer) => {
   return send('POST', url, body, manager, contentType);
 };
 const track = (payload: string, contentType: string) => send('POST', '/api/analytics/track', payload, '', contentType, { origin: 'https://www.hondaofdemo.com' });
-const validBeacon = JSON.stringify({ dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
+const validBeacon = JSON.stringify({ dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-test-1' });
 
 /** The server still answers ordinary requests after a refusal. */
 async function expectServerAnswers() {

@@ -56,8 +56,8 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
   if (opts.seed !== false) await seedDemoData(database.db);
   const config = loadConfig({
     FEED_SCHEDULER_INTERVAL_MS: '0',
-    ...opts.env,
     PUBLIC_ORIGIN: 'http://localhost:3000',
+    ...opts.env,
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),

@@ -24,8 +24,9 @@ let app: Page;
 
 /** Records banner events for the demo dealer the way its script would (no Origin: a server-side test client). */
 async function track(event: 'impression' | 'click', n: number) {
-  const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?new=true&model=civic' });
   for (let i = 0; i < n; i++) {
+    // Page view i: clicks count only for page views whose banner made an impression.
+    const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?new=true&model=civic', pv: `view-e2e-${i}` });
     const res = await fetch(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
     expect(res.status).toBe(204);
   }

@@ -115,6 +115,33 @@ describe('embed script on a dealer page', () => {
     await mobile.close();
   });
 
+  it('sends the impression with a click made before the 1-second view, and the server counts one click per banner per page view', async () => {
+    const before = (await analytics()).current;
+    const p = await newPage(browser);
+    // Record each beacon's body as the page hands it to sendBeacon (Playwright does not expose Blob bodies).
+    await p.addInitScript(() => {
+      const w = window as unknown as { __beacons: string[] };
+      w.__beacons = [];
+      const original = navigator.sendBeacon.bind(navigator);
+      navigator.sendBeacon = (url, data) => {
+        if (data instanceof Blob) void data.text().then((t) => w.__beacons.push(t));
+        return original(url, data);
+      };
+    });
+    let beacons: Array<{ event: string; pv: string }> = [];
+    const read = async () => (beacons = (await p.evaluate(() => (window as unknown as { __beacons: string[] }).__beacons)).map((t) => JSON.parse(t)));
+    await p.goto(`${site.origin}/new-inventory?new=true&model=civic`);
+    await p.locator('.dc-banner[data-dc-type="header"] img').waitFor();
+    await p.evaluate(() => document.addEventListener('click', (e) => e.preventDefault())); // stay on the page
+    for (let i = 0; i < 3; i++) await p.locator('.dc-banner[data-dc-type="header"] a').click();
+    await expect.poll(async () => (await read()).length, { timeout: 5000 }).toBe(4);
+    expect(beacons.map((b) => b.event)).toEqual(['impression', 'click', 'click', 'click']);
+    expect(new Set(beacons.map((b) => b.pv)).size).toBe(1);
+    expect(beacons[0]!.pv).toMatch(/^[0-9a-f]{16}$/);
+    await expect.poll(async () => (await analytics()).current, { timeout: 10_000 }).toMatchObject({ impressions: before.impressions + 1, clicks: before.clicks + 1 });
+    await p.close();
+  });
+
   it('attributes a conversion to the last banner click of the session', async () => {
     const p = await newPage(browser);
     await p.goto(`${site.origin}/new-inventory?new=true&model=civic`);

@@ -17,7 +17,7 @@ import { DEMO_DEALER } from '../../src/server/db/seed';
 const CRASH_WINDOW_MS = 1000;
 
 const beacon = (model: string) =>
-  JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
+  JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-test-1' });
 
 function track(origin: string, body: string): Promise<number> {
   return fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body }).then((r) => r.status);

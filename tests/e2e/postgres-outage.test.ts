@@ -76,7 +76,7 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
     fetch(`${server.origin}/api/analytics/track`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN },
-      body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory' }),
+      body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory', pv: 'view-test-1' }),
     });
   const alive = () => server.process.exitCode === null && server.process.signalCode === null;
 

@@ -35,7 +35,7 @@ describe('graceful shutdown', () => {
 
     let acknowledged = 0;
     let stopped = false;
-    const body = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
+    const body = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-test-1' });
     const client = async () => {
       while (!stopped) {
         try {

@@ -299,7 +299,7 @@ describe('export and import', () => {
     doc.users.push({ id: '7f1c2f55-5a43-4e5a-9a53-5b8f2f0b1c11', email: 'new@example.com', name: 'New Person', role: 'viewer', dealerId: DEMO_DEALER.id, isActive: true });
     const imp = await call('POST', '/api/admin/import', doc);
     expect(imp.statusCode).toBe(200);
-    expect(imp.json().imported).toEqual({ manufacturers: CATALOGUE.length, dealers: 2, users: doc.users.length });
+    expect(imp.json().imported).toEqual({ manufacturers: CATALOGUE.length, dealers: 2, users: doc.users.length, passwordResetRequired: ['new@example.com'] });
     expect((await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer.name).toBe('Toyota of Shelbyville');
     expect(((await call('GET', '/api/admin/users')).json().users as Array<{ email: string }>).some((u) => u.email === 'new@example.com')).toBe(true);
   });
@@ -361,9 +361,12 @@ describe('export and import', () => {
 describe('client error log', () => {
   const report = (n: number) => ({ message: `Render failed ${n}`, stack: `Error: Render failed ${n}\n    at Widget`, componentStack: '\n    at Widget\n    at App', url: `http://localhost/admin/x?n=${n}` });
 
-  it('keeps reports with time, message, stacks, page URL and the signed-in user; admins only read them', async () => {
+  it('keeps signed-in reports with time, message, stacks, page URL, user agent and user; signed-out ones only reach the server log (issue 11 §10); admins only read them', async () => {
     const anon = await t.app.inject({ method: 'POST', url: '/api/client-errors', payload: report(1), headers: { 'user-agent': 'TestBrowser/1.0' } });
     expect(anon.statusCode).toBe(204);
+    const viewer = await t.userCookie('viewer', DEMO_DEALER.id);
+    const fromViewer = await t.app.inject({ method: 'POST', url: '/api/client-errors', payload: report(1), headers: { cookie: viewer, 'user-agent': 'TestBrowser/1.0' } });
+    expect(fromViewer.statusCode).toBe(204);
     expect((await call('POST', '/api/client-errors', report(2))).statusCode).toBe(204);
     const bad = await call('POST', '/api/client-errors', { url: 'http://localhost/' });
     expect(bad.statusCode).toBe(400);
@@ -374,7 +377,8 @@ describe('client error log', () => {
     expect(log[0]).toMatchObject({ message: 'Render failed 2', url: 'http://localhost/admin/x?n=2', user: DEMO_ACCOUNTS[0]!.email, componentStack: '\n    at Widget\n    at App' });
     expect(log[0].stack).toContain('at Widget');
     expect(Date.now() - Date.parse(log[0].timestamp)).toBeLessThan(60_000);
-    expect(log[1]).toMatchObject({ message: 'Render failed 1', user: null, userAgent: 'TestBrowser/1.0' });
+    expect(log[1]).toMatchObject({ message: 'Render failed 1', userAgent: 'TestBrowser/1.0' });
+    expect(log[1].user).toMatch(/^viewer-/);
     const manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
     expect((await call('GET', '/api/admin/client-errors', undefined, manager)).statusCode).toBe(403);
   });

@@ -5,12 +5,49 @@
  * read them. Over-long texts are cut rather than refused, so a report is never lost for its size.
  */
 import { desc, notInArray } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { clientErrors } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT } from '../../domain/constants';
 import type { ClientErrorEntry } from '../../domain/admin';
 import type { SessionUser } from '../../domain/schemas';
+import { sessionToken } from '../auth/access';
+import { getSessionUser } from '../auth/service';
+
+/**
+ * Reports per minute (issue 11 §10): per signed-in user for the stored log, per client IP for
+ * reports from signed-out pages (which only reach the server log). The web app sends at most 5
+ * per page load.
+ */
+export const CLIENT_ERRORS_PER_MINUTE = { user: 10, anonymous: 10 } as const;
+
+/**
+ * The signed-in user posting a report, or null (the route is public so that sign-in screen
+ * errors still reach the server log). Resolved once per request and kept on `request.user`.
+ */
+export async function clientErrorReporter(request: FastifyRequest): Promise<SessionUser | null> {
+  if (request.user) return request.user;
+  const token = sessionToken(request);
+  const user = token ? await getSessionUser(request.server.db, token) : null;
+  request.user = user;
+  request.sessionToken = user ? token : null;
+  return user;
+}
+
+/**
+ * @fastify/rate-limit route config of POST /api/client-errors (issue 11 §10): keyed by user id
+ * for a session, by IP otherwise; CLIENT_ERRORS_PER_MINUTE each. Over it: 429 RATE_LIMITED.
+ */
+export const clientErrorRateLimit = {
+  timeWindow: 60_000,
+  keyGenerator: async (request: FastifyRequest) => {
+    const user = await clientErrorReporter(request);
+    return user ? `client-errors|user|${user.id}` : `client-errors|ip|${request.ip}`;
+  },
+  max: (_request: FastifyRequest, key: string) =>
+    key.startsWith('client-errors|user|') ? CLIENT_ERRORS_PER_MINUTE.user : CLIENT_ERRORS_PER_MINUTE.anonymous,
+};
 
 const cut = (max: number) => z.string().transform((s) => s.slice(0, max));
 

@@ -9,8 +9,12 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { dealers, eventRollupsHourly, manufacturers, sessions, users } from '../db/schema';
 import {
+  BANNER_SLOTS,
   DEALER_STATUSES,
   assetStorageSchema,
+  fallbackAssetSchema,
+  type BannerSlot,
+  type FallbackAsset,
   brandingSchema,
   notificationsSchema,
   providerSchema,
@@ -19,44 +23,81 @@ import {
 } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
 import { ctr } from '../../domain/metrics';
-import { TEXT } from '../../domain/constants';
+import { TEXT, TEXT_LIMITS } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { parseInput } from '../validation';
 import { getDealer, newDealerRow, toDealer } from '../dealers/service';
 import type { DealerListItem } from '../../domain/admin';
 import { bumpDealerVersion } from '../assets/service';
 import { forgetDealer } from '../delivery/service';
+import { outboundUrlProblem, type PrivateHostPolicy } from '../outbound/guard';
 
-const websiteUrl = z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' });
+/**
+ * Refuses dealer URLs the server itself fetches or redirects visitors to (the asset storage base
+ * URL of CDN auto-discovery, fallback asset URLs) when they point at a private, loopback or
+ * link-local address that `allow` (FEED_ALLOW_PRIVATE_HOSTS) does not allow (issue 11 §7).
+ * Input: any part of a dealer's settings; `prefix` goes before the field path in the message.
+ * @throws Invalid('{prefix}assetStorage.baseUrl: must not point at a private, loopback or
+ * link-local address (127.0.0.1); ...') naming the first such field.
+ */
+export function assertDealerUrlsAllowed(
+  d: { assetStorage?: { baseUrl: string }; fallbackAssets?: Partial<Record<BannerSlot, FallbackAsset[]>> },
+  allow: PrivateHostPolicy,
+  prefix = '',
+): void {
+  const check = (path: string, url: string) => {
+    const problem = url.trim() === '' ? null : outboundUrlProblem(url.trim(), allow);
+    if (problem) throw new Invalid(`${prefix}${path}: ${problem}`);
+  };
+  if (d.assetStorage) check('assetStorage.baseUrl', d.assetStorage.baseUrl);
+  for (const slot of BANNER_SLOTS) (d.fallbackAssets?.[slot] ?? []).forEach((f, i) => check(`fallbackAssets.${slot}.${i}.url`, f.url));
+}
+
+const websiteUrl = z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' }).max(TEXT_LIMITS.url);
+const optionalHttpUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]);
 
 /** Body of POST /api/admin/dealers (DECISIONS 8). */
 export const createDealerSchema = z
   .object({
     name: z.string().trim().min(1, 'is required').max(120),
-    manufacturer: z.string().trim().min(1, 'is required'),
+    manufacturer: z.string().trim().min(1, 'is required').max(TEXT_LIMITS.id),
     websiteUrl,
     provider: providerSchema,
     status: z.enum(DEALER_STATUSES).default('active'),
   })
   .strict();
 
+/**
+ * The dealer settings sections, each validated field by field (spec 01 §9): the settings route
+ * takes any subset of them, the import (platform.ts) every one (issue 11 §9).
+ */
+export const dealerSettingsFields = z.object({
+  name: z.string().trim().min(1, 'is required').max(120),
+  websiteUrl,
+  provider: providerSchema,
+  status: z.enum(DEALER_STATUSES),
+  assetStorage: assetStorageSchema.extend({
+    baseUrl: optionalHttpUrl,
+    storageQuotaBytes: z.number().int().min(1024 * 1024, 'must be at least 1 MB').max(10 * 1024 ** 3, 'must be at most 10 GB'),
+  }),
+  branding: brandingSchema.extend({ logoUrl: optionalHttpUrl }),
+  security: securitySchema,
+  notifications: notificationsSchema,
+});
+
+const fallbackAssetInput = fallbackAssetSchema.extend({
+  url: z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' }),
+});
+/** Fallback assets as the import accepts them: each URL an http(s) URL (issue 11 §9). */
+export const fallbackAssetsInputSchema = z.object({
+  srpHeaderDesktop: z.array(fallbackAssetInput),
+  srpHeaderMobile: z.array(fallbackAssetInput),
+  inlineDesktop: z.array(fallbackAssetInput),
+  inlineMobile: z.array(fallbackAssetInput),
+});
+
 /** Body of PUT /api/admin/dealers/:dealerId/settings: any subset; each section replaces the stored one whole. */
-export const dealerSettingsSchema = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(120),
-    websiteUrl,
-    provider: providerSchema,
-    status: z.enum(DEALER_STATUSES),
-    assetStorage: assetStorageSchema.extend({
-      baseUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]),
-      storageQuotaBytes: z.number().int().min(1024 * 1024, 'must be at least 1 MB').max(10 * 1024 ** 3, 'must be at most 10 GB'),
-    }),
-    branding: brandingSchema.extend({
-      logoUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]),
-    }),
-    security: securitySchema,
-    notifications: notificationsSchema,
-  })
+export const dealerSettingsSchema = dealerSettingsFields
   .partial()
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one section');
@@ -110,9 +151,12 @@ export async function createDealer(db: Db, body: z.infer<typeof createDealerSche
 
 /**
  * Saves settings sections in one transaction holding the dealer row lock and bumps the dealer
- * version (delivery caches read security and storage). @throws NotFound, Invalid.
+ * version (delivery caches read security and storage). A base URL pointing at a private address
+ * is refused unless `opts.allowPrivateHosts` (FEED_ALLOW_PRIVATE_HOSTS) allows it (issue 11 §7).
+ * @throws NotFound, Invalid (naming the field).
  */
-export async function updateDealerSettings(db: Db, dealerId: string, update: DealerSettingsUpdate): Promise<Dealer> {
+export async function updateDealerSettings(db: Db, dealerId: string, update: DealerSettingsUpdate, opts: { allowPrivateHosts: PrivateHostPolicy }): Promise<Dealer> {
+  assertDealerUrlsAllowed(update, opts.allowPrivateHosts);
   await db.transaction(async (tx) => {
     const [row] = await tx.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId)).for('update');
     if (!row) throw new NotFound(TEXT.dealerNotFound);
@@ -126,7 +170,8 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
 /**
  * Deletes a dealer and everything it owns (assets, inventory, feeds, events, rollups). Its users
  * are deactivated and signed out in the same transaction: a dealer user without a dealer cannot
- * work, and an admin must assign another dealer before reactivating them. @throws NotFound.
+ * work, and an admin must assign another dealer before reactivating them. Such inactive users
+ * without a dealer export and import back as they are (platform.ts, issue 11 §9). @throws NotFound.
  */
 export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
   await db.transaction(async (tx) => {

@@ -17,11 +17,12 @@ import {
   type Manufacturer,
 } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
+import { TEXT_LIMITS } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
 import type { ManufacturerListItem } from '../../domain/admin';
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
-const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]);
+const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' }).max(TEXT_LIMITS.url)]);
 
 /** The editable fields of a manufacturer (the form plus the catalogue). */
 export const manufacturerInputSchema = z

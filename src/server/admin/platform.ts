@@ -5,11 +5,12 @@
  * per-day series across dealers, all from the hourly rollups; and the versioned export/import.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, users } from '../db/schema';
+import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, sessions, users } from '../db/schema';
 import {
+  dealerConfigsSchema,
   dealerSchema,
   manufacturerSchema,
   roleSchema,
@@ -17,12 +18,14 @@ import {
 } from '../../domain/schemas';
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
-import { Invalid } from '../errors';
+import { Conflict, Invalid } from '../errors';
 import { periodRange } from '../analytics/service';
 import { bumpDealerVersion } from '../assets/service';
 import { forgetDealer } from '../delivery/service';
-import { listDealers } from './dealers';
-import type { AdminDashboard, PlatformAnalytics } from '../../domain/admin';
+import { assertDealerUrlsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
+import { manufacturerInputSchema } from './manufacturers';
+import type { PrivateHostPolicy } from '../outbound/guard';
+import type { AdminDashboard, ImportResult, PlatformAnalytics } from '../../domain/admin';
 import { hashPassword } from '../auth/password';
 
 const DAY = 86_400_000;
@@ -120,12 +123,48 @@ const exportedUserSchema = z.object({
   isActive: z.boolean(),
 });
 const exportedDealerSchema = dealerSchema.omit({ manufacturerName: true });
-const exportDataSchema = z.object({
-  manufacturers: z.array(manufacturerSchema),
-  dealers: z.array(exportedDealerSchema),
-  users: z.array(exportedUserSchema),
+/** The export document: each entity in its stored shape (the import checks them more strictly, below). */
+export interface PlatformExport {
+  format: typeof EXPORT_FORMAT;
+  version: number;
+  exportedAt: string;
+  manufacturers: Array<z.infer<typeof manufacturerSchema>>;
+  dealers: Array<z.infer<typeof exportedDealerSchema>>;
+  users: Array<z.infer<typeof exportedUserSchema>>;
+}
+
+/**
+ * What an import accepts (issue 11 §9): the same rules as the screens that edit the data, not the
+ * loose stored shapes. Manufacturers by the manufacturer form's schema (hex colours, http(s) logo
+ * URL), dealers by the dealer settings' sections (http(s) URLs, quota 1 MB-10 GB, hex colours,
+ * security limits) and the configs' schema, fallback assets with http(s) URLs, users with a role.
+ */
+const settings = dealerSettingsFields.shape;
+const importDataSchema = z.object({
+  manufacturers: z.array(manufacturerInputSchema.extend({ id: z.string().min(1).max(100), createdAt: z.string(), updatedAt: z.string() })),
+  dealers: z.array(
+    z.object({
+      id: z.string().min(1).max(100),
+      name: settings.name,
+      manufacturer: z.string().min(1).max(100),
+      websiteUrl: settings.websiteUrl,
+      provider: settings.provider,
+      status: settings.status,
+      assetStorage: settings.assetStorage,
+      configs: dealerConfigsSchema,
+      fallbackAssets: fallbackAssetsInputSchema,
+      branding: settings.branding,
+      security: settings.security,
+      notifications: settings.notifications,
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    }),
+  ),
+  users: z.array(exportedUserSchema.extend({ name: z.string().trim().min(1).max(120) })),
 });
-export type PlatformExport = z.infer<typeof exportDataSchema> & { format: typeof EXPORT_FORMAT; version: number; exportedAt: string };
+
+/** The message when an import would leave no active admin (issue 11 §9, the Users API's rule). */
+export const IMPORT_NO_ACTIVE_ADMIN = 'Import refused: it would leave no active admin. Keep at least one admin user active in the file; nothing was changed.';
 
 /** The whole platform as one versioned JSON document (users without password hashes). */
 export async function exportPlatform(db: Db): Promise<PlatformExport> {
@@ -151,21 +190,39 @@ export async function exportPlatform(db: Db): Promise<PlatformExport> {
 /**
  * Validates a whole export document, then applies it in one transaction: manufacturers and dealers
  * are upserted by id, users by email (existing users keep their password; new users get a random
- * one and need a password reset). Nothing is deleted. Returns how many of each were written.
+ * one and are listed in `passwordResetRequired`). Nothing is deleted.
+ * Validation (issue 11 §9): the settings screens' schemas (see importDataSchema); dealer base and
+ * fallback URLs on private addresses refused unless `opts.allowPrivateHosts` allows them; the
+ * Users API's rules: valid roles, an existing dealer for active dealer-manager and viewer users
+ * (an inactive one may have none: a deleted dealer's staff are exported that way), each email once,
+ * and at least one active admin afterwards. A user deactivated or whose role or dealer changed is
+ * signed out, as through the Users API.
  * @throws Invalid('Invalid export format') when it is not our export of a known version;
  * Invalid('Invalid import data format: ...') naming the first problems of the contents, or a
- * dealer whose manufacturer is neither imported nor present. Nothing changes on error.
+ * dealer whose manufacturer is neither imported nor present; Conflict(IMPORT_NO_ACTIVE_ADMIN).
+ * Nothing changes on error.
  */
-export async function importPlatform(db: Db, doc: unknown): Promise<{ manufacturers: number; dealers: number; users: number }> {
+export async function importPlatform(db: Db, doc: unknown, opts: { allowPrivateHosts: PrivateHostPolicy }): Promise<ImportResult> {
   const head = z.object({ format: z.literal(EXPORT_FORMAT), version: z.literal(EXPORT_VERSION) }).safeParse(doc);
   if (!head.success) throw new Invalid(TEXT.invalidExportFormat);
-  const parsed = exportDataSchema.safeParse(doc);
+  const parsed = importDataSchema.safeParse(doc);
   if (!parsed.success) {
     const detail = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Invalid(`${TEXT.invalidImportData}: ${detail}`);
   }
   const data = parsed.data;
-  const newUserHash = await hashPassword(randomBytes(24).toString('base64url'));
+  data.dealers.forEach((d, i) => assertDealerUrlsAllowed(d, opts.allowPrivateHosts, `${TEXT.invalidImportData}: dealers.${i}.`));
+  const seen = new Set<string>();
+  for (const u of data.users) {
+    const email = u.email.toLowerCase();
+    if (seen.has(email)) throw new Invalid(`${TEXT.invalidImportData}: user "${u.email}" appears more than once`);
+    seen.add(email);
+    if (u.role !== 'admin' && !u.dealerId && u.isActive) {
+      throw new Invalid(`${TEXT.invalidImportData}: user "${u.email}" is active and needs a dealer (dealer-manager and viewer users need one; an inactive user may have none)`);
+    }
+  }
+  const created: string[] = [];
+  let newUserHash: string | null = null;
   await db.transaction(async (tx) => {
     for (const { createdAt: _c, updatedAt: _u, ...m } of data.manufacturers) {
       await tx.insert(manufacturers).values(m).onConflictDoUpdate({ target: manufacturers.id, set: { ...m, updatedAt: new Date() } });
@@ -178,19 +235,31 @@ export async function importPlatform(db: Db, doc: unknown): Promise<{ manufactur
       await bumpDealerVersion(tx, d.id);
     }
     const dealerIds = new Set((await tx.select({ id: dealers.id }).from(dealers)).map((d) => d.id));
+    const signOut: string[] = [];
     for (const u of data.users) {
-      if (u.role !== 'admin' && (!u.dealerId || !dealerIds.has(u.dealerId))) {
+      if (u.role !== 'admin' && u.dealerId && !dealerIds.has(u.dealerId)) {
         throw new Invalid(`${TEXT.invalidImportData}: user "${u.email}" needs an existing dealer`);
       }
       const values = { name: u.name, role: u.role, dealerId: u.role === 'admin' ? null : u.dealerId, isActive: u.isActive, updatedAt: new Date() };
-      const updated = await tx
-        .update(users)
-        .set(values)
+      const [cur] = await tx
+        .select({ id: users.id, role: users.role, dealerId: users.dealerId })
+        .from(users)
         .where(eq(sql`lower(${users.email})`, u.email.toLowerCase()))
-        .returning({ id: users.id });
-      if (updated.length === 0) await tx.insert(users).values({ id: randomUUID(), email: u.email, passwordHash: newUserHash, ...values });
+        .for('update');
+      if (cur) {
+        await tx.update(users).set(values).where(eq(users.id, cur.id));
+        if (!values.isActive || values.role !== cur.role || values.dealerId !== cur.dealerId) signOut.push(cur.id);
+      } else {
+        newUserHash ??= await hashPassword(randomBytes(24).toString('base64url'));
+        await tx.insert(users).values({ id: randomUUID(), email: u.email, passwordHash: newUserHash, ...values });
+        created.push(u.email);
+      }
     }
+    // The Users API's rule: never leave no active admin (rows locked against a concurrent demotion).
+    const admins = await tx.select({ id: users.id }).from(users).where(and(eq(users.role, 'admin'), eq(users.isActive, true))).for('update');
+    if (admins.length === 0) throw new Conflict(IMPORT_NO_ACTIVE_ADMIN);
+    if (signOut.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, signOut));
   });
   for (const d of data.dealers) forgetDealer(d.id); // after commit, so no request re-caches the old row
-  return { manufacturers: data.manufacturers.length, dealers: data.dealers.length, users: data.users.length };
+  return { manufacturers: data.manufacturers.length, dealers: data.dealers.length, users: data.users.length, passwordResetRequired: created };
 }

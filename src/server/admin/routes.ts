@@ -3,7 +3,9 @@
  * dashboard, platform analytics, export and import. Every route is `access: 'admin'`. Dealer
  * reads for the settings screen use GET /api/dealers/:dealerId (admins may read any dealer).
  * The one public route, POST /api/client-errors, takes the web app's render error reports
- * (rate-limited per client, small bodies; the signed-in user, if any, is recorded with it).
+ * (small bodies): a signed-in user's report is stored with the user, rate-limited per user; a
+ * signed-out page's report (the sign-in screen) goes to the server log only, rate-limited per IP,
+ * so no anonymous caller can evict the stored entries (issue 11 §10).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -14,9 +16,7 @@ import { createDealer, createDealerSchema, deleteDealer, listDealers, parseDeale
 import { createManufacturer, deleteManufacturer, listManufacturers, manufacturerInputSchema, updateManufacturer } from './manufacturers';
 import { createUser, createUserSchema, listUsers, resetPassword, resetPasswordSchema, updateUser, updateUserSchema } from './users';
 import { adminDashboard, exportPlatform, importPlatform, platformAnalytics } from './platform';
-import { clientErrorSchema, listClientErrors, recordClientError } from './client-errors';
-import { sessionToken } from '../auth/access';
-import { getSessionUser } from '../auth/service';
+import { clientErrorRateLimit, clientErrorReporter, clientErrorSchema, listClientErrors, recordClientError } from './client-errors';
 
 type Dealer = { Params: { dealerId: string } };
 type Id = { Params: { id: string } };
@@ -46,7 +46,7 @@ export async function adminRoutes(app: FastifyInstance) {
     return reply.status(201).send({ dealer });
   });
   app.put<Dealer>('/api/admin/dealers/:dealerId/settings', admin, async (request) => ({
-    dealer: await updateDealerSettings(app.db, request.params.dealerId, parseDealerSettings(request.body)),
+    dealer: await updateDealerSettings(app.db, request.params.dealerId, parseDealerSettings(request.body), { allowPrivateHosts: app.config.feedAllowPrivateHosts }),
   }));
   app.delete<Dealer>('/api/admin/dealers/:dealerId', admin, async (request, reply) => {
     await app.events.flush(); // buffered events of this dealer are stored before its rows go
@@ -84,16 +84,18 @@ export async function adminRoutes(app: FastifyInstance) {
     const doc = await exportPlatform(app.db);
     return reply.header('Content-Disposition', `attachment; filename="dc-banners-export-${doc.exportedAt.slice(0, 10)}.json"`).send(doc);
   });
-  app.post('/api/admin/import', { ...admin, bodyLimit: 20 * 1024 * 1024 }, async (request) => ({ imported: await importPlatform(app.db, request.body) }));
+  app.post('/api/admin/import', { ...admin, bodyLimit: 20 * 1024 * 1024 }, async (request) => ({
+    imported: await importPlatform(app.db, request.body, { allowPrivateHosts: app.config.feedAllowPrivateHosts }),
+  }));
 
   app.post(
     '/api/client-errors',
-    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } }, bodyLimit: 64 * 1024 },
+    { config: { access: 'public', rateLimit: clientErrorRateLimit }, bodyLimit: 64 * 1024 },
     async (request, reply) => {
       const report = parseInput(clientErrorSchema, request.body);
-      const token = sessionToken(request);
-      const user = token ? await getSessionUser(app.db, token) : null;
-      await recordClientError(app.db, report, user, request.headers['user-agent'] ?? null);
+      const user = await clientErrorReporter(request);
+      if (user) await recordClientError(app.db, report, user, request.headers['user-agent'] ?? null);
+      else request.log.warn({ clientError: { message: report.message.slice(0, 500), url: report.url.slice(0, 500), stack: report.stack?.slice(0, 2000) ?? null } }, 'client error reported while signed out (server log only)');
       return reply.status(204).send();
     },
   );

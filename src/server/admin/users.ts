@@ -123,11 +123,16 @@ export async function updateUser(db: Db, id: string, body: z.infer<typeof update
   return getUser(db, id);
 }
 
-/** Sets a new password and ends the user's sessions. @throws NotFound. */
+/** Sets a new password, clears the demo-password mark (issue 11) and ends the user's sessions. @throws NotFound. */
 export async function resetPassword(db: Db, id: string, newPassword: string): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
   await db.transaction(async (tx) => {
-    const updated = await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id)).returning({ id: users.id });
+    // A new password is never the demo one: the sign-in hint stops listing the account (issue 11).
+    const updated = await tx
+      .update(users)
+      .set({ passwordHash, demoPassword: false, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning({ id: users.id });
     if (updated.length === 0) throw new NotFound('User not found');
     await tx.delete(sessions).where(eq(sessions.userId, id));
   });

@@ -24,7 +24,7 @@ const track = (model: string, event: 'impression' | 'click' | 'conversion') =>
   t.app.inject({
     method: 'POST',
     url: '/api/analytics/track',
-    payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event, type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=x' }),
+    payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event, type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=x', pv: `view-${model}` }),
     headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA, origin: 'https://www.hondaofdemo.com' },
   });
 

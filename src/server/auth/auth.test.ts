@@ -69,4 +69,23 @@ describe('sign-in', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/demo-accounts' });
     expect(res.json().accounts.map((a: { email: string }) => a.email)).toEqual(DEMO_ACCOUNTS.map((a) => a.email));
   });
+
+  it('lists a demo account only while it still has its demo password (issue 11)', async () => {
+    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/auth/demo-accounts' })).json().accounts.map((a: { email: string }) => a.email);
+    expect(await listed()).toHaveLength(3);
+    const admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+    const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, manager.email));
+    const reset = await t.app.inject({ method: 'POST', url: `/api/admin/users/${row!.id}/password`, headers: { cookie: admin }, payload: { password: 'a-new-secret-1' } });
+    expect(reset.statusCode).toBe(204);
+    expect(await listed()).toEqual([DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[2]!.email]);
+  });
+
+  it('lists no demo accounts when SEED_DEMO is off', async () => {
+    const off = await createTestApp({ env: { SEED_DEMO: 'false' } });
+    try {
+      expect((await off.app.inject({ method: 'GET', url: '/api/auth/demo-accounts' })).json()).toEqual({ accounts: [] });
+    } finally {
+      await off.close();
+    }
+  });
 });

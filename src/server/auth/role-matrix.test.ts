@@ -106,7 +106,7 @@ const ROWS: Row[] = [
     method: 'POST',
     route: '/api/analytics/track',
     url: '/api/analytics/track',
-    payload: { dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' },
+    payload: { dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-test-1' },
     headers: { origin: 'https://www.hondaofdemo.com' },
     expect: [204, 204, 204, 204, 204],
   },

@@ -1,25 +1,44 @@
 /**
- * Sign-in routes: login, logout, current user, demo-account hint (spec 01 §2, §5; DECISIONS 4).
+ * Sign-in routes: login, logout, current user, demo-account hint (spec 01 §2, §5; DECISIONS 4;
+ * issue 11: per-IP and per-account limits answer 429 'Too many attempts, try again in N minutes').
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { loginBodySchema } from '../../domain/schemas';
+import { LOGIN_IP_LIMIT_PER_MINUTE, tooManyAttemptsMessage } from '../../domain/login-throttle';
 import { parseInput } from '../validation';
+import { RateLimited } from '../errors';
 import { SESSION_COOKIE } from './access';
 import { login, logout } from './service';
+import { hashPassword } from './password';
 import { DEMO_ACCOUNTS } from '../db/seed';
-import { count } from 'drizzle-orm';
 import { users } from '../db/schema';
-import { eq, sql } from 'drizzle-orm';
 
+/** Registers the /api/auth routes on `app` (uses app.db and app.config; errors go to the app's error handler). */
 export async function authRoutes(app: FastifyInstance) {
   const secure = app.config.publicOrigin.startsWith('https:');
+  // Unknown emails are verified against this hash (issue 11): made once per app, in the background,
+  // with the same argon2 parameters as real hashes. The catch only marks the promise handled; login awaits it.
+  const dummyHash = hashPassword(randomBytes(32).toString('base64url'));
+  dummyHash.catch(() => undefined);
 
   app.post(
     '/api/auth/login',
-    { config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } } },
+    {
+      config: {
+        access: 'public',
+        // Per client IP (TRUST_PROXY decides what the IP is), on top of the per-account throttle in login().
+        rateLimit: {
+          max: LOGIN_IP_LIMIT_PER_MINUTE,
+          timeWindow: '1 minute',
+          errorResponseBuilder: (_request, context) => new RateLimited(tooManyAttemptsMessage(context.ttl), Math.ceil(context.ttl / 1000)),
+        },
+      },
+    },
     async (request, reply) => {
       const body = parseInput(loginBodySchema, request.body);
-      const { token, user } = await login(app.db, body.email, body.password, app.config.sessionTtlMs);
+      const { token, user } = await login(app.db, body.email, body.password, { ttlMs: app.config.sessionTtlMs, dummyHash });
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
         httpOnly: true,
@@ -40,13 +59,18 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.get('/api/auth/me', { config: { access: 'signed-in' } }, async (request) => ({ user: request.user }));
 
-  /** The sign-in hint lists the demo accounts only while they exist with their demo passwords seeded. */
+  /**
+   * The sign-in hint (issue 11): while SEED_DEMO is on, the demo accounts that are active and still
+   * have their seeded demo password (users.demo_password; any password change clears it), in
+   * DEMO_ACCOUNTS order; an empty list otherwise.
+   */
   app.get('/api/auth/demo-accounts', { config: { access: 'public' } }, async () => {
     if (!app.config.seedDemo) return { accounts: [] };
-    const [row] = await app.db
-      .select({ n: count() })
+    const rows = await app.db
+      .select({ email: sql<string>`lower(${users.email})` })
       .from(users)
-      .where(eq(sql`lower(${users.email})`, DEMO_ACCOUNTS[0]!.email));
-    return { accounts: row && row.n > 0 ? DEMO_ACCOUNTS.map(({ email, password, role }) => ({ email, password, role })) : [] };
+      .where(and(inArray(sql`lower(${users.email})`, DEMO_ACCOUNTS.map((a) => a.email.toLowerCase())), eq(users.demoPassword, true), eq(users.isActive, true)));
+    const listed = new Set(rows.map((r) => r.email));
+    return { accounts: DEMO_ACCOUNTS.filter((a) => listed.has(a.email.toLowerCase())).map(({ email, password, role }) => ({ email, password, role })) };
   });
 }

@@ -26,6 +26,7 @@ import { bumpDealerVersion } from '../assets/service';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
 import type { InventorySummaryView } from '../../domain/inventory';
 import { resolveBanner } from '../delivery/service';
+import type { CdnProber } from '../delivery/cdn-probe';
 import { dealerStats } from '../tracking/service';
 
 /** The config fields the dealer edits (spec 02 §3 Dealer configs) plus the four banner sizes. */
@@ -195,12 +196,13 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
 /**
  * The banner preview (GET /api/dealers/:dealerId/preview; spec 02 §2 Banner Preview, §4 "Preview asset
  * choice", DECISIONS 14): for header, primary and upsell, the server-side `resolveBanner` answer the
- * delivery endpoint gives for the same model, slot and device. @throws NotFound for an unknown dealer.
+ * delivery endpoint gives for the same model, slot and device (`cdn`: the app's CDN prober,
+ * app.cdnProbes). @throws NotFound for an unknown dealer.
  */
-export async function previewSlots(db: Db, dealerId: string, q: { model: string; trim?: string; variant: Variant }): Promise<PreviewSlot[]> {
+export async function previewSlots(db: Db, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
   for (const slot of ['header', 'primary', 'upsell'] as const) {
-    const r = await resolveBanner(db, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim });
+    const r = await resolveBanner(db, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim }, cdn);
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
     params.set('v', String(r.version));

@@ -102,6 +102,8 @@ export const users = pgTable(
     role: text('role').notNull(),
     dealerId: text('dealer_id').references(() => dealers.id, { onDelete: 'set null' }),
     passwordHash: text('password_hash').notNull(),
+    /** True while the password is the public demo one the seed set (issue 11); any password change clears it. */
+    demoPassword: boolean('demo_password').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     ...timestamps,
   },
@@ -170,8 +172,19 @@ export const events = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     /** The client's own timestamp, as sent, for diagnostics. */
     clientTimestamp: text('client_timestamp'),
+    /**
+     * The page view the embed script rendered the banner in (a random id per page view and slot
+     * render). A click is stored only when an impression of the same dealer, page view and slot
+     * type exists, and at most once (issue 11 §5): clicks cannot exceed rendered banners.
+     */
+    pageView: text('page_view'),
   },
-  (t) => [index('events_dealer_time_idx').on(t.dealerId, t.occurredAt), index('events_occurred_idx').on(t.occurredAt)],
+  (t) => [
+    index('events_dealer_time_idx').on(t.dealerId, t.occurredAt),
+    index('events_occurred_idx').on(t.occurredAt),
+    index('events_impression_view_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'impression' AND page_view IS NOT NULL`),
+    uniqueIndex('events_click_once_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'click' AND page_view IS NOT NULL`),
+  ],
 );
 
 /** Hourly rollups the dashboards read (spec 02 §2 Analytics, DECISIONS 18); written with the event batches. */
@@ -281,4 +294,17 @@ export const jobLeases = pgTable('job_leases', {
   nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
   lastRunAt: timestamp('last_run_at', { withTimezone: true }),
   lastResult: text('last_result'),
+});
+
+/**
+ * Per-account sign-in throttle (issue 11, domain/login-throttle.ts): failed sign-ins per lower-cased
+ * email, known or not (so a lock says nothing about whether the account exists), and the lock
+ * they caused. Kept in the database so every server process sees the same count; a successful
+ * sign-in deletes the row, and the retention job prunes rows whose failures are forgotten.
+ */
+export const loginThrottles = pgTable('login_throttles', {
+  emailLower: text('email_lower').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });

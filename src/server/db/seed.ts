@@ -24,7 +24,10 @@ export const DEMO_DEALER = {
 /** Hosts the demo dealer allows besides its website, for trying the embed script locally. */
 export const DEMO_LOCAL_DOMAINS = ['localhost', '127.0.0.1'];
 
-/** Demo accounts; their passwords are public by design and listed on the sign-in screen. */
+/**
+ * Demo accounts; their passwords are public by design and listed on the sign-in screen while
+ * SEED_DEMO is on and the account still has this password (users.demo_password, issue 11).
+ */
 export const DEMO_ACCOUNTS: ReadonlyArray<{ email: string; password: string; role: Role; name: string; dealerId: string | null }> = [
   { email: 'admin@dc-banners.com', password: 'admin123', role: 'admin', name: 'Alex Admin', dealerId: null },
   { email: 'manager@hondaofdemo.com', password: 'manager123', role: 'dealer-manager', name: 'Morgan Manager', dealerId: DEMO_DEALER.id },
@@ -63,6 +66,7 @@ export async function seedDemoData(db: Db): Promise<boolean> {
         role: a.role,
         dealerId: a.dealerId,
         passwordHash: hashes[i]!,
+        demoPassword: true, // listed on the sign-in hint until the password changes (issue 11)
       })),
     );
   });

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { dealers } from '../db/schema';
 import { bumpDealerVersion } from '../assets/service';
-import { clearCdnProbes, settleCdnProbes } from './cdn-probe';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -16,7 +15,8 @@ const asset = (q: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?${q}`, headers });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The test CDN listens on 127.0.0.1: allowed here as FEED_ALLOW_PRIVATE_HOSTS would in a dev setup.
+  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
   cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
 });
 afterAll(() => t.close());
@@ -130,7 +130,7 @@ describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
     await bumpDealerVersion(t.database.db, DEMO_DEALER.id);
   });
   afterAll(async () => {
-    clearCdnProbes();
+    t.app.cdnProbes.clear();
     await new Promise((r) => cdn.close(r));
   });
 
@@ -138,7 +138,7 @@ describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
     const first = await asset('model=pilot&type=header&variant=desktop');
     // The probe runs in the background: this request gets the next choice (the fallback asset).
     expect(first.headers['x-banner-source']).toBe('fallback');
-    await settleCdnProbes();
+    await t.app.cdnProbes.settle();
     expect(heads).toContain(`/assets/new_${new Date().getFullYear()}_pilot_1920x300.jpg`);
     await new Promise((r) => setTimeout(r, 1100)); // the 1 s choice/dealer cache
     const second = await asset('model=pilot&type=header&variant=desktop');
@@ -149,7 +149,7 @@ describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
 
   it('redirects to the active fallback with the best priority when the CDN has no image', async () => {
     await asset('model=odyssey&type=header&variant=desktop');
-    await settleCdnProbes();
+    await t.app.cdnProbes.settle();
     const res = await asset('model=odyssey&type=header&variant=desktop');
     expect(res.statusCode).toBe(302);
     expect(res.headers['x-banner-source']).toBe('fallback');

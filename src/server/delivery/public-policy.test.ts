@@ -8,13 +8,15 @@ import { hostAllowed } from './public-policy';
 import type { Security } from '../../domain/schemas';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
-const event = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic' };
+const event = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', pv: 'view-policy-1' };
 let t: TestApp;
 
+// Requests reach this public deployment over HTTPS through its proxy unless a test says otherwise.
+const viaHttps = { 'x-forwarded-proto': 'https' };
 const track = (headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(event), headers: { 'content-type': 'text/plain', 'user-agent': UA, ...headers } });
+  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(event), headers: { 'content-type': 'text/plain', 'user-agent': UA, ...viaHttps, ...headers } });
 const image = (headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, headers: { 'user-agent': UA, ...headers } });
+  t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, headers: { 'user-agent': UA, ...viaHttps, ...headers } });
 
 async function setSecurity(patch: Partial<Security>) {
   const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
@@ -23,7 +25,9 @@ async function setSecurity(patch: Partial<Security>) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Behind a trusted proxy (fastify.inject connects from 127.0.0.1), so X-Forwarded-For/-Proto count here;
+  // without TRUST_PROXY they do not (src/server/auth/trust-proxy.test.ts, issue 11).
+  t = await createTestApp({ env: { TRUST_PROXY: 'loopback', PUBLIC_ORIGIN: 'https://banners.example.com' } });
 });
 afterAll(() => t.close());
 
@@ -56,14 +60,16 @@ describe('dealer security on public endpoints', () => {
     await setSecurity({ enableCors: true });
   });
 
-  it('refuses plain HTTP when HTTPS is required (loopback hosts exempt for local use)', async () => {
-    const res = await track({ host: 'banners.example.com', origin: 'https://www.hondaofdemo.com' });
+  it('refuses plain HTTP when HTTPS is required (only a server whose PUBLIC_ORIGIN is loopback is exempt)', async () => {
+    const res = await track({ host: 'banners.example.com', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('HTTPS is required for this dealer');
+    // The Host header is the client's word: naming localhost does not make a request local.
+    expect((await track({ host: 'localhost', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' })).statusCode).toBe(403);
     const viaProxy = await track({ host: 'banners.example.com', 'x-forwarded-proto': 'https', origin: 'https://www.hondaofdemo.com' });
     expect(viaProxy.statusCode).toBe(204);
     await setSecurity({ requireHttps: false });
-    expect((await track({ host: 'banners.example.com', origin: 'https://www.hondaofdemo.com' })).statusCode).toBe(204);
+    expect((await track({ host: 'banners.example.com', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' })).statusCode).toBe(204);
     await setSecurity({ requireHttps: true });
   });
 

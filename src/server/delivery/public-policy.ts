@@ -9,8 +9,14 @@ import type { Security } from '../../domain/schemas';
 import { Forbidden } from '../errors';
 import { findDeliveryDealer } from './service';
 
-/** Hosts that are always this machine: local development and tests are never refused for plain HTTP. */
+/** Hosts that are always this machine: a server whose PUBLIC_ORIGIN is one of them (local development, tests) serves plain HTTP. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/**
+ * True when this server runs for this machine only (PUBLIC_ORIGIN on a loopback host). Read from
+ * the configuration, never from the request's Host header, which any client can write.
+ */
+const servesLoopbackOnly = (request: FastifyRequest) => LOOPBACK.has(new URL(request.server.config.publicOrigin).hostname);
 
 /** The calling page's origin: the Origin header, else the origin of the Referer; null when neither is usable. */
 export function requestOrigin(request: FastifyRequest): string | null {
@@ -52,7 +58,7 @@ const restrictsDomains = (security: Security) => security.enableCors && security
  * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
  */
 export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, security: Security, opts: { beacon?: boolean } = {}): void {
-  if (security.requireHttps && request.protocol !== 'https' && !LOOPBACK.has(request.hostname.replace(/:\d+$/, ''))) {
+  if (security.requireHttps && request.protocol !== 'https' && !servesLoopbackOnly(request)) {
     throw new Forbidden('HTTPS is required for this dealer');
   }
   if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');

@@ -21,7 +21,7 @@ export async function deliveryRoutes(app: FastifyInstance) {
       const dealer = await findDeliveryDealer(app.db, request.params.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security);
-      const resolved = await resolveBanner(app.db, request.params.dealerId, q);
+      const resolved = await resolveBanner(app.db, request.params.dealerId, q, app.cdnProbes);
       if (resolved.url) {
         // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere.
         return reply

@@ -5,16 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
 import type { AssetStorage, BannerSizes, DealerConfigs, FallbackAssets, Security, SlotType, Variant } from '../../domain/schemas';
-import { cdnAssetUrl, chooseAsset, pickFallback, slotSize, slotSizeKey } from '../../domain/asset-choice';
+import { cdnAssetUrl, chooseAsset, type ChoosableAsset, pickFallback, slotSize, slotSizeKey } from '../../domain/asset-choice';
 import { activeUpsellRules, upsellTarget } from '../../domain/upsell';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
+import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
-import { cdnServes } from './cdn-probe';
+import type { CdnProber } from './cdn-probe';
+import { runImageJob } from '../assets/image-queue';
 
 /**
  * The model a slot shows: for `upsell`, the upsell target under the dealer's active strategy.
@@ -65,21 +68,55 @@ export interface DealerDelivery {
   manufacturerName: string;
   /** modelKey -> the catalogue's display name ('highlander' -> 'Highlander'), for placeholders. */
   displayNames: Map<string, string>;
+  /** Lower-case trim names of the catalogue and the dealer's trim ladders: the trims a choice is cached for. */
+  knownTrims: Set<string>;
   manufacturerRules: Record<string, string>;
   inventoryRules: Record<string, string> | null;
   color: string;
 }
 
-const MAX_CACHE_ENTRIES = 500;
+/** Delivery choices kept (known models only, so the count is bounded by the dealers' catalogues and assets). */
+const MAX_CHOICES = 5000;
+/** Encoded banner bytes kept, by total size: hot banners stay, the least recently used go first. */
+const MAX_BYTES_CACHED = 64 * 1024 * 1024;
+/** Dealers (and unknown dealer ids) whose delivery settings are kept. */
+const MAX_DEALERS = 10_000;
+/** (dealer, version) pairs whose set of asset model keys is kept. */
+const MAX_ASSET_KEY_SETS = 2000;
 
 /** How long a process trusts its cached copy of a dealer's delivery settings (cross-process staleness bound). */
 export const DEALER_CACHE_TTL_MS = 1000;
-/** One database per process, so the cache is per process. */
-const dealerCache = new Map<string, { at: number; value: DealerDelivery | null }>();
+/**
+ * One database per process, so the caches are per process: size-bounded LRU caches (issue 11 §13),
+ * so a flood of new keys evicts the least recently used entries, never a hot banner in use.
+ */
+const dealerCache = new LRUCache<string, { at: number; value: DealerDelivery | null }>({ max: MAX_DEALERS });
 
 /** Drops this process's cached copy of a dealer (called when its assets or settings change). */
 export function forgetDealer(dealerId: string): void {
   dealerCache.delete(dealerId);
+}
+
+/**
+ * The negative cache of issue 11 §13: per dealer and version, the model keys that have uploaded
+ * assets (active or not). A model outside the set has no candidate asset, known without a query.
+ * The version changes with every asset upload or deletion (bumpDealerVersion), so a new set is
+ * loaded (one query) after each change; concurrent first requests share the load.
+ */
+const assetKeySets = new LRUCache<string, Promise<Set<string>>>({ max: MAX_ASSET_KEY_SETS });
+
+function assetModelKeys(db: Db, dealer: DealerDelivery): Promise<Set<string>> {
+  const key = `${dealer.id}|${dealer.version}`;
+  const hit = assetKeySets.get(key);
+  if (hit) return hit;
+  const load = db
+    .selectDistinct({ modelKey: assets.modelKey })
+    .from(assets)
+    .where(eq(assets.dealerId, dealer.id))
+    .then((rows) => new Set(rows.map((r) => r.modelKey)));
+  assetKeySets.set(key, load);
+  load.catch(() => assetKeySets.delete(key)); // a failed load is retried by the next request
+  return load;
 }
 
 /**
@@ -94,7 +131,6 @@ export async function findDeliveryDealer(db: Db, dealerId: string): Promise<Deal
   const hit = cache.get(dealerId);
   if (hit && Date.now() - hit.at < DEALER_CACHE_TTL_MS) return hit.value;
   const value = await queryDealer(db, dealerId);
-  if (cache.size > 10_000) cache.clear();
   cache.set(dealerId, { at: Date.now(), value });
   return value;
 }
@@ -127,57 +163,111 @@ async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | n
   if (!row) return null;
   const { models, ...rest } = row;
   const displayNames = new Map(models.map((m) => [modelKey(m.name), m.displayName]));
-  return { ...rest, sizes: row.storage.bannerSizes, displayNames };
+  const knownTrims = new Set<string>();
+  for (const m of models) for (const t of m.trims) knownTrims.add(t.name.trim().toLowerCase()).add(t.displayName.trim().toLowerCase());
+  for (const ladder of Object.values(rest.configs.trimPatterns)) for (const t of ladder) knownTrims.add(t.trim().toLowerCase());
+  return { ...rest, sizes: row.storage.bannerSizes, displayNames, knownTrims };
 }
+
+/** A delivery choice with the dealer settings it was made from. */
+export type DeliveryChoice = ResolvedBanner & {
+  dealer: DealerDelivery;
+  /**
+   * True when the model is one the dealer knows (its catalogue, or a model with uploaded assets):
+   * such choices and their bytes are cached; others (any string a visitor's URL carries) are
+   * answered without a query and cached nowhere, so they cannot evict hot entries (issue 11 §13).
+   * Choices with a trim outside the catalogue and trim ladders are not cached either (their
+   * encoded asset bytes are: those keys do not include the trim).
+   */
+  known: boolean;
+};
 
 /**
  * Chooses the banner for a slot in the DECISIONS 14 order: the dealer's uploaded asset by the
- * preview rules; else the CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts);
- * else, with fallback enabled, the dealer's best fallback asset for the banner type; else the
- * placeholder. @throws NotFound for an unknown dealer.
+ * preview rules; else the CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts,
+ * `cdn` is the app's prober, `app.cdnProbes`); else, with fallback enabled, the dealer's best
+ * fallback asset for the banner type; else the placeholder.
+ * A model without uploaded assets (the per-version key set) costs no asset query; an unknown model
+ * starts no CDN probe and is not cached (issue 11 §13). @throws NotFound for an unknown dealer.
  */
 export async function resolveBanner(
   db: Db,
   dealerId: string,
   q: { model: string; type: SlotType; variant: Variant; trim?: string },
-): Promise<ResolvedBanner & { dealer: DealerDelivery }> {
+  cdn: CdnProber,
+): Promise<DeliveryChoice> {
   const dealer = await loadDealer(db, dealerId);
   const key = `${dealer.id}|${dealer.version}|${modelKey(q.model)}|${q.type}|${q.variant}|${q.trim ?? ''}`;
   const hit = choiceCache.get(key);
   if (hit && hit.dealer === dealer) return hit;
   const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type, dealer.inventoryRules);
   const size = slotSize(q.type, q.variant, dealer.sizes);
-  const candidates = model
-    ? await db
-        .select({
-          id: assets.id,
-          model: assets.model,
-          isActive: assets.isActive,
-          parsedMetadata: assets.parsedMetadata,
-          width: assets.width,
-          height: assets.height,
-        })
-        .from(assets)
-        .where(and(eq(assets.dealerId, dealerId), eq(assets.modelKey, modelKey(model))))
-        .orderBy(assets.createdAt)
-    : [];
-  const chosen = chooseAsset(
-    candidates.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })),
-    { model, slot: q.type, variant: q.variant, sizes: dealer.sizes },
-  );
-  const resolved = { dealer, ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, model, q)), assetId: chosen?.id ?? null, model,
+  const withAssets = await assetModelKeys(db, dealer);
+  const hasAssets = model !== '' && withAssets.has(modelKey(model));
+  const known = hasAssets || dealer.displayNames.has(modelKey(q.model)) || dealer.displayNames.has(modelKey(model));
+  // A trim only changes the CDN URL: an unknown one (any string in a visitor's URL) is neither cached nor probed.
+  const cacheable = known && (!q.trim || dealer.knownTrims.has(q.trim.trim().toLowerCase()));
+  const candidates = hasAssets ? await assetCandidates(db, dealer, modelKey(model)) : [];
+  const chosen = chooseAsset(candidates, { model, slot: q.type, variant: q.variant, sizes: dealer.sizes });
+  const resolved: DeliveryChoice = {
+    dealer,
+    ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, model, q, cdn, cacheable)),
+    assetId: chosen?.id ?? null,
+    model,
     width: size.width,
     height: size.height,
     version: dealer.version,
+    known,
   };
-  if (choiceCache.size >= MAX_CACHE_ENTRIES) choiceCache.delete(choiceCache.keys().next().value!);
-  choiceCache.set(key, resolved);
+  if (cacheable) choiceCache.set(key, resolved);
   return resolved;
 }
 
-/** Steps b-d of the choice order (no uploaded asset matched). */
-function otherSource(dealer: DealerDelivery, model: string, q: { type: SlotType; variant: Variant; trim?: string }): Pick<ResolvedBanner, 'source' | 'url'> {
-  const cdn = cdnAssetUrl(dealer.storage, {
+/** An uploaded asset as the preview rules read it. */
+interface Candidate extends ChoosableAsset {
+  id: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * A model's uploaded assets (the preview rules' candidates), oldest first, cached per dealer
+ * version and model key: one query per model with assets and version, whatever slot, variant or
+ * trim is asked (a flood of unique trims costs no query either).
+ */
+function assetCandidates(db: Db, dealer: DealerDelivery, key: string): Promise<Candidate[]> {
+  const cacheKey = `${dealer.id}|${dealer.version}|${key}`;
+  const hit = candidateCache.get(cacheKey);
+  if (hit) return hit;
+  const load = db
+    .select({
+      id: assets.id,
+      model: assets.model,
+      isActive: assets.isActive,
+      parsedMetadata: assets.parsedMetadata,
+      width: assets.width,
+      height: assets.height,
+    })
+    .from(assets)
+    .where(and(eq(assets.dealerId, dealer.id), eq(assets.modelKey, key)))
+    .orderBy(assets.createdAt)
+    .then((rows) => rows.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })));
+  candidateCache.set(cacheKey, load);
+  load.catch(() => candidateCache.delete(cacheKey));
+  return load;
+}
+
+const candidateCache = new LRUCache<string, Promise<Candidate[]>>({ max: MAX_CHOICES });
+
+/** Steps b-d of the choice order (no uploaded asset matched); only known models and trims (`probe`) start CDN probes. */
+function otherSource(
+  dealer: DealerDelivery,
+  model: string,
+  q: { type: SlotType; variant: Variant; trim?: string },
+  cdn: CdnProber,
+  probe: boolean,
+): Pick<ResolvedBanner, 'source' | 'url'> {
+  const cdnUrl = cdnAssetUrl(dealer.storage, {
     year: new Date().getFullYear(),
     manufacturer: dealer.manufacturerName,
     model,
@@ -185,17 +275,18 @@ function otherSource(dealer: DealerDelivery, model: string, q: { type: SlotType;
     size: slotSize(q.type, q.variant, dealer.sizes),
     dealerId: dealer.id,
   });
-  if (cdn && cdnServes(cdn)) return { source: 'cdn', url: cdn };
+  if (cdnUrl && cdn.serves(cdnUrl, { probe })) return { source: 'cdn', url: cdnUrl };
   const fallback = dealer.storage.fallbackEnabled ? pickFallback(dealer.fallbackAssets[slotSizeKey(q.type, q.variant)] ?? []) : null;
   if (fallback) return { source: 'fallback', url: fallback.url };
   return { source: 'placeholder', url: null };
 }
 
 /**
- * Choices already made, keyed by dealer version, model key, slot and variant; an entry is used
- * only while the cached dealer object it was made for is current, so a hot banner costs no query.
+ * Choices already made for known models, keyed by dealer version, model key, slot and variant; an
+ * entry is used only while the cached dealer object it was made for is current, so a hot banner
+ * costs no query. LRU, bounded (issue 11 §13).
  */
-const choiceCache = new Map<string, ResolvedBanner & { dealer: DealerDelivery }>();
+const choiceCache = new LRUCache<string, DeliveryChoice>({ max: MAX_CHOICES });
 
 export interface BannerBytes {
   contentType: string;
@@ -203,14 +294,18 @@ export interface BannerBytes {
   etag: string;
 }
 
-const cache = new Map<string, BannerBytes>();
+/** Encoded bytes of known models' banners, LRU by total size (issue 11 §13). */
+const cache = new LRUCache<string, BannerBytes>({ maxSize: MAX_BYTES_CACHED, sizeCalculation: (b) => Math.max(1, b.body.length) });
 
 /**
  * The bytes of a resolved banner: the asset resized to fit the slot size (never enlarged),
  * as WebP when the client accepts it, else in its own format; or the placeholder SVG.
- * Results are cached in-process by dealer version, so a hot banner is encoded once.
+ * Results are cached in-process by dealer version (assets, and known models' placeholders), so a
+ * hot banner is encoded once; an unknown model's placeholder is made each time (cheap) and cached
+ * nowhere. Resizing runs
+ * in the bounded image queue (issue 11 §8). @throws NotFound when the asset vanished.
  */
-export async function bannerBytes(db: Db, r: ResolvedBanner & { dealer: DealerDelivery }, q: { type: SlotType; acceptsWebp: boolean }): Promise<BannerBytes> {
+export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean }): Promise<BannerBytes> {
   const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
   const key = `${r.dealer.id}|${r.version}|${r.assetId ?? r.model}|${q.type}|${r.width}x${r.height}|${format}`;
   const hit = cache.get(key);
@@ -233,20 +328,19 @@ export async function bannerBytes(db: Db, r: ResolvedBanner & { dealer: DealerDe
       .innerJoin(assets, eq(assets.id, assetBlobs.assetId))
       .where(eq(assetBlobs.assetId, r.assetId));
     if (!row) throw new NotFound('Asset not found');
-    const resized = sharp(row.data).resize({ width: r.width, height: r.height, fit: 'inside', withoutEnlargement: true });
-    if (format === 'webp') {
-      result = { contentType: 'image/webp', body: await resized.webp({ quality: 82 }).toBuffer() };
-    } else if (row.mimeType === 'image/png') {
-      result = { contentType: 'image/png', body: await resized.png({ compressionLevel: 9 }).toBuffer() };
-    } else if (row.mimeType === 'image/webp') {
-      result = { contentType: 'image/webp', body: await resized.webp({ quality: 82 }).toBuffer() };
-    } else {
-      result = { contentType: 'image/jpeg', body: await resized.jpeg({ quality: 82, mozjpeg: true }).toBuffer() };
-    }
+    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, r));
   }
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
   const bytes = { ...result, etag };
-  if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, bytes);
+  if (r.known || r.assetId) cache.set(key, bytes); // keys bounded by the catalogue and the uploaded assets
   return bytes;
+}
+
+/** The asset resized to fit the slot (never enlarged), in the format chosen; run in the image queue. */
+async function encodeBanner(data: Buffer, mimeType: string, format: string, size: { width: number; height: number }): Promise<Omit<BannerBytes, 'etag'>> {
+  const resized = sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS }).resize({ width: size.width, height: size.height, fit: 'inside', withoutEnlargement: true });
+  if (format === 'webp') return { contentType: 'image/webp', body: await resized.webp({ quality: 82 }).toBuffer() };
+  if (mimeType === 'image/png') return { contentType: 'image/png', body: await resized.png({ compressionLevel: 9 }).toBuffer() };
+  if (mimeType === 'image/webp') return { contentType: 'image/webp', body: await resized.webp({ quality: 82 }).toBuffer() };
+  return { contentType: 'image/jpeg', body: await resized.jpeg({ quality: 82, mozjpeg: true }).toBuffer() };
 }

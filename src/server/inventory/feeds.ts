@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { dealers, feedRuns, inventoryFeeds } from '../db/schema';
 import { fieldMappingSchema, updateFrequencySchema, type FieldMapping } from '../../domain/schemas';
-import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT } from '../../domain/constants';
+import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT, TEXT_LIMITS } from '../../domain/constants';
 import type { FeedRunView, FeedTestResult, FeedView, StoredInventory } from '../../domain/inventory';
 import { modelViews } from '../../domain/inventory';
 import { Invalid, NotFound } from '../errors';
@@ -34,6 +34,7 @@ const feedUrlSchema = z
   .string({ error: INVENTORY_TEXT.enterFeedUrl })
   .trim()
   .min(1, INVENTORY_TEXT.enterFeedUrl)
+  .max(TEXT_LIMITS.url, `Feed URL must be at most ${TEXT_LIMITS.url} characters`)
   .pipe(z.url({ protocol: /^https?$/, error: 'Feed URL must be a valid http(s) URL' }));
 
 /** Body of Test Feed: the URL and optional field mapping. */

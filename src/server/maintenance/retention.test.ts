@@ -16,7 +16,7 @@ import { asc, count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
-import { clientErrors, eventDeadLetters, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, sessions, users } from '../db/schema';
+import { clientErrors, eventDeadLetters, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
 import { claimDueFeeds, FEED_LEASE_MS } from '../inventory/feeds';
@@ -94,8 +94,20 @@ describe('retention job', () => {
       { id: randomUUID(), userId: user!.id, expiresAt: new Date(now.getTime() + DAY) },
     ]);
 
+    // Sign-in throttles (issue 11): forgotten 15 minutes after the last failure and the end of the lock.
+    const minAgo = (m: number) => new Date(now.getTime() - m * 60_000);
+    await db().insert(loginThrottles).values([
+      { emailLower: 'forgotten@example.com', failures: 3, lastFailureAt: minAgo(16), lockedUntil: null },
+      { emailLower: 'lock-ended@example.com', failures: 9, lastFailureAt: minAgo(20), lockedUntil: minAgo(5) },
+      { emailLower: 'recent@example.com', failures: 2, lastFailureAt: minAgo(1), lockedUntil: null },
+    ]);
+
     const counts = await t.app.maintenance.tick(now);
-    expect(counts).toEqual({ events: 3, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0 });
+    expect(counts).toEqual({ events: 3, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1 });
+    expect((await db().select({ e: loginThrottles.emailLower }).from(loginThrottles)).map((r) => r.e).sort()).toEqual([
+      'lock-ended@example.com',
+      'recent@example.com',
+    ]);
 
     const kept = await db().select({ occurredAt: events.occurredAt }).from(events).orderBy(asc(events.occurredAt));
     expect(kept.map((e) => e.occurredAt.getTime())).toEqual([recent.getTime(), now.getTime()]);
@@ -104,7 +116,7 @@ describe('retention job', () => {
     expect(await rows(sessions)).toBe(sessionsBefore + 1);
     const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
     expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
-    expect(lease!.lastResult).toBe('events 3, dead letters 1, sessions 1, feed runs 0, client errors 0');
+    expect(lease!.lastResult).toBe('events 3, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1');
   });
 
   it('honours EVENT_RETENTION_DAYS and deletes in bounded batches until nothing old is left', async () => {

@@ -1,7 +1,8 @@
 /**
  * Retention pruning (issue 10 'Retention'): raw events older than EVENT_RETENTION_DAYS, dead
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
- * dealer and client errors beyond CLIENT_ERROR_LOG_LIMIT are deleted by a periodic job. Hourly
+ * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows (issue 11)
+ * are deleted by a periodic job. Hourly
  * rollups (event_rollups_hourly) are never touched: dashboards and exports read them, not raw events.
  *
  * One run per interval across server processes: a process runs the job only after claiming its
@@ -15,12 +16,13 @@
  * server is closing. Stale 'running' feed runs are handled by the feed scheduler on every pass
  * (failStaleFeedRuns in ../inventory/feeds), not here, so they never wait for this hourly job.
  */
-import { and, desc, eq, gte, inArray, lt, lte, not, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, not, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { clientErrors, eventDeadLetters, events, feedRuns, jobLeases, sessions } from '../db/schema';
+import { clientErrors, eventDeadLetters, events, feedRuns, jobLeases, loginThrottles, sessions } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT } from '../../domain/constants';
 import { FEED_LEASE_MS } from '../inventory/feeds';
+import { LOGIN_THROTTLE } from '../../domain/login-throttle';
 
 /** The job_leases row of this job. */
 export const RETENTION_JOB = 'retention';
@@ -38,6 +40,8 @@ export interface RetentionCounts {
   sessions: number;
   feedRuns: number;
   clientErrors: number;
+  /** Sign-in throttle rows whose failures are forgotten (issue 11). */
+  loginThrottles: number;
 }
 
 export interface RetentionOptions {
@@ -68,7 +72,8 @@ async function deleteInBatches(deleteBatch: () => Promise<unknown[]>, batchRows:
  * Deletes what retention allows (see module doc), without claiming the job: raw events and dead
  * letters older than `retentionDays` days before `now`, sessions expired at `now`, feed runs beyond
  * the newest FEED_RUNS_KEPT per dealer (never a 'running' run started within FEED_LEASE_MS of
- * `now`), client errors beyond the newest CLIENT_ERROR_LOG_LIMIT. Returns the counts per table.
+ * `now`), client errors beyond the newest CLIENT_ERROR_LOG_LIMIT, login_throttles rows forgotten at
+ * `now` (LOGIN_THROTTLE.windowMs after their last failure and lock). Returns the counts per table.
  * @throws the database error of a failing statement (rows deleted by earlier batches stay deleted).
  */
 export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<RetentionCounts> {
@@ -129,7 +134,29 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
   const clientErrorCount = (await db.delete(clientErrors).where(notInArray(clientErrors.id, keptErrors)).returning({ id: clientErrors.id }))
     .length;
 
-  return { events: eventCount, deadLetters: deadLetterCount, sessions: sessionCount, feedRuns: feedRunCount, clientErrors: clientErrorCount };
+  // Sign-in throttle rows whose failures are forgotten (throttleForgotten: the window has passed
+  // since the last failure and the end of the last lock, issue 11).
+  const throttleCutoff = new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
+  const forgottenThrottles = () =>
+    db
+      .select({ emailLower: loginThrottles.emailLower })
+      .from(loginThrottles)
+      .where(and(lte(loginThrottles.lastFailureAt, throttleCutoff), or(isNull(loginThrottles.lockedUntil), lte(loginThrottles.lockedUntil, throttleCutoff))))
+      .limit(batchRows);
+  const throttleCount = await deleteInBatches(
+    () => db.delete(loginThrottles).where(inArray(loginThrottles.emailLower, forgottenThrottles())).returning({ emailLower: loginThrottles.emailLower }),
+    batchRows,
+    shouldStop,
+  );
+
+  return {
+    events: eventCount,
+    deadLetters: deadLetterCount,
+    sessions: sessionCount,
+    feedRuns: feedRunCount,
+    clientErrors: clientErrorCount,
+    loginThrottles: throttleCount,
+  };
 }
 
 /**
@@ -149,7 +176,7 @@ export async function claimJob(db: Db, name: string, intervalMs: number, now = n
 
 /** The counts as the short text stored in job_leases.last_result, e.g. "events 12, sessions 3, ...". */
 export function formatCounts(c: RetentionCounts): string {
-  return `events ${c.events}, dead letters ${c.deadLetters}, sessions ${c.sessions}, feed runs ${c.feedRuns}, client errors ${c.clientErrors}`;
+  return `events ${c.events}, dead letters ${c.deadLetters}, sessions ${c.sessions}, feed runs ${c.feedRuns}, client errors ${c.clientErrors}, login throttles ${c.loginThrottles}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 type TestDb = Awaited<ReturnType<typeof openTestDatabase>>;
 let database: TestDb;
 const log = pino({ level: 'silent' });
-const at = (iso: string, event: AcceptedEvent['event'], model = 'civic', slotType: AcceptedEvent['slotType'] = 'header'): AcceptedEvent => ({
+const at = (iso: string, event: AcceptedEvent['event'], model = 'civic', slotType: AcceptedEvent['slotType'] = 'header', pageView = 'view-0'): AcceptedEvent => ({
   dealerId: DEMO_DEALER.id,
   event,
   slotType,
@@ -17,6 +17,7 @@ const at = (iso: string, event: AcceptedEvent['event'], model = 'civic', slotTyp
   url: '',
   clientTimestamp: null,
   occurredAt: new Date(iso),
+  pageView,
 });
 
 beforeAll(async () => {
@@ -44,7 +45,7 @@ describe('rollup', () => {
 describe('EventIngestor', () => {
   it('writes events and rollups in batches, adding to existing rollup rows', async () => {
     const ingest = new EventIngestor(database.db, log, { batchSize: 2, flushIntervalMs: 10_000 });
-    for (let i = 0; i < 5; i++) expect(ingest.enqueue(at('2026-11-02T09:15:00Z', i % 2 ? 'click' : 'impression'))).toBe(true);
+    for (let i = 0; i < 5; i++) expect(ingest.enqueue(at('2026-11-02T09:15:00Z', i % 2 ? 'click' : 'impression', 'civic', 'header', `view-${Math.floor(i / 2)}`))).toBe(true);
     await ingest.close();
     expect(await database.db.$count(events)).toBe(5);
     const stats = await dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-02T00:00:00Z'), new Date('2026-11-03T00:00:00Z'));
@@ -73,7 +74,7 @@ describe('EventIngestor under failures (issue 10)', () => {
     const ingest = new EventIngestor(database.db, log, { ...fast, batchSize: 500 });
     for (let i = 0; i < 300; i++) ingest.enqueue(at(day, 'impression', i === 123 ? 'x\u0000y' : 'nultest'));
     await expect.poll(() => ingest.stats().pending, { timeout: 10_000 }).toBe(0);
-    for (let i = 0; i < 1000; i++) expect(ingest.enqueue(at(day, 'click', 'nultest'))).toBe(true);
+    for (let i = 0; i < 1000; i++) expect(ingest.enqueue(at(day, 'impression', 'nultest'))).toBe(true);
     await ingest.close();
     expect(await count('nultest')).toBe(1299);
     const dead = await database.db.select().from(eventDeadLetters);
@@ -110,7 +111,7 @@ describe('EventIngestor under failures (issue 10)', () => {
       await expect.poll(() => ingest.stats().failures, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       await ingest.flush(); // resolves during the outage instead of waiting it out
       expect(ingest.pending).toBe(500);
-      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'click', 'outagetest'))).toBe(true);
+      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'impression', 'outagetest'))).toBe(true);
     } finally {
       await database.db.execute(sql.raw('ALTER TABLE events_away RENAME TO events'));
     }
@@ -133,3 +134,25 @@ describe('EventIngestor under failures (issue 10)', () => {
     await ingest.close();
   });
 });
+
+describe('clicks and page views (issue 11 §5)', () => {
+  const day = '2026-11-05T09:00:00Z';
+  const clicksOf = (model: string) => database.db.$count(events, sql`${events.model} = ${model} and ${events.event} = 'click'`);
+
+  it('stores a click only for a page view that rendered the banner, once, and rolls up only stored clicks', async () => {
+    const ingest = new EventIngestor(database.db, log, { batchSize: 50 });
+    ingest.enqueue(at(day, 'impression', 'clicktest', 'header', 'view-a'));
+    ingest.enqueue(at(day, 'click', 'clicktest', 'header', 'view-a')); // same batch as its impression
+    ingest.enqueue(at(day, 'click', 'clicktest', 'header', 'view-a')); // a second click on the same banner
+    ingest.enqueue(at(day, 'click', 'clicktest', 'primary', 'view-a')); // a slot that page view did not render
+    ingest.enqueue(at(day, 'click', 'clicktest', 'header', 'view-forged'));
+    await ingest.flush();
+    ingest.enqueue(at(day, 'click', 'clicktest', 'header', 'view-a')); // a later batch
+    await ingest.close();
+    expect(await clicksOf('clicktest')).toBe(1);
+    expect(ingest.stats()).toMatchObject({ stored: 6, clicksRefused: 4 });
+    const stats = await dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-05T00:00:00Z'), new Date('2026-11-06T00:00:00Z'));
+    expect(stats).toMatchObject({ impressions: 1, clicks: 1, ctr: 100 });
+  });
+});
+

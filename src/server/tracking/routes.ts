@@ -55,7 +55,8 @@ export async function trackingRoutes(app: FastifyInstance) {
     {
       bodyLimit: TRACK_BODY_LIMIT,
       helmet: false, // a 204 beacon: helmet's page headers do not apply
-      config: { access: 'public', rateLimit: dealerRateLimit(dealerIdOf) },
+      // Dealer sites post beacons from their own pages: exempt from the same-origin check (issue 11 §4).
+      config: { access: 'public', allowCrossSite: true, rateLimit: dealerRateLimit(dealerIdOf) },
     },
     async (request, reply) => {
       reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
@@ -72,6 +73,7 @@ export async function trackingRoutes(app: FastifyInstance) {
         url: input.url,
         clientTimestamp: input.timestamp === undefined ? null : String(input.timestamp),
         occurredAt: new Date(),
+        pageView: input.pv ?? null,
       });
       if (!accepted) throw new AppError('UNAVAILABLE', 'Event buffer full, retry later');
       return reply.status(204).send();

@@ -40,6 +40,8 @@ export interface AcceptedEvent {
   url: string;
   clientTimestamp: string | null;
   occurredAt: Date;
+  /** The page view the banner was rendered in (trackBodySchema `pv`); null for conversions. */
+  pageView: string | null;
 }
 
 export const FLUSH_INTERVAL_MS = 100;
@@ -71,6 +73,8 @@ export interface IngestorOptions {
 export interface IngestorStats {
   pending: number;
   stored: number;
+  /** Clicks not stored: no impression of their page view and slot, or already clicked there. */
+  clicksRefused: number;
   deadLettered: number;
   /** Consecutive failed write attempts (0 when the last write succeeded). */
   failures: number;
@@ -105,7 +109,7 @@ export class EventIngestor {
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  private counts = { stored: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
+  private counts = { stored: 0, clicksRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
   private readonly opts: IngestorOptions;
 
   constructor(
@@ -210,7 +214,7 @@ export class EventIngestor {
    */
   private async writeOrIsolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
     try {
-      await writeBatch(this.db, batch, this.opts.durableCommits);
+      this.counts.clicksRefused += await writeBatch(this.db, batch, this.opts.durableCommits);
       this.succeeded(batch.length);
       return [];
     } catch (err) {
@@ -228,7 +232,7 @@ export class EventIngestor {
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
       try {
-        await writeBatch(this.db, part, this.opts.durableCommits);
+        this.counts.clicksRefused += await writeBatch(this.db, part, this.opts.durableCommits);
         this.succeeded(part.length);
         continue;
       } catch (err) {
@@ -271,46 +275,80 @@ export class EventIngestor {
 
 /**
  * Writes one batch of events and its rollups in one transaction; `durable` false commits without
- * waiting for the WAL flush (see IngestorOptions.durableCommits). @throws the database error.
+ * waiting for the WAL flush (see IngestorOptions.durableCommits). Clicks are stored only for a
+ * banner their page view rendered, once (insertClicks), and only stored events are rolled up.
+ * @returns the number of clicks refused. @throws the database error.
  */
-async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Promise<void> {
-  await db.transaction(async (tx) => {
+async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Promise<number> {
+  const clicks = batch.filter((e) => e.event === 'click');
+  const others = clicks.length === 0 ? batch : batch.filter((e) => e.event !== 'click');
+  return db.transaction(async (tx) => {
     if (!durable) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
-    await insertEvents(tx, batch);
-    await tx
-      .insert(eventRollupsHourly)
-      .values(rollup(batch))
-      .onConflictDoUpdate({
-        target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType],
-        set: {
-          impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
-          clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
-          conversions: sql`${eventRollupsHourly.conversions} + excluded.conversions`,
-        },
-      });
+    // Impressions first: a click may belong to an impression of the same batch.
+    if (others.length > 0) await insertEvents(tx, others);
+    const storedClicks = clicks.length > 0 ? await insertClicks(tx, clicks) : [];
+    const stored = storedClicks.length === 0 ? others : [...others, ...storedClicks];
+    if (stored.length > 0) {
+      await tx
+        .insert(eventRollupsHourly)
+        .values(rollup(stored))
+        .onConflictDoUpdate({
+          target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType],
+          set: {
+            impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
+            clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
+            conversions: sql`${eventRollupsHourly.conversions} + excluded.conversions`,
+          },
+        });
+    }
+    return clicks.length - storedClicks.length;
   });
 }
 
+const rowOf = (e: AcceptedEvent) => ({
+  dealer_id: e.dealerId,
+  event: e.event,
+  slot_type: e.slotType,
+  model: e.model,
+  url: e.url,
+  client_timestamp: e.clientTimestamp,
+  occurred_at: e.occurredAt.toISOString(),
+  page_view: e.pageView,
+});
+
 /**
  * Inserts a batch of events as ONE json parameter expanded by jsonb_to_recordset: a fixed, short
- * statement instead of 7 bound parameters per row, which is several times cheaper to build and
+ * statement instead of 8 bound parameters per row, which is several times cheaper to build and
  * to parse on both PGlite and PostgreSQL.
  */
 async function insertEvents(tx: Tx, batch: AcceptedEvent[]): Promise<void> {
-  const rows = batch.map((e) => ({
-    dealer_id: e.dealerId,
-    event: e.event,
-    slot_type: e.slotType,
-    model: e.model,
-    url: e.url,
-    client_timestamp: e.clientTimestamp,
-    occurred_at: e.occurredAt.toISOString(),
-  }));
   await tx.execute(sql`
-    INSERT INTO ${events} (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at)
-    SELECT dealer_id, event, slot_type, model, url, client_timestamp, occurred_at
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz)`);
+    INSERT INTO ${events} (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view)
+    SELECT dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view
+    FROM jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
+      AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text)`);
+}
+
+/**
+ * Inserts the clicks whose page view has an impression of the same dealer and slot type, at most
+ * one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
+ * clicks never exceed the banners page views rendered and CTR stays <= 100 % (issue 11 §5).
+ * @returns the clicks stored, from the batch.
+ */
+async function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<AcceptedEvent[]> {
+  const result = (await tx.execute(sql`
+    INSERT INTO ${events} (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view)
+    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view
+    FROM jsonb_to_recordset(${JSON.stringify(clicks.map(rowOf))}::jsonb)
+      AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text)
+    WHERE EXISTS (
+      SELECT 1 FROM ${events} v
+      WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type)
+    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'click' AND page_view IS NOT NULL DO NOTHING
+    RETURNING dealer_id, page_view, slot_type`)) as unknown as { rows: Array<{ dealer_id: string; page_view: string; slot_type: string }> };
+  const keys = new Set(result.rows.map((r) => `${r.dealer_id}|${r.page_view}|${r.slot_type}`));
+  // The first click of each stored key is the one the database kept.
+  return clicks.filter((c) => keys.delete(`${c.dealerId}|${c.pageView}|${c.slotType}`));
 }
 
 type RollupRow = typeof eventRollupsHourly.$inferInsert;

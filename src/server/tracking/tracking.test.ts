@@ -5,7 +5,7 @@ import { events } from '../db/schema';
 
 let t: TestApp;
 let cookie: string;
-const body = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', timestamp: new Date().toISOString(), url: 'https://www.hondaofdemo.com/new-inventory?model=civic' };
+const body = { dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', timestamp: new Date().toISOString(), url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-tracking-1' };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const track = (payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({
@@ -22,6 +22,11 @@ const stats = async () => {
 beforeAll(async () => {
   t = await createTestApp();
   cookie = await t.login(DEMO_ACCOUNTS[2]!.email, DEMO_ACCOUNTS[2]!.password);
+  // These tests send a few hundred beacons from one client: the per-client limit is tested in public-policy.test.ts.
+  const admin = await t.login('admin@dc-banners.com', 'admin123');
+  const dealer = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}`, headers: { cookie: admin } })).json().dealer;
+  const saved = await t.app.inject({ method: 'PUT', url: `/api/admin/dealers/${DEMO_DEALER.id}/settings`, headers: { cookie: admin }, payload: { security: { ...dealer.security, rateLimitEnabled: false } } });
+  expect(saved.statusCode).toBe(200);
 });
 afterAll(() => t.close());
 
@@ -100,7 +105,7 @@ describe('event tracking', () => {
     const dashboard = async () => (await t.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: { cookie: admin } })).json();
     expect((await dashboard()).deadLetteredEvents).toBe(0);
     // An event that passed validation but that the database refuses (NUL bytes cannot be stored).
-    const accepted = { dealerId: DEMO_DEALER.id, event: 'click' as const, slotType: 'header' as const, model: 'x\u0000y', url: '', clientTimestamp: null, occurredAt: new Date() };
+    const accepted = { dealerId: DEMO_DEALER.id, event: 'impression' as const, slotType: 'header' as const, model: 'x\u0000y', url: '', clientTimestamp: null, occurredAt: new Date(), pageView: 'view-dead' };
     t.app.events.enqueue(accepted);
     t.app.events.enqueue({ ...accepted, model: 'civic' });
     await expect.poll(async () => (await dashboard()).deadLetteredEvents, { timeout: 10_000 }).toBe(1);
@@ -120,6 +125,19 @@ describe('event tracking', () => {
     const referred = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, referer: 'https://www.hondaofdemo.com/new-inventory' } });
     expect(referred.statusCode).toBe(204);
     expect(await stats()).toMatchObject({ impressions: before.impressions + 1 });
+  });
+
+  it('counts clicks only for banners their page view rendered, so CTR cannot pass 100 % (issue 11 §5)', async () => {
+    const noView = await track({ ...body, event: 'click', pv: undefined });
+    expect(noView.statusCode).toBe(400);
+    expect(noView.json().error.message).toBe('pv: is required for clicks');
+    const before = await stats();
+    // 216 fabricated clicks, each with a page view that never rendered a banner.
+    for (let i = 0; i < 216; i++) expect((await track({ ...body, event: 'click', pv: `forged-view-${i}` })).statusCode).toBe(204);
+    // A real page view: its impression, then three clicks on the same banner.
+    expect((await track({ ...body, pv: 'view-real-1' })).statusCode).toBe(204);
+    for (let i = 0; i < 3; i++) expect((await track({ ...body, event: 'click', pv: 'view-real-1' })).statusCode).toBe(204);
+    expect(await stats()).toMatchObject({ impressions: before.impressions + 1, clicks: before.clicks + 1 });
   });
 });
 

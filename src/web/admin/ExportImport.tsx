@@ -2,7 +2,8 @@
  * Platform export and import (DECISIONS 3): Export downloads the whole platform as one versioned
  * JSON document; Import reads such a file, asks for confirmation, and the server validates the
  * whole document before applying it in one transaction ('Invalid export format', 'Invalid import
- * data format' otherwise, nothing changed).
+ * data format' otherwise, nothing changed). The toast after an import names the new users, who need
+ * a password reset (issue 11 §9).
  */
 import { useRef, useState } from 'react';
 import { Alert, Button, FileButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
@@ -41,7 +42,15 @@ export function ExportImport() {
     importer.mutate(pending.doc, {
       onSuccess: ({ imported }) => {
         setPending(null);
-        notifications.show({ color: 'teal', title: 'Import complete', message: `${imported.manufacturers} manufacturers, ${imported.dealers} dealers and ${imported.users} users imported.` });
+        const resets = imported.passwordResetRequired;
+        const counts = `${imported.manufacturers} manufacturers, ${imported.dealers} dealers and ${imported.users} users imported.`;
+        notifications.show({
+          color: resets.length > 0 ? 'yellow' : 'teal',
+          title: 'Import complete',
+          // New users got a random password (issue 11 §9): name them, so the admin resets each one.
+          message: resets.length > 0 ? `${counts} New users need a password reset (Users → Reset password) before they can sign in: ${resets.join(', ')}.` : counts,
+          autoClose: resets.length > 0 ? false : undefined,
+        });
       },
       onError: (e) => {
         setPending(null);

@@ -3,7 +3,7 @@
  * mutation refreshes the lists it changes.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
 import type { AnalyticsPeriod, Dealer, Manufacturer, Provider, Role } from '../../domain/schemas';
 import { apiFetch } from '../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../dealer/api';
@@ -155,7 +155,7 @@ export function useResetPassword() {
 export function useImportPlatform() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (doc: unknown) => apiFetch<{ imported: { manufacturers: number; dealers: number; users: number } }>('/api/admin/import', { method: 'POST', json: doc }),
+    mutationFn: (doc: unknown) => apiFetch<{ imported: ImportResult }>('/api/admin/import', { method: 'POST', json: doc }),
     onSettled: () => qc.invalidateQueries(),
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Sign-in screen (spec 01 §2, §5, §8): email and password (show/hide), Sign in with a spinner,
- * 'Invalid credentials' / 'Login failed', and the demo accounts hint when demo data is seeded.
+ * 'Invalid credentials' / 'Login failed' (or the server's 'Too many attempts, try again in N minutes'
+ * when rate-limited, issue 11), and the demo accounts hint when demo data is seeded.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +16,17 @@ interface DemoAccount {
   email: string;
   password: string;
   role: string;
+}
+
+/**
+ * The alert text for a failed sign-in: 'Invalid credentials' for a 401, the server's own message
+ * for a 429 ('Too many attempts, try again in N minutes', issue 11), else 'Login failed'.
+ */
+function loginErrorText(e: unknown): string {
+  if (!(e instanceof ApiError)) return TEXT.loginFailed;
+  if (e.status === 401) return TEXT.invalidCredentials;
+  if (e.status === 429 && e.message) return e.message;
+  return TEXT.loginFailed;
 }
 
 /** The sign-in screen, shown on any path while signed out. */
@@ -40,7 +52,7 @@ export function LoginPage() {
     try {
       await login(values.email, values.password);
     } catch (e) {
-      setError(e instanceof ApiError && e.status === 401 ? TEXT.invalidCredentials : TEXT.loginFailed);
+      setError(loginErrorText(e));
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,3 @@
+ALTER TABLE "events" ADD COLUMN "page_view" text;--> statement-breakpoint
+CREATE INDEX "events_impression_view_idx" ON "events" USING btree ("dealer_id","page_view","slot_type") WHERE event = 'impression' AND page_view IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "events_click_once_idx" ON "events" USING btree ("dealer_id","page_view","slot_type") WHERE event = 'click' AND page_view IS NOT NULL;

@@ -1,0 +1,92 @@
+/**
+ * Issue 11 §13: a flood of unique unknown `model=` values costs no database query (the per-version
+ * set of model keys with assets answers "no asset" at once) and cannot evict the hot banner from
+ * the delivery caches. Queries are counted at the database client (PGlite or node-postgres pool).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
+import { bannerBytes, forgetDealer, resolveBanner } from './service';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
+  const res = await t.app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType } });
+  expect(res.json().results[0].ok).toBe(true);
+});
+afterAll(() => t.close());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+/** Counts every query the app's database client runs from now on. */
+function countQueries(): { count: () => number } {
+  const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+  const spy = vi.spyOn(client, 'query');
+  return { count: () => spy.mock.calls.length };
+}
+
+async function deliver(model: string, trim?: string) {
+  const r = await resolveBanner(t.database.db, DEMO_DEALER.id, { model, type: 'header', variant: 'desktop', trim }, t.app.cdnProbes);
+  return { r, bytes: await bannerBytes(t.database.db, r, { type: 'header', acceptsWebp: true }) };
+}
+
+describe('unknown models (issue 11 §13)', () => {
+  it('after warming, 1,000 unique unknown models cause zero database queries and the hot banner stays cached', async () => {
+    // Date frozen: the 1 s dealer-settings TTL must not expire in the middle of the count.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const hot = await deliver('civic');
+    expect(hot.r.source).toBe('asset');
+    await deliver('warm-up-unknown-model'); // nothing more to load for this dealer version
+
+    const queries = countQueries();
+    for (let i = 0; i < 1000; i++) {
+      const { r, bytes } = await deliver(`flood-${i}-${Math.random().toString(36).slice(2)}`);
+      expect(r.source).toBe('placeholder');
+      expect(bytes.contentType).toBe('image/svg+xml');
+    }
+    expect(queries.count()).toBe(0);
+
+    const again = await deliver('civic');
+    expect(queries.count()).toBe(0);
+    expect(again.r).toBe(hot.r); // the same cached choice object
+    expect(again.bytes).toBe(hot.bytes); // the same cached bytes, not re-encoded
+
+    forgetDealer(DEMO_DEALER.id);
+    await deliver('civic');
+    expect(queries.count()).toBe(1); // the counter does see queries: the dealer's settings, read again
+  });
+
+  it('a flood of unique trims for the hot model costs no query and no re-encoding', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const hot = await deliver('civic');
+    const queries = countQueries();
+    for (let i = 0; i < 300; i++) {
+      const { r, bytes } = await deliver('civic', `trim-${i}`);
+      expect(r.source).toBe('asset');
+      expect(bytes).toBe(hot.bytes); // encoded bytes are keyed by asset, not trim
+    }
+    expect(queries.count()).toBe(0);
+    expect((await deliver('civic')).r).toBe(hot.r);
+  });
+
+  it('names the unknown model in its placeholder and answers the catalogue model it is not', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=Zephyr&type=header` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-banner-source']).toBe('placeholder');
+    expect(res.body).toContain('Honda Zephyr');
+  });
+
+  it('sees a new upload at once: the version changes, so the set of models with assets is read again', async () => {
+    const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    expect((await deliver('accord')).r.source).toBe('placeholder');
+    const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_accord_ex_1920x300.jpg', data: await makeBanner(1920, 300) }]);
+    await t.app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType } });
+    expect((await deliver('accord')).r.source).toBe('asset');
+  });
+});
