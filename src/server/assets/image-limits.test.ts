@@ -91,6 +91,11 @@ describe('image queue (issue 11 §8)', () => {
     expect(inspected).toBe(false);
     expect(imageQueueStats().pending).toBe(total - IMAGE_CONCURRENCY + 1);
 
+    // A shopper's banner resize queued after it starts first: delivery goes ahead of waiting uploads.
+    const order: string[] = [];
+    void inspection.then(() => order.push('inspection'));
+    const delivery = runImageJob(async () => void order.push('delivery'), 'delivery');
+
     // Release jobs one by one until all have run.
     for (let done = 0; done < total; done++) {
       while (releases.length === 0) await new Promise((r) => setImmediate(r));
@@ -99,6 +104,8 @@ describe('image queue (issue 11 §8)', () => {
     }
     await Promise.all(jobs);
     expect((await inspection).width).toBe(320);
+    await delivery;
+    expect(order).toEqual(['delivery', 'inspection']);
     expect(maxRunning).toBe(IMAGE_CONCURRENCY);
     expect(imageQueueStats()).toMatchObject({ active: 0, pending: 0 });
   });

@@ -300,14 +300,16 @@ const cache = new LRUCache<string, BannerBytes>({ maxSize: MAX_BYTES_CACHED, siz
 /**
  * The bytes of a resolved banner: the asset resized to fit the slot size (never enlarged),
  * as WebP when the client accepts it, else in its own format; or the placeholder SVG.
- * Results are cached in-process by dealer version (assets, and known models' placeholders), so a
- * hot banner is encoded once; an unknown model's placeholder is made each time (cheap) and cached
+ * Results are cached in-process: an asset's encodings by asset id, size and format (they outlive
+ * the dealer's version), known models' placeholders by dealer version; so a hot banner is encoded once; an unknown model's placeholder is made each time (cheap) and cached
  * nowhere. Resizing runs
  * in the bounded image queue (issue 11 §8). @throws NotFound when the asset vanished.
  */
 export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean }): Promise<BannerBytes> {
   const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
-  const key = `${r.dealer.id}|${r.version}|${r.assetId ?? r.model}|${q.type}|${r.width}x${r.height}|${format}`;
+  // An asset's bytes never change (a replacement is a new asset id), so its encodings outlive the
+  // dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
+  const key = r.assetId ? `asset|${r.assetId}|${r.width}x${r.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}`;
   const hit = cache.get(key);
   if (hit) return hit;
   let result: Omit<BannerBytes, 'etag'>;
@@ -328,7 +330,7 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
       .innerJoin(assets, eq(assets.id, assetBlobs.assetId))
       .where(eq(assetBlobs.assetId, r.assetId));
     if (!row) throw new NotFound('Asset not found');
-    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, r));
+    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, r), 'delivery');
   }
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
   const bytes = { ...result, etag };
