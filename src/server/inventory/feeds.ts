@@ -24,6 +24,7 @@ import { Invalid, NotFound } from '../errors';
 import { buildInventory, vehicleListCandidates, type ParseOptions, type ParseResult } from './parse';
 import { fetchFeedJson, type FetchFeedOptions } from './fetch-feed';
 import { applyInventory, parseOptionsFor } from './service';
+import { PeriodicTask } from '../maintenance/periodic';
 
 /** How long a claimed run holds its feed before another process may take it over. */
 export const FEED_LEASE_MS = 5 * 60_000;
@@ -213,56 +214,27 @@ export async function failStaleFeedRuns(db: Db, now = new Date()): Promise<numbe
 }
 
 /**
- * The in-server feed scheduler: every `intervalMs` it marks interrupted runs failed, then claims due
- * feeds and runs them one after another. `tick()` does one pass (tests call it); `stop()` waits for
- * a running pass.
+ * The in-server feed scheduler: every `intervalMs` one pass marks interrupted runs failed, then
+ * claims due feeds and runs them one after another. `tick()` does one pass (tests call it);
+ * `stop()` waits for a running pass.
  */
-export class FeedScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly fetchOpts: FetchFeedOptions,
-    private readonly log?: FastifyBaseLogger,
-  ) {}
-
-  start(intervalMs: number): void {
-    if (intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.tick(), intervalMs);
-    this.timer.unref();
+export class FeedScheduler extends PeriodicTask<void> {
+  constructor(db: Db, fetchOpts: FetchFeedOptions, log?: FastifyBaseLogger) {
+    super(
+      'feed scheduler pass',
+      async (now) => {
+        const interrupted = await failStaleFeedRuns(db, now);
+        if (interrupted > 0) log?.warn({ interrupted }, 'feed runs interrupted by a stopped server marked failed');
+        for (const dealerId of await claimDueFeeds(db, 5, now)) {
+          await runFeed(db, dealerId, fetchOpts, log);
+        }
+      },
+      log,
+    );
   }
 
   /** Starts a pass now when the scheduler is running (e.g. a feed was just saved); a no-op when it is off. */
   kick(): void {
-    if (this.timer) void this.tick();
-  }
-
-  /**
-   * One pass at `now` (tests inject it): marks interrupted runs failed, then claims and runs due
-   * feeds one after another. Overlapping calls share one pass; errors are logged, never thrown.
-   */
-  async tick(now = new Date()): Promise<void> {
-    if (this.running) return this.running;
-    this.running = (async () => {
-      try {
-        const interrupted = await failStaleFeedRuns(this.db, now);
-        if (interrupted > 0) this.log?.warn({ interrupted }, 'feed runs interrupted by a stopped server marked failed');
-        for (const dealerId of await claimDueFeeds(this.db, 5, now)) {
-          await runFeed(this.db, dealerId, this.fetchOpts, this.log);
-        }
-      } catch (e) {
-        this.log?.error({ err: e }, 'feed scheduler pass failed');
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    if (this.started) void this.tick();
   }
 }

@@ -22,6 +22,7 @@ import type { Db } from '../db/client';
 import { clientErrors, eventDeadLetters, events, feedRuns, jobLeases, loginThrottles, sessions } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT } from '../../domain/constants';
 import { FEED_LEASE_MS } from '../inventory/feeds';
+import { PeriodicTask } from './periodic';
 import { LOGIN_THROTTLE } from '../../domain/login-throttle';
 
 /** The job_leases row of this job. */
@@ -208,55 +209,13 @@ export async function runRetentionJob(db: Db, opts: RetentionOptions & { log?: F
  * RETENTION_INTERVAL_MS across all processes. `tick()` does one attempt (tests call it with an
  * injected `now`); `stop()` stops the timer, asks a running pass to stop between batches and waits for it.
  */
-export class MaintenanceScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<RetentionCounts | null> | undefined;
-  private stopping = false;
-
+export class MaintenanceScheduler extends PeriodicTask<RetentionCounts | null> {
   /**
    * @param db the database
    * @param retentionDays EVENT_RETENTION_DAYS (>= 1)
    * @param log where failures and the per-run info line go
    */
-  constructor(
-    private readonly db: Db,
-    private readonly retentionDays: number,
-    private readonly log?: FastifyBaseLogger,
-  ) {}
-
-  /** Starts checking every `intervalMs` milliseconds; 0 (or less) leaves the scheduler off. */
-  start(intervalMs: number): void {
-    if (intervalMs <= 0 || this.timer) return;
-    this.stopping = false;
-    this.timer = setInterval(() => void this.tick(), intervalMs);
-    this.timer.unref();
-  }
-
-  /**
-   * One attempt at `now`: runs the retention job when this process claims it. Resolves to the counts
-   * deleted, or null when the job was not due or failed (the failure is logged, never thrown).
-   * Overlapping calls share one pass.
-   */
-  async tick(now = new Date()): Promise<RetentionCounts | null> {
-    if (this.running) return this.running;
-    this.running = (async () => {
-      try {
-        return await runRetentionJob(this.db, { retentionDays: this.retentionDays, now, log: this.log, shouldStop: () => this.stopping });
-      } catch (e) {
-        this.log?.error({ err: e }, 'retention pruning failed');
-        return null;
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
-  }
-
-  /** Stops the timer and waits for a running pass, which stops after its current batch. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    this.stopping = true;
-    await this.running;
+  constructor(db: Db, retentionDays: number, log?: FastifyBaseLogger) {
+    super('retention pruning', (now, shouldStop) => runRetentionJob(db, { retentionDays, now, log, shouldStop }), log);
   }
 }
