@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
+import { eq } from 'drizzle-orm';
 import { apiSignIn, startServer, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
@@ -57,7 +58,7 @@ describe.each(drivers)('event ingestion on $name (real process)', ({ url }) => {
     const stored = async (model: string) => {
       const database = await openDatabase(url ? { databaseUrl: url, schemaName: schema } : { dataDir: server.dataDir });
       try {
-        return await database.db.$count(events, (await import('drizzle-orm')).eq(events.model, model));
+        return await database.db.$count(events, eq(events.model, model));
       } finally {
         await database.close();
         if (!url) rmSync(server.dataDir, { recursive: true, force: true });

@@ -9,13 +9,14 @@
  * - where a tmpfs can be mounted (root), a disk that really fills up: changes refused while it is
  *   low, resumed by themselves when space is freed. Skips when mounting is not permitted.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, apiSignIn, type RunningServer } from './harness';
 import { DEMO_DEALER } from '../../src/server/db/seed';
+import { mountTmpfs, unmountTmpfs } from '../fixtures/tmpfs';
 
 const OUT_OF_DISK = { error: { code: 'INSUFFICIENT_STORAGE', message: 'The server is out of disk space; changes are refused until space is freed' } };
 const configsPath = `/api/dealers/${DEMO_DEALER.id}/configs`;
@@ -125,28 +126,10 @@ describe('one server process per PGlite data directory', () => {
   });
 });
 
-/** Mounts a tmpfs of `sizeMb` on a new temporary directory; null when not permitted. */
-function mountTmpfs(sizeMb: number): string | null {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-tmpfs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-}
-
 describe('a data directory whose disk really fills up (tmpfs, root only)', () => {
   let mount: string | null = null;
   afterAll(() => {
-    if (!mount) return;
-    try {
-      execFileSync('umount', [mount], { stdio: 'ignore' });
-    } catch {
-      execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
-    }
-    rmSync(mount, { recursive: true, force: true });
+    if (mount) unmountTmpfs(mount);
   });
 
   it('refuses changes while the disk is low, keeps reading, resumes when space is freed, stops on SIGTERM', async (ctx) => {

@@ -53,6 +53,16 @@ const CONNECTION_MESSAGES = [/^Connection terminated/, /timeout exceeded when tr
 /** How many `cause` links are followed (Drizzle wraps driver errors in DrizzleQueryError). */
 const MAX_CAUSE_DEPTH = 8;
 
+/**
+ * An error and the errors it wraps through `cause` (Drizzle puts the driver's error there),
+ * outermost first, at most MAX_CAUSE_DEPTH; [] for a thrown non-object. Never throws.
+ */
+export function causeChain(err: unknown): object[] {
+  const chain: object[] = [];
+  for (let e = err; e && typeof e === 'object' && chain.length < MAX_CAUSE_DEPTH; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
 function messageOf(err: object): string {
   const message = (err as { message?: unknown }).message;
   if (typeof message === 'string' && message) return message;
@@ -83,8 +93,7 @@ function classifyOne(err: object): DatabaseUnavailable | null {
  *   constraint violation, ...) that should stay a 500. Never throws.
  */
 export function databaseUnavailability(err: unknown): DatabaseUnavailable | null {
-  let current: unknown = err;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current && typeof current === 'object'; depth++) {
+  for (const current of causeChain(err)) {
     const found = classifyOne(current);
     if (found) return found;
     const inner = (current as { errors?: unknown }).errors;
@@ -94,7 +103,6 @@ export function databaseUnavailability(err: unknown): DatabaseUnavailable | null
         if (innerFound) return innerFound;
       }
     }
-    current = (current as { cause?: unknown }).cause;
   }
   return null;
 }

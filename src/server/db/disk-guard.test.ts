@@ -6,7 +6,6 @@
  * the PANIC that would wedge the process is contained (later statements answer 503 at once,
  * close() returns). The tmpfs part skips when mounting is not permitted.
  */
-import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +27,7 @@ import { LOCK_FILE_NAME } from './data-dir-lock';
 import { openTestDatabase, cookieHeader, createTestApp } from '../test-app';
 import { loadConfig } from '../config';
 import { buildApp } from '../app';
+import { mountTmpfs, unmountTmpfs } from '../../../tests/fixtures/tmpfs';
 
 const OUT_OF_DISK = { error: { code: 'INSUFFICIENT_STORAGE', message: 'The server is out of disk space; changes are refused until space is freed' } };
 const STOPPED = { error: { code: 'UNAVAILABLE', message: DATABASE_STOPPED_MESSAGE } };
@@ -207,27 +207,6 @@ describe('storage plugin', () => {
   });
 });
 
-/** Mounts a tmpfs of `sizeMb` on a new temporary directory; null when not permitted. */
-function mountTmpfs(sizeMb: number): string | null {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-tmpfs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-}
-
-function unmount(dir: string) {
-  try {
-    execFileSync('umount', [dir], { stdio: 'ignore' });
-  } catch {
-    execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
-  }
-  rmSync(dir, { recursive: true, force: true });
-}
-
 /** Writes a file until the disk is full. */
 function fillDisk(file: string) {
   const fd = openSync(file, 'w');
@@ -251,7 +230,7 @@ describe('PGlite on a disk that fills up (tmpfs, root only)', () => {
     mount = mountTmpfs(96);
   });
   afterAll(() => {
-    if (mount) unmount(mount);
+    if (mount) unmountTmpfs(mount);
   });
 
   it('contains the PANIC: later statements answer 503 at once instead of spinning, close() returns', { timeout: 180_000 }, async (ctx) => {

@@ -39,6 +39,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { PGlite } from '@electric-sql/pglite';
 import { AppError, InsufficientStorage } from '../errors';
+import { causeChain } from './availability';
 
 /** How often the free space of DATA_DIR is checked. */
 export const STORAGE_CHECK_INTERVAL_MS = 2000;
@@ -49,8 +50,6 @@ export const WRITES_ALLOWED_WHEN_FULL: ReadonlySet<string> = new Set(['POST /api
 /** SQLSTATE disk_full. */
 const DISK_FULL_SQLSTATE = '53100';
 const MIB = 1024 * 1024;
-/** How many `cause` links are followed (Drizzle wraps driver errors in DrizzleQueryError). */
-const MAX_CAUSE_DEPTH = 8;
 
 /** What the rest of the server may ask about storage: `app.storage`. */
 export interface StorageStatus {
@@ -189,24 +188,18 @@ export function failSafePglite(client: PGlite, guard: StorageGuard): void {
       throw err;
     }
   };
+  const observed = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      observePgliteError(err, guard);
+      throw err;
+    }
+  };
   const execProtocol = client.execProtocol.bind(client);
-  client.execProtocol = async (...args: Parameters<PGlite['execProtocol']>) => {
-    try {
-      return await execProtocol(...args);
-    } catch (err) {
-      observePgliteError(err, guard);
-      throw err;
-    }
-  };
+  client.execProtocol = (...args: Parameters<PGlite['execProtocol']>) => observed(() => execProtocol(...args));
   const execProtocolStream = client.execProtocolStream.bind(client);
-  client.execProtocolStream = async (...args: Parameters<PGlite['execProtocolStream']>) => {
-    try {
-      return await execProtocolStream(...args);
-    } catch (err) {
-      observePgliteError(err, guard);
-      throw err;
-    }
-  };
+  client.execProtocolStream = (...args: Parameters<PGlite['execProtocolStream']>) => observed(() => execProtocolStream(...args));
 }
 
 /**
@@ -217,12 +210,10 @@ export function failSafePglite(client: PGlite, guard: StorageGuard): void {
  *   anything else. Never throws.
  */
 export function storageFailure(err: unknown): AppError | null {
-  let current: unknown = err;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current && typeof current === 'object'; depth++) {
+  for (const current of causeChain(err)) {
     if (current instanceof DatabaseStopped) return current;
     const code = fieldOf(current, 'code');
     if (code === 'ENOSPC' || code === 'EDQUOT' || code === DISK_FULL_SQLSTATE) return new InsufficientStorage();
-    current = (current as { cause?: unknown }).cause;
   }
   return null;
 }

@@ -30,6 +30,7 @@ import type { Db, Tx } from '../db/client';
 import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
+import { causeChain } from '../db/availability';
 
 /** An event as accepted by the track route; `model` is already the comparison key. */
 export interface AcceptedEvent {
@@ -83,7 +84,7 @@ export interface IngestorStats {
 
 /** The SQLSTATE of a database error, looking through wrappers (Drizzle puts the driver's error in `cause`). */
 export function sqlState(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
@@ -316,17 +317,20 @@ const rowOf = (e: AcceptedEvent) => ({
   page_view: e.pageView,
 });
 
+/** The events table's columns a batch writes, in the order of `recordset`. */
+const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view');
+
 /**
- * Inserts a batch of events as ONE json parameter expanded by jsonb_to_recordset: a fixed, short
- * statement instead of 8 bound parameters per row, which is several times cheaper to build and
- * to parse on both PGlite and PostgreSQL.
+ * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EVENT_COLUMNS:
+ * a fixed, short statement instead of 8 bound parameters per row, which is several times cheaper
+ * to build and to parse on both PGlite and PostgreSQL.
  */
+const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
+  AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text)`;
+
+/** Inserts a batch of events as they are (impressions and conversions). */
 async function insertEvents(tx: Tx, batch: AcceptedEvent[]): Promise<void> {
-  await tx.execute(sql`
-    INSERT INTO ${events} (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view)
-    SELECT dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view
-    FROM jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
-      AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text)`);
+  await tx.execute(sql`INSERT INTO ${events} (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM ${recordset(batch)}`);
 }
 
 /**
@@ -337,10 +341,8 @@ async function insertEvents(tx: Tx, batch: AcceptedEvent[]): Promise<void> {
  */
 async function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<AcceptedEvent[]> {
   const result = (await tx.execute(sql`
-    INSERT INTO ${events} (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view)
-    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view
-    FROM jsonb_to_recordset(${JSON.stringify(clicks.map(rowOf))}::jsonb)
-      AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text)
+    INSERT INTO ${events} (${EVENT_COLUMNS})
+    SELECT ${EVENT_COLUMNS} FROM ${recordset(clicks)}
     WHERE EXISTS (
       SELECT 1 FROM ${events} v
       WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type)
