@@ -140,7 +140,6 @@ describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
     expect(first.headers['x-banner-source']).toBe('fallback');
     await t.app.cdnProbes.settle();
     expect(heads).toContain(`/assets/new_${new Date().getFullYear()}_pilot_1920x300.jpg`);
-    await new Promise((r) => setTimeout(r, 1100)); // the 1 s choice/dealer cache
     const second = await asset('model=pilot&type=header&variant=desktop');
     expect(second.statusCode).toBe(302);
     expect(second.headers['x-banner-source']).toBe('cdn');

@@ -62,6 +62,24 @@ describe('unknown models (issue 11 §13)', () => {
     expect(queries.count()).toBe(1); // the counter does see queries: the dealer's settings, read again
   });
 
+  it('concurrent requests after a change share one settings query, and an expired copy answers while it is refreshed', async () => {
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now });
+    await deliver('civic');
+    forgetDealer(DEMO_DEALER.id);
+    const queries = countQueries();
+    const all = await Promise.all(Array.from({ length: 50 }, () => deliver('civic')));
+    expect(all.every((d) => d.r.source === 'asset')).toBe(true);
+    expect(queries.count()).toBe(1);
+
+    vi.setSystemTime(now + 1001); // past the 1 s TTL
+    const stale = await deliver('civic');
+    expect(stale.r.dealer).toBe(all[0]!.r.dealer); // answered from the expired copy, without waiting
+    // One query refreshes it; the refreshed copy then answers.
+    await vi.waitFor(async () => expect((await deliver('civic')).r.dealer).not.toBe(all[0]!.r.dealer));
+    expect(queries.count()).toBe(2);
+  });
+
   it('a flood of unique trims for the hot model costs no query and no re-encoding', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const hot = await deliver('civic');

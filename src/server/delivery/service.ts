@@ -90,7 +90,19 @@ export const DEALER_CACHE_TTL_MS = 1000;
  * One database per process, so the caches are per process: size-bounded LRU caches (issue 11 §13),
  * so a flood of new keys evicts the least recently used entries, never a hot banner in use.
  */
-const dealerCache = new LRUCache<string, { at: number; value: DealerDelivery | null }>({ max: MAX_DEALERS });
+const dealerCache = new LRUCache<string, { value: DealerDelivery | null }, Db>({
+  max: MAX_DEALERS,
+  ttl: DEALER_CACHE_TTL_MS,
+  // Past the TTL the old copy answers while one query refreshes it, and concurrent misses share
+  // one query: a version bump under load costs one dealer query, not one per waiting request.
+  allowStale: true,
+  // forgetDealer during a query: the waiting requests get its answer, the cache does not keep it.
+  ignoreFetchAbort: true,
+  // Date.now on every read (no 1 ms debounce timer), so tests can move the clock with a fake Date.
+  perf: { now: () => Date.now() },
+  ttlResolution: 0,
+  fetchMethod: async (dealerId, _stale, { context }) => ({ value: await queryDealer(context, dealerId) }),
+});
 
 /** Drops this process's cached copy of a dealer (called when its assets or settings change). */
 export function forgetDealer(dealerId: string): void {
@@ -121,18 +133,15 @@ function assetModelKeys(db: Db, dealer: DealerDelivery): Promise<Set<string>> {
 
 /**
  * A dealer's delivery settings, cached in-process for DEALER_CACHE_TTL_MS so hot public
- * endpoints (banner images, tracking) do not query the database on every request. Changes made
- * by this process invalidate at once (forgetDealer); other processes see them within the TTL,
- * and the dealer's version number in every cache key keeps their image caches consistent.
+ * endpoints (banner images, tracking) do not query the database on every request; concurrent
+ * misses share one query, and an expired copy answers while it is refreshed. Changes made by this
+ * process invalidate at once (forgetDealer); other processes see them within the TTL plus one
+ * query, and the dealer's version number in every cache key keeps their image caches consistent.
  * @returns null for an unknown dealer (also cached, against id probing).
  */
 export async function findDeliveryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
-  const cache = dealerCache;
-  const hit = cache.get(dealerId);
-  if (hit && Date.now() - hit.at < DEALER_CACHE_TTL_MS) return hit.value;
-  const value = await queryDealer(db, dealerId);
-  cache.set(dealerId, { at: Date.now(), value });
-  return value;
+  const entry = await dealerCache.fetch(dealerId, { context: db });
+  return entry?.value ?? null;
 }
 
 async function loadDealer(db: Db, dealerId: string): Promise<DealerDelivery> {
@@ -199,7 +208,8 @@ export async function resolveBanner(
   const dealer = await loadDealer(db, dealerId);
   const key = `${dealer.id}|${dealer.version}|${modelKey(q.model)}|${q.type}|${q.variant}|${q.trim ?? ''}`;
   const hit = choiceCache.get(key);
-  if (hit && hit.dealer === dealer) return hit;
+  // The CDN's answer changes without a version bump (a probe settles or expires): re-read it (no query).
+  if (hit && hit.dealer === dealer) return hit.source === 'asset' ? hit : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
   const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type, dealer.inventoryRules);
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const withAssets = await assetModelKeys(db, dealer);
