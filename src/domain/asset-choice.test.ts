@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cdnAssetUrl, chooseAsset, slotSize, type ChoosableAsset, pickFallback } from './asset-choice';
+import { cdnAssetUrl, chooseAsset, shapeMismatch, slotSize, type ChoosableAsset, pickFallback } from './asset-choice';
 import { sizesWithFallback } from './defaults';
 
 const sizes = sizesWithFallback({});
@@ -135,5 +135,30 @@ describe('pickFallback (DECISIONS 14 c)', () => {
     expect(pickFallback([f('a', 1, { isActive: false }), f('b', 2, { url: 'javascript:alert(1)' }), f('c', 3)])?.id).toBe('c');
     expect(pickFallback([f('a', 1, { isActive: false })])).toBeNull();
     expect(pickFallback([])).toBeNull();
+  });
+});
+
+describe('chooseAsset: newest first and the page trim (issue 12)', () => {
+  const withTrim = (id: string, trim: string, width = 1920, height = 300): A => asset(id, 'civic', width, height, { parsedMetadata: { isValid: true, trim } });
+  const header = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes };
+
+  it('among equally good assets the first given wins (callers pass newest first)', () => {
+    expect(chooseAsset([withTrim('new', 'lx'), withTrim('old', 'lx')], header)!.id).toBe('new');
+  });
+
+  it("prefers the page trim's asset at each step, but never over a better shape", () => {
+    const list = [withTrim('lx', 'lx'), withTrim('sport', 'sport'), withTrim('touring-wide', 'sport-touring', 1200, 300)];
+    expect(chooseAsset(list, { ...header, trim: 'Sport' })!.id).toBe('sport');
+    expect(chooseAsset(list, { ...header, trim: 'sport touring' })!.id).toBe('lx'); // exact size beats trim
+    expect(chooseAsset(list, { ...header, trim: 'EX' })!.id).toBe('lx'); // no such trim: the usual order
+    expect(chooseAsset([withTrim('lx', 'lx', 1200, 300), withTrim('st', 'sport-touring', 1200, 300)], { ...header, trim: 'Sport Touring' })!.id).toBe('st');
+  });
+
+  it('tells a creative whose shape differs from its slot by more than 1 %', () => {
+    expect(shapeMismatch({ width: 1920, height: 300 }, { width: 1920, height: 300 })).toBe(false);
+    expect(shapeMismatch({ width: 3840, height: 600 }, { width: 1920, height: 300 })).toBe(false);
+    expect(shapeMismatch({ width: 1920, height: 302 }, { width: 1920, height: 300 })).toBe(false);
+    expect(shapeMismatch({ width: 1920, height: 310 }, { width: 1920, height: 300 })).toBe(true);
+    expect(shapeMismatch({ width: 350, height: 564 }, { width: 1920, height: 300 })).toBe(true);
   });
 });

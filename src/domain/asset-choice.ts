@@ -10,7 +10,8 @@ import { modelKey } from './model-keys';
 export interface ChoosableAsset {
   model: string;
   isActive: boolean;
-  parsedMetadata: { isValid: boolean };
+  /** `trim` as the filename writes it ('sport', 'ex-l'); compared case-insensitively, spaces as hyphens. */
+  parsedMetadata: { isValid: boolean; trim?: string };
   /** Pixels. */
   dimensions: { width: number; height: number };
 }
@@ -74,7 +75,8 @@ export function pickFallback<F extends { url: string; isActive: boolean; priorit
 
 /**
  * Chooses the asset a slot shows (spec 02 §4 "Preview asset choice"), scanning `assets` in the given
- * order (callers pass their preferred order, e.g. newest first):
+ * order (callers pass newest first: among equally good assets the newest wins, issue 12), the
+ * assets of `q.trim` (when given) ahead of the others at every step:
  * 1-2. only active assets with valid parsed metadata whose model has q.model's modelKey;
  * 3. the first whose dimensions equal slotSize(q.slot, q.variant, q.sizes) exactly;
  * 4. else for header the first with width/height > 2, for primary/upsell the first with ratio <= 2;
@@ -85,14 +87,27 @@ export function pickFallback<F extends { url: string; isActive: boolean; priorit
  */
 export function chooseAsset<A extends ChoosableAsset>(
   assets: A[],
-  q: { model: string; slot: SlotType; variant: Variant; sizes: BannerSizes },
+  q: { model: string; slot: SlotType; variant: Variant; sizes: BannerSizes; trim?: string },
 ): A | null {
   const key = modelKey(q.model);
-  const mine = assets.filter((a) => a.isActive && a.parsedMetadata.isValid && modelKey(a.model) === key);
+  const trimOf = (t: string | undefined) => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
+  const trim = trimOf(q.trim);
+  const ofModel = assets.filter((a) => a.isActive && a.parsedMetadata.isValid && modelKey(a.model) === key);
+  const mine = trim ? [...ofModel.filter((a) => trimOf(a.parsedMetadata.trim) === trim), ...ofModel.filter((a) => trimOf(a.parsedMetadata.trim) !== trim)] : ofModel;
   const size = slotSize(q.slot, q.variant, q.sizes);
   const exact = mine.find((a) => a.dimensions.width === size.width && a.dimensions.height === size.height);
   if (exact) return exact;
   const wide = (a: A) => a.dimensions.width > WIDE_HEADER_RATIO * a.dimensions.height;
   const byRatio = mine.find((a) => (q.slot === 'header' ? wide(a) : !wide(a)));
   return byRatio ?? mine[0] ?? null;
+}
+
+/**
+ * True when a creative's shape differs from its slot's by more than 1 % (width/height ratios): it is
+ * then shown whole, letterboxed in the slot's box, and Preview marks it amber (issue 12).
+ */
+export function shapeMismatch(creative: { width: number; height: number }, slot: { width: number; height: number }): boolean {
+  const a = creative.width / creative.height;
+  const b = slot.width / slot.height;
+  return Math.abs(a - b) / b > 0.01;
 }

@@ -22,9 +22,17 @@ export interface UpsellRulesView {
 /** One slot of GET /api/dealers/:dealerId/preview (spec 02 §2 Banner Preview, DECISIONS 14). */
 export interface PreviewSlot {
   slot: SlotType;
-  /** The model the slot shows (the upsell target for 'upsell'). */
+  /** The model the slot shows (the upsell target for 'upsell'), as the catalogue displays it. */
   model: string;
-  status: 'found' | 'Missing';
+  /** Its comparison key: what the image endpoint answers in X-Banner-Model. */
+  modelKey: string;
+  /**
+   * 'found': an image of the slot's shape (uploaded asset, CDN or fallback); 'mismatch': an uploaded
+   * asset of another shape (shown whole, letterboxed; `creative` gives its size); 'Missing': the placeholder.
+   */
+  status: 'found' | 'mismatch' | 'Missing';
+  /** The chosen asset's own size, pixels; null without an uploaded asset. */
+  creative: { width: number; height: number } | null;
   /** Where the image comes from (DECISIONS 14): uploaded asset, CDN, fallback asset or placeholder. */
   source: 'asset' | 'cdn' | 'fallback' | 'placeholder';
   assetId: string | null;

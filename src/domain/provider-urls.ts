@@ -77,3 +77,16 @@ export function modelFromPageUrl(provider: Provider, pageUrl: string): string | 
   const trimmed = model?.trim();
   return trimmed ? trimmed : null;
 }
+
+/**
+ * The trim in a dealer's search page URL, when it carries one (issue 12): `trim` for mxs and custom,
+ * `_dFR[trim][0]` for dealer-inspire; trimmed, null when absent, empty or not a URL.
+ */
+export function trimFromPageUrl(provider: Provider, pageUrl: string): string | null {
+  try {
+    const trim = new URL(pageUrl).searchParams.get(provider === 'dealer-inspire' ? '_dFR[trim][0]' : 'trim')?.trim();
+    return trim ? trim : null;
+  } catch {
+    return null;
+  }
+}

@@ -343,6 +343,8 @@ export const assetQuerySchema = z.object({
   type: slotTypeSchema.default('header'),
   variant: variantSchema.default('desktop'),
   trim: z.string().max(100).optional(),
+  /** Device pixel ratio of the srcset candidate: 2 serves the slot size doubled (never enlarged past the original). */
+  scale: z.enum(['1', '2']).default('1').transform(Number),
 });
 export type AssetQuery = z.infer<typeof assetQuerySchema>;
 

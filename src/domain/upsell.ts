@@ -4,6 +4,7 @@
  */
 import type { UpsellStrategy } from './schemas';
 import { modelKey } from './model-keys';
+import { DEFAULT_WEIGHT } from './defaults';
 
 /** Minimum units for a trim or a candidate model to count as "in depth" (spec 01 §9). */
 export const UPSELL_MIN_UNITS = 5;
@@ -18,6 +19,8 @@ export interface UpsellBreakdown {
   agedUnits: number;
   /** trim -> units, in the order the trims were first seen in the inventory. */
   trims: Record<string, number>;
+  /** Inventory priority score 1..10 (spec 02 §9); breaks ties between equally weighted candidates. */
+  priorityScore?: number;
 }
 
 /** The value of `rec` whose key has the same modelKey as `model`, if any. */
@@ -25,6 +28,22 @@ function byModel<T>(rec: Record<string, T>, model: string): T | undefined {
   const key = modelKey(model);
   for (const [k, v] of Object.entries(rec)) if (modelKey(k) === key) return v;
   return undefined;
+}
+
+/**
+ * Orders upsell candidates (issue 12 "Inventory weights matter"): the higher inventory weight first
+ * (so a Low Priority model, weight 1-3, is never chosen while a Normal or High one is a candidate);
+ * on equal weight the first candidate when `ruleFirst` (it is the strategy's own rule: the dealer's
+ * explicit choice), then the higher inventory priority score, then the given (catalogue) order.
+ * Returns a new array; `weights`/`scores` are keyed by standard model name (matched by modelKey).
+ */
+export function rankCandidates(candidates: string[], weights: Record<string, number>, scores: Record<string, number>, ruleFirst = false): string[] {
+  const weight = (m: string) => byModel(weights, m) ?? DEFAULT_WEIGHT;
+  const score = (m: string) => byModel(scores, m) ?? 0;
+  return candidates
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => weight(b.m) - weight(a.m) || (ruleFirst ? Number(b.i === 0) - Number(a.i === 0) : 0) || score(b.m) - score(a.m) || a.i - b.i)
+    .map((x) => x.m);
 }
 
 /**
@@ -36,9 +55,11 @@ function byModel<T>(rec: Record<string, T>, model: string): T | undefined {
  * 1. Trim-based: more than one trim, at least two trims with >= 5 units, and the top trim (highest
  *    count; on a tie the one listed first) is not the first trim listed -> model -> model itself
  *    (shown as 'Higher Trim').
- * 2. The first candidate (other than the model itself) whose own breakdown has >= 5 total units,
- *    >= 2 distinct trims and agedUnits / totalUnits < 0.6 -> model -> candidate (as written in
- *    `candidates`). A candidate absent from the breakdown does not qualify.
+ * 2. Among the candidates (other than the model itself) whose own breakdown has >= 5 total units,
+ *    >= 2 distinct trims and agedUnits / totalUnits < 0.6, the best by rankCandidates (higher
+ *    `weights` first, then higher priority score, then the order of `candidates`; issue 12) ->
+ *    model -> candidate (as written in `candidates`). A candidate absent from the breakdown does
+ *    not qualify.
  * 3. The existing rule's target, when that target is in stock (its breakdown has totalUnits > 0;
  *    a 'Higher Trim' rule counts when the model itself is in stock).
  * Reading of ambiguities: "first trim" is the first key of `trims` in insertion order (the first
@@ -50,7 +71,10 @@ export function optimalUpsellRules(input: {
   breakdown: Record<string, UpsellBreakdown>;
   candidates: Record<string, string[]>;
   existing: Record<string, string>;
+  /** Model -> inventory weight 1..10 (issue 12): qualifying candidates are ranked by rankCandidates. */
+  weights?: Record<string, number>;
 }): Record<string, string> {
+  const scores = Object.fromEntries(Object.entries(input.breakdown).flatMap(([m, b]) => (b.priorityScore === undefined ? [] : [[m, b.priorityScore]])));
   const rules = new Map<string, string>();
   for (const [model, b] of Object.entries(input.breakdown)) {
     const trims = Object.entries(b.trims);
@@ -61,7 +85,7 @@ export function optimalUpsellRules(input: {
       rules.set(model, model);
       continue;
     }
-    const candidate = (byModel(input.candidates, model) ?? []).find((c) => {
+    const qualifying = (byModel(input.candidates, model) ?? []).filter((c) => {
       if (modelKey(c) === modelKey(model)) return false;
       const cb = byModel(input.breakdown, c);
       return (
@@ -71,6 +95,7 @@ export function optimalUpsellRules(input: {
         cb.agedUnits / cb.totalUnits < UPSELL_MAX_AGED_SHARE
       );
     });
+    const candidate = rankCandidates(qualifying, input.weights ?? {}, scores)[0];
     if (candidate) {
       rules.set(model, candidate);
       continue;

@@ -13,8 +13,18 @@ export interface EmbedConfig {
     inlineDesktop: { width: number; height: number };
     inlineMobile: { width: number; height: number };
   };
-  /** Active upsell rules: model -> upsell target model. */
-  upsellMap: Record<string, string>;
+  /** The dealer's version: part of every image URL, so a settings change never meets a cached image of the old choice. */
+  version: number;
+  /** Display names of the models slots show ('CR-V'): links and beacons name them. */
+  models: string[];
+  /**
+   * Page model key (modelKey of the URL's model) -> [index in `models` of what header and primary
+   * show, index of what upsell shows]: the server's slot plan (domain/slot-plan.ts). A page model
+   * absent here maps to nothing and its slots are hidden.
+   */
+  plans: Record<string, [number, number]>;
+  /** Dealer branding colour shown around a creative whose shape differs from its slot (#rrggbb). */
+  background: string;
 }
 
 export const CONFIG_PLACEHOLDER = '__DC_BANNERS_CONFIG__';

@@ -4,8 +4,11 @@
  *
  * On a dealer's new-vehicle search page it replaces each [dc-banner type="..."] shortcode once
  * with the banner of the model in the page URL, linked to the dealer's inventory for that model
- * (the upsell slot shows and links the upsell target). Space is reserved from the slot's aspect
- * ratio before the image loads. Viewable impressions (>= 50 % in view for >= 1 s, once per banner
+ * (the upsell slot shows and links the upsell target). Which model each slot shows is the server's
+ * decision (its page plans, injected with the configuration; the image endpoint answers the same
+ * model in X-Banner-Model); a page model the dealer does not have hides the slots. Space is
+ * reserved from the slot's aspect ratio before the image loads, and the creative is shown whole
+ * inside it (object-fit: contain on the dealer's branding colour). Viewable impressions (>= 50 % in view for >= 1 s, once per banner
  * per page view) and clicks are sent with sendBeacon (or keepalive fetch), each naming a random
  * page-view id so the server counts a click only for a banner that page view rendered (a click
  * before the 1-second view completes sends the impression first). URL changes (polled
@@ -15,8 +18,8 @@
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from './config';
 import { assetUrl, findShortcodes, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
-import { inventoryUrl, modelFromPageUrl } from '../domain/provider-urls';
-import { upsellTarget } from '../domain/upsell';
+import { inventoryUrl, modelFromPageUrl, trimFromPageUrl } from '../domain/provider-urls';
+import { modelKey } from '../domain/model-keys';
 import { SCRIPT_URL_WATCH_MS } from '../domain/constants';
 
 interface Banner {
@@ -96,12 +99,18 @@ const LAST_CLICK_KEY = 'dcb_last_click';
 
   const render = (b: Banner) => {
     const pageModel = modelFromPageUrl(config.provider, location.href);
-    if (!pageModel) {
+    const key = pageModel ? modelKey(pageModel) : '';
+    // The server's plan for the page's model; a model it does not know hides the slot.
+    const plan = Object.hasOwn(config.plans, key) ? config.plans[key] : undefined;
+    if (!pageModel || !plan) {
       b.el.style.display = 'none';
       b.observer?.disconnect();
+      if (b.timer) clearTimeout(b.timer);
+      b.timer = undefined;
+      b.view = '';
       return;
     }
-    const model = b.type === 'upsell' ? upsellTarget(pageModel, config.upsellMap) : pageModel;
+    const model = config.models[b.type === 'upsell' ? plan[1] : plan[0]] ?? pageModel;
     const view = `${location.href}|${model}`;
     if (view === b.view && b.el.style.display !== 'none') return;
     b.view = view;
@@ -114,7 +123,7 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     const size = slotSize(b.type, variant, config.sizes);
     const a = document.createElement('a');
     a.href = inventoryUrl(config.provider, location.origin, model);
-    a.style.cssText = 'display:block;width:100%';
+    a.style.cssText = 'display:block;width:100%;height:100%';
     a.addEventListener(
       'click',
       safe(() => {
@@ -139,11 +148,14 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     img.decoding = 'async';
     img.width = size.width;
     img.height = size.height;
-    img.style.cssText = `display:block;width:100%;height:auto;aspect-ratio:${size.width}/${size.height};border:0`;
-    img.src = assetUrl(config, model, b.type, variant);
+    // The creative fills the reserved box at its own aspect ratio (letterboxed, never stretched).
+    img.style.cssText = 'display:block;width:100%;height:100%;object-fit:contain;border:0';
+    const src = assetUrl(config, pageModel, b.type, variant, trimFromPageUrl(config.provider, location.href));
+    img.srcset = `${src} 1x, ${src}&scale=2 2x`;
+    img.src = src;
     a.appendChild(img);
     b.el.replaceChildren(a);
-    b.el.style.cssText = `display:block;width:100%;max-width:${maxWidth(b.type)}px;aspect-ratio:${size.width}/${size.height};margin:0 auto;overflow:hidden`;
+    b.el.style.cssText = `display:block;width:100%;max-width:${maxWidth(b.type)}px;aspect-ratio:${size.width}/${size.height};margin:0 auto;overflow:hidden;background:${config.background}`;
     watchViewability(b);
   };
 

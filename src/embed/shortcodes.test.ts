@@ -19,8 +19,10 @@ describe('embed helpers', () => {
     expect([maxWidth('header'), maxWidth('upsell')]).toEqual([1920, 350]);
   });
   it('builds the asset URL', () => {
-    expect(assetUrl({ apiOrigin: 'https://api.example', dealerId: 'honda-of-demo' }, 'cr-v', 'upsell', 'mobile')).toBe(
-      'https://api.example/api/scripts/honda-of-demo/asset?model=cr-v&type=upsell&variant=mobile',
+    const c = { apiOrigin: 'https://api.example', dealerId: 'honda-of-demo', version: 7 };
+    expect(assetUrl(c, 'cr-v', 'upsell', 'mobile')).toBe('https://api.example/api/scripts/honda-of-demo/asset?model=cr-v&type=upsell&variant=mobile&v=7');
+    expect(assetUrl(c, 'Civic', 'header', 'desktop', 'Sport Touring')).toBe(
+      'https://api.example/api/scripts/honda-of-demo/asset?model=Civic&type=header&variant=desktop&trim=Sport%20Touring&v=7',
     );
   });
 });

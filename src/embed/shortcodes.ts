@@ -30,8 +30,12 @@ export function maxWidth(type: Slot): number {
   return type === 'header' ? HEADER_MAX_WIDTH_PX : INLINE_MAX_WIDTH_PX;
 }
 
-/** URL of the banner image for a slot. */
-export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId'>, model: string, type: Slot, variant: 'desktop' | 'mobile'): string {
-  const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}`;
+/**
+ * URL of the banner image for a slot: the page's model as the URL writes it (the server decides what
+ * the slot shows), the page's trim when it has one, and the dealer's version (a settings change
+ * gives new URLs, so no cache keeps the old choice).
+ */
+export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: 'desktop' | 'mobile', trim?: string | null): string {
+  const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}`;
   return `${c.apiOrigin}/api/scripts/${encodeURIComponent(c.dealerId)}/asset?${q}`;
 }

@@ -4,6 +4,8 @@ import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, dealerInventory, dealers, eventRollupsHourly } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
+import { embeddedConfig } from '../scripts/service';
+import { bumpDealerVersion } from '../assets/service';
 import { CATALOGUE } from '../db/seed-catalogue';
 
 let t: TestApp;
@@ -142,22 +144,43 @@ describe('upsell rules per strategy', () => {
   });
 
   it('reads inventory-optimised rules from dealer_inventory for the inventory strategy, and delivery and preview follow them', async () => {
+    await put({ customUpsellLogic: 'inventory' });
+    // Rules written directly (a save regenerates them from the stored breakdown, empty here).
     await t.database.db.insert(dealerInventory).values({
       dealerId: A,
       data: { totalUnits: 12, modelCount: 2, agedUnits: 3, avgDaysOnLot: 41.5, lastUpdated: '2025-06-01T00:00:00.000Z', modelBreakdown: {} },
       upsellRules: { civic: 'hr-v' },
       source: 'manual',
     });
-    await put({ customUpsellLogic: 'inventory' });
+    await bumpDealerVersion(t.database.db, A);
     const r = (await get(`${base}/upsell-rules`)).json();
     expect(r.active).toEqual({ civic: 'hr-v' });
     expect(r.inventory).toMatchObject({ totalUnits: 12, modelCount: 2, agedUnits: 3, avgDaysOnLot: 41.5 });
     const p = (await get(`${base}/preview?model=civic&variant=desktop`)).json();
-    expect(p.slots.find((s: { slot: string }) => s.slot === 'upsell').model).toBe('hr-v');
+    expect(p.slots.find((s: { slot: string }) => s.slot === 'upsell')).toMatchObject({ model: 'HR-V', modelKey: 'hrv' });
     await put({ customUpsellLogic: 'custom' });
     const p2 = (await get(`${base}/preview?model=civic`)).json();
-    expect(p2.slots.find((s: { slot: string }) => s.slot === 'upsell').model).toBe('pilot');
+    expect(p2.slots.find((s: { slot: string }) => s.slot === 'upsell')).toMatchObject({ model: 'Pilot', modelKey: 'pilot' });
     await put({ customUpsellLogic: 'manufacturer' });
+  });
+});
+
+describe('inventory weights (issue 12)', () => {
+  it('a higher-weighted candidate becomes the upsell target in Preview, the image endpoint and the embed script alike', async () => {
+    const upsellOfCrv = async () => {
+      const p = (await get(`${base}/preview?model=CR-V`)).json();
+      const slot = p.slots.find((s: { slot: string }) => s.slot === 'upsell');
+      const img = await t.app.inject({ method: 'GET', url: `/api/scripts/${A}/asset?model=crv&type=upsell` });
+      const config = embeddedConfig((await t.app.inject({ method: 'GET', url: `/scripts/dc-banners-${A}.js` })).body);
+      return { preview: slot.modelKey, image: img.headers['x-banner-model'], script: config.models[config.plans.crv![1]] };
+    };
+    const weights = (await get(`${base}/configs`)).json().inventoryWeights as Record<string, number>;
+    expect(await upsellOfCrv()).toEqual({ preview: 'pilot', image: 'pilot', script: 'Pilot' }); // the Honda rule cr-v -> pilot
+    expect((await put({ inventoryWeights: { ...weights, passport: 8 } })).statusCode).toBe(200);
+    expect(await upsellOfCrv()).toEqual({ preview: 'passport', image: 'passport', script: 'Passport' });
+    expect((await put({ inventoryWeights: { ...weights, pilot: 2 } })).statusCode).toBe(200); // Low Priority rule target
+    expect(await upsellOfCrv()).toEqual({ preview: 'passport', image: 'passport', script: 'Passport' });
+    await put({ inventoryWeights: weights });
   });
 });
 
@@ -173,11 +196,12 @@ describe('banner preview, asset toggle and Free up space', () => {
     const { slots } = res.json();
     expect(slots.map((s: { slot: string; status: string }) => [s.slot, s.status])).toEqual([
       ['header', 'found'],
-      ['primary', 'found'], // spec 02 §4 step 5: the first asset of the model
+      ['primary', 'mismatch'], // spec 02 §4 step 5: the first asset of the model, of another shape (issue 12)
       ['upsell', 'Missing'],
     ]);
+    expect(slots[1]).toMatchObject({ creative: { width: 1920, height: 300 }, width: 350, height: 564 });
     expect(slots[0]).toMatchObject({ assetId: olderHeader, assetName: 'new_2025_honda_civic_sport_1920x300.jpg', width: 1920, height: 300 });
-    expect(slots[2].model).toBe('accord');
+    expect(slots[2]).toMatchObject({ model: 'Accord', modelKey: 'accord' });
     const img = await t.app.inject({ method: 'GET', url: slots[0].imageUrl });
     expect(img.headers['x-banner-source']).toBe('asset');
     const ph = await t.app.inject({ method: 'GET', url: slots[2].imageUrl });
@@ -186,7 +210,7 @@ describe('banner preview, asset toggle and Free up space', () => {
 
   it('uses the device size (mobile)', async () => {
     const { slots } = (await get(`${base}/preview?model=civic&variant=mobile`)).json();
-    expect(slots[0]).toMatchObject({ width: 600, height: 500, status: 'found' });
+    expect(slots[0]).toMatchObject({ width: 600, height: 500, status: 'mismatch', creative: { width: 1920, height: 300 } });
     expect(slots[1]).toMatchObject({ width: 350, height: 564 });
   });
 

@@ -38,9 +38,10 @@ export async function configRoutes(app: FastifyInstance) {
 
   app.get<P>('/api/dealers/:dealerId/preview', { config: { access: 'dealer-read' } }, async (request) => {
     const q = parseInput(previewQuery, request.query);
-    await getDealer(app.db, request.params.dealerId);
+    const dealer = await getDealer(app.db, request.params.dealerId);
     const slots = await previewSlots(app.db, request.params.dealerId, { model: q.model, trim: q.trim || undefined, variant: q.variant }, app.cdnProbes);
-    return { model: q.model, trim: q.trim ?? '', variant: q.variant, slots };
+    // background: the dealer's branding colour, shown around a creative of another shape (as the script does).
+    return { model: q.model, trim: q.trim ?? '', variant: q.variant, slots, background: dealer.branding.primaryColor };
   });
 
   app.get<P>('/api/dealers/:dealerId/stats/trend', { config: { access: 'dealer-read' } }, async (request) => {

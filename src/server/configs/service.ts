@@ -26,6 +26,8 @@ import { bumpDealerVersion } from '../assets/service';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
 import type { InventorySummaryView } from '../../domain/inventory';
 import { resolveBanner } from '../delivery/service';
+import { regenerateInventoryRules } from '../inventory/service';
+import { shapeMismatch } from '../../domain/asset-choice';
 import type { CdnProber } from '../delivery/cdn-probe';
 import { dealerStats } from '../tracking/service';
 
@@ -114,6 +116,7 @@ export async function saveConfigs(db: Db, dealerId: string, update: ConfigsUpdat
     const configs = parseInput(dealerConfigsSchema, { ...row.configs, ...configFields });
     const storage = { ...row.storage, bannerSizes: parseInput(bannerSizesSchema, bannerSizes ?? row.storage.bannerSizes) };
     await tx.update(dealers).set({ configs, assetStorage: storage }).where(eq(dealers.id, dealerId));
+    await regenerateInventoryRules(tx, dealerId); // weights and rules feed the inventory strategy's choice
     await bumpDealerVersion(tx, dealerId);
   });
   return getConfigs(db, dealerId);
@@ -208,8 +211,10 @@ export async function previewSlots(db: Db, dealerId: string, q: { model: string;
     params.set('v', String(r.version));
     out.push({
       slot,
-      model: r.model,
-      status: r.source === 'placeholder' ? 'Missing' : 'found',
+      model: r.displayName,
+      modelKey: r.modelKey,
+      status: r.source === 'placeholder' ? 'Missing' : r.creative && shapeMismatch(r.creative, r) ? 'mismatch' : 'found',
+      creative: r.creative,
       source: r.source,
       assetId: r.assetId,
       assetName: null,

@@ -39,12 +39,23 @@ describe('banner delivery', () => {
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
-  it('names a model called after an Object.prototype member as written (issue 10 hostile input)', async () => {
-    for (const model of ['constructor', '__proto__', 'toString']) {
-      const res = await asset(`model=${model}&type=header&variant=desktop`);
+  it('answers 404 for a model the dealer does not have, Object.prototype names and ad copy included: nothing is printed (issue 10, 12)', async () => {
+    for (const model of ['constructor', '__proto__', 'toString', 'Call 555-0100 for 90% off!']) {
+      const res = await asset(`model=${encodeURIComponent(model)}&type=header&variant=desktop`);
+      expect(res.statusCode, model).toBe(404);
+      expect(res.headers['content-type']).toMatch(/json/);
+      expect(res.body).not.toContain('555');
+      expect(res.body).not.toContain('function');
+    }
+  });
+
+  it('serves a known model through its mappings and names it by the catalogue in X-Banner-Model and the placeholder', async () => {
+    // 'CRV' and 'cr-v' are the same catalogue model; the placeholder uses its display name.
+    for (const model of ['CRV', 'cr-v', 'CR V']) {
+      const res = await asset(`model=${encodeURIComponent(model)}&type=primary&variant=desktop`);
       expect(res.statusCode, model).toBe(200);
-      expect(res.headers['x-banner-source']).toBe('placeholder');
-      expect(res.body).toContain(`Honda ${model}`);
+      expect(res.headers['x-banner-model']).toBe('crv');
+      expect(res.body).toContain('Honda CR-V');
     }
   });
 

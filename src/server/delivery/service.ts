@@ -4,42 +4,20 @@
  * requests and the dealer's preview screen.
  */
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
-import type { AssetStorage, BannerSizes, DealerConfigs, FallbackAssets, Security, SlotType, Variant } from '../../domain/schemas';
+import type { AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
 import { cdnAssetUrl, chooseAsset, type ChoosableAsset, pickFallback, slotSize, slotSizeKey } from '../../domain/asset-choice';
-import { activeUpsellRules, upsellTarget } from '../../domain/upsell';
+import { allPagePlans, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
 import type { CdnProber } from './cdn-probe';
 import { runImageJob } from '../assets/image-queue';
-
-/**
- * The model a slot shows: for `upsell`, the upsell target under the dealer's active strategy.
- * `inventoryRules` are the dealer's inventory-optimised rules (dealer_inventory.upsell_rules), or null
- * without inventory data; used when the strategy is 'inventory'.
- */
-export function slotModel(
-  configs: DealerConfigs,
-  manufacturerRules: Record<string, string>,
-  model: string,
-  slot: SlotType,
-  inventoryRules: Record<string, string> | null = null,
-): string {
-  if (slot !== 'upsell') return model;
-  const rules = activeUpsellRules(configs.customUpsellLogic, {
-    manufacturerRules,
-    dealerUpsellMap: configs.upsellMap,
-    customRules: configs.customUpsellRules,
-    inventoryRules,
-  });
-  return upsellTarget(model, rules);
-}
 
 export interface ResolvedBanner {
   /**
@@ -50,9 +28,17 @@ export interface ResolvedBanner {
   assetId: string | null;
   /** Where 'cdn' and 'fallback' banners live (the delivery endpoint redirects there); else null. */
   url: string | null;
+  /** The standard model name the slot shows ('cr-v'; for upsell the chosen target). */
   model: string;
+  /** That model's comparison key ('crv'): the X-Banner-Model answer, what links and beacons name. */
+  modelKey: string;
+  /** Its catalogue display name ('CR-V'). */
+  displayName: string;
+  /** The slot's configured size, pixels. */
   width: number;
   height: number;
+  /** The chosen asset's own size, pixels (null without an asset): a different shape is shown letterboxed, never stretched. */
+  creative: { width: number; height: number } | null;
   /** Cache key part that changes whenever the answer may change. */
   version: number;
 }
@@ -70,8 +56,10 @@ export interface DealerDelivery {
   displayNames: Map<string, string>;
   /** Lower-case trim names of the catalogue and the dealer's trim ladders: the trims a choice is cached for. */
   knownTrims: Set<string>;
-  manufacturerRules: Record<string, string>;
-  inventoryRules: Record<string, string> | null;
+  /** Page model key -> what its slots show (slot-plan.ts); a key absent here hides the slots. */
+  plans: Map<string, PagePlan>;
+  provider: Provider;
+  branding: Branding;
   color: string;
 }
 
@@ -159,45 +147,84 @@ async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | n
       storage: dealers.assetStorage,
       fallbackAssets: dealers.fallbackAssets,
       configs: dealers.configs,
+      provider: dealers.provider,
+      branding: dealers.branding,
       manufacturerName: manufacturers.name,
       manufacturerRules: manufacturers.defaultUpsellRules,
       color: manufacturers.primaryColor,
       models: manufacturers.models,
       inventoryRules: dealerInventory.upsellRules,
+      // Only each model's priority score: the breakdowns themselves are not read.
+      priorityScores: sql<Record<string, number> | string | null>`(select jsonb_object_agg(e.key, e.value->'priorityScore') from jsonb_each(${dealerInventory.data}->'modelBreakdown') e)`,
     })
     .from(dealers)
     .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
     .leftJoin(dealerInventory, eq(dealerInventory.dealerId, dealers.id))
     .where(eq(dealers.id, dealerId));
   if (!row) return null;
-  const { models, ...rest } = row;
+  const { models, manufacturerRules, inventoryRules, priorityScores, ...rest } = row;
   const displayNames = new Map(models.map((m) => [modelKey(m.name), m.displayName]));
   const knownTrims = new Set<string>();
   for (const m of models) for (const t of m.trims) knownTrims.add(t.name.trim().toLowerCase()).add(t.displayName.trim().toLowerCase());
   for (const ladder of Object.values(rest.configs.trimPatterns)) for (const t of ladder) knownTrims.add(t.trim().toLowerCase());
-  return { ...rest, sizes: row.storage.bannerSizes, displayNames, knownTrims };
+  const scores = typeof priorityScores === 'string' ? (JSON.parse(priorityScores) as Record<string, number>) : (priorityScores ?? {});
+  const plans = allPagePlans(slotPlanContext({ ...rest.configs, models, manufacturerRules, inventoryRules, priorityScores: scores }));
+  return { ...rest, provider: rest.provider as Provider, sizes: row.storage.bannerSizes, displayNames, knownTrims, plans };
+}
+
+/**
+ * The slot-plan context of a dealer from its configs, catalogue, manufacturer rules, inventory
+ * rules (null without inventory data) and priority scores: the one place the delivery endpoint,
+ * Preview, the embed script and the script page build it.
+ */
+export function slotPlanContext(d: {
+  modelMap: Record<string, string>;
+  upsellMap: Record<string, string>;
+  customUpsellRules: Record<string, string>;
+  customUpsellLogic: SlotPlanContext['strategy'];
+  inventoryWeights: Record<string, number>;
+  models: SlotPlanContext['catalogue'];
+  manufacturerRules: Record<string, string>;
+  inventoryRules: Record<string, string> | null;
+  priorityScores: Record<string, number>;
+}): SlotPlanContext {
+  return {
+    catalogue: d.models,
+    modelMap: d.modelMap,
+    strategy: d.customUpsellLogic,
+    manufacturerRules: d.manufacturerRules,
+    dealerUpsellMap: d.upsellMap,
+    customRules: d.customUpsellRules,
+    inventoryRules: d.inventoryRules,
+    weights: d.inventoryWeights,
+    priorityScores: d.priorityScores,
+  };
+}
+
+/** The model a slot of a page model shows (header, primary: the page's model; upsell: its chosen target); null hides the slot. */
+export function slotModelOf(dealer: Pick<DealerDelivery, 'plans'>, pageModel: string, slot: SlotType): PlannedModel | null {
+  const plan = dealer.plans.get(modelKey(pageModel));
+  if (!plan) return null;
+  return slot === 'upsell' ? plan.upsell : plan.model;
 }
 
 /** A delivery choice with the dealer settings it was made from. */
-export type DeliveryChoice = ResolvedBanner & {
-  dealer: DealerDelivery;
-  /**
-   * True when the model is one the dealer knows (its catalogue, or a model with uploaded assets):
-   * such choices and their bytes are cached; others (any string a visitor's URL carries) are
-   * answered without a query and cached nowhere, so they cannot evict hot entries (issue 11 §13).
-   * Choices with a trim outside the catalogue and trim ladders are not cached either (their
-   * encoded asset bytes are: those keys do not include the trim).
-   */
-  known: boolean;
-};
+export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
+
+/** Normalised trim for comparisons ('Sport Touring' -> 'sport-touring'). */
+const trimKey = (t: string | undefined) => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
 
 /**
- * Chooses the banner for a slot in the DECISIONS 14 order: the dealer's uploaded asset by the
- * preview rules; else the CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts,
- * `cdn` is the app's prober, `app.cdnProbes`); else, with fallback enabled, the dealer's best
- * fallback asset for the banner type; else the placeholder.
- * A model without uploaded assets (the per-version key set) costs no asset query; an unknown model
- * starts no CDN probe and is not cached (issue 11 §13). @throws NotFound for an unknown dealer.
+ * Chooses the banner for a slot (issue 12: the one decision the script, Preview and analytics
+ * share). The slot's model comes from the dealer's page plans (slot-plan.ts: mappings, catalogue,
+ * upsell strategy and inventory weights); a page model that maps to nothing is refused with
+ * NotFound without a query (the script hides such slots). Then the DECISIONS 14 order: the
+ * dealer's uploaded asset by the preview rules (newest first, the page's trim preferred); else the
+ * CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts, `cdn` = app.cdnProbes);
+ * else, with fallback enabled, the dealer's best fallback asset for the banner type; else the
+ * placeholder. Choices are cached per dealer version; one with a trim outside the catalogue and
+ * trim ladders (any string a visitor's URL carries) is neither cached nor probed.
+ * @throws NotFound for an unknown dealer or a model the dealer does not have.
  */
 export async function resolveBanner(
   db: Db,
@@ -206,28 +233,29 @@ export async function resolveBanner(
   cdn: CdnProber,
 ): Promise<DeliveryChoice> {
   const dealer = await loadDealer(db, dealerId);
-  const key = `${dealer.id}|${dealer.version}|${modelKey(q.model)}|${q.type}|${q.variant}|${q.trim ?? ''}`;
+  const planned = slotModelOf(dealer, q.model, q.type);
+  if (!planned) throw new NotFound('No banner: the model is not one of this dealer\'s models');
+  const trim = trimKey(q.trim);
+  const key = `${dealer.id}|${dealer.version}|${planned.key}|${q.type}|${q.variant}|${trim}`;
   const hit = choiceCache.get(key);
   // The CDN's answer changes without a version bump (a probe settles or expires): re-read it (no query).
   if (hit && hit.dealer === dealer) return hit.source === 'asset' ? hit : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
-  const model = slotModel(dealer.configs, dealer.manufacturerRules, q.model, q.type, dealer.inventoryRules);
   const size = slotSize(q.type, q.variant, dealer.sizes);
+  const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
   const withAssets = await assetModelKeys(db, dealer);
-  const hasAssets = model !== '' && withAssets.has(modelKey(model));
-  const known = hasAssets || dealer.displayNames.has(modelKey(q.model)) || dealer.displayNames.has(modelKey(model));
-  // A trim only changes the CDN URL: an unknown one (any string in a visitor's URL) is neither cached nor probed.
-  const cacheable = known && (!q.trim || dealer.knownTrims.has(q.trim.trim().toLowerCase()));
-  const candidates = hasAssets ? await assetCandidates(db, dealer, modelKey(model)) : [];
-  const chosen = chooseAsset(candidates, { model, slot: q.type, variant: q.variant, sizes: dealer.sizes });
+  const candidates = withAssets.has(planned.key) ? await assetCandidates(db, dealer, planned.key) : [];
+  const chosen = chooseAsset(candidates, { model: planned.name, slot: q.type, variant: q.variant, sizes: dealer.sizes, trim });
   const resolved: DeliveryChoice = {
     dealer,
-    ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, model, q, cdn, cacheable)),
+    ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, planned.name, q, cdn, cacheable)),
     assetId: chosen?.id ?? null,
-    model,
+    model: planned.name,
+    modelKey: planned.key,
+    displayName: planned.displayName,
     width: size.width,
     height: size.height,
+    creative: chosen ? { width: chosen.width, height: chosen.height } : null,
     version: dealer.version,
-    known,
   };
   if (cacheable) choiceCache.set(key, resolved);
   return resolved;
@@ -241,7 +269,8 @@ interface Candidate extends ChoosableAsset {
 }
 
 /**
- * A model's uploaded assets (the preview rules' candidates), oldest first, cached per dealer
+ * A model's uploaded assets (the preview rules' candidates), newest first (a new promotion
+ * replaces the old one at once; issue 12), cached per dealer
  * version and model key: one query per model with assets and version, whatever slot, variant or
  * trim is asked (a flood of unique trims costs no query either).
  */
@@ -260,7 +289,7 @@ function assetCandidates(db: Db, dealer: DealerDelivery, key: string): Promise<C
     })
     .from(assets)
     .where(and(eq(assets.dealerId, dealer.id), eq(assets.modelKey, key)))
-    .orderBy(assets.createdAt)
+    .orderBy(desc(assets.createdAt), desc(assets.id))
     .then((rows) => rows.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })));
   candidateCache.set(cacheKey, load);
   load.catch(() => candidateCache.delete(cacheKey));
@@ -308,25 +337,28 @@ export interface BannerBytes {
 const cache = new LRUCache<string, BannerBytes>({ maxSize: MAX_BYTES_CACHED, sizeCalculation: (b) => Math.max(1, b.body.length) });
 
 /**
- * The bytes of a resolved banner: the asset resized to fit the slot size (never enlarged),
+ * The bytes of a resolved banner: the asset resized to fit the slot size times `scale` (1 or 2, the
+ * srcset candidate; never enlarged, aspect ratio kept),
  * as WebP when the client accepts it, else in its own format; or the placeholder SVG.
  * Results are cached in-process: an asset's encodings by asset id, size and format (they outlive
- * the dealer's version), known models' placeholders by dealer version; so a hot banner is encoded once; an unknown model's placeholder is made each time (cheap) and cached
- * nowhere. Resizing runs
+ * the dealer's version), placeholders by dealer version; so a hot banner is encoded once. Resizing runs
  * in the bounded image queue (issue 11 §8). @throws NotFound when the asset vanished.
  */
-export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean }): Promise<BannerBytes> {
+export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
   const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
+  // srcset's 2x candidate: twice the slot's pixels (an SVG placeholder is the same at any scale).
+  const scale = r.assetId && q.scale === 2 ? 2 : 1;
+  const box = { width: r.width * scale, height: r.height * scale };
   // An asset's bytes never change (a replacement is a new asset id), so its encodings outlive the
   // dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
-  const key = r.assetId ? `asset|${r.assetId}|${r.width}x${r.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}`;
+  const key = r.assetId ? `asset|${r.assetId}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}`;
   const hit = cache.get(key);
   if (hit) return hit;
   let result: Omit<BannerBytes, 'etag'>;
   if (r.source === 'placeholder' || !r.assetId) {
     const svg = placeholderSvg({
       manufacturer: r.dealer.manufacturerName,
-      model: r.dealer.displayNames.get(modelKey(r.model)) ?? r.model,
+      model: r.displayName,
       slot: q.type,
       width: r.width,
       height: r.height,
@@ -340,11 +372,11 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
       .innerJoin(assets, eq(assets.id, assetBlobs.assetId))
       .where(eq(assetBlobs.assetId, r.assetId));
     if (!row) throw new NotFound('Asset not found');
-    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, r), 'delivery');
+    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, box), 'delivery');
   }
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
   const bytes = { ...result, etag };
-  if (r.known || r.assetId) cache.set(key, bytes); // keys bounded by the catalogue and the uploaded assets
+  cache.set(key, bytes); // keys bounded by the dealers' models and uploaded assets
   return bytes;
 }
 

@@ -161,7 +161,7 @@ describe('apply inventory', () => {
     const save = await t.app.inject({ method: 'PUT', url: `/api/dealers/${A}/configs`, payload: { customUpsellLogic: 'inventory' }, headers: { cookie } });
     expect(save.statusCode).toBe(200);
     const pv = (await t.app.inject({ method: 'GET', url: `/api/dealers/${A}/preview?model=accord`, headers: { cookie } })).json();
-    expect(pv.slots.find((s: { slot: string }) => s.slot === 'upsell').model).toBe('cr-v');
+    expect(pv.slots.find((s: { slot: string }) => s.slot === 'upsell')).toMatchObject({ model: 'CR-V', modelKey: 'crv' });
   });
 
   it('a bad file changes nothing already stored', async () => {

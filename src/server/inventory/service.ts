@@ -35,7 +35,8 @@ type DealerContext = Awaited<ReturnType<typeof dealerContext>>;
 
 /**
  * The inventory-optimised rules for `data` (spec 01 §9): candidates are the catalogue models'
- * upsell targets; the "existing mapping" is the dealer's manufacturer-strategy rule set.
+ * upsell targets, ranked by the dealer's inventory weights (issue 12); the "existing mapping" is the
+ * dealer's manufacturer-strategy rule set.
  */
 function generateRules(ctx: DealerContext, data: InventoryData): Record<string, string> {
   const candidates = Object.fromEntries(ctx.models.map((m) => [m.name, m.upsellTargets]));
@@ -45,7 +46,19 @@ function generateRules(ctx: DealerContext, data: InventoryData): Record<string, 
     customRules: ctx.configs.customUpsellRules,
     inventoryRules: null,
   });
-  return optimalUpsellRules({ breakdown: data.modelBreakdown, candidates, existing });
+  return optimalUpsellRules({ breakdown: data.modelBreakdown, candidates, existing, weights: ctx.configs.inventoryWeights });
+}
+
+/**
+ * Regenerates the stored inventory-optimised rules from the stored inventory data, inside the
+ * caller's transaction (the dealer's configs changed: weights and the manufacturer-strategy rules
+ * are inputs of the selection, issue 12). No-op without inventory data.
+ */
+export async function regenerateInventoryRules(tx: Tx, dealerId: string): Promise<void> {
+  const [row] = await tx.select({ data: dealerInventory.data }).from(dealerInventory).where(eq(dealerInventory.dealerId, dealerId));
+  if (!row) return;
+  const upsellRules = generateRules(await dealerContext(tx, dealerId), row.data);
+  await tx.update(dealerInventory).set({ upsellRules }).where(eq(dealerInventory.dealerId, dealerId));
 }
 
 /** Parse options for a dealer: breakdown keys follow its model map. */

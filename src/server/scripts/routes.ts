@@ -4,26 +4,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { getDealer } from '../dealers/service';
-import { findDeliveryDealer } from '../delivery/service';
-import { manufacturers } from '../db/schema';
-import type { Db } from '../db/client';
+import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
+import { NotFound } from '../errors';
 import { dealerScript, embedConfig } from './service';
 import { dealerRateLimit } from '../delivery/public-policy';
 import { dealerStats } from '../tracking/service';
-import { SCRIPT_SUMMARY_ENTRIES } from '../../domain/constants';
-import type { Dealer } from '../../domain/schemas';
+import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
-
-async function manufacturerRules(db: Db, manufacturerId: string): Promise<Record<string, string>> {
-  const [row] = await db
-    .select({ rules: manufacturers.defaultUpsellRules })
-    .from(manufacturers)
-    .where(eq(manufacturers.id, manufacturerId));
-  return row?.rules ?? {};
-}
 
 /** Script URL, tag and shortcodes of a dealer. */
 export function scriptInfo(origin: string, dealerId: string) {
@@ -35,9 +24,20 @@ export function scriptInfo(origin: string, dealerId: string) {
   };
 }
 
-async function scriptFor(app: FastifyInstance, dealer: Dealer): Promise<string> {
-  const rules = await manufacturerRules(app.db, dealer.manufacturer);
-  return dealerScript(app.config.embedDistFile, embedConfig(dealer, rules, app.config.publicOrigin));
+function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
+  return dealerScript(app.config.embedDistFile, embedConfig(dealer, app.config.publicOrigin));
+}
+
+/**
+ * The upsell rules in force, as the script page summary lists them: each model whose upsell slot
+ * shows another model, once (from the same page plans the script and the image endpoint use).
+ */
+function upsellPairs(dealer: DealerDelivery): Array<[string, string]> {
+  const pairs = new Map<string, [string, string]>();
+  for (const plan of dealer.plans.values()) {
+    if (plan.upsell.key !== plan.model.key) pairs.set(plan.model.key, [plan.model.displayName, plan.upsell.displayName]);
+  }
+  return [...pairs.values()];
 }
 
 export async function scriptRoutes(app: FastifyInstance) {
@@ -60,7 +60,7 @@ export async function scriptRoutes(app: FastifyInstance) {
       const key = `${current.id}|${current.version}`;
       let built = scriptCache.get(key);
       if (built === undefined) {
-        const body = Buffer.from(await scriptFor(app, await getDealer(app.db, current.id)));
+        const body = Buffer.from(await scriptFor(app, current));
         built = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
         if (scriptCache.size > 1000) scriptCache.clear();
         scriptCache.set(key, built);
@@ -82,13 +82,13 @@ export async function scriptRoutes(app: FastifyInstance) {
     { config: { access: 'dealer-read' } },
     async (request) => {
       const dealer = await getDealer(app.db, request.params.dealerId);
-      const content = await scriptFor(app, dealer);
+      const delivery = await findDeliveryDealer(app.db, dealer.id);
+      if (!delivery) throw new NotFound(TEXT.dealerNotFound);
+      const content = await scriptFor(app, delivery);
       await app.events.flush();
       const stats = await dealerStats(app.db, dealer.id, new Date(0), new Date());
       const mappings = Object.entries(dealer.configs.modelMap);
-      const upsellRules = Object.entries(
-        embedConfig(dealer, await manufacturerRules(app.db, dealer.manufacturer), app.config.publicOrigin).upsellMap,
-      );
+      const upsellRules = upsellPairs(delivery);
       return {
         ...scriptInfo(app.config.publicOrigin, dealer.id),
         content,

@@ -4,8 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../../embed/config';
-import type { Dealer } from '../../domain/schemas';
-import { activeUpsellRules } from '../../domain/upsell';
+import type { DealerDelivery } from '../delivery/service';
 
 let bundle: { path: string; text: string } | null = null;
 
@@ -14,19 +13,28 @@ async function loadBundle(file: string): Promise<string> {
   return bundle.text;
 }
 
-/** The embed configuration of a dealer, as the script receives it. */
-export function embedConfig(dealer: Dealer, manufacturerRules: Record<string, string>, apiOrigin: string): EmbedConfig {
+/**
+ * The embed configuration of a dealer, as the script receives it: its page plans (the server's
+ * slot choice, slot-plan.ts) as model display names and index pairs, so the script knows each
+ * slot's model without a round trip and names the same model the image endpoint answers.
+ */
+export function embedConfig(dealer: DealerDelivery, apiOrigin: string): EmbedConfig {
+  const models: string[] = [];
+  const index = (name: string) => {
+    const i = models.indexOf(name);
+    return i >= 0 ? i : models.push(name) - 1;
+  };
+  const plans: EmbedConfig['plans'] = {};
+  for (const [key, plan] of dealer.plans) plans[key] = [index(plan.model.displayName), index(plan.upsell.displayName)];
   return {
     dealerId: dealer.id,
     apiOrigin,
     provider: dealer.provider,
-    sizes: dealer.assetStorage.bannerSizes,
-    upsellMap: activeUpsellRules(dealer.configs.customUpsellLogic, {
-      manufacturerRules,
-      dealerUpsellMap: dealer.configs.upsellMap,
-      customRules: dealer.configs.customUpsellRules,
-      inventoryRules: null,
-    }),
+    sizes: dealer.sizes,
+    version: dealer.version,
+    models,
+    plans,
+    background: dealer.branding.primaryColor,
   };
 }
 
@@ -40,4 +48,25 @@ export async function dealerScript(bundleFile: string, config: EmbedConfig): Pro
   if (!text.includes(token)) throw new Error(`Embed bundle ${bundleFile} lacks the ${token} placeholder`);
   // JSON is valid JS; escape '<' so the config can never close a surrounding <script> tag.
   return text.replace(token, () => JSON.stringify(config).replace(/</g, '\\u003c'));
+}
+
+/**
+ * The configuration injected into a served dealer script (the inverse of dealerScript; tests and
+ * diagnostics). @throws Error when the text holds no configuration.
+ */
+export function embeddedConfig(script: string): EmbedConfig {
+  const start = script.indexOf('{"dealerId":');
+  if (start < 0) throw new Error('No dc-banners configuration in this script');
+  // The object ends where its braces balance (strings skipped).
+  let depth = 0;
+  for (let i = start, inString = false; i < script.length; i++) {
+    const c = script[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return JSON.parse(script.slice(start, i + 1)) as EmbedConfig;
+  }
+  throw new Error('Unterminated dc-banners configuration');
 }

@@ -22,7 +22,7 @@ function placeholderDataUri(manufacturer: string, s: PreviewSlot): string {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
-function SlotImage({ slot, manufacturer }: { slot: PreviewSlot; manufacturer: string }) {
+function SlotImage({ slot, manufacturer, background }: { slot: PreviewSlot; manufacturer: string; background: string }) {
   const [failedFor, setFailedFor] = useState<string | null>(null);
   const failed = failedFor === slot.imageUrl;
   return (
@@ -32,7 +32,8 @@ function SlotImage({ slot, manufacturer }: { slot: PreviewSlot; manufacturer: st
       data-testid={`preview-${slot.slot}`}
       width={slot.width}
       height={slot.height}
-      style={{ display: 'block', width: slot.width, maxWidth: '100%', height: 'auto', aspectRatio: `${slot.width} / ${slot.height}`, background: '#f1f3f5' }}
+      // The slot's box at its configured shape; the creative shown whole inside it, never stretched (as on the dealer site).
+      style={{ display: 'block', width: slot.width, maxWidth: '100%', height: 'auto', aspectRatio: `${slot.width} / ${slot.height}`, objectFit: 'contain', background }}
       onError={() => {
         if (!failed) setFailedFor(slot.imageUrl);
       }}
@@ -107,6 +108,10 @@ export function BannerPreview() {
                         <Badge color="teal" variant="light" style={{ textTransform: 'none' }} title={s.assetName ?? ''}>
                           {s.assetName ?? 'found'}
                         </Badge>
+                      ) : s.status === 'mismatch' && s.creative ? (
+                        <Badge color="yellow" variant="light" style={{ textTransform: 'none' }} title={s.assetName ?? ''}>
+                          Shape differs: {s.creative.width}x{s.creative.height} in a {s.width}x{s.height} slot
+                        </Badge>
                       ) : (
                         <Badge color="red" variant="light">
                           Missing
@@ -133,7 +138,7 @@ export function BannerPreview() {
                     </Text>
                   </Group>
                   <div style={{ overflowX: 'auto' }}>
-                    <SlotImage slot={s} manufacturer={manufacturer} />
+                    <SlotImage slot={s} manufacturer={manufacturer} background={preview.data.background} />
                   </div>
                 </Paper>
               ))}

@@ -73,7 +73,7 @@ export function usePreview(id: string | null | undefined, q: { model: string; tr
     queryFn: () => {
       const params = new URLSearchParams({ model: q.model, variant: q.variant });
       if (q.trim.trim()) params.set('trim', q.trim.trim());
-      return apiFetch<{ slots: PreviewSlot[] }>(`${base(id!)}/preview?${params.toString()}`);
+      return apiFetch<{ slots: PreviewSlot[]; background: string }>(`${base(id!)}/preview?${params.toString()}`);
     },
     enabled: Boolean(id) && q.model.length > 0,
   });
