@@ -42,4 +42,35 @@ export interface PreviewSlot {
   height: number;
   /** The public delivery URL of the slot's image (same choice as the embed script), version-stamped. */
   imageUrl: string;
+  /**
+   * Upsell slot only: the candidates the upsell choice weighed, best first (the first is `model`),
+   * with their inventory weights and DECISIONS 22 labels; `rule` marks the strategy's own rule
+   * target (it wins ties on weight). Empty when the model has no upsell candidate (it shows itself).
+   */
+  candidates?: PreviewCandidate[];
+}
+
+/** One upsell candidate as Preview explains it: 'Passport', 8, 'High Priority'. */
+export interface PreviewCandidate {
+  /** As the catalogue displays it. */
+  model: string;
+  weight: number;
+  label: 'High Priority' | 'Normal Priority' | 'Low Priority';
+  rule: boolean;
+}
+
+const say = (c: PreviewCandidate) => `${c.model} (${c.label}, ${c.weight})`;
+
+/**
+ * Preview's sentence for an upsell choice (issue 12), from the slot's ranked candidates:
+ * 'CR-V → Passport (High Priority, 8) over Pilot (Normal Priority, 5)'; when the first two have the
+ * same weight it names the tie-break ('equal weights: the upsell rule's target'); one candidate is
+ * 'the only candidate'; none says the slot shows the page's model itself.
+ */
+export function upsellChoiceText(pageModel: string, candidates: readonly PreviewCandidate[]): string {
+  const [first, second] = candidates;
+  if (!first) return `${pageModel} has no upsell candidate: the upsell slot shows ${pageModel} itself`;
+  if (!second) return `${pageModel} → ${say(first)}: the only candidate`;
+  const tie = first.weight === second.weight ? `; equal weights: ${first.rule ? "the upsell rule's target" : 'inventory priority, then catalogue order'}` : '';
+  return `${pageModel} → ${say(first)} over ${candidates.slice(1).map(say).join(', ')}${tie}`;
 }

@@ -60,6 +60,20 @@ export const WIDE_HEADER_RATIO = 2;
 
 /** Max requests per minute range and fallback (spec 01 §5, §9). */
 export const MAX_REQUESTS_PER_MINUTE = { min: 10, max: 1000, fallback: 100 } as const;
+/**
+ * The tracking endpoint's per-client-IP budget as a multiple of the dealer's maxRequestsPerMinute
+ * (issue 12). The dealer's limit applies per page view; one IP often carries many shoppers (a
+ * showroom's Wi-Fi, a mobile carrier's NAT), so the per-IP budget must be far larger: 20 × the
+ * default 100 = 2,000 beacons a minute, room for about 500 page views of 3 impressions and a click
+ * from one address, while one scripted client inventing page-view ids still meets a ceiling.
+ */
+export const RATE_LIMIT_NAT_FACTOR = 20;
+/**
+ * Page views whose tracking counters are kept at once (LRU, issue 12): enough for every page view
+ * of a busy minute; an evicted page view only starts again from zero, and the per-IP budget still
+ * bounds it.
+ */
+export const RATE_LIMIT_PAGE_VIEWS_KEPT = 50_000;
 /** CTR alert threshold fallback, percent (spec 01 §5). */
 export const DEFAULT_ALERT_THRESHOLD = 2;
 
@@ -75,15 +89,7 @@ export const FONT_CHOICES = [
 /** CTR above this percent is 'Above average' (spec 02 §9, DECISIONS 19). */
 export const CTR_ABOVE_AVERAGE = 3;
 
-/** Embed script constants (spec 01 §9). */
-export const SCRIPT_URL_WATCH_MS = 500;
-export const MOBILE_BREAKPOINT_PX = 768;
-export const HEADER_MAX_WIDTH_PX = 1920;
-export const INLINE_MAX_WIDTH_PX = 350;
-
-/** Provider inventory link year bounds for mxs (spec 01 §9). */
-export const MXS_MIN_YEAR = 2003;
-export const MXS_MAX_YEAR = 2026;
+export * from './page-constants';
 
 /** Script preview length and summary entries (spec 02 §9). */
 export const SCRIPT_PREVIEW_CHARS = 1000;

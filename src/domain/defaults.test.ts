@@ -65,9 +65,9 @@ describe('defaultBranding, defaultNotifications, emptyFallbackAssets (spec 01 §
 });
 
 describe('defaultSecurity (spec 01 §9)', () => {
-  it("allows the dealer site's host", () => {
+  it("allows the dealer site's host and respects Do-Not-Track / GPC (issue 13)", () => {
     const s = defaultSecurity('https://www.hondaofdemo.com/');
-    expect(s).toEqual({ allowedDomains: ['www.hondaofdemo.com'], enableCors: true, requireHttps: true, rateLimitEnabled: true, maxRequestsPerMinute: 100 });
+    expect(s).toEqual({ allowedDomains: ['www.hondaofdemo.com'], enableCors: true, requireHttps: true, rateLimitEnabled: true, maxRequestsPerMinute: 100, respectDoNotTrack: true });
     expect(securitySchema.safeParse(s).success).toBe(true);
   });
 

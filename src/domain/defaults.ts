@@ -66,7 +66,8 @@ export function defaultBranding(): Branding {
 
 /**
  * Default security (spec 01 §9): allowed domains [hostname of `websiteUrl`] ([] when it is not an
- * absolute URL), CORS on, HTTPS required, rate limit on at 100 requests per minute.
+ * absolute URL), CORS on, HTTPS required, rate limit on at 100 requests per minute; Do-Not-Track
+ * and Global Privacy Control respected (issue 13).
  */
 export function defaultSecurity(websiteUrl: string): Security {
   let host = '';
@@ -81,6 +82,7 @@ export function defaultSecurity(websiteUrl: string): Security {
     requireHttps: true,
     rateLimitEnabled: true,
     maxRequestsPerMinute: MAX_REQUESTS_PER_MINUTE.fallback,
+    respectDoNotTrack: true,
   };
 }
 

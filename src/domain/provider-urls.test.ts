@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inventoryUrl, modelFromPageUrl } from './provider-urls';
+import { ALL_KEPT_PARAMS, inventoryUrl, modelFromPageUrl, privacySafeUrl, trimFromPageUrl } from './provider-urls';
 import { PROVIDERS } from './schemas';
 
 const site = 'https://www.hondaofdemo.com';
@@ -96,5 +96,25 @@ describe('modelFromPageUrl', () => {
       expect(modelFromPageUrl(p, '/new-inventory?model=civic')).toBeNull();
       expect(modelFromPageUrl(p, '')).toBeNull();
     }
+  });
+});
+
+describe('trimFromPageUrl (issue 12)', () => {
+  it("reads each provider's trim parameter", () => {
+    expect(trimFromPageUrl('mxs', 'https://d.example/new-inventory?model=civic&trim=Sport')).toBe('Sport');
+    expect(trimFromPageUrl('dealer-inspire', 'https://d.example/new-vehicles/?_dFR%5Btrim%5D%5B0%5D=EX-L')).toBe('EX-L');
+    expect(trimFromPageUrl('custom', 'https://d.example/inventory?model=civic&trim=%20%20')).toBeNull();
+    expect(trimFromPageUrl('custom', 'not a url')).toBeNull();
+  });
+});
+
+describe('privacySafeUrl (issue 13)', () => {
+  it('keeps origin, path and the model filters; drops every other parameter and the hash', () => {
+    expect(privacySafeUrl('https://d.example/contact?name=Jane+Doe&email=j%40x.com&phone=555&model=civic#lead', ALL_KEPT_PARAMS)).toBe('https://d.example/contact?model=civic');
+    expect(privacySafeUrl('https://d.example/new-vehicles/?_dFR%5Bmodel%5D%5B0%5D=CR-V&_dFR%5Btype%5D%5B0%5D=New&utm_source=x', ALL_KEPT_PARAMS)).toBe(
+      'https://d.example/new-vehicles/?_dFR%5Bmodel%5D%5B0%5D=CR-V&_dFR%5Btype%5D%5B0%5D=New',
+    );
+    expect(privacySafeUrl('https://d.example/inventory', ALL_KEPT_PARAMS)).toBe('https://d.example/inventory');
+    expect(privacySafeUrl('nope', ALL_KEPT_PARAMS)).toBeNull();
   });
 });

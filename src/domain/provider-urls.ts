@@ -3,11 +3,20 @@
  * spec 01 §4 embedded script). Browser-safe: uses URL and URLSearchParams only.
  */
 import type { Provider } from './schemas';
-import { MXS_MAX_YEAR, MXS_MIN_YEAR } from './constants';
+import { pathSegments } from './page-url';
+import * as mxs from './providers/mxs';
+import * as dealerInspire from './providers/dealer-inspire';
+import * as custom from './providers/custom';
 
-/** Dealer Inspire's facet parameters (written URL-encoded: `_dFR%5Bmodel%5D%5B0%5D`). */
-const DI_MODEL = '_dFR[model][0]';
-const DI_TYPE = '_dFR[type][0]';
+/** What each provider module (providers/*.ts) exports. */
+export interface ProviderUrls {
+  KEPT_PARAMS: string[];
+  TRIM_PARAM: string;
+  inventoryLink(origin: string, model: string): string;
+  pageModel(url: URL, segs: string[]): string | null;
+}
+
+const BY_PROVIDER: Record<Provider, ProviderUrls> = { mxs, 'dealer-inspire': dealerInspire, custom };
 
 /**
  * The dealer's new-inventory search URL filtered by model, for its provider (spec 01 §9).
@@ -20,26 +29,7 @@ const DI_TYPE = '_dFR[type][0]';
  * modelFromPageUrl reads each of these back.
  */
 export function inventoryUrl(provider: Provider, websiteOrigin: string, model: string): string {
-  const origin = websiteOrigin.trim().replace(/\/+$/, '');
-  if (provider === 'mxs') {
-    const m = model.toLowerCase().replace(/[\s-]+/g, '');
-    return `${origin}/new-inventory?new=true&model=${encodeURIComponent(m)}&fq=1&min-year=${MXS_MIN_YEAR}&max-year=${MXS_MAX_YEAR}`;
-  }
-  if (provider === 'dealer-inspire') {
-    const q = new URLSearchParams();
-    q.set(DI_MODEL, model);
-    q.set(DI_TYPE, 'New');
-    return `${origin}/new-vehicles/?${q.toString()}`;
-  }
-  return `${origin}/inventory?model=${encodeURIComponent(model)}&type=new`;
-}
-
-/** Lowercased, non-empty path segments of a URL path. */
-function segments(pathname: string): string[] {
-  return pathname
-    .toLowerCase()
-    .split('/')
-    .filter((s) => s.length > 0);
+  return BY_PROVIDER[provider].inventoryLink(websiteOrigin.trim().replace(/\/+$/, ''), model);
 }
 
 /**
@@ -60,22 +50,7 @@ export function modelFromPageUrl(provider: Provider, pageUrl: string): string | 
   } catch {
     return null;
   }
-  const segs = segments(url.pathname);
-  const q = url.searchParams;
-  const isNewType = (v: string | null) => v === null || v.trim().toLowerCase() === 'new';
-  let model: string | null = null;
-  if (provider === 'mxs') {
-    const newFlag = q.get('new')?.trim().toLowerCase() ?? null;
-    const newInventory = segs.includes('new-inventory') && newFlag !== 'false';
-    const searchPage = (segs.includes('search') || segs.includes('inventory')) && newFlag === 'true';
-    if (newInventory || searchPage) model = q.get('model');
-  } else if (provider === 'dealer-inspire') {
-    if (segs.includes('new-vehicles') && isNewType(q.get(DI_TYPE))) model = q.get(DI_MODEL);
-  } else if (segs.includes('inventory') && isNewType(q.get('type'))) {
-    model = q.get('model');
-  }
-  const trimmed = model?.trim();
-  return trimmed ? trimmed : null;
+  return BY_PROVIDER[provider].pageModel(url, pathSegments(url))?.trim() || null;
 }
 
 /**
@@ -84,9 +59,14 @@ export function modelFromPageUrl(provider: Provider, pageUrl: string): string | 
  */
 export function trimFromPageUrl(provider: Provider, pageUrl: string): string | null {
   try {
-    const trim = new URL(pageUrl).searchParams.get(provider === 'dealer-inspire' ? '_dFR[trim][0]' : 'trim')?.trim();
-    return trim ? trim : null;
+    return new URL(pageUrl).searchParams.get(BY_PROVIDER[provider].TRIM_PARAM)?.trim() || null;
   } catch {
     return null;
   }
 }
+
+export { pathSegments, privacySafeUrl } from './page-url';
+
+/** Every provider's kept query parameters (what the server keeps of any stored page URL). */
+export const ALL_KEPT_PARAMS = [...new Set(Object.values(BY_PROVIDER).flatMap((p) => p.KEPT_PARAMS))];
+

@@ -200,6 +200,13 @@ export const securitySchema = z.object({
   requireHttps: z.boolean(),
   rateLimitEnabled: z.boolean(),
   maxRequestsPerMinute: z.number().int().min(MAX_REQUESTS_PER_MINUTE.min).max(MAX_REQUESTS_PER_MINUTE.max),
+  /**
+   * Honour the visitor's Do-Not-Track / Global Privacy Control signal (issue 13): banners still
+   * show, but the script sends no beacon and stores nothing in the browser (the track route also
+   * drops beacons carrying `DNT: 1` or `Sec-GPC: 1`). On unless turned off; a body or import
+   * without it gets the default (true), anything but a boolean is refused.
+   */
+  respectDoNotTrack: z.boolean().default(true),
 });
 export type Security = z.infer<typeof securitySchema>;
 
@@ -312,8 +319,10 @@ export const MAX_MODEL_KEY = 64;
  * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25; issue 10). Every string is
  * bounded and free of control characters; `model` is reduced to its comparison key
  * (modelKey, then letters and digits only, so "CR-V" -> "crv" and "=cmd" -> "cmd") and refused
- * when nothing remains; `url` is empty or an http(s) URL; impressions and clicks name their slot
- * type and page view (`pv`).
+ * when nothing remains; `url` is empty or an http(s) URL (the server stores only its privacy-safe
+ * form, issue 13); impressions and clicks name their slot type and page view (`pv`); conversions
+ * name the page view of the banner click they are attributed to (`pv`) and may carry the site's
+ * lead id (`leadId`, counted once per dealer and lead).
  */
 export const trackBodySchema = z.object({
   dealerId: z.string().regex(/^[a-z0-9-]{1,100}$/, 'must be a dealer id (lowercase letters, digits and hyphens)'),
@@ -328,12 +337,23 @@ export const trackBodySchema = z.object({
     .refine((v) => v === '' || /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http(s) URL')
     .optional()
     .default(''),
-  /** The page view the banner was rendered in (PAGE_VIEW_ID); required for impressions and clicks (issue 11 §5). */
+  /**
+   * The page view the banner was rendered in (PAGE_VIEW_ID), required for every event (issue 11 §5):
+   * for a conversion, the page view of the banner click it is attributed to (issue 13).
+   */
   pv: z.string().regex(PAGE_VIEW_ID, 'must be a page-view id (8-64 letters, digits, _ or -)').optional(),
+  /**
+   * Conversions only, optional: the dealer site's lead id (trimmed; empty is none); one conversion
+   * per dealer and lead (issue 13). The server stores only its SHA-256.
+   */
+  leadId: safeText(100)
+    .transform((v) => v.trim() || undefined)
+    .optional(),
 }).superRefine((b, ctx) => {
-  if (b.event === 'conversion') return;
   if (!b.pv) ctx.addIssue({ code: 'custom', path: ['pv'], message: `is required for ${b.event}s` });
+  if (b.event === 'conversion') return;
   if (!b.type) ctx.addIssue({ code: 'custom', path: ['type'], message: `is required for ${b.event}s` });
+  if (b.leadId !== undefined) ctx.addIssue({ code: 'custom', path: ['leadId'], message: 'is only for conversions' });
 });
 export type TrackBody = z.infer<typeof trackBodySchema>;
 
@@ -345,6 +365,8 @@ export const assetQuerySchema = z.object({
   trim: z.string().max(100).optional(),
   /** Device pixel ratio of the srcset candidate: 2 serves the slot size doubled (never enlarged past the original). */
   scale: z.enum(['1', '2']).default('1').transform(Number),
+  /** '1': the slot's placeholder whatever was chosen (the embed script's one swap after a failed image load, spec 02 §4). */
+  placeholder: z.literal('1').optional(),
 });
 export type AssetQuery = z.infer<typeof assetQuerySchema>;
 

@@ -86,6 +86,33 @@ describe('upsell slot', () => {
     expect(upsellOf('Prologue', { ...c, priorityScores: { pilot: 7, crv: 4 } })).toBe('pilot');
   });
 
+  it('keeps the ranked candidates with their weights, best first, marking the rule target', () => {
+    const ranking = (page: string, c: SlotPlanContext) => pagePlan(page, c)!.candidates.map((x) => [x.model.displayName, x.weight, x.rule]);
+    expect(ranking('CR-V', ctx())).toEqual([
+      ['Pilot', 5, true],
+      ['Passport', 5, false],
+    ]);
+    expect(ranking('CR-V', ctx({ weights: { passport: 8, 'cr-v': 2 } }))).toEqual([
+      ['Passport', 8, false],
+      ['Pilot', 5, true],
+    ]);
+    expect(ranking('CR-V', ctx({ weights: { Pilot: 3 } }))).toEqual([
+      ['Passport', 5, false],
+      ['Pilot', 3, true],
+    ]);
+    // The first candidate is always the one shown.
+    const plan = pagePlan('CR-V', ctx({ weights: { passport: 9 } }))!;
+    expect(plan.candidates[0]!.model).toEqual(plan.upsell);
+    // Custom rules: the one rule target; no rule: no candidates (the slot shows the model itself).
+    expect(ranking('Civic', ctx({ strategy: 'custom', customRules: { civic: 'odyssey' }, weights: { odyssey: 1 } }))).toEqual([['Odyssey', 1, true]]);
+    expect(pagePlan('Accord', ctx({ strategy: 'custom' }))!.candidates).toEqual([]);
+    // Prologue in the dealer's copy has no rule: catalogue targets only, none marked as the rule.
+    expect(ranking('Prologue', ctx({ dealerUpsellMap: { civic: 'accord' } }))).toEqual([
+      ['CR-V', 5, false],
+      ['Pilot', 5, false],
+    ]);
+  });
+
   it('ranks candidates by weight, rule, score and order', () => {
     expect(rankCandidates(['a', 'b', 'c'], {}, {})).toEqual(['a', 'b', 'c']);
     expect(rankCandidates(['a', 'b', 'c'], { c: 9 }, {})).toEqual(['c', 'a', 'b']);

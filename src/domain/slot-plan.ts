@@ -9,6 +9,7 @@
 import type { UpsellStrategy, VehicleModel } from './schemas';
 import { modelKey } from './model-keys';
 import { activeUpsellRules, rankCandidates } from './upsell';
+import { DEFAULT_WEIGHT } from './defaults';
 
 /** Everything the choice reads, per dealer version. Model names anywhere are matched by modelKey. */
 export interface SlotPlanContext {
@@ -39,10 +40,21 @@ export interface PlannedModel {
   displayName: string;
 }
 
+/** One upsell candidate as it was ranked (what Preview explains). */
+export interface RankedCandidate {
+  model: PlannedModel;
+  /** Its inventory weight 1..10 (DEFAULT_WEIGHT when the dealer set none). */
+  weight: number;
+  /** True for the active strategy's own rule target (it wins ties on weight). */
+  rule: boolean;
+}
+
 /** The models the three slots of one page model show: header and primary the page's model, upsell its target. */
 export interface PagePlan {
   model: PlannedModel;
   upsell: PlannedModel;
+  /** The upsell candidates considered, best first (the first is `upsell`); empty when the upsell slot shows the model itself for want of any. */
+  candidates: RankedCandidate[];
 }
 
 /** The entry of `rec` whose key has the comparison key `key`, if any (own keys only). */
@@ -100,14 +112,19 @@ export function upsellCandidates(model: PlannedModel, ctx: SlotPlanContext): { l
  * The plan of one page model: what header/primary and upsell show, or null when the page model
  * maps to nothing (the slots are hidden). The upsell slot shows the best-ranked candidate, or the
  * page's model itself when it has none (spec 02 §4: "the upsell target of the model (or the model
- * itself)").
+ * itself)"). `candidates` keeps the ranking with each candidate's weight, so Preview can say why.
  */
 export function pagePlan(pageModel: string, ctx: SlotPlanContext): PagePlan | null {
   const model = standardModelOf(pageModel, ctx);
   if (!model) return null;
   const candidates = upsellCandidates(model, ctx);
-  const best = rankCandidates(candidates.list, ctx.weights, ctx.priorityScores, candidates.fromRule)[0];
-  return { model, upsell: best ? planned(ctx, best) : model };
+  const rule = candidates.fromRule ? candidates.list[0] : undefined;
+  const ranked = rankCandidates(candidates.list, ctx.weights, ctx.priorityScores, candidates.fromRule).map((name) => ({
+    model: planned(ctx, name),
+    weight: lookup(ctx.weights, modelKey(name)) ?? DEFAULT_WEIGHT,
+    rule: name === rule,
+  }));
+  return { model, upsell: ranked[0]?.model ?? model, candidates: ranked };
 }
 
 /**

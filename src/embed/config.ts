@@ -6,25 +6,44 @@ export interface EmbedConfig {
   dealerId: string;
   /** Origin of our API, e.g. "https://banners.example.com". */
   apiOrigin: string;
-  provider: 'mxs' | 'dealer-inspire' | 'custom';
-  sizes: {
-    srpHeaderDesktop: { width: number; height: number };
-    srpHeaderMobile: { width: number; height: number };
-    inlineDesktop: { width: number; height: number };
-    inlineMobile: { width: number; height: number };
-  };
+  /** Slot sizes in pixels, [width, height]: SRP header desktop, SRP header mobile, inline desktop, inline mobile. */
+  sizes: Array<[number, number]>;
   /** The dealer's version: part of every image URL, so a settings change never meets a cached image of the old choice. */
   version: number;
-  /** Display names of the models slots show ('CR-V'): links and beacons name them. */
-  models: string[];
   /**
-   * Page model key (modelKey of the URL's model) -> [index in `models` of what header and primary
-   * show, index of what upsell shows]: the server's slot plan (domain/slot-plan.ts). A page model
-   * absent here maps to nothing and its slots are hidden.
+   * The server's slot plan (domain/slot-plan.ts), compact: each model a slot can show as [display
+   * name ('CR-V'), index in this list of the model its upsell slot shows, or -1 when the model is
+   * not a page model itself (only ever an upsell target)].
    */
-  plans: Record<string, [number, number]>;
+  models: Array<[string, number]>;
+  /**
+   * Page model keys (modelKey of the URL's model) that are not the key of their model's display
+   * name -> index in `models` (mappings such as 'civicsedan' -> Civic). Any other key is the page
+   * model whose display name has that key; a key found nowhere maps to nothing (slots hidden).
+   */
+  aliases: Record<string, number>;
   /** Dealer branding colour shown around a creative whose shape differs from its slot (#rrggbb). */
   background: string;
+  /** Send nothing and store nothing when the browser signals Do-Not-Track or Global Privacy Control (dealer setting, default on). */
+  respectDnt: boolean;
+}
+
+/** The inline snippet's configuration (snippet.ts), kept short: it is pasted into the dealer's pages. */
+export interface SnippetConfig {
+  /** Slot sizes, as EmbedConfig.sizes. */
+  s: Array<[number, number]>;
+  /** The slot background (EmbedConfig.background). */
+  b: string;
+  /** Page model keys the dealer has, joined by '|' (the keys EmbedConfig's models and aliases resolve). */
+  k: string;
+  /**
+   * The image endpoint, as EmbedConfig names it: with them the snippet requests the header
+   * creative while the page parses (the URL the main script will ask for); without them it only
+   * reserves the slots.
+   */
+  apiOrigin?: string;
+  dealerId?: string;
+  version?: number;
 }
 
 export const CONFIG_PLACEHOLDER = '__DC_BANNERS_CONFIG__';

@@ -1,38 +1,60 @@
 /**
- * dc-banners embed script (spec 01 §1, §4, §7, §9; DECISIONS 14-16), served per dealer at
- * /scripts/dc-banners-{dealerId}.js with its configuration injected by the server.
+ * dc-banners embed script (spec 01 §1, §4, §7, §9; DECISIONS 14-16; issues 12, 13), served per
+ * dealer at /scripts/dc-banners-{dealerId}.js with its configuration injected by the server.
  *
- * On a dealer's new-vehicle search page it replaces each [dc-banner type="..."] shortcode once
- * with the banner of the model in the page URL, linked to the dealer's inventory for that model
- * (the upsell slot shows and links the upsell target). Which model each slot shows is the server's
- * decision (its page plans, injected with the configuration; the image endpoint answers the same
- * model in X-Banner-Model); a page model the dealer does not have hides the slots. Space is
- * reserved from the slot's aspect ratio before the image loads, and the creative is shown whole
- * inside it (object-fit: contain on the dealer's branding colour). Viewable impressions (>= 50 % in view for >= 1 s, once per banner
- * per page view) and clicks are sent with sendBeacon (or keepalive fetch), each naming a random
- * page-view id so the server counts a click only for a banner that page view rendered (a click
- * before the 1-second view completes sends the impression first). URL changes (polled
- * every 500 ms, plus history navigation) re-render the banners; without a model they are hidden.
- * Exactly one global, `window.dcBanners`; nothing ever throws into the host page. Do-Not-Track is
- * not consulted: these are the dealer's own first-party ad metrics, no personal data is sent.
+ * Slots: each [dc-banner type="..."] shortcode (straight or curly quotes, any case) becomes a slot
+ * element inserted beside its text node, whose text is blanked: nodes a framework (React) owns are
+ * never removed or replaced. Shortcodes are found whenever they appear (a MutationObserver looking
+ * only at added and changed nodes), and `<div class="dc-banner" data-dc-type="...">` elements (the
+ * inline snippet's reserved slots, or a dealer's own markup) are used as they are.
+ *
+ * What a slot shows is the server's decision: its page plans, injected with the configuration,
+ * give each page model's slot models (the image endpoint answers the same model in X-Banner-Model);
+ * a page model the dealer does not have hides the slots. The slot reserves the configured aspect
+ * ratio; the creative is shown whole inside it (object-fit: contain on the dealer's colour). A
+ * failed image is swapped once for the server's placeholder.
+ *
+ * Counting (IAB/MRC viewable impression): the 1-second timer runs only while the creative has
+ * loaded, at least 50 % of it is in view, the document is visible and no CSS hides it; once per
+ * banner per page view. A page view changes with the page's path, model or trim, not with the hash
+ * or other query parameters. Clicks (and middle-button clicks) go with sendBeacon; a click before
+ * the 1-second view sends the impression first. `dcBanners.conversion({ model, leadId })` names
+ * the last banner click of this browser session (sessionStorage); the server counts it only within
+ * CONVERSION_WINDOW_MS of that click, once per click and per leadId.
+ * Beacons carry only the page's origin, path and model parameters; with Do-Not-Track or Global
+ * Privacy Control (when the dealer respects them, the default) banners show but nothing is sent or
+ * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from './config';
-import { assetUrl, findShortcodes, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
-import { inventoryUrl, modelFromPageUrl, trimFromPageUrl } from '../domain/provider-urls';
+import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, variantFor, type Slot } from './shortcodes';
+import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor } from './slots';
+import { pathSegments, privacySafeUrl } from '../domain/page-url';
+import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';
-import { SCRIPT_URL_WATCH_MS } from '../domain/constants';
+import { SCRIPT_URL_WATCH_MS } from '../domain/page-constants';
 
 interface Banner {
   el: HTMLElement;
   type: Slot;
-  /** Key of the page view the banner last rendered for (URL + model). */
+  /** Key of the page view the banner last rendered for: path, model and trim. */
   view: string;
-  /** Random id of that page view, sent with its impression and click (issue 11 §5). */
+  /** Random id of that page view, sent with its impression, click and conversion (issue 11 §5). */
   pv: string;
+  model: string;
   counted: boolean;
+  /** The creative (or its placeholder) has been drawn. */
+  loaded: boolean;
+  /** At least 50 % of the slot is in the viewport. */
+  inView: boolean;
   observer?: IntersectionObserver;
   timer?: ReturnType<typeof setTimeout>;
+}
+
+/** What the last banner click left in sessionStorage for conversion attribution. */
+interface LastClick {
   model: string;
+  type: Slot;
+  pv: string;
 }
 
 const LAST_CLICK_KEY = 'dcb_last_click';
@@ -43,7 +65,13 @@ const LAST_CLICK_KEY = 'dcb_last_click';
   const raw: unknown = CONFIG_PLACEHOLDER;
   if (typeof raw === 'string') return; // not configured (served unprocessed)
   const config = raw as EmbedConfig;
+  const nav = navigator as Navigator & { globalPrivacyControl?: boolean };
+  /** Do-Not-Track or Global Privacy Control, when the dealer respects them: show banners, send and store nothing. */
+  const quiet = config.respectDnt && (nav.doNotTrack === '1' || nav.globalPrivacyControl === true);
   const banners: Banner[] = [];
+  const bound = new WeakSet<Element>();
+  /** Text nodes whose shortcodes were blanked -> the slots inserted beside them. */
+  const slotsOf = new Map<Text, HTMLElement[]>();
   let lastUrl = '';
 
   const safe =
@@ -59,142 +87,215 @@ const LAST_CLICK_KEY = 'dcb_last_click';
   /** A random page-view id (16 hex characters; getRandomValues works outside secure contexts too). */
   const newPageView = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, '0')).join('');
 
-  const send = (event: string, type: string, model: string, pv?: string) => {
-    const body = JSON.stringify({ dealerId: config.dealerId, event, type, model, pv, timestamp: new Date().toISOString(), url: location.href });
+  /**
+   * Sends one event. Clicks use sendBeacon (it survives the navigation that follows); the rest use
+   * a keepalive fetch, retried once with jitter when the server answers 503 (it is full or restarting).
+   */
+  const send = (event: string, type: string, model: string, pv: string, extra: { leadId?: string } = {}) => {
+    if (quiet) return;
+    const body = JSON.stringify({ dealerId: config.dealerId, event, type, model, pv, ...extra, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
-    try {
-      if (navigator.sendBeacon && navigator.sendBeacon(url, new Blob([body], { type: 'text/plain' }))) return;
-    } catch {
-      /* fall through to fetch */
-    }
-    fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', headers: { 'Content-Type': 'text/plain' } }).catch(() => undefined);
+    // A string body goes as text/plain: no CORS preflight.
+    if (event === 'click' && navigator.sendBeacon(url, body)) return;
+    const attempt = (retry: boolean) =>
+      fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', headers: { 'Content-Type': 'text/plain' } })
+        .then((r) => {
+          if (r.status === 503 && retry) setTimeout(() => attempt(false), 1000 + Math.random() * 2000);
+        })
+        .catch(() => undefined);
+    attempt(true);
   };
 
-  const watchViewability = (b: Banner) => {
+  /** False when CSS hides the element (display, visibility or opacity 0 on it or an ancestor). */
+  const cssVisible = (el: Element) =>
+    !el.checkVisibility || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+
+  const countable = (b: Banner) => b.loaded && b.inView && !b.counted && document.visibilityState === 'visible' && cssVisible(b.el);
+
+  const stop = (b: Banner) => {
+    clearTimeout(b.timer);
+    b.timer = undefined;
+  };
+
+  /** The banner's impression is sent (or needs no more watching). */
+  const settle = (b: Banner) => {
+    b.counted = true;
+    stop(b);
     b.observer?.disconnect();
-    if (b.counted || typeof IntersectionObserver === 'undefined') return;
+  };
+
+  /** Starts the 1-second viewability timer when every condition holds, stops it when one fails. */
+  const evaluate = (b: Banner) => {
+    if (!countable(b)) return stop(b);
+    b.timer ??= setTimeout(
+      safe(() => {
+        b.timer = undefined;
+        if (!countable(b)) return;
+        settle(b);
+        send('impression', b.type, b.model, b.pv);
+      }),
+      1000,
+    );
+  };
+
+  const observe = (b: Banner) => {
+    b.observer?.disconnect();
+    b.inView = false;
     b.observer = new IntersectionObserver(
       safe((entries: IntersectionObserverEntry[]) => {
-        const visible = entries.some((e) => e.isIntersecting && e.intersectionRatio >= 0.5);
-        if (visible && !b.timer && !b.counted) {
-          b.timer = setTimeout(
-            safe(() => {
-              b.timer = undefined;
-              if (b.counted) return;
-              b.counted = true;
-              b.observer?.disconnect();
-              send('impression', b.type, b.model, b.pv);
-            }),
-            1000,
-          );
-        } else if (!visible && b.timer) {
-          clearTimeout(b.timer);
-          b.timer = undefined;
-        }
+        const last = entries[entries.length - 1];
+        b.inView = !!last && last.isIntersecting && last.intersectionRatio >= 0.5;
+        evaluate(b);
       }),
       { threshold: [0, 0.5, 1] },
     );
     b.observer.observe(b.el);
   };
 
-  const render = (b: Banner) => {
-    const pageModel = modelFromPageUrl(config.provider, location.href);
-    const key = pageModel ? modelKey(pageModel) : '';
-    // The server's plan for the page's model; a model it does not know hides the slot.
-    const plan = Object.hasOwn(config.plans, key) ? config.plans[key] : undefined;
-    if (!pageModel || !plan) {
-      b.el.style.display = 'none';
-      b.observer?.disconnect();
-      if (b.timer) clearTimeout(b.timer);
-      b.timer = undefined;
-      b.view = '';
-      return;
+  const hide = (b: Banner) => {
+    b.el.style.display = 'none';
+    b.observer?.disconnect();
+    stop(b);
+    b.view = '';
+  };
+
+  const recordClick = (b: Banner, model: string) => {
+    if (!b.counted) {
+      // A click proves the banner was seen: its impression goes first if the 1-second view had not
+      // completed, because the server counts a click only after its page view's impression.
+      settle(b);
+      send('impression', b.type, model, b.pv);
     }
-    const model = config.models[b.type === 'upsell' ? plan[1] : plan[0]] ?? pageModel;
-    const view = `${location.href}|${model}`;
+    send('click', b.type, model, b.pv);
+    if (quiet) return;
+    try {
+      const click: LastClick = { model, type: b.type, pv: b.pv };
+      sessionStorage.setItem(LAST_CLICK_KEY, JSON.stringify(click));
+    } catch {
+      /* storage may be blocked */
+    }
+  };
+
+  const render = (b: Banner) => {
+    const url = new URL(location.href);
+    const pageModel = modelOf(url, pathSegments(url))?.trim();
+    // The server's plan for the page's model; a model it does not know hides the slot.
+    const plan = pageModel ? planOf(config, pageModel) : null;
+    if (!pageModel || !plan) return hide(b);
+    const model = plan[b.type === 'upsell' ? 1 : 0];
+    const key = modelKey(pageModel);
+    const trim = url.searchParams.get(TRIM_PARAM)?.trim();
+    const view = `${location.origin}${location.pathname}|${key}|${trim ?? ''}`;
     if (view === b.view && b.el.style.display !== 'none') return;
     b.view = view;
     b.pv = newPageView();
     b.model = model;
     b.counted = false;
-    if (b.timer) clearTimeout(b.timer);
-    b.timer = undefined;
+    b.loaded = false;
+    stop(b);
     const variant = variantFor(window.innerWidth);
     const size = slotSize(b.type, variant, config.sizes);
     const a = document.createElement('a');
-    a.href = inventoryUrl(config.provider, location.origin, model);
+    a.href = inventoryLink(location.origin, model);
     a.style.cssText = 'display:block;width:100%;height:100%';
-    a.addEventListener(
-      'click',
-      safe(() => {
-        // A click proves the banner was seen: its impression goes first if the 1-second view
-        // had not completed, because the server counts a click only after its page view's impression.
-        if (!b.counted) {
-          b.counted = true;
-          if (b.timer) clearTimeout(b.timer);
-          b.observer?.disconnect();
-          send('impression', b.type, model, b.pv);
-        }
-        send('click', b.type, model, b.pv);
-        try {
-          sessionStorage.setItem(LAST_CLICK_KEY, JSON.stringify({ model, type: b.type, time: Date.now() }));
-        } catch {
-          /* storage may be blocked */
-        }
-      }),
-    );
+    const onClick = safe((e: MouseEvent) => {
+      if (e.type === 'click' || e.button === 1) recordClick(b, model);
+    });
+    a.addEventListener('click', onClick);
+    a.addEventListener('auxclick', onClick);
     const img = document.createElement('img');
     img.alt = `${model} ${b.type === 'header' ? 'offers' : 'special'}`;
     img.decoding = 'async';
-    img.width = size.width;
-    img.height = size.height;
-    // The creative fills the reserved box at its own aspect ratio (letterboxed, never stretched).
-    img.style.cssText = 'display:block;width:100%;height:100%;object-fit:contain;border:0';
-    const src = assetUrl(config, pageModel, b.type, variant, trimFromPageUrl(config.provider, location.href));
+    [img.width, img.height] = size;
+    img.style.cssText = IMG_STYLE;
+    const src = assetUrl(config, pageModel, b.type, variant, trim);
+    img.addEventListener(
+      'load',
+      safe(() => {
+        b.loaded = true;
+        evaluate(b);
+      }),
+    );
+    // A failed creative is swapped once for the server's placeholder (spec 02 §4); if that fails too
+    // (our server is unreachable) the reserved box stays empty: nothing shifts, nothing is counted.
+    img.addEventListener(
+      'error',
+      safe(() => {
+        if (img.src.endsWith('&placeholder=1')) return void (img.style.visibility = 'hidden');
+        img.removeAttribute('srcset');
+        img.src = `${src}&placeholder=1`;
+      }),
+    );
     img.srcset = `${src} 1x, ${src}&scale=2 2x`;
     img.src = src;
     a.appendChild(img);
     b.el.replaceChildren(a);
-    b.el.style.cssText = `display:block;width:100%;max-width:${maxWidth(b.type)}px;aspect-ratio:${size.width}/${size.height};margin:0 auto;overflow:hidden;background:${config.background}`;
-    watchViewability(b);
+    b.el.style.cssText = reserveStyle(maxWidth(b.type), size, config.background);
+    observe(b);
   };
 
-  const scan = () => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    const hits: Text[] = [];
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const parent = n.parentElement;
-      if (parent && !/^(SCRIPT|STYLE|TEXTAREA)$/.test(parent.tagName) && n.nodeValue?.includes('[dc-banner')) hits.push(n as Text);
+  /** Makes a slot element a banner (once). */
+  const bind = (el: HTMLElement) => {
+    const type = (el.getAttribute('data-dc-type') ?? '').toLowerCase() as Slot;
+    if (bound.has(el) || !/^(header|primary|upsell)$/.test(type)) return;
+    bound.add(el);
+    // A slot the inline snippet made sits after its (blanked) text node: remember the owner, so
+    // the slot goes when a framework removes that text.
+    const owner = el.previousSibling;
+    if (owner instanceof Text && !slotsOf.has(owner)) slotsOf.set(owner, [el]);
+    const b: Banner = { el, type, view: '', pv: '', model: '', counted: false, loaded: false, inView: false };
+    banners.push(b);
+    safe(render)(b);
+  };
+
+  /**
+   * Takes the shortcodes of a text node (slots.ts: blanked, slots inserted beside it). A node whose
+   * text a framework sets again is blanked again but gets no second set of slots.
+   */
+  const takeText = (node: Text) => {
+    if (slotsOf.has(node)) {
+      if (mayHoldShortcode(node.nodeValue)) node.nodeValue = node.nodeValue!.replace(SHORTCODE, '');
+      return;
     }
-    for (const node of hits) {
-      const text = node.nodeValue ?? '';
-      const codes = findShortcodes(text);
-      if (!codes.length) continue;
-      const frag = document.createDocumentFragment();
-      let pos = 0;
-      for (const c of codes) {
-        frag.appendChild(document.createTextNode(text.slice(pos, c.index)));
-        const el = document.createElement('div');
-        el.className = 'dc-banner';
-        el.setAttribute('data-dc-type', c.type);
-        frag.appendChild(el);
-        const b: Banner = { el, type: c.type, view: '', pv: '', counted: false, model: '' };
-        banners.push(b);
-        pos = c.index + c.length;
+    const slots = slotsFor(node);
+    if (!slots.length) return;
+    slotsOf.set(node, slots);
+    slots.forEach(bind);
+  };
+
+  /** Finds slots and shortcodes in a subtree that was just added (never the whole page again). */
+  const scan = (root: Node) => {
+    if (root.nodeType === 3) return takeText(root as Text);
+    if (root.nodeType !== 1) return;
+    const el = root as Element;
+    if (el.matches('.dc-banner[data-dc-type]')) return bind(el as HTMLElement);
+    el.querySelectorAll<HTMLElement>('.dc-banner[data-dc-type]').forEach(bind);
+    shortcodeTexts(root).forEach(takeText);
+  };
+
+  /** Drops slots whose shortcode text node left the page (a framework re-rendered without it). */
+  const prune = () => {
+    for (const [node, slots] of slotsOf) {
+      if (node.isConnected) continue;
+      slotsOf.delete(node);
+      for (const el of slots) {
+        el.remove();
+        const i = banners.findIndex((b) => b.el === el);
+        if (i >= 0) hide(banners.splice(i, 1)[0]!);
       }
-      frag.appendChild(document.createTextNode(text.slice(pos)));
-      node.parentNode?.replaceChild(frag, node);
     }
   };
 
   const refresh = safe(() => {
     lastUrl = location.href;
-    scan();
+    prune();
     banners.forEach((b) => safe(render)(b));
   });
 
   const checkUrl = safe(() => {
     if (location.href !== lastUrl) refresh();
+    // CSS can hide or reveal a slot without any observer noticing: look again while one waits.
+    banners.forEach((b) => !b.counted && b.loaded && b.inView && evaluate(b));
   });
 
   for (const method of ['pushState', 'replaceState'] as const) {
@@ -206,31 +307,34 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     };
   }
   addEventListener('popstate', checkUrl);
+  document.addEventListener('visibilitychange', safe(() => banners.forEach(evaluate)));
   setInterval(checkUrl, SCRIPT_URL_WATCH_MS);
 
-  w.dcBanners = {
-    version: '1',
-    refresh,
-    conversion: safe((opts?: { model?: string }) => {
-      let last: { model?: string; type?: string } = {};
-      try {
-        last = JSON.parse(sessionStorage.getItem(LAST_CLICK_KEY) ?? '{}');
-      } catch {
-        /* no attribution */
+  new MutationObserver(
+    safe((records: MutationRecord[]) => {
+      let removed = false;
+      for (const r of records) {
+        if (r.type === 'characterData') takeText(r.target as Text);
+        r.addedNodes.forEach((n) => scan(n));
+        removed ||= r.removedNodes.length > 0;
       }
-      const model = opts?.model ?? last.model;
-      if (model) send('conversion', last.type ?? 'header', model);
+      if (removed) prune();
+    }),
+  ).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+
+  w.dcBanners = {
+    refresh: safe(() => {
+      scan(document.documentElement);
+      refresh();
+    }),
+    // The server counts it only for a click of this page view made within CONVERSION_WINDOW_MS, once
+    // per click and per leadId (so a reload or a second call changes nothing).
+    conversion: safe((opts?: { model?: string; leadId?: string }) => {
+      const last = quiet ? null : (JSON.parse(sessionStorage.getItem(LAST_CLICK_KEY) ?? 'null') as LastClick | null);
+      if (last) send('conversion', last.type, opts?.model ?? last.model, last.pv, { leadId: opts?.leadId?.slice(0, 100) });
     }),
   };
 
-  if (document.readyState === 'loading') {
-    // Loaded while the page is still parsing (a synchronous tag): replace shortcodes as the parser
-    // adds them, before the first paint, so swapping text for the slot shifts nothing (CLS 0).
-    const early = new MutationObserver(() => document.body && refresh());
-    early.observe(document.documentElement, { childList: true, subtree: true });
-    document.addEventListener('DOMContentLoaded', () => {
-      early.disconnect();
-      refresh();
-    });
-  } else refresh();
+  lastUrl = location.href;
+  scan(document.documentElement);
 })();

@@ -1,21 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { assetUrl, findShortcodes, maxWidth, slotSize, variantFor } from './shortcodes';
-import { DEFAULT_BANNER_SIZES } from '../domain/constants';
+import { assetUrl, maxWidth, shortcodeTypes, slotSize, variantFor } from './shortcodes';
 
 describe('embed helpers', () => {
   it('finds shortcodes with either quote style', () => {
-    expect(findShortcodes(`a [dc-banner type="header"] b [dc-banner type='upsell'] [dc-banner type="sidebar"]`)).toEqual([
-      { type: 'header', index: 2, length: 25 },
-      { type: 'upsell', index: 30, length: 25 },
-    ]);
+    expect(shortcodeTypes(`a [dc-banner type="header"] b [dc-banner type='upsell'] [dc-banner type="sidebar"]`)).toEqual(['header', 'upsell']);
+  });
+  it('finds curly-quoted, upper-case, unquoted and spaced shortcodes (issue 13)', () => {
+    const text = '[dc-banner type=”primary”] [DC-BANNER TYPE=“Header”] [dc-banner type=upsell] [dc-banner  type = \u2018header\u2019 ] [dc-banner type="sidebar"]';
+    expect(shortcodeTypes(text)).toEqual(['primary', 'header', 'upsell', 'header']);
   });
   it('switches to mobile at 768 px or less', () => {
     expect(variantFor(768)).toBe('mobile');
     expect(variantFor(769)).toBe('desktop');
   });
   it('sizes slots and caps widths', () => {
-    expect(slotSize('header', 'desktop', DEFAULT_BANNER_SIZES)).toEqual({ width: 1920, height: 300 });
-    expect(slotSize('primary', 'mobile', DEFAULT_BANNER_SIZES)).toEqual({ width: 350, height: 564 });
+    const sizes: Array<[number, number]> = [[1920, 300], [600, 500], [350, 564], [300, 250]];
+    expect(slotSize('header', 'desktop', sizes)).toEqual([1920, 300]);
+    expect(slotSize('header', 'mobile', sizes)).toEqual([600, 500]);
+    expect(slotSize('upsell', 'desktop', sizes)).toEqual([350, 564]);
+    expect(slotSize('primary', 'mobile', sizes)).toEqual([300, 250]);
     expect([maxWidth('header'), maxWidth('upsell')]).toEqual([1920, 350]);
   });
   it('builds the asset URL', () => {

@@ -1,17 +1,23 @@
 /** Pure helpers of the embed script (no DOM), unit-tested. Spec 01 §4, §7, §9. */
 import type { EmbedConfig } from './config';
-import { HEADER_MAX_WIDTH_PX, INLINE_MAX_WIDTH_PX, MOBILE_BREAKPOINT_PX } from '../domain/constants';
+import { modelKey } from '../domain/model-keys';
+import { HEADER_MAX_WIDTH_PX, INLINE_MAX_WIDTH_PX, MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
 
 export type Slot = 'header' | 'primary' | 'upsell';
 
-/** Matches [dc-banner type="header"] (single or double quotes, any spacing). */
-export const SHORTCODE = /\[dc-banner\s+type\s*=\s*["'](header|primary|upsell)["']\s*\]/g;
+/**
+ * Matches [dc-banner type="header"]: straight or curly quotes (WordPress's texturizer and word
+ * processors write type=”primary”; any one non-word character counts as a quote), any case, any
+ * spacing, quotes optional (issue 13).
+ */
+export const SHORTCODE = /\[dc-banner\s+type\s*=\s*[^\w\s\]]?\s*(header|primary|upsell)\s*[^\w\s\]]?\s*\]/gi;
 
-/** The shortcodes in a text, in order, with their positions. */
-export function findShortcodes(text: string): Array<{ type: Slot; index: number; length: number }> {
-  const out: Array<{ type: Slot; index: number; length: number }> = [];
-  for (const m of text.matchAll(SHORTCODE)) out.push({ type: m[1] as Slot, index: m.index ?? 0, length: m[0].length });
-  return out;
+/** True when a text may hold a shortcode (cheap test before the full match). */
+export const mayHoldShortcode = (text: string | null): boolean => !!text && /\[dc-banner/i.test(text);
+
+/** The slot types of the shortcodes in a text, in order, lower case. */
+export function shortcodeTypes(text: string): Slot[] {
+  return Array.from(text.matchAll(SHORTCODE), (m) => m[1]!.toLowerCase() as Slot);
 }
 
 /** 'mobile' at 768 px wide or less, else 'desktop'. */
@@ -19,10 +25,9 @@ export function variantFor(windowWidth: number): 'desktop' | 'mobile' {
   return windowWidth <= MOBILE_BREAKPOINT_PX ? 'mobile' : 'desktop';
 }
 
-/** Configured size of a slot: header -> SRP header sizes, primary/upsell -> inline sizes. */
-export function slotSize(type: Slot, variant: 'desktop' | 'mobile', sizes: EmbedConfig['sizes']): { width: number; height: number } {
-  if (type === 'header') return variant === 'mobile' ? sizes.srpHeaderMobile : sizes.srpHeaderDesktop;
-  return variant === 'mobile' ? sizes.inlineMobile : sizes.inlineDesktop;
+/** Configured size of a slot, [width, height] pixels: header -> SRP header sizes, primary/upsell -> inline sizes. */
+export function slotSize(type: Slot, variant: 'desktop' | 'mobile', sizes: EmbedConfig['sizes']): [number, number] {
+  return sizes[(type === 'header' ? 0 : 2) + (variant === 'mobile' ? 1 : 0)]!;
 }
 
 /** Max CSS width of a slot: 1920 px for headers, 350 px for inline banners. */
@@ -38,4 +43,17 @@ export function maxWidth(type: Slot): number {
 export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: 'desktop' | 'mobile', trim?: string | null): string {
   const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}`;
   return `${c.apiOrigin}/api/scripts/${encodeURIComponent(c.dealerId)}/asset?${q}`;
+}
+
+/**
+ * The models the slots of a page model show, from the configuration's compact plan:
+ * [header and primary model, upsell model] as display names; null when the page model maps to
+ * nothing (its slots are hidden).
+ */
+export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: string): [string, string] | null {
+  const key = modelKey(pageModel);
+  const i = Object.prototype.hasOwnProperty.call(c.aliases, key) ? c.aliases[key]! : c.models.findIndex(([name, up]) => up >= 0 && modelKey(name) === key);
+  const entry = key ? c.models[i] : undefined;
+  const upsell = entry ? c.models[entry[1]] : undefined;
+  return entry && upsell ? [entry[0], upsell[0]] : null;
 }

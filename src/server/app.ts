@@ -32,6 +32,7 @@ import { FeedScheduler } from './inventory/feeds';
 import { MaintenanceScheduler } from './maintenance/retention';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 import { CdnProber } from './delivery/cdn-probe';
+import { dealerLogos } from './delivery/logo-fetcher';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
@@ -78,6 +79,8 @@ export async function buildApp({ config, db, logger, storage, timeouts }: BuildO
   app.maintenance.start(config.feedSchedulerIntervalMs);
   app.decorate('cdnProbes', new CdnProber({ allowPrivateHosts: config.feedAllowPrivateHosts }));
   app.addHook('onClose', () => app.cdnProbes.settle());
+  dealerLogos.configure({ allowPrivateHosts: config.feedAllowPrivateHosts }); // placeholder logos: one fetcher per process
+  app.addHook('onClose', () => dealerLogos.settle());
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop()]);
     await app.events.close();

@@ -137,29 +137,63 @@ describe('dealer area', () => {
     await expect.poll(() => loaded('upsell')).not.toBeNull();
     await app.screenshot({ path: screenshotPath('16-preview-desktop'), fullPage: true });
     await app.getByText('Mobile', { exact: true }).click();
-    await app.getByText('600x500').waitFor();
+    // The 1920x300 header in the 600x500 mobile slot: marked in amber with both sizes, not 'found' (issue 12).
+    await app.getByTestId('status-header').getByText('Shape differs: 1920x300 in a 600x500 slot').waitFor();
     await app.screenshot({ path: screenshotPath('17-preview-mobile'), fullPage: true });
   });
 
-  it("'Free up space' lists the older header of the model and deletes it only after confirmation", async () => {
+  it("'Free up space' groups by model, trim, slot and size, shows what is kept and deletes only the ticked assets", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
-    const file = path.join(dir, 'new_2025_honda_civic_touring_1920x300.jpg');
-    writeFileSync(file, await makeBanner(1920, 300, 'jpeg', '#228833'));
+    // A Touring header beside the Sport one (another trim: nothing offered), and a newer Sport header
+    // and inline (the older Sport ones are offered; the newer ones are what the site shows, so kept).
+    const files = [
+      ['new_2025_honda_civic_touring_1920x300.jpg', await makeBanner(1920, 300, 'jpeg', '#228833')],
+      ['new_2025_honda_civic_sport_spring_1920x300.jpg', await makeBanner(1920, 300, 'jpeg', '#aa3377')],
+      ['new_2025_honda_civic_sport_spring_350x564.jpg', await makeBanner(350, 564, 'jpeg', '#aa3377')],
+    ] as const;
+    for (const [name, data] of files) writeFileSync(path.join(dir, name), data);
     await nav(app, 'Assets');
     await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
     await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('input[type=file]').setInputFiles(file);
-    await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_touring_1920x300.jpg' }).waitFor();
+    await app.locator('input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+    for (const [name] of files) await app.getByRole('switch', { name: `Active: ${name}` }).waitFor();
     await app.getByRole('button', { name: 'Free up space' }).click();
     const dialog = app.getByRole('dialog');
-    await dialog.getByText(/new_2025_honda_civic_sport_1920x300\.jpg/).waitFor();
-    expect(await dialog.getByText(/new_2025_honda_civic_touring_1920x300\.jpg/).count()).toBe(0);
+    const header = dialog.getByRole('group', { name: /Civic Sport.*SRP Header.*1920x300/ });
+    const inline = dialog.getByRole('group', { name: /Civic Sport.*Inline.*350x564/ });
+    await header.getByText('Keeps:').waitFor();
+    await header.getByText('new_2025_honda_civic_sport_spring_1920x300.jpg', { exact: true }).waitFor();
+    await inline.getByText('new_2025_honda_civic_sport_spring_350x564.jpg', { exact: true }).waitFor();
+    expect(await dialog.getByRole('group').count()).toBe(2);
+    expect(await dialog.getByText(/civic_touring/).count()).toBe(0);
+    const oldHeader = dialog.getByRole('checkbox', { name: 'Remove new_2025_honda_civic_sport_1920x300.jpg' });
+    const oldInline = dialog.getByRole('checkbox', { name: 'Remove new_2025_honda_civic_sport_350x564.jpg' });
+    expect(await oldHeader.isChecked()).toBe(true);
+    expect(await oldInline.isChecked()).toBe(true);
+    await dialog.getByRole('button', { name: 'Delete 2 assets' }).waitFor();
     await app.waitForTimeout(400); // let the modal's fade-in finish
     await app.screenshot({ path: screenshotPath('18a-free-up-space'), fullPage: false, animations: 'disabled' });
-    await dialog.getByRole('button', { name: 'Delete 1 older asset' }).click();
+    // Keyboard: untick the inline with Space, then nothing ticked disables the button.
+    await oldInline.focus();
+    await app.keyboard.press('Space');
+    expect(await oldInline.isChecked()).toBe(false);
+    await dialog.getByRole('button', { name: 'Delete 1 asset' }).waitFor();
+    await oldHeader.uncheck();
+    expect(await dialog.getByRole('button', { name: 'Delete 0 assets' }).isDisabled()).toBe(true);
+    await dialog.getByText('Nothing selected').waitFor();
+    await oldHeader.check();
+    await dialog.getByRole('button', { name: 'Delete 1 asset' }).click();
     await dialog.waitFor({ state: 'detached' });
     await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_sport_1920x300.jpg' }).waitFor({ state: 'detached' });
-    expect(await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_touring_1920x300.jpg' }).count()).toBe(1);
+    for (const name of ['new_2025_honda_civic_sport_350x564.jpg', ...files.map(([n]) => n)]) {
+      expect(await app.getByRole('switch', { name: `Active: ${name}` }).count(), name).toBe(1);
+    }
+    // Opened again: only the unticked inline is still offered.
+    await app.getByRole('button', { name: 'Free up space' }).click();
+    await dialog.getByRole('checkbox', { name: 'Remove new_2025_honda_civic_sport_350x564.jpg' }).waitFor();
+    expect(await dialog.getByRole('group').count()).toBe(1);
+    await app.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('shows the dashboard with trend texts', async () => {

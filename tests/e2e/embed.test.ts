@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
+import { beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
 
 let server: RunningServer;
 let site: DealerSite;
@@ -118,18 +118,9 @@ describe('embed script on a dealer page', () => {
   it('sends the impression with a click made before the 1-second view, and the server counts one click per banner per page view', async () => {
     const before = (await analytics()).current;
     const p = await newPage(browser);
-    // Record each beacon's body as the page hands it to sendBeacon (Playwright does not expose Blob bodies).
-    await p.addInitScript(() => {
-      const w = window as unknown as { __beacons: string[] };
-      w.__beacons = [];
-      const original = navigator.sendBeacon.bind(navigator);
-      navigator.sendBeacon = (url, data) => {
-        if (data instanceof Blob) void data.text().then((t) => w.__beacons.push(t));
-        return original(url, data);
-      };
-    });
+    await recordBeacons(p);
     let beacons: Array<{ event: string; pv: string }> = [];
-    const read = async () => (beacons = (await p.evaluate(() => (window as unknown as { __beacons: string[] }).__beacons)).map((t) => JSON.parse(t)));
+    const read = async () => (beacons = (await beaconsOf(p)) as Array<{ event: string; pv: string }>);
     await p.goto(`${site.origin}/new-inventory?new=true&model=civic`);
     await p.locator('.dc-banner[data-dc-type="header"] img').waitFor();
     await p.evaluate(() => document.addEventListener('click', (e) => e.preventDefault())); // stay on the page

@@ -4,7 +4,7 @@
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -97,19 +97,122 @@ export interface DealerSite {
   close(): Promise<void>;
 }
 
-/** Serves a fixture dealer search page (on any path) with the dealer's script tag, on 127.0.0.1. */
-export async function startDealerSite(scriptUrl: string, page = 'new-inventory.html', opts: { syncScript?: boolean } = {}): Promise<DealerSite> {
-  const template = readFileSync(path.resolve('tests/fixtures/dealer-site', page), 'utf8');
-  let html = template.replace('{{SCRIPT_URL}}', scriptUrl);
-  // The fixtures load the script with `async`; syncScript serves the same page with a blocking tag.
-  if (opts.syncScript) html = html.replace(`<script src="${scriptUrl}" async>`, `<script src="${scriptUrl}">`);
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(html);
+/** A static file of a fixture site: a file under tests/fixtures/dealer-site, or bytes with their content type. */
+export type SiteAsset = string | { body: Buffer | string; type: string };
+
+/** Options of a fixture dealer site (startDealerSite). */
+export interface DealerSiteOptions {
+  /** Serve the page's `<script src={{SCRIPT_URL}} async>` as a blocking tag. */
+  syncScript?: boolean;
+  /** Fills `{{SCRIPT_TAG}}`: the tag the Script page hands out (fetchScriptInfo), or '' for the page without our tag. */
+  scriptTag?: string;
+  /** Other fixture files by exact URL path (the default `page` answers every other path). */
+  pages?: Record<string, string>;
+  /** Values of other `{{NAME}}` placeholders; a placeholder without a value becomes ''. */
+  vars?: Record<string, string>;
+  /** Extra headers of the HTML responses (e.g. Content-Security-Policy). */
+  headers?: Record<string, string>;
+  /** Static files by URL path, sent with a one-hour Cache-Control. */
+  assets?: Record<string, SiteAsset>;
+  /** JSON endpoints by URL path: the body for the request URL, answered after `delayMs`. */
+  json?: Record<string, { delayMs?: number; body: (url: URL) => unknown }>;
+}
+
+const FIXTURE_DIR = path.resolve('tests/fixtures/dealer-site');
+const CONTENT_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.ttf': 'font/ttf',
+};
+
+/**
+ * Serves a fixture dealer website on 127.0.0.1: the `page` template (a file under
+ * tests/fixtures/dealer-site) on any path, with `{{SCRIPT_URL}}` replaced by `scriptUrl` and
+ * `{{SCRIPT_TAG}}` by `opts.scriptTag`; other pages, static assets, delayed JSON endpoints and
+ * extra headers as `opts` says.
+ */
+export async function startDealerSite(scriptUrl: string, page = 'new-inventory.html', opts: DealerSiteOptions = {}): Promise<DealerSite> {
+  const render = (file: string) => {
+    // One pass, so nothing inserted (the snippet's code) is read as a placeholder again.
+    let html = readFileSync(path.join(FIXTURE_DIR, file), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_m, name: string) =>
+      name === 'SCRIPT_URL' ? scriptUrl : name === 'SCRIPT_TAG' ? (opts.scriptTag ?? '') : (opts.vars?.[name] ?? ''),
+    );
+    // The fixtures load the script with `async`; syncScript serves the same page with a blocking tag.
+    if (opts.syncScript) html = html.replace(`<script src="${scriptUrl}" async>`, `<script src="${scriptUrl}">`);
+    return html;
+  };
+  const pages = new Map(Object.entries({ '*': page, ...opts.pages }).map(([p, file]) => [p, render(file)]));
+  const assets = new Map(
+    Object.entries(opts.assets ?? {}).map(([p, a]) =>
+      typeof a === 'string' ? [p, { body: readFileSync(path.join(FIXTURE_DIR, a)), type: CONTENT_TYPES[path.extname(a)] ?? 'application/octet-stream' }] : [p, a],
+    ),
+  );
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const asset = assets.get(url.pathname);
+    if (asset) {
+      res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
+      return res.end(asset.body);
+    }
+    const endpoint = opts.json?.[url.pathname];
+    if (endpoint) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(endpoint.body(url)));
+      }, endpoint.delayMs ?? 0);
+      return void timers.add(timer);
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...opts.headers });
+    res.end(pages.get(url.pathname) ?? pages.get('*'));
   });
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((r) => {
+        timers.forEach(clearTimeout);
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** What the Script page hands out for a dealer (GET /api/dealers/:id/script). */
+export interface ScriptInfo {
+  scriptUrl: string;
+  /** The inline snippet and the async script tag, to paste in the page's <head>. */
+  scriptTag: string;
+  /** The snippet's CSP source expression, `'sha256-…'`. */
+  snippetHash: string;
+}
+
+/** The tag the Script page hands out for `dealerId`, read through the API as the admin. */
+export async function fetchScriptInfo(origin: string, dealerId: string): Promise<ScriptInfo> {
+  const cookie = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+  const res = await fetch(`${origin}/api/dealers/${dealerId}/script`, { headers: { cookie } });
+  if (res.status !== 200) throw new Error(`script info of ${dealerId} answered ${res.status}`);
+  const { scriptUrl, scriptTag, snippetHash } = (await res.json()) as ScriptInfo;
+  return { scriptUrl, scriptTag, snippetHash };
+}
+
+/**
+ * A web font for the fixture sites, served by the fixture server as a same-origin asset (no CDN):
+ * a metric-compatible Arial replacement installed with Debian's fonts (Liberation Sans, else DejaVu
+ * Sans). @throws when none is installed.
+ */
+export function fixtureFont(): SiteAsset {
+  const candidates = [
+    '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
+    '/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf',
+    '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+  ];
+  for (const file of candidates) if (existsSync(file)) return { body: readFileSync(file), type: 'font/ttf' };
+  throw new Error(`no fixture font installed (looked for ${candidates.join(', ')})`);
 }
 
 /** Launches headless Debian Chromium. */
@@ -133,4 +236,33 @@ export const DEALER_SITE_ORIGIN = 'https://www.hondaofdemo.com';
 /** A new page that browses like a person's desktop Chrome (1366x900 unless told otherwise). */
 export function newPage(browser: Browser, opts: BrowserContextOptions = {}): Promise<Page> {
   return browser.newPage({ viewport: { width: 1366, height: 900 }, userAgent: DESKTOP_UA, ...opts });
+}
+
+/**
+ * Records every beacon body the embed script hands to sendBeacon or fetch on this page (and pages
+ * it navigates to), with its performance.now() time in `__beaconAt`: call before `goto`, read with
+ * `beaconsOf`. Playwright does not expose sendBeacon bodies, so the page's own calls are wrapped.
+ */
+export async function recordBeacons(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __beacons: string[]; __beaconAt: number[] };
+    w.__beacons = [];
+    w.__beaconAt = [];
+    const push = (text: string, at: number) => (w.__beacons.push(text), w.__beaconAt.push(at));
+    const keep = (url: unknown, body: unknown) => {
+      if (!String(url).includes('/api/analytics/track')) return;
+      const at = performance.now();
+      if (typeof body === 'string') push(body, at);
+      else if (body instanceof Blob) void body.text().then((t) => push(t, at));
+    };
+    const beacon = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url, data) => (keep(url, data), beacon(url, data));
+    const fetchOriginal = window.fetch.bind(window);
+    window.fetch = (input, init) => (keep(input, init?.body), fetchOriginal(input, init));
+  });
+}
+
+/** The beacons recorded so far on this page (recordBeacons), parsed. */
+export async function beaconsOf(page: Page): Promise<Array<{ event: string; type: string; model: string; pv?: string; url?: string; leadId?: string }>> {
+  return (await page.evaluate(() => (window as unknown as { __beacons: string[] }).__beacons)).map((t) => JSON.parse(t));
 }

@@ -72,11 +72,12 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
 
   const get = (path: string) => fetch(`${server.origin}${path}`, { headers: { cookie: manager } });
   const analytics = () => get(`/api/dealers/${DEMO_DEALER.id}/analytics?period=24h`);
+  let views = 0; // a new page view per beacon: the same page view and slot counts once (issue 13)
   const beacon = () =>
     fetch(`${server.origin}/api/analytics/track`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN },
-      body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory', pv: 'view-test-1' }),
+      body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory', pv: `view-test-${++views}` }),
     });
   const alive = () => server.process.exitCode === null && server.process.signalCode === null;
 

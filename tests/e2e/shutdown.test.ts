@@ -23,7 +23,7 @@ describe('graceful shutdown', () => {
   it('stores every 204-acknowledged event when stopped with SIGTERM mid-load', { timeout: 60_000 }, async () => {
     server = await startServer({ LOG_LEVEL: 'error' }, { keepData: true });
     const { origin } = server;
-    // The demo dealer's rate limit (100/min per client) would refuse most of this load.
+    // The demo dealer's tracking limits (100/min per page view, 20 × that per client IP) would refuse most of this load.
     const cookie = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
     const dealer = (await (await fetch(`${origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie } })).json()).dealer;
     const off = await fetch(`${origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
@@ -35,11 +35,13 @@ describe('graceful shutdown', () => {
 
     let acknowledged = 0;
     let stopped = false;
-    const body = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-test-1' });
+    // A new page view per beacon: the same page view and slot counts once (issue 13).
+    let views = 0;
+    const body = () => JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: `view-test-${++views}` });
     const client = async () => {
       while (!stopped) {
         try {
-          const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: DEALER_SITE_ORIGIN }, body });
+          const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: DEALER_SITE_ORIGIN }, body: body() });
           if (res.status === 204) acknowledged += 1;
           await res.arrayBuffer();
         } catch {

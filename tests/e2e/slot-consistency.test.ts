@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+import { apiSignIn, beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
 import { readFileSync } from 'node:fs';
 import { modelKey } from '../../src/domain/model-keys';
@@ -25,7 +25,7 @@ async function api(method: string, path: string, body?: unknown) {
 
 async function postFiles(path: string, files: Array<{ filename: string; data: Buffer }>) {
   const { body, contentType } = multipartBody(files);
-  const res = await fetch(`${server.origin}${path}`, { method: 'POST', headers: { cookie, 'content-type': contentType }, body });
+  const res = await fetch(`${server.origin}${path}`, { method: "POST", headers: { cookie, "content-type": contentType }, body: new Uint8Array(body) });
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
 }
@@ -95,7 +95,7 @@ async function visit(page: Page, url: string, modelOf: (u: URL) => string | null
     seen.push({ type, linkModel: modelKey(modelOf(new URL((await slot.locator('a').getAttribute('href'))!)) ?? ''), imageModel: imageModels.get(type), beaconModels: [] });
   }
   await page.waitForFunction(() => (window as unknown as { __beacons: string[] }).__beacons.length >= 6);
-  const beacons = (await page.evaluate(() => (window as unknown as { __beacons: string[] }).__beacons)).map((t) => JSON.parse(t) as { event: string; type: string; model: string });
+  const beacons = await beaconsOf(page);
   for (const s of seen) s.beaconModels = beacons.filter((b) => b.type === s.type).map((b) => modelKey(b.model));
   return seen;
 }
@@ -116,15 +116,7 @@ function drawnAspects(page: Page) {
 
 async function beaconPage(): Promise<Page> {
   const page = await newPage(browser, { viewport: { width: 1366, height: 1600 } });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __beacons: string[] };
-    w.__beacons = [];
-    const original = navigator.sendBeacon.bind(navigator);
-    navigator.sendBeacon = (url, data) => {
-      if (data instanceof Blob) void data.text().then((t) => w.__beacons.push(t));
-      return original(url, data);
-    };
-  });
+  await recordBeacons(page);
   return page;
 }
 

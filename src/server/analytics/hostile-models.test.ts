@@ -20,20 +20,20 @@ const FORMULA_CELLS = [`'=hyperlink("x")`, "'+1+2", "'-2+3", "'@sum(a1)", 'cmd']
 let t: TestApp;
 let cookie: string;
 const get = (url: string) => t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}${url}`, headers: { cookie } });
-const track = (model: string, event: 'impression' | 'click' | 'conversion') =>
+const track = (model: string, event: 'impression' | 'click' | 'conversion', view = 0) =>
   t.app.inject({
     method: 'POST',
     url: '/api/analytics/track',
-    payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event, type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=x', pv: `view-${model}` }),
+    payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event, type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=x', pv: `view-${model}-${view}` }),
     headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA, origin: 'https://www.hondaofdemo.com' },
   });
 
 beforeAll(async () => {
   t = await createTestApp();
   cookie = await t.login('manager@hondaofdemo.com', 'manager123');
-  // 'constructor' through the real beacon endpoint: 3 impressions, 1 click.
-  for (const event of ['impression', 'impression', 'impression', 'click'] as const) {
-    expect((await track('constructor', event)).statusCode).toBe(204);
+  // 'constructor' through the real beacon endpoint: 3 impressions (3 page views), 1 click.
+  for (const [event, view] of [['impression', 0], ['impression', 1], ['impression', 2], ['click', 0]] as const) {
+    expect((await track('constructor', event, view)).statusCode).toBe(204);
   }
   await t.app.events.flush();
   const row = (model: string, impressions: number, clicks: number, conversions: number) => ({

@@ -11,7 +11,7 @@ import { assetBytes, cleanupPlan, deleteAsset, freeUpSpace, listAssets, setAsset
 
 const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid() });
 const activeBody = z.object({ isActive: z.boolean() }).strict();
-const cleanupBody = z.object({ assetIds: z.array(z.string()).min(1, 'Choose at least one asset').max(1000) }).strict();
+const cleanupBody = z.object({ assetIds: z.array(z.string().max(100)).min(1, 'Choose at least one asset').max(1000) }).strict();
 
 /** One file part of an upload, read whole: its name and bytes, or the reason it is refused. */
 type ReadPart = { filename: string; bytes: Buffer } | { refused: UploadResult };
@@ -100,14 +100,12 @@ export async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  // 'Free up space' (DECISIONS 12): the plan, then deletion of the confirmed ids only.
+  // 'Free up space' (DECISIONS 12, issue 12): the plan per model, trim, slot and size, then deletion
+  // of the confirmed ids that are still in the plan's remove lists only.
   app.get<{ Params: { dealerId: string } }>(
     '/api/dealers/:dealerId/assets/cleanup',
     { config: { access: 'dealer-read' } },
-    async (request) => {
-      await getDealer(app.db, request.params.dealerId);
-      return cleanupPlan(app.db, request.params.dealerId);
-    },
+    async (request) => cleanupPlan(app.db, request.params.dealerId),
   );
 
   app.post<{ Params: { dealerId: string } }>(
@@ -115,7 +113,6 @@ export async function assetRoutes(app: FastifyInstance) {
     { config: { access: 'dealer-write' } },
     async (request) => {
       const { assetIds } = parseInput(cleanupBody, request.body);
-      await getDealer(app.db, request.params.dealerId);
       return freeUpSpace(app.db, request.params.dealerId, assetIds);
     },
   );

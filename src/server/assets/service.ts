@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { assetBlobs, assets, dealers } from '../db/schema';
-import type { Asset, AssetType } from '../../domain/schemas';
+import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
+import type { Asset, AssetType, BannerSizes, VehicleModel } from '../../domain/schemas';
 import {
   ACCEPTED_IMAGE_EXTENSIONS,
   MAX_ASSET_BYTES,
@@ -192,57 +192,160 @@ export async function setAssetActive(db: Db, dealerId: string, assetId: string, 
   });
 }
 
-/** One model's older assets that 'Free up space' would remove (DECISIONS 12). */
-export interface CleanupGroup {
-  model: string;
-  /** The newest asset of each slot type and size, kept. */
-  kept: Asset[];
-  /** Older assets of the same model, type and size, removed on confirmation. */
-  remove: Asset[];
+/** An asset as the 'Free up space' dialog lists it. */
+export interface CleanupAsset {
+  id: string;
+  name: string;
+  createdAt: string;
+  sizeBytes: number;
+  isActive: boolean;
 }
 
 /**
- * The 'Free up space' plan (DECISIONS 12, replacing the spec's silent cleanup): for each model
- * (by modelKey) and each type and pixel size, the newest asset is kept and every older one with the
- * same model, type and size is listed for removal. Nothing is deleted here. Groups without anything
- * to remove are left out; `freedBytes` is the sum of the listed assets' sizes.
+ * One group of interchangeable assets (issue 12): same model (modelKey), trim, slot and exact pixel
+ * size. Delivery never tells them apart except by age and isActive, so only `keep` can ever be shown.
  */
-export async function cleanupPlan(db: Db, dealerId: string): Promise<{ groups: CleanupGroup[]; freedBytes: number }> {
+export interface CleanupGroup {
+  /** The model's catalogue display name ('Civic'), else as the filename writes it. */
+  model: string;
+  modelKey: string;
+  /** The trim's catalogue display name ('Sport'), else as the filename writes it. */
+  trim: string;
+  /** The slot the size serves with the dealer's current banner sizes (banner-type rules). */
+  slot: 'header' | 'primary';
+  /** 'WIDTHxHEIGHT' in pixels. */
+  size: string;
+  /** What delivery shows for this group: the newest active asset, else the newest one. */
+  keep: CleanupAsset;
+  /** Every other asset of the group, newest first; removed only when the dealer confirms. */
+  remove: CleanupAsset[];
+}
+
+/** The 'Free up space' plan: groups with something to remove, and the bytes removing all of it frees. */
+export interface CleanupPlan {
+  groups: CleanupGroup[];
+  freedBytes: number;
+}
+
+/** What POST /assets/cleanup did: assets deleted, bytes freed, and requested ids not deleted. */
+export interface FreeUpSpaceResult {
+  deleted: number;
+  freedBytes: number;
+  /** Requested ids that are not (or no longer) in the plan's remove lists: kept, unknown, another dealer's. */
+  skipped: string[];
+}
+
+/** The dealer's data the plan reads: current banner sizes and the manufacturer's models (display names). */
+interface PlanContext {
+  sizes: BannerSizes;
+  models: VehicleModel[];
+}
+
+/** Trim as asset choice compares it (asset-choice.ts chooseAsset): trimmed, lowercase, spaces as hyphens. */
+const trimKey = (t: string | undefined) => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
+
+const toCleanupAsset = (row: AssetRow): CleanupAsset => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  sizeBytes: row.sizeBytes,
+  isActive: row.isActive,
+});
+
+async function planContext(db: Db | Tx, dealerId: string): Promise<PlanContext> {
+  const [row] = await db
+    .select({ storage: dealers.assetStorage, models: manufacturers.models })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  return { sizes: row.storage.bannerSizes, models: row.models };
+}
+
+/**
+ * The plan for `rows` (newest first: createdAt desc, id desc, the order delivery scans). Groups by
+ * modelKey, trim (as chooseAsset compares it), slot and exact size; keeps the first active asset
+ * with valid metadata (the one delivery would choose), else the first; lists the rest for removal.
+ * Groups are sorted by model, trim, slot (header first) and size.
+ */
+function buildPlan(rows: AssetRow[], ctx: PlanContext): CleanupPlan {
+  const groups = new Map<string, { group: Omit<CleanupGroup, 'keep' | 'remove'>; rows: AssetRow[] }>();
+  for (const row of rows) {
+    const trim = trimKey(row.parsedMetadata.trim);
+    const slot = bannerTypeFromDimensions(row.width, row.height, ctx.sizes);
+    const size = `${row.width}x${row.height}`;
+    const key = `${row.modelKey}|${trim}|${slot}|${size}`;
+    let entry = groups.get(key);
+    if (!entry) {
+      const model = ctx.models.find((m) => modelKey(m.name) === row.modelKey || modelKey(m.displayName) === row.modelKey);
+      const trimName = model?.trims.find((t) => trimKey(t.name) === trim || trimKey(t.displayName) === trim)?.displayName;
+      entry = { group: { model: model?.displayName ?? row.model, modelKey: row.modelKey, trim: trimName ?? row.trim, slot, size }, rows: [] };
+      groups.set(key, entry);
+    }
+    entry.rows.push(row);
+  }
+  const out: CleanupGroup[] = [];
+  for (const { group, rows: members } of groups.values()) {
+    if (members.length < 2) continue;
+    const keep = members.find((r) => r.isActive && r.parsedMetadata.isValid) ?? members[0]!;
+    out.push({ ...group, keep: toCleanupAsset(keep), remove: members.filter((r) => r !== keep).map(toCleanupAsset) });
+  }
+  const pixels = (size: string) => size.split('x').map(Number) as [number, number];
+  out.sort(
+    (a, b) =>
+      a.model.localeCompare(b.model) ||
+      a.trim.localeCompare(b.trim) ||
+      (a.slot === b.slot ? 0 : a.slot === 'header' ? -1 : 1) ||
+      pixels(b.size)[0] - pixels(a.size)[0] ||
+      pixels(b.size)[1] - pixels(a.size)[1],
+  );
+  return { groups: out, freedBytes: out.reduce((n, g) => n + g.remove.reduce((m, a) => m + a.sizeBytes, 0), 0) };
+}
+
+/**
+ * The 'Free up space' plan (DECISIONS 12, issue 12). Assets of the same model, trim, slot and exact
+ * size are interchangeable for delivery, which shows the newest active one; that one is kept (the
+ * newest one when none is active) and the others are listed for removal, so removing them never
+ * changes what the site shows. Nothing is deleted here; groups without anything to remove are left
+ * out. @throws NotFound when the dealer does not exist.
+ */
+export async function cleanupPlan(db: Db, dealerId: string): Promise<CleanupPlan> {
+  const ctx = await planContext(db, dealerId);
   const rows = await db
     .select()
     .from(assets)
     .where(eq(assets.dealerId, dealerId))
     .orderBy(desc(assets.createdAt), desc(assets.id));
-  const byModel = new Map<string, CleanupGroup>();
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const group = byModel.get(row.modelKey) ?? { model: row.model, kept: [], remove: [] };
-    byModel.set(row.modelKey, group);
-    const slotKey = `${row.modelKey}|${row.type}|${row.width}x${row.height}`;
-    if (seen.has(slotKey)) group.remove.push(toAsset(row));
-    else {
-      seen.add(slotKey);
-      group.kept.push(toAsset(row));
-    }
-  }
-  const groups = [...byModel.values()].filter((g) => g.remove.length > 0);
-  return { groups, freedBytes: groups.reduce((n, g) => n + g.remove.reduce((m, a) => m + a.sizeBytes, 0), 0) };
+  return buildPlan(rows, ctx);
 }
 
 /**
- * Deletes the confirmed assets of the 'Free up space' plan (DECISIONS 12) in one transaction. Only ids
- * that are still in the current plan are deleted (an asset that became the newest of its kind, or
- * belongs to another dealer, is kept). Bumps dealers.version when anything was deleted.
- * @returns how many assets and bytes were removed.
+ * Deletes the assets the dealer confirmed in the 'Free up space' dialog, in one transaction: only ids
+ * that are in the remove lists of the plan as it stands now (the dealer's asset rows are locked
+ * while it is worked out), never a kept asset nor another dealer's; the rest come back in `skipped`.
+ * Bumps dealers.version when anything was deleted. @throws NotFound when the dealer does not exist.
  */
-export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]): Promise<{ deleted: number; freedBytes: number }> {
-  const plan = await cleanupPlan(db, dealerId);
-  const wanted = new Set(assetIds);
-  const victims = plan.groups.flatMap((g) => g.remove).filter((a) => wanted.has(a.id));
-  if (victims.length === 0) return { deleted: 0, freedBytes: 0 };
-  await db.transaction(async (tx) => {
-    await tx.delete(assets).where(and(eq(assets.dealerId, dealerId), inArray(assets.id, victims.map((v) => v.id))));
+export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]): Promise<FreeUpSpaceResult> {
+  const wanted = [...new Set(assetIds)];
+  return db.transaction(async (tx) => {
+    const ctx = await planContext(tx, dealerId);
+    // Row locks first (the order deleteAsset and setAssetActive take them: asset rows, then the dealer
+    // row), so a concurrent toggle or delete of one of these assets is seen before the plan is made.
+    const rows = await tx
+      .select()
+      .from(assets)
+      .where(eq(assets.dealerId, dealerId))
+      .orderBy(desc(assets.createdAt), desc(assets.id))
+      .for('update');
+    const removable = new Map(buildPlan(rows, ctx).groups.flatMap((g) => g.remove.map((a) => [a.id, a] as const)));
+    const victims = wanted.filter((id) => removable.has(id));
+    const skipped = wanted.filter((id) => !removable.has(id));
+    if (victims.length === 0) return { deleted: 0, freedBytes: 0, skipped };
+    const deleted = await tx
+      .delete(assets)
+      .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, victims)))
+      .returning({ id: assets.id, sizeBytes: assets.sizeBytes });
     await bumpDealerVersion(tx, dealerId);
+    return { deleted: deleted.length, freedBytes: deleted.reduce((n, a) => n + a.sizeBytes, 0), skipped };
   });
-  return { deleted: victims.length, freedBytes: victims.reduce((n, a) => n + a.sizeBytes, 0) };
 }

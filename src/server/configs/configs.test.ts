@@ -5,6 +5,7 @@ import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, dealerInventory, dealers, eventRollupsHourly } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { embeddedConfig } from '../scripts/service';
+import { planOf } from '../../embed/shortcodes';
 import { bumpDealerVersion } from '../assets/service';
 import { CATALOGUE } from '../db/seed-catalogue';
 
@@ -172,7 +173,7 @@ describe('inventory weights (issue 12)', () => {
       const slot = p.slots.find((s: { slot: string }) => s.slot === 'upsell');
       const img = await t.app.inject({ method: 'GET', url: `/api/scripts/${A}/asset?model=crv&type=upsell` });
       const config = embeddedConfig((await t.app.inject({ method: 'GET', url: `/scripts/dc-banners-${A}.js` })).body);
-      return { preview: slot.modelKey, image: img.headers['x-banner-model'], script: config.models[config.plans.crv![1]] };
+      return { preview: slot.modelKey, image: img.headers['x-banner-model'], script: planOf(config, 'CR-V')![1] };
     };
     const weights = (await get(`${base}/configs`)).json().inventoryWeights as Record<string, number>;
     expect(await upsellOfCrv()).toEqual({ preview: 'pilot', image: 'pilot', script: 'Pilot' }); // the Honda rule cr-v -> pilot
@@ -232,14 +233,16 @@ describe('banner preview, asset toggle and Free up space', () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('lists the older assets per model it would remove and deletes only confirmed ones', async () => {
-    const [second] = await upload([{ filename: 'new_2025_honda_civic_touring_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#0000cc') }]);
+  it('lists the older assets of a model, trim, slot and size it would remove and deletes only confirmed ones', async () => {
+    // Another trim is another group: nothing offered for it.
+    await upload([{ filename: 'new_2025_honda_civic_touring_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#00cc00') }]);
+    expect((await get(`${base}/assets/cleanup`)).json().groups).toEqual([]);
+    const [second] = await upload([{ filename: 'new_2025_honda_civic_sport_spring_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#0000cc') }]);
     newerHeader = second!.asset.id;
     const plan = (await get(`${base}/assets/cleanup`)).json();
     expect(plan.groups).toHaveLength(1);
-    expect(plan.groups[0].model).toBe('civic');
+    expect(plan.groups[0]).toMatchObject({ model: 'Civic', trim: 'Sport', size: '1920x300', keep: { id: newerHeader } });
     expect(plan.groups[0].remove.map((a: { id: string }) => a.id)).toEqual([olderHeader]);
-    expect(plan.groups[0].kept.map((a: { id: string }) => a.id)).toContain(newerHeader);
     expect(plan.freedBytes).toBeGreaterThan(0);
     // Listing deleted nothing.
     expect((await t.database.db.select().from(assets).where(eq(assets.id, olderHeader))).length).toBe(1);

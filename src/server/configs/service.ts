@@ -16,7 +16,7 @@ import {
   type DealerStats,
   type Variant,
 } from '../../domain/schemas';
-import { defaultDealerConfigs } from '../../domain/defaults';
+import { defaultDealerConfigs, weightLabel } from '../../domain/defaults';
 import { DEFAULT_BANNER_SIZES, TEXT } from '../../domain/constants';
 import { activeUpsellRules } from '../../domain/upsell';
 import { trendPercent } from '../../domain/metrics';
@@ -28,6 +28,7 @@ import type { InventorySummaryView } from '../../domain/inventory';
 import { resolveBanner } from '../delivery/service';
 import { regenerateInventoryRules } from '../inventory/service';
 import { shapeMismatch } from '../../domain/asset-choice';
+import { modelKey } from '../../domain/model-keys';
 import type { CdnProber } from '../delivery/cdn-probe';
 import { dealerStats } from '../tracking/service';
 
@@ -200,7 +201,8 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  * The banner preview (GET /api/dealers/:dealerId/preview; spec 02 §2 Banner Preview, §4 "Preview asset
  * choice", DECISIONS 14): for header, primary and upsell, the server-side `resolveBanner` answer the
  * delivery endpoint gives for the same model, slot and device (`cdn`: the app's CDN prober,
- * app.cdnProbes). @throws NotFound for an unknown dealer.
+ * app.cdnProbes). The upsell slot also lists the candidates weighed, best first, with their
+ * weights and labels (issue 12). @throws NotFound for an unknown dealer.
  */
 export async function previewSlots(db: Db, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
@@ -221,6 +223,10 @@ export async function previewSlots(db: Db, dealerId: string, q: { model: string;
       width: r.width,
       height: r.height,
       imageUrl: `/api/scripts/${encodeURIComponent(dealerId)}/asset?${params.toString()}`,
+      // The upsell choice explained: the candidates weighed, best first, with their weights (issue 12).
+      ...(slot === 'upsell' && {
+        candidates: (r.dealer.plans.get(modelKey(q.model))?.candidates ?? []).map((c) => ({ model: c.model.displayName, weight: c.weight, label: weightLabel(c.weight), rule: c.rule })),
+      }),
     });
   }
   const ids = out.flatMap((s) => (s.assetId ? [s.assetId] : []));

@@ -167,6 +167,7 @@ export const events = pgTable(
     event: text('event').notNull(),
     slotType: text('slot_type'),
     model: text('model').notNull().default(''),
+    /** The page URL in its privacy-safe form: origin, path and the providers' model filters only (issue 13). */
     url: text('url').notNull().default(''),
     /** When our server received the event (the client's clock is not trusted for reporting). */
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
@@ -175,15 +176,27 @@ export const events = pgTable(
     /**
      * The page view the embed script rendered the banner in (a random id per page view and slot
      * render). A click is stored only when an impression of the same dealer, page view and slot
-     * type exists, and at most once (issue 11 §5): clicks cannot exceed rendered banners.
+     * type exists, and at most once (issue 11 §5): clicks cannot exceed rendered banners. For a
+     * conversion, the page view of the banner click it is attributed to (issue 13).
      */
     pageView: text('page_view'),
+    /**
+     * Conversions only: the hash of the dealer site's lead id (tracking/service.ts leadIdHash), when
+     * the conversion named one (issue 13). The raw id is never stored: a site may use an e-mail
+     * address as its lead id.
+     */
+    leadId: text('lead_id'),
   },
   (t) => [
     index('events_dealer_time_idx').on(t.dealerId, t.occurredAt),
     index('events_occurred_idx').on(t.occurredAt),
-    index('events_impression_view_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'impression' AND page_view IS NOT NULL`),
+    // Counted once (issue 13): an impression per dealer, page view and slot type (a retried
+    // beacon is the same impression); a click likewise (issue 11 §5); a conversion per dealer and
+    // page view of its click, and per dealer and lead.
+    uniqueIndex('events_impression_once_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'impression' AND page_view IS NOT NULL`),
     uniqueIndex('events_click_once_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'click' AND page_view IS NOT NULL`),
+    uniqueIndex('events_conversion_view_once_idx').on(t.dealerId, t.pageView).where(sql`event = 'conversion' AND page_view IS NOT NULL`),
+    uniqueIndex('events_conversion_lead_once_idx').on(t.dealerId, t.leadId).where(sql`event = 'conversion' AND lead_id IS NOT NULL`),
   ],
 );
 

@@ -59,6 +59,17 @@ describe('banner delivery', () => {
     }
   });
 
+  it('answers the placeholder with placeholder=1 even when an asset is chosen (the script swap after a failed load)', async () => {
+    await upload('new_2025_honda_ridgeline_rtl_1920x300.jpg', await makeBanner(1920, 300));
+    expect((await asset('model=ridgeline&type=header&variant=desktop')).headers['x-banner-source']).toBe('asset');
+    const ph = await asset('model=ridgeline&type=header&variant=desktop&placeholder=1');
+    expect(ph.statusCode).toBe(200);
+    expect(ph.headers['x-banner-source']).toBe('placeholder');
+    expect(ph.headers['x-banner-model']).toBe('ridgeline');
+    expect(ph.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect((await asset('model=ridgeline&type=header&variant=desktop&placeholder=yes')).statusCode).toBe(400);
+  });
+
   it('serves the uploaded asset, as WebP when accepted and JPEG otherwise, at the slot size', async () => {
     await upload('new_2025_honda_civic_sport_1920x300.jpg', await makeBanner(1920, 300));
     const webp = await asset('model=Civic&type=header&variant=desktop', { accept: 'image/avif,image/webp,*/*' });

@@ -13,8 +13,8 @@ let t: TestApp;
 
 // Requests reach this public deployment over HTTPS through its proxy unless a test says otherwise.
 const viaHttps = { 'x-forwarded-proto': 'https' };
-const track = (headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(event), headers: { 'content-type': 'text/plain', 'user-agent': UA, ...viaHttps, ...headers } });
+const track = (headers: Record<string, string> = {}, body: Record<string, string> = event) =>
+  t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': UA, ...viaHttps, ...headers } });
 const image = (headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, headers: { 'user-agent': UA, ...viaHttps, ...headers } });
 
@@ -73,17 +73,22 @@ describe('dealer security on public endpoints', () => {
     await setSecurity({ requireHttps: true });
   });
 
-  it('limits each client to maxRequestsPerMinute per dealer, with Retry-After', async () => {
+  it('never limits banner images per client IP; limits beacons per page view, with Retry-After (issue 12)', async () => {
     await setSecurity({ maxRequestsPerMinute: 10 });
-    const ip = { 'x-forwarded-for': '203.0.113.7' };
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await image(ip)).statusCode);
-    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
-    const limited = await image(ip);
+    const ip = { 'x-forwarded-for': '203.0.113.7', origin: 'https://www.hondaofdemo.com' };
+    const images: number[] = [];
+    for (let i = 0; i < 25; i++) images.push((await image(ip)).statusCode);
+    expect(images.every((s) => s === 200)).toBe(true);
+    const view = { ...event, pv: 'view-policy-limit' };
+    const beacons: number[] = [];
+    for (let i = 0; i < 10; i++) beacons.push((await track(ip, view)).statusCode);
+    expect(beacons.every((s) => s === 204)).toBe(true);
+    const limited = await track(ip, view);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await image({ 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(200); // another client
+    expect((await track(ip, { ...event, pv: 'view-policy-other' })).statusCode).toBe(204); // another page view
     await setSecurity({ rateLimitEnabled: false });
-    expect((await image(ip)).statusCode).toBe(200);
+    expect((await track(ip, view)).statusCode).toBe(204);
+    await setSecurity({ rateLimitEnabled: true, maxRequestsPerMinute: 100 });
   });
 });

@@ -1,11 +1,14 @@
 /**
  * A dealer's security settings applied to the public endpoints its website calls (banner images,
  * tracking, the embed script): allowed domains by Origin/Referer with CORS for them, HTTPS when
- * required, and `maxRequestsPerMinute` per client IP per dealer (spec 01 §3 Dealer.security, §9;
- * DECISIONS 17).
+ * required (spec 01 §3 Dealer.security, §9; DECISIONS 17), and `maxRequestsPerMinute` on tracking
+ * only, per page view, with a NAT-friendly per-IP budget beside it (issue 12): banner images and
+ * the script are cacheable and never limited per client IP, since shoppers behind one NAT share it.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit';
 import type { Security } from '../../domain/schemas';
+import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/constants';
 import { Forbidden } from '../errors';
 import { findDeliveryDealer } from './service';
 
@@ -74,21 +77,70 @@ export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, 
   reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
 }
 
-/** Effectively unlimited, for dealers that switched rate limiting off. */
-const NO_LIMIT = 1_000_000_000;
+/** The window of the tracking limits (the dealer's setting is per minute). */
+const RATE_WINDOW_MS = 60_000;
+
+/** Where a beacon's limits are counted: its dealer and page view (null when a body carries none: it is refused by validation). */
+export interface BeaconKey {
+  dealerId: string;
+  pageView: string | null;
+}
+
+/** The dealer's `maxRequestsPerMinute`, or null when nothing is limited (limiting off, or an unknown dealer: the route answers 404). */
+async function dealerLimit(request: FastifyRequest, dealerId: string): Promise<number | null> {
+  const dealer = await findDeliveryDealer(request.server.db, dealerId);
+  return dealer?.security.rateLimitEnabled ? dealer.security.maxRequestsPerMinute : null;
+}
 
 /**
- * Route config for @fastify/rate-limit: `maxRequestsPerMinute` of the dealer the request is for,
- * counted per client IP and dealer. `dealerIdOf` says where the dealer id is (params or body).
+ * Route config for @fastify/rate-limit on the tracking endpoint (issue 12): the dealer's
+ * `maxRequestsPerMinute` per page view (dealer and `pv`), so each shopper gets the dealer's budget
+ * whatever IP they share (a conversion carries its click's page view and counts there). Bodies
+ * without a page view (refused by validation) and dealers without limiting are not counted here;
+ * clientIpBudget bounds every beacon. Over the limit: 429 with Retry-After.
+ * @param beaconOf reads the dealer and page view from the parsed body.
  */
-export function dealerRateLimit(dealerIdOf: (request: FastifyRequest) => string) {
+export function pageViewRateLimit(beaconOf: (request: FastifyRequest) => BeaconKey): RateLimitOptions {
   return {
-    timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => `${request.ip}|${dealerIdOf(request)}`,
-    max: async (request: FastifyRequest) => {
-      const dealer = await findDeliveryDealer(request.server.db, dealerIdOf(request));
-      if (!dealer) return NO_LIMIT; // unknown dealers get their 404 from the route
-      return dealer.security.rateLimitEnabled ? dealer.security.maxRequestsPerMinute : NO_LIMIT;
+    timeWindow: RATE_WINDOW_MS,
+    cache: RATE_LIMIT_PAGE_VIEWS_KEPT,
+    keyGenerator: (request) => {
+      const beacon = beaconOf(request);
+      return beacon.pageView === null ? '' : `${beacon.dealerId}|${beacon.pageView}`;
     },
+    allowList: async (request, key) => key === '' || (await dealerLimit(request, beaconOf(request).dealerId)) === null,
+    max: async (request) => (await dealerLimit(request, beaconOf(request).dealerId)) ?? 0,
+  };
+}
+
+/** The error @fastify/rate-limit throws over a limit: status 429, answered as RATE_LIMITED by the app's error handler. */
+function rateLimitExceeded(retryAfterSeconds: number): Error & { statusCode: number } {
+  return Object.assign(new Error(`Rate limit exceeded, retry in ${retryAfterSeconds} seconds`), { statusCode: 429 });
+}
+
+/**
+ * A preHandler for the tracking endpoint (issue 12): per client IP (IPv6 by /64, as the plugin
+ * keys) and dealer, `maxRequestsPerMinute` × RATE_LIMIT_NAT_FACTOR requests a minute, counted in
+ * the rate-limit plugin's store (`app.createRateLimit`); the second limit beside the route's
+ * pageViewRateLimit, which the plugin allows once per route. Dealers without limiting and unknown
+ * dealers are not counted.
+ * @throws a 429 error (with Retry-After and the X-RateLimit-* headers set) over the budget.
+ */
+export function clientIpBudget(app: FastifyInstance, dealerIdOf: (request: FastifyRequest) => string): preHandlerAsyncHookHandler {
+  const check = app.createRateLimit({
+    timeWindow: RATE_WINDOW_MS,
+    keyGenerator: (request) => `${normalizeIP(request.ip)}|${dealerIdOf(request)}`,
+    allowList: async (request) => (await dealerLimit(request, dealerIdOf(request))) === null,
+    max: async (request) => ((await dealerLimit(request, dealerIdOf(request))) ?? 0) * RATE_LIMIT_NAT_FACTOR,
+  });
+  return async (request, reply) => {
+    const result = await check(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    reply
+      .header('x-ratelimit-limit', result.max)
+      .header('x-ratelimit-remaining', 0)
+      .header('x-ratelimit-reset', result.ttlInSeconds)
+      .header('retry-after', result.ttlInSeconds);
+    throw rateLimitExceeded(result.ttlInSeconds);
   };
 }

@@ -16,8 +16,10 @@ import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
+import { dealerLogos } from './logo-fetcher';
 import type { CdnProber } from './cdn-probe';
 import { runImageJob } from '../assets/image-queue';
+import { compressVariants, encodedBytes, type Encoded } from './encoding';
 
 export interface ResolvedBanner {
   /**
@@ -331,10 +333,12 @@ export interface BannerBytes {
   contentType: string;
   body: Buffer;
   etag: string;
+  /** Brotli and gzip copies of an SVG body, made once with the entry (issue 12); raster images have none. */
+  encoded?: Encoded;
 }
 
 /** Encoded bytes of known models' banners, LRU by total size (issue 11 §13). */
-const cache = new LRUCache<string, BannerBytes>({ maxSize: MAX_BYTES_CACHED, sizeCalculation: (b) => Math.max(1, b.body.length) });
+const cache = new LRUCache<string, BannerBytes>({ maxSize: MAX_BYTES_CACHED, sizeCalculation: (b) => Math.max(1, b.body.length + encodedBytes(b.encoded)) });
 
 /**
  * The bytes of a resolved banner: the asset resized to fit the slot size times `scale` (1 or 2, the
@@ -351,7 +355,9 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
   const box = { width: r.width * scale, height: r.height * scale };
   // An asset's bytes never change (a replacement is a new asset id), so its encodings outlive the
   // dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
-  const key = r.assetId ? `asset|${r.assetId}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}`;
+  // A placeholder shows the dealer's logo once fetched in the background (never waited for): its tag is in the key.
+  const logo = r.assetId ? null : dealerLogos.logo(r.dealer.branding.logoUrl);
+  const key = r.assetId ? `asset|${r.assetId}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
   const hit = cache.get(key);
   if (hit) return hit;
   let result: Omit<BannerBytes, 'etag'>;
@@ -363,6 +369,8 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
       width: r.width,
       height: r.height,
       color: r.dealer.color,
+      branding: r.dealer.branding,
+      logo,
     });
     result = { contentType: 'image/svg+xml', body: Buffer.from(svg) };
   } else {
@@ -375,7 +383,9 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
     result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, box), 'delivery');
   }
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
-  const bytes = { ...result, etag };
+  const bytes: BannerBytes = { ...result, etag };
+  // Text (SVG) is compressed once here; WebP, JPEG and PNG are already compressed (issue 12).
+  if (bytes.contentType === 'image/svg+xml') bytes.encoded = await compressVariants(bytes.body);
   cache.set(key, bytes); // keys bounded by the dealers' models and uploaded assets
   return bytes;
 }

@@ -1,31 +1,43 @@
 /**
  * Script routes: the public per-dealer embed script and the signed-in script page data
- * (spec 01 §7, spec 02 §2 Script and Dealer script page, DECISIONS 6).
+ * (spec 01 §7, spec 02 §2 Script and Dealer script page, DECISIONS 6). The script is built and
+ * compressed (brotli, gzip) once per dealer version, sent in the coding the client accepts and
+ * revalidated by weak comparison (issue 12); it is cacheable and not limited per client IP.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { getDealer } from '../dealers/service';
 import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
 import { NotFound } from '../errors';
-import { dealerScript, embedConfig } from './service';
-import { dealerRateLimit } from '../delivery/public-policy';
+import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig } from './service';
+import { compressVariants, sendEntity, type Entity } from '../delivery/encoding';
 import { dealerStats } from '../tracking/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
 
-/** Script URL, tag and shortcodes of a dealer. */
-export function scriptInfo(origin: string, dealerId: string) {
+/**
+ * Script URL, the tag to paste in the page's <head> (the inline snippet, then the async script:
+ * issue 13), the snippet's CSP hash (for a `script-src` that allows no inline script) and the
+ * shortcodes of a dealer.
+ */
+export function scriptInfo(origin: string, dealerId: string, snippet: string) {
   const scriptUrl = `${origin}/scripts/dc-banners-${dealerId}.js`;
   return {
     scriptUrl,
-    scriptTag: `<script src="${scriptUrl}" async></script>`,
+    scriptTag: `<script>${snippet}</script>\n<script src="${scriptUrl}" async></script>`,
+    snippetHash: `'sha256-${createHash('sha256').update(snippet).digest('base64')}'`,
     shortcodes: ['header', 'primary', 'upsell'].map((t) => `[dc-banner type="${t}"]`),
   };
 }
 
+/** The dealer's inline snippet (snippet.ts) with its configuration. */
+function snippetFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
+  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer));
+}
+
 function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  return dealerScript(app.config.embedDistFile, embedConfig(dealer, app.config.publicOrigin));
+  return dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), embedConfig(dealer, app.config.publicOrigin));
 }
 
 /**
@@ -41,14 +53,15 @@ function upsellPairs(dealer: DealerDelivery): Array<[string, string]> {
 }
 
 export async function scriptRoutes(app: FastifyInstance) {
-  /** Built script bytes and their strong ETag per dealer version. */
-  const scriptCache = new Map<string, { body: Buffer; etag: string }>();
+  /** Built script bytes, their strong ETag and compressed copies per dealer version. */
+  const scriptCache = new Map<string, Entity>();
 
   // /scripts/:file serves dc-banners-{id}.js; any other /scripts/* path is the SPA's script page.
   app.get<{ Params: { file: string } }>(
     '/scripts/:file',
-    // JavaScript for other sites: helmet's page headers do not apply (nosniff is set below).
-    { helmet: false, config: { access: 'public', rateLimit: dealerRateLimit((r) => SCRIPT_FILE.exec((r.params as { file: string }).file)?.[1] ?? '') } },
+    // JavaScript for other sites: helmet's page headers do not apply (nosniff is set below). No
+    // per-IP limit (issue 12): shoppers behind one NAT share an IP; caching and 304s protect it.
+    { helmet: false, config: { access: 'public' } },
     async (request, reply) => {
       const match = SCRIPT_FILE.exec(request.params.file);
       if (!match) return reply.callNotFound();
@@ -56,12 +69,13 @@ export async function scriptRoutes(app: FastifyInstance) {
       if (!current) {
         return reply.status(404).type('application/javascript').send('/* dc-banners: unknown dealer */');
       }
-      // The script depends only on the dealer's settings, so it is built once per dealer version.
+      // The script depends only on the dealer's settings, so it is built and compressed once per dealer version.
       const key = `${current.id}|${current.version}`;
       let built = scriptCache.get(key);
       if (built === undefined) {
         const body = Buffer.from(await scriptFor(app, current));
-        built = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+        built = { body, etag, encoded: await compressVariants(body) };
         if (scriptCache.size > 1000) scriptCache.clear();
         scriptCache.set(key, built);
       }
@@ -70,10 +84,8 @@ export async function scriptRoutes(app: FastifyInstance) {
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Access-Control-Allow-Origin', '*')
-        .header('Cache-Control', 'public, max-age=300')
-        .header('ETag', built.etag);
-      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send();
-      return reply.send(built.body);
+        .header('Cache-Control', 'public, max-age=300');
+      return sendEntity(request, reply, built);
     },
   );
 
@@ -90,7 +102,7 @@ export async function scriptRoutes(app: FastifyInstance) {
       const mappings = Object.entries(dealer.configs.modelMap);
       const upsellRules = upsellPairs(delivery);
       return {
-        ...scriptInfo(app.config.publicOrigin, dealer.id),
+        ...scriptInfo(app.config.publicOrigin, dealer.id, await snippetFor(app, delivery)),
         content,
         dealer: {
           id: dealer.id,

@@ -3,51 +3,77 @@
  * injected in place of the placeholder token (spec 01 §4, §7; spec 02 §2 Script).
  */
 import { readFile } from 'node:fs/promises';
-import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../../embed/config';
+import path from 'node:path';
+import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../embed/config';
 import type { DealerDelivery } from '../delivery/service';
+import type { Provider } from '../../domain/schemas';
+import { modelKey } from '../../domain/model-keys';
 
-let bundle: { path: string; text: string } | null = null;
+/** Built bundles by file (one per provider), read once per process. */
+const bundles = new Map<string, string>();
 
 async function loadBundle(file: string): Promise<string> {
-  if (bundle?.path !== file) bundle = { path: file, text: await readFile(file, 'utf8') };
-  return bundle.text;
+  let text = bundles.get(file);
+  if (text === undefined) bundles.set(file, (text = await readFile(file, 'utf8')));
+  return text;
 }
 
 /**
  * The embed configuration of a dealer, as the script receives it: its page plans (the server's
- * slot choice, slot-plan.ts) as model display names and index pairs, so the script knows each
- * slot's model without a round trip and names the same model the image endpoint answers.
+ * slot choice, slot-plan.ts) compacted to a model list and aliases (see EmbedConfig), so the script
+ * knows each slot's model without a round trip and names the same model the image endpoint answers.
  */
 export function embedConfig(dealer: DealerDelivery, apiOrigin: string): EmbedConfig {
-  const models: string[] = [];
+  const models: EmbedConfig['models'] = [];
   const index = (name: string) => {
-    const i = models.indexOf(name);
-    return i >= 0 ? i : models.push(name) - 1;
+    const i = models.findIndex((m) => m[0] === name);
+    return i >= 0 ? i : models.push([name, -1]) - 1;
   };
-  const plans: EmbedConfig['plans'] = {};
-  for (const [key, plan] of dealer.plans) plans[key] = [index(plan.model.displayName), index(plan.upsell.displayName)];
+  const aliases: EmbedConfig['aliases'] = {};
+  for (const [key, plan] of dealer.plans) {
+    const i = index(plan.model.displayName);
+    models[i]![1] = index(plan.upsell.displayName); // the upsell depends on the standard model only
+    if (modelKey(plan.model.displayName) !== key) aliases[key] = i;
+  }
   return {
     dealerId: dealer.id,
     apiOrigin,
-    provider: dealer.provider,
-    sizes: dealer.sizes,
+    sizes: [dealer.sizes.srpHeaderDesktop, dealer.sizes.srpHeaderMobile, dealer.sizes.inlineDesktop, dealer.sizes.inlineMobile].map((z) => [z.width, z.height]),
     version: dealer.version,
     models,
-    plans,
+    aliases,
     background: dealer.branding.primaryColor,
+    respectDnt: dealer.security.respectDoNotTrack !== false, // on unless turned off (issue 13)
   };
 }
 
+/** The bundle of one provider beside the EMBED_DIST_FILE base name: dist/embed/dc-banners.js -> dist/embed/dc-banners.mxs.js (scripts/build-embed.ts). */
+export function embedBundleFile(base: string, provider: Provider): string {
+  return base.replace(/\.js$/, `.${provider}.js`);
+}
+
 /**
- * The JavaScript text served at /scripts/dc-banners-{dealerId}.js.
- * @throws Error when the embed bundle has not been built (`npm run build:embed`).
+ * A built bundle with `config` injected in place of its placeholder token: the JavaScript text
+ * served at /scripts/dc-banners-{dealerId}.js (with EmbedConfig) or the inline snippet (with
+ * SnippetConfig). @throws Error when the bundle has not been built (`npm run build:embed`).
  */
-export async function dealerScript(bundleFile: string, config: EmbedConfig): Promise<string> {
+export async function dealerScript(bundleFile: string, config: EmbedConfig | SnippetConfig): Promise<string> {
   const text = await loadBundle(bundleFile);
   const token = JSON.stringify(CONFIG_PLACEHOLDER);
   if (!text.includes(token)) throw new Error(`Embed bundle ${bundleFile} lacks the ${token} placeholder`);
   // JSON is valid JS; escape '<' so the config can never close a surrounding <script> tag.
   return text.replace(token, () => JSON.stringify(config).replace(/</g, '\\u003c'));
+}
+
+/** The inline snippet's configuration of a dealer (snippet.ts): slot sizes, background and the page model keys it has. */
+export function snippetConfig(dealer: DealerDelivery): SnippetConfig {
+  const { sizes, background } = embedConfig(dealer, '');
+  return { s: sizes, b: background, k: [...dealer.plans.keys()].join('|') };
+}
+
+/** The snippet bundle beside EMBED_DIST_FILE: dist/embed/dc-banners.js -> dist/embed/snippet.mxs.js (scripts/build-embed.ts). */
+export function snippetBundleFile(base: string, provider: Provider): string {
+  return embedBundleFile(path.join(path.dirname(base), 'snippet.js'), provider);
 }
 
 /**

@@ -5,6 +5,7 @@ import { seedDemoData, DEMO_DEALER } from '../db/seed';
 import { EventIngestor, rollup, dealerStats, type AcceptedEvent } from './service';
 import { eq, sql } from 'drizzle-orm';
 import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
+import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 
 type TestDb = Awaited<ReturnType<typeof openTestDatabase>>;
 let database: TestDb;
@@ -72,9 +73,9 @@ describe('EventIngestor under failures (issue 10)', () => {
 
   it('dead-letters an event the database refuses (NUL in a string) and stores every other event of its batch and after it', async () => {
     const ingest = new EventIngestor(database.db, log, { ...fast, batchSize: 500 });
-    for (let i = 0; i < 300; i++) ingest.enqueue(at(day, 'impression', i === 123 ? 'x\u0000y' : 'nultest'));
+    for (let i = 0; i < 300; i++) ingest.enqueue(at(day, 'impression', i === 123 ? 'x\u0000y' : 'nultest', 'header', `nul-a-${i}`));
     await expect.poll(() => ingest.stats().pending, { timeout: 10_000 }).toBe(0);
-    for (let i = 0; i < 1000; i++) expect(ingest.enqueue(at(day, 'impression', 'nultest'))).toBe(true);
+    for (let i = 0; i < 1000; i++) expect(ingest.enqueue(at(day, 'impression', 'nultest', 'header', `nul-b-${i}`))).toBe(true);
     await ingest.close();
     expect(await count('nultest')).toBe(1299);
     const dead = await database.db.select().from(eventDeadLetters);
@@ -92,7 +93,7 @@ describe('EventIngestor under failures (issue 10)', () => {
     try {
       const before = (await database.db.select().from(eventDeadLetters)).length;
       const ingest = new EventIngestor(database.db, log, { ...fast, batchSize: 1000 });
-      for (let i = 0; i < 1000; i++) ingest.enqueue(at(day, 'impression', [0, 1, 500, 999].includes(i) ? 'poison' : 'triggertest'));
+      for (let i = 0; i < 1000; i++) ingest.enqueue(at(day, 'impression', [0, 1, 500, 999].includes(i) ? 'poison' : 'triggertest', 'header', `trigger-${i}`));
       await ingest.close();
       expect(await count('triggertest')).toBe(996);
       expect((await database.db.select().from(eventDeadLetters)).length - before).toBe(4);
@@ -107,11 +108,11 @@ describe('EventIngestor under failures (issue 10)', () => {
     const ingest = new EventIngestor(database.db, log, { ...fast, retryMaxMs: 50 });
     await database.db.execute(sql.raw('ALTER TABLE events RENAME TO events_away'));
     try {
-      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'impression', 'outagetest'))).toBe(true);
+      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'impression', 'outagetest', 'header', `outage-a-${i}`))).toBe(true);
       await expect.poll(() => ingest.stats().failures, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       await ingest.flush(); // resolves during the outage instead of waiting it out
       expect(ingest.pending).toBe(500);
-      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'impression', 'outagetest'))).toBe(true);
+      for (let i = 0; i < 500; i++) expect(ingest.enqueue(at(day, 'impression', 'outagetest', 'header', `outage-b-${i}`))).toBe(true);
     } finally {
       await database.db.execute(sql.raw('ALTER TABLE events_away RENAME TO events'));
     }
@@ -125,7 +126,7 @@ describe('EventIngestor under failures (issue 10)', () => {
   it('waits while the database is not writable, answering "full" only when the buffer is', async () => {
     let writable = false;
     const ingest = new EventIngestor(database.db, log, { ...fast, maxBuffered: 10, canWrite: () => writable });
-    for (let i = 0; i < 10; i++) expect(ingest.enqueue(at(day, 'impression', 'disktest'))).toBe(true);
+    for (let i = 0; i < 10; i++) expect(ingest.enqueue(at(day, 'impression', 'disktest', 'header', `disk-${i}`))).toBe(true);
     await ingest.flush();
     expect(ingest.enqueue(at(day, 'impression', 'disktest'))).toBe(false);
     writable = true;
@@ -156,3 +157,54 @@ describe('clicks and page views (issue 11 §5)', () => {
   });
 });
 
+
+describe('impressions and conversions counted once (issue 13)', () => {
+  const day = '2026-11-06T09:00:00Z';
+  const stats = () => dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-06T00:00:00Z'), new Date('2026-11-07T00:00:00Z'));
+  const conversion = (pageView: string | null, leadId: string | null = null): AcceptedEvent => ({ ...at(day, 'conversion', 'oncetest', null, 'unused'), pageView, leadId });
+
+  it('stores and rolls up one impression per page view and slot, one attributed conversion per page view and lead, in one batch or several', async () => {
+    const ingest = new EventIngestor(database.db, log, { batchSize: 100, flushIntervalMs: 10_000 });
+    ingest.enqueue(at(day, 'impression', 'oncetest', 'header', 'once-1'));
+    ingest.enqueue(at(day, 'impression', 'oncetest', 'header', 'once-1')); // retried beacon, same batch
+    ingest.enqueue(at(day, 'impression', 'oncetest', 'primary', 'once-1'));
+    ingest.enqueue(at(day, 'click', 'oncetest', 'primary', 'once-1'));
+    ingest.enqueue(conversion('once-1')); // attributed to the click of the same batch
+    ingest.enqueue(conversion('once-1')); // a reload
+    ingest.enqueue(conversion(null)); // no page view: never attributed
+    ingest.enqueue(conversion('once-unclicked'));
+    await ingest.flush();
+    ingest.enqueue(at(day, 'impression', 'oncetest', 'header', 'once-1')); // retried, a later batch
+    ingest.enqueue(at(day, 'impression', 'oncetest', 'header', 'once-2'));
+    ingest.enqueue(at(day, 'click', 'oncetest', 'header', 'once-2'));
+    ingest.enqueue(conversion('once-2', 'lead-hash-1'));
+    ingest.enqueue(at(day, 'impression', 'oncetest', 'header', 'once-3'));
+    ingest.enqueue(at(day, 'click', 'oncetest', 'header', 'once-3'));
+    ingest.enqueue(conversion('once-3', 'lead-hash-1')); // the same lead from another page view
+    ingest.enqueue(conversion('once-1', 'lead-hash-2')); // its page view already converted
+    await ingest.close();
+    expect(await stats()).toEqual({ impressions: 4, clicks: 3, conversions: 2, ctr: 75 });
+    const stored = await database.db.select({ event: events.event, pageView: events.pageView }).from(events).where(eq(events.model, 'oncetest'));
+    expect(stored.filter((e) => e.event === 'impression')).toHaveLength(4);
+    expect(stored.filter((e) => e.event === 'conversion').map((e) => e.pageView).sort()).toEqual(['once-1', 'once-2']);
+    expect(ingest.stats()).toMatchObject({ stored: 16, impressionsIgnored: 2, clicksRefused: 0, conversionsRefused: 5 });
+  });
+});
+
+describe('the conversion window (issue 13)', () => {
+  it(`counts a conversion only within CONVERSION_WINDOW_MS (${CONVERSION_WINDOW_MS / 60_000} minutes) of its click`, async () => {
+    const ingest = new EventIngestor(database.db, log, { batchSize: 100, flushIntervalMs: 10_000 });
+    for (const pv of ['window-1', 'window-2']) {
+      ingest.enqueue(at('2026-11-07T09:00:00Z', 'impression', 'windowtest', 'header', pv));
+      ingest.enqueue(at('2026-11-07T09:00:01Z', 'click', 'windowtest', 'header', pv));
+    }
+    const late = new Date(Date.parse('2026-11-07T09:00:01Z') + CONVERSION_WINDOW_MS + 1000);
+    const inTime = new Date(Date.parse('2026-11-07T09:00:01Z') + CONVERSION_WINDOW_MS - 1000);
+    ingest.enqueue(at(late.toISOString(), 'conversion', 'windowtest', null, 'window-1'));
+    ingest.enqueue(at(inTime.toISOString(), 'conversion', 'windowtest', null, 'window-2'));
+    await ingest.close();
+    const rows = await database.db.select({ pageView: events.pageView }).from(events).where(sql`${events.model} = 'windowtest' and ${events.event} = 'conversion'`);
+    expect(rows).toEqual([{ pageView: 'window-2' }]);
+    expect(ingest.stats()).toMatchObject({ conversionsRefused: 1 });
+  });
+});

@@ -1,16 +1,21 @@
 /**
  * POST /api/analytics/track: the dealer-site script reports impressions, clicks and
- * conversions here (spec 01 §7, DECISIONS 15-17). Answers 204 once the event is buffered; bots
- * are acknowledged but not counted; unknown dealers, bad bodies, refused origins and clients
- * over the dealer's rate limit get a clear 4xx; a full buffer answers 503.
+ * conversions here (spec 01 §7, DECISIONS 15-17). Answers 204 once the event is buffered; bots,
+ * and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects them
+ * (issue 13), are acknowledged but not counted; the page URL is stored in its privacy-safe form
+ * (origin, path, the providers' model filters) and a lead id only as a hash (issue 13); unknown dealers, bad bodies and refused origins get a clear
+ * 4xx; a page view over the dealer's `maxRequestsPerMinute`, or a client IP over that times
+ * RATE_LIMIT_NAT_FACTOR, gets 429 (issue 12); a full buffer answers 503.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
-import { trackBodySchema } from '../../domain/schemas';
+import { PAGE_VIEW_ID, trackBodySchema } from '../../domain/schemas';
 import { parseInput } from '../validation';
 import { AppError, Invalid, NotFound } from '../errors';
 import { findDeliveryDealer } from '../delivery/service';
-import { applyDealerPolicy, dealerRateLimit } from '../delivery/public-policy';
+import { applyDealerPolicy, clientIpBudget, pageViewRateLimit, type BeaconKey } from '../delivery/public-policy';
+import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
+import { leadIdHash } from './service';
 
 export const TRACK_BODY_LIMIT = 4096;
 
@@ -25,13 +30,19 @@ function bodyObject(request: FastifyRequest): unknown {
   }
 }
 
-function dealerIdOf(request: FastifyRequest): string {
-  try {
-    const id = (bodyObject(request) as { dealerId?: unknown } | null)?.dealerId;
-    return typeof id === 'string' ? id : '';
-  } catch {
-    return '';
-  }
+/** The string field `name` of the (already parsed) body, else ''. */
+function field(request: FastifyRequest, name: 'dealerId' | 'pv'): string {
+  const body = request.body;
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+const dealerIdOf = (request: FastifyRequest): string => field(request, 'dealerId');
+
+/** The beacon's dealer and page view for the limits (a conversion's is its click's); a missing or malformed `pv` is none (the body is then refused). */
+function beaconOf(request: FastifyRequest): BeaconKey {
+  const pv = field(request, 'pv');
+  return { dealerId: dealerIdOf(request), pageView: PAGE_VIEW_ID.test(pv) ? pv : null };
 }
 
 /**
@@ -49,31 +60,48 @@ function isBotCached(ua: string): boolean {
   return answer;
 }
 
+/**
+ * True when the visitor asks not to be tracked (issue 13): `DNT: 1` or `Sec-GPC: 1`, the headers
+ * browsers send with Do-Not-Track or Global Privacy Control on. The embed script already sends no
+ * beacon then; this covers older scripts and other clients.
+ */
+export function optedOut(request: FastifyRequest): boolean {
+  return request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
+}
+
 export async function trackingRoutes(app: FastifyInstance) {
   app.post(
     '/api/analytics/track',
     {
       bodyLimit: TRACK_BODY_LIMIT,
       helmet: false, // a 204 beacon: helmet's page headers do not apply
+      // text/plain beacons arrive as JSON text: parsed once here, before the limits read their keys.
+      preValidation: async (request) => {
+        request.body = bodyObject(request);
+      },
+      // Per client IP and dealer: the NAT-friendly budget (issue 12); runs before the page-view limit below.
+      preHandler: clientIpBudget(app, dealerIdOf),
       // Dealer sites post beacons from their own pages: exempt from the same-origin check (issue 11 §4).
-      config: { access: 'public', allowCrossSite: true, rateLimit: dealerRateLimit(dealerIdOf) },
+      config: { access: 'public', allowCrossSite: true, rateLimit: pageViewRateLimit(beaconOf) },
     },
     async (request, reply) => {
       reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
-      const input = parseInput(trackBodySchema, bodyObject(request));
+      const input = parseInput(trackBodySchema, request.body);
       const dealer = await findDeliveryDealer(app.db, input.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security, { beacon: true });
       if (isBotCached(request.headers['user-agent'] ?? '')) return reply.status(204).send();
+      if (dealer.security.respectDoNotTrack !== false && optedOut(request)) return reply.status(204).send();
       const accepted = app.events.enqueue({
         dealerId: input.dealerId,
         event: input.event,
         slotType: input.type ?? null,
         model: input.model, // the comparison key (trackBodySchema)
-        url: input.url,
+        url: privacySafeUrl(input.url, ALL_KEPT_PARAMS) ?? '', // defence in depth: the script already reduces it
         clientTimestamp: input.timestamp === undefined ? null : String(input.timestamp),
         occurredAt: new Date(),
         pageView: input.pv ?? null,
+        leadId: input.leadId === undefined ? null : leadIdHash(input.dealerId, input.leadId),
       });
       if (!accepted) throw new AppError('UNAVAILABLE', 'Event buffer full, retry later');
       return reply.status(204).send();

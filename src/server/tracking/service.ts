@@ -20,16 +20,25 @@
  *   buffered (reads call it so they see the latest events). `close()` keeps retrying for up to
  *   CLOSE_RETRY_MS, then logs how many events it could not store.
  *
+ * What is counted (issue 11 §5, issue 13): an impression once per (dealer, page view, slot type),
+ * so a retried beacon is not counted twice; a click only for a banner its page view rendered, once;
+ * a conversion only when a click of the same dealer and page view was received within
+ * CONVERSION_WINDOW_MS before it, once per (dealer, page view) and once per (dealer, lead). The
+ * unique indexes on `events` decide, inside the batch's transaction, and only the rows they let in
+ * are rolled up, so rollups never count a duplicate.
+ *
  * Crash loss: an event is written FLUSH_INTERVAL_MS plus one batch write after it is
  * acknowledged while the database keeps up; a kill -9 loses what was acknowledged in that
  * window (measured by `npm run bench`, documented in docs/OPERATIONS.md).
  */
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
 import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
+import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { causeChain } from '../db/availability';
 
 /** An event as accepted by the track route; `model` is already the comparison key. */
@@ -38,11 +47,23 @@ export interface AcceptedEvent {
   event: TrackEventName;
   slotType: SlotType | null;
   model: string;
+  /** The page URL in its privacy-safe form (privacySafeUrl; the route reduces it), or ''. */
   url: string;
   clientTimestamp: string | null;
   occurredAt: Date;
-  /** The page view the banner was rendered in (trackBodySchema `pv`); null for conversions. */
+  /** The page view the banner was rendered in (trackBodySchema `pv`); for a conversion, the page view of its click. */
   pageView: string | null;
+  /** Conversions: SHA-256 (hex) of the site's lead id, when it sent one (leadIdHash). */
+  leadId?: string | null;
+}
+
+/**
+ * What `events.lead_id` stores of a conversion's lead id (issue 13): its SHA-256, hex, salted with
+ * the dealer id. Equal ids of one dealer give equal hashes (one conversion per lead), and a site
+ * that uses an e-mail address as its lead id does not make the server store that address.
+ */
+export function leadIdHash(dealerId: string, leadId: string): string {
+  return createHash('sha256').update(`${dealerId}\n${leadId}`).digest('hex');
 }
 
 export const FLUSH_INTERVAL_MS = 100;
@@ -76,6 +97,10 @@ export interface IngestorStats {
   stored: number;
   /** Clicks not stored: no impression of their page view and slot, or already clicked there. */
   clicksRefused: number;
+  /** Impressions not stored: that page view's slot was already counted (a retried beacon). */
+  impressionsIgnored: number;
+  /** Conversions not stored: no page view, no click of that page view in the window, or already counted for it or its lead (issue 13). */
+  conversionsRefused: number;
   deadLettered: number;
   /** Consecutive failed write attempts (0 when the last write succeeded). */
   failures: number;
@@ -110,7 +135,7 @@ export class EventIngestor {
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  private counts = { stored: 0, clicksRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
+  private counts = { stored: 0, clicksRefused: 0, impressionsIgnored: 0, conversionsRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
   private readonly opts: IngestorOptions;
 
   constructor(
@@ -215,7 +240,7 @@ export class EventIngestor {
    */
   private async writeOrIsolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
     try {
-      this.counts.clicksRefused += await writeBatch(this.db, batch, this.opts.durableCommits);
+      this.count(await writeBatch(this.db, batch, this.opts.durableCommits));
       this.succeeded(batch.length);
       return [];
     } catch (err) {
@@ -233,7 +258,7 @@ export class EventIngestor {
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
       try {
-        this.counts.clicksRefused += await writeBatch(this.db, part, this.opts.durableCommits);
+        this.count(await writeBatch(this.db, part, this.opts.durableCommits));
         this.succeeded(part.length);
         continue;
       } catch (err) {
@@ -260,6 +285,12 @@ export class EventIngestor {
     return [];
   }
 
+  private count(n: NotStored): void {
+    this.counts.clicksRefused += n.clicks;
+    this.counts.impressionsIgnored += n.impressions;
+    this.counts.conversionsRefused += n.conversions;
+  }
+
   private succeeded(count: number): void {
     if (this.counts.failures > 0) this.log.info({ afterFailures: this.counts.failures }, 'event writes resumed');
     this.counts.stored += count;
@@ -274,21 +305,33 @@ export class EventIngestor {
   }
 }
 
+/** Events of a batch the unique indexes or attribution kept out, by kind. */
+interface NotStored {
+  impressions: number;
+  clicks: number;
+  conversions: number;
+}
+
 /**
  * Writes one batch of events and its rollups in one transaction; `durable` false commits without
- * waiting for the WAL flush (see IngestorOptions.durableCommits). Clicks are stored only for a
- * banner their page view rendered, once (insertClicks), and only stored events are rolled up.
- * @returns the number of clicks refused. @throws the database error.
+ * waiting for the WAL flush (see IngestorOptions.durableCommits). Impressions, then clicks, then
+ * conversions, so a click may follow its impression and a conversion its click in the same batch;
+ * each insert lets in only what counts (see the module doc), and only the rows it let in are rolled up.
+ * @returns how many events of each kind were not stored. @throws the database error.
  */
-async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Promise<number> {
+async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Promise<NotStored> {
+  const impressions = batch.filter((e) => e.event === 'impression');
   const clicks = batch.filter((e) => e.event === 'click');
-  const others = clicks.length === 0 ? batch : batch.filter((e) => e.event !== 'click');
+  const conversions = batch.filter((e) => e.event === 'conversion');
   return db.transaction(async (tx) => {
     if (!durable) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
-    // Impressions first: a click may belong to an impression of the same batch.
-    if (others.length > 0) await insertEvents(tx, others);
-    const storedClicks = clicks.length > 0 ? await insertClicks(tx, clicks) : [];
-    const stored = storedClicks.length === 0 ? others : [...others, ...storedClicks];
+    const stored: StoredEvent[] = [];
+    if (impressions.length > 0) stored.push(...(await insertImpressions(tx, impressions)));
+    const storedImpressions = stored.length;
+    if (clicks.length > 0) stored.push(...(await insertClicks(tx, clicks)));
+    const storedClicks = stored.length - storedImpressions;
+    if (conversions.length > 0) stored.push(...(await insertConversions(tx, conversions)));
+    const storedConversions = stored.length - storedImpressions - storedClicks;
     if (stored.length > 0) {
       await tx
         .insert(eventRollupsHourly)
@@ -302,7 +345,11 @@ async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Pro
           },
         });
     }
-    return clicks.length - storedClicks.length;
+    return {
+      impressions: impressions.length - storedImpressions,
+      clicks: clicks.length - storedClicks,
+      conversions: conversions.length - storedConversions,
+    };
   });
 }
 
@@ -315,48 +362,97 @@ const rowOf = (e: AcceptedEvent) => ({
   client_timestamp: e.clientTimestamp,
   occurred_at: e.occurredAt.toISOString(),
   page_view: e.pageView,
+  lead_id: e.leadId ?? null,
 });
 
 /** The events table's columns a batch writes, in the order of `recordset`. */
-const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view');
+const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id');
 
 /**
  * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EVENT_COLUMNS:
- * a fixed, short statement instead of 8 bound parameters per row, which is several times cheaper
+ * a fixed, short statement instead of 9 bound parameters per row, which is several times cheaper
  * to build and to parse on both PGlite and PostgreSQL.
  */
 const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
-  AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text)`;
+  AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text, lead_id text)`;
 
-/** Inserts a batch of events as they are (impressions and conversions). */
-async function insertEvents(tx: Tx, batch: AcceptedEvent[]): Promise<void> {
-  await tx.execute(sql`INSERT INTO ${events} (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM ${recordset(batch)}`);
+/** What the rollups need of a stored row: the inserts return it for the rows they let in. */
+type StoredEvent = Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt'>;
+
+/** RETURNING list of the inserts: the stored rows' rollup keys (time as epoch milliseconds, the same on both drivers). */
+const STORED_COLUMNS = sql.raw('dealer_id, event, slot_type, model, (extract(epoch FROM occurred_at) * 1000)::float8 AS at');
+
+type StoredRow = { dealer_id: string; event: string; slot_type: string | null; model: string; at: number | string };
+
+/** Runs one of the inserts below and maps the rows it stored. */
+async function insertReturning(tx: Tx, statement: SQL): Promise<StoredEvent[]> {
+  const result = (await tx.execute(statement)) as unknown as { rows: StoredRow[] };
+  return result.rows.map((r) => ({
+    dealerId: r.dealer_id,
+    event: r.event as TrackEventName,
+    slotType: r.slot_type as SlotType | null,
+    model: r.model,
+    occurredAt: new Date(Number(r.at)),
+  }));
+}
+
+/**
+ * Inserts impressions, at most one per (dealer, page view, slot type) (the partial unique index
+ * events_impression_once_idx): a beacon retried after a 503, or sent twice, is one impression (issue 13).
+ * @returns the impressions stored.
+ */
+function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<StoredEvent[]> {
+  return insertReturning(tx, sql`
+    INSERT INTO ${events} (${EVENT_COLUMNS})
+    SELECT ${EVENT_COLUMNS} FROM ${recordset(batch)}
+    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'impression' AND page_view IS NOT NULL DO NOTHING
+    RETURNING ${STORED_COLUMNS}`);
 }
 
 /**
  * Inserts the clicks whose page view has an impression of the same dealer and slot type, at most
  * one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
  * clicks never exceed the banners page views rendered and CTR stays <= 100 % (issue 11 §5).
- * @returns the clicks stored, from the batch.
+ * @returns the clicks stored.
  */
-async function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<AcceptedEvent[]> {
-  const result = (await tx.execute(sql`
+function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<StoredEvent[]> {
+  return insertReturning(tx, sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
     SELECT ${EVENT_COLUMNS} FROM ${recordset(clicks)}
     WHERE EXISTS (
       SELECT 1 FROM ${events} v
       WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type)
     ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'click' AND page_view IS NOT NULL DO NOTHING
-    RETURNING dealer_id, page_view, slot_type`)) as unknown as { rows: Array<{ dealer_id: string; page_view: string; slot_type: string }> };
-  const keys = new Set(result.rows.map((r) => `${r.dealer_id}|${r.page_view}|${r.slot_type}`));
-  // The first click of each stored key is the one the database kept.
-  return clicks.filter((c) => keys.delete(`${c.dealerId}|${c.pageView}|${c.slotType}`));
+    RETURNING ${STORED_COLUMNS}`);
+}
+
+/** A click older than this (by server receipt time) no longer takes a conversion (CONVERSION_WINDOW_MS). */
+const CONVERSION_WINDOW = sql.raw(`interval '${CONVERSION_WINDOW_MS / 1000} seconds'`);
+
+/**
+ * Inserts the conversions attributed to a stored banner click: a click of the same dealer and page
+ * view (any slot) received at most CONVERSION_WINDOW_MS before the conversion; at most one per
+ * (dealer, page view) and one per (dealer, lead id) (the
+ * partial unique indexes events_conversion_view_once_idx and events_conversion_lead_once_idx), so a
+ * reloaded thank-you page or a lead sent from two page views counts once (issue 13). Unattributed
+ * conversions are not stored and never enter the Conversion Rate.
+ * @returns the conversions stored.
+ */
+function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<StoredEvent[]> {
+  return insertReturning(tx, sql`
+    INSERT INTO ${events} (${EVENT_COLUMNS})
+    SELECT ${EVENT_COLUMNS} FROM ${recordset(conversions)}
+    WHERE EXISTS (
+      SELECT 1 FROM ${events} c
+      WHERE c.event = 'click' AND c.dealer_id = r.dealer_id AND c.page_view = r.page_view AND c.occurred_at >= r.occurred_at - ${CONVERSION_WINDOW})
+    ON CONFLICT DO NOTHING
+    RETURNING ${STORED_COLUMNS}`);
 }
 
 type RollupRow = typeof eventRollupsHourly.$inferInsert;
 
-/** Sums a batch of events into rows per (dealer, hour, model key, slot type); `model` is already the key. */
-export function rollup(batch: AcceptedEvent[]): RollupRow[] {
+/** Sums stored events into rows per (dealer, hour, model key, slot type); `model` is already the key. */
+export function rollup(batch: ReadonlyArray<Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt'>>): RollupRow[] {
   const rows = new Map<string, RollupRow & { impressions: number; clicks: number; conversions: number }>();
   for (const e of batch) {
     const hour = new Date(Math.floor(e.occurredAt.getTime() / 3_600_000) * 3_600_000);

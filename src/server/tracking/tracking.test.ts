@@ -37,7 +37,7 @@ describe('event tracking', () => {
 
   it('accepts impressions and clicks (JSON or text/plain beacons) and counts them', async () => {
     expect((await track(body)).statusCode).toBe(204);
-    expect((await track(body)).statusCode).toBe(204);
+    expect((await track({ ...body, pv: 'view-tracking-2' })).statusCode).toBe(204); // another page view (one impression per page view and slot, issue 13)
     expect((await track({ ...body, event: 'click' }, { 'content-type': 'text/plain;charset=UTF-8' })).statusCode).toBe(204);
     expect(await stats()).toEqual({ impressions: 2, clicks: 1, conversions: 0, ctr: 50 });
     const rows = await t.database.db.select().from(events);
@@ -87,13 +87,13 @@ describe('event tracking', () => {
       expect(res.statusCode, JSON.stringify(patch)).toBe(400);
       expect(res.json().error.message).toMatch(message);
     }
-    for (let i = 0; i < 20; i++) expect((await track(body)).statusCode).toBe(204);
+    for (let i = 0; i < 20; i++) expect((await track({ ...body, pv: `view-hostile-${i}` })).statusCode).toBe(204);
     expect(await stats()).toMatchObject({ impressions: before.impressions + 20 });
   });
 
   it('stores models by their comparison key, so prototype names and formula prefixes are plain data', async () => {
-    for (const model of ['constructor', '__proto__', '=HYPERLINK("x")', 'CR-V', 'Santa Fe']) {
-      expect((await track({ ...body, model })).statusCode).toBe(204);
+    for (const [i, model] of ['constructor', '__proto__', '=HYPERLINK("x")', 'CR-V', 'Santa Fe'].entries()) {
+      expect((await track({ ...body, model, pv: `view-model-${i}` })).statusCode).toBe(204);
     }
     await t.app.events.flush();
     const rows = await t.database.db.select({ model: events.model }).from(events).orderBy(events.id);
@@ -122,7 +122,7 @@ describe('event tracking', () => {
     expect(bare.json().error.message).toMatch(/allowed domain/);
     expect((await track(body, { origin: 'https://evil.example' })).statusCode).toBe(403);
     // A Referer from an allowed page is enough (browsers may omit Origin on same-origin-like requests).
-    const referred = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, referer: 'https://www.hondaofdemo.com/new-inventory' } });
+    const referred = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify({ ...body, pv: 'view-referred' }), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, referer: 'https://www.hondaofdemo.com/new-inventory' } });
     expect(referred.statusCode).toBe(204);
     expect(await stats()).toMatchObject({ impressions: before.impressions + 1 });
   });

@@ -1,11 +1,11 @@
 /**
  * Dealer Settings (/admin/dealers/:dealerId/settings; spec 01 §2, §4, §5, §9; DECISIONS 2, 12):
  * dealer details, asset storage (provider, base URL, fallback, the four banner sizes with numeric
- * fallback to the defaults, naming pattern and variables, storage quota), branding, security and
- * notifications. 'Unsaved changes', Reset to Defaults (asset storage and branding only; marks the
- * form dirty), Save Changes ('Saving...', disabled when clean or saving; a failed save shows the
- * server's message naming the field and keeps the form dirty), the configuration guide, and
- * 'Dealer Not Found'.
+ * fallback to the defaults, naming pattern and variables, storage quota), branding, security (with
+ * Respect Do-Not-Track / Global Privacy Control, issue 13) and notifications. 'Unsaved changes',
+ * Reset to Defaults (asset storage and branding only; marks the form dirty), Save Changes
+ * ('Saving...', disabled when clean or saving; a failed save shows the server's message naming the
+ * field and keeps the form dirty), the configuration guide, and 'Dealer Not Found'.
  */
 import { useState, type ReactNode } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
@@ -244,6 +244,12 @@ function Settings({ dealerId }: { dealerId: string }) {
             <Switch label="Enable CORS (only allowed domains may call)" checked={draft.security.enableCors} onChange={(e) => set('security', { enableCors: e.currentTarget.checked })} />
             <Switch label="Require HTTPS" checked={draft.security.requireHttps} onChange={(e) => set('security', { requireHttps: e.currentTarget.checked })} />
             <Switch label="Rate limit" checked={draft.security.rateLimitEnabled} onChange={(e) => set('security', { rateLimitEnabled: e.currentTarget.checked })} />
+            <Switch
+              label="Respect Do-Not-Track / Global Privacy Control"
+              description="With a Do-Not-Track or Global Privacy Control signal, banners still show but nothing is counted or stored in the browser."
+              checked={draft.security.respectDoNotTrack}
+              onChange={(e) => set('security', { respectDoNotTrack: e.currentTarget.checked })}
+            />
             <NumberInput
               label="Max requests per minute"
               description={`${MAX_REQUESTS_PER_MINUTE.min}-${MAX_REQUESTS_PER_MINUTE.max}; empty means ${MAX_REQUESTS_PER_MINUTE.fallback}`}

@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Asset } from '../../../domain/schemas';
 import { apiFetch } from '../../api/client';
-import { dealerKeys, dealerPath } from '../api';
+import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 
 /** GET /api/dealers/:dealerId/assets answer: newest first, plus storage use against the quota. */
 export interface AssetList {
@@ -24,10 +24,41 @@ export type UploadResult =
   | { filename: string; ok: true; asset: Asset; warnings: string[] }
   | { filename: string; ok: false; error: string; hint?: string };
 
-/** The 'Free up space' plan (DECISIONS 12): per model, the older assets that would be removed. */
+/** An asset as the 'Free up space' plan lists it. */
+export interface CleanupAsset {
+  id: string;
+  name: string;
+  createdAt: string;
+  sizeBytes: number;
+  isActive: boolean;
+}
+
+/**
+ * One group of interchangeable assets: same model, trim, slot and size. `keep` is what delivery
+ * shows (the newest active one); `remove` are the others, newest first.
+ */
+export interface CleanupGroup {
+  model: string;
+  modelKey: string;
+  trim: string;
+  slot: 'header' | 'primary';
+  /** 'WIDTHxHEIGHT'. */
+  size: string;
+  keep: CleanupAsset;
+  remove: CleanupAsset[];
+}
+
+/** The 'Free up space' plan (DECISIONS 12, issue 12): only groups with something to remove. */
 export interface CleanupPlan {
-  groups: Array<{ model: string; kept: Asset[]; remove: Asset[] }>;
+  groups: CleanupGroup[];
   freedBytes: number;
+}
+
+/** POST /assets/cleanup answer: ids not (or no longer) removable come back in `skipped`. */
+export interface FreeUpSpaceResult {
+  deleted: number;
+  freedBytes: number;
+  skipped: string[];
 }
 
 /** The upload endpoint's answer, success or error. */
@@ -85,21 +116,27 @@ export function fetchCleanupPlan(dealerId: string): Promise<CleanupPlan> {
   return apiFetch<CleanupPlan>(`${assetsPath(dealerId)}/cleanup`);
 }
 
-/** The 'Free up space' plan, fetched only while `enabled` (the dialog is open). */
-export function useCleanupPlan(dealerId: string, enabled: boolean) {
+/**
+ * The 'Free up space' plan for the open dialog: not kept once the dialog closes (gcTime 0), so each
+ * opening loads it afresh, and not refetched on window focus, so the list does not change under the
+ * dealer's hand (the server checks the confirmed ids against the current plan anyway); a 4xx is not retried.
+ */
+export function useCleanupPlan(dealerId: string) {
   return useQuery({
     queryKey: [...dealerKeys.assets(dealerId), 'cleanup'],
     queryFn: () => fetchCleanupPlan(dealerId),
-    enabled,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    retry: retryUnlessClientError,
   });
 }
 
-/** POST /api/dealers/:dealerId/assets/cleanup with the confirmed ids. */
-export function freeUpSpace(dealerId: string, assetIds: string[]): Promise<{ deleted: number; freedBytes: number }> {
+/** POST /api/dealers/:dealerId/assets/cleanup with the confirmed ids; only ids still in the plan's remove lists are deleted. */
+export function freeUpSpace(dealerId: string, assetIds: string[]): Promise<FreeUpSpaceResult> {
   return apiFetch(`${assetsPath(dealerId)}/cleanup`, { method: 'POST', json: { assetIds } });
 }
 
-/** Deletes the confirmed older assets and refreshes the list. */
+/** Deletes the confirmed assets and refreshes the list (and the plan). */
 export function useFreeUpSpace(dealerId: string) {
   const qc = useQueryClient();
   return useMutation({

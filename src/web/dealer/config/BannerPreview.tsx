@@ -1,13 +1,14 @@
 /**
  * Banner Preview (/dealer/preview; spec 02 §2 Banner Preview, §4 "Preview asset choice";
  * DECISIONS 14): model, optional trim and device; each slot's status and image come from the
- * server's own delivery choice (never re-implemented here). A failed image load swaps once to a
- * local placeholder.
+ * server's own delivery choice (never re-implemented here); the upsell slot says which candidates
+ * were weighed and which won (issue 12). A failed image load swaps once to a local placeholder.
  */
 import { useState } from 'react';
 import { Badge, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { SlotType, Variant } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
+import { upsellChoiceText } from '../../../domain/configs';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useConfigs, usePreview, type PreviewSlot } from './api';
@@ -137,6 +138,11 @@ export function BannerPreview() {
                       {s.width}x{s.height}
                     </Text>
                   </Group>
+                  {s.slot === 'upsell' && s.candidates && (
+                    <Text size="sm" mb="xs" data-testid="upsell-candidates">
+                      {upsellChoiceText(preview.data.slots[0]?.model ?? model, s.candidates)}
+                    </Text>
+                  )}
                   <div style={{ overflowX: 'auto' }}>
                     <SlotImage slot={s} manufacturer={manufacturer} background={preview.data.background} />
                   </div>

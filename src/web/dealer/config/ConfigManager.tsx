@@ -199,9 +199,7 @@ export function ConfigManager() {
           <Stack>
             <Paper withBorder p="lg" radius="md">
               <Title order={4}>Inventory Priority Weights</Title>
-              <Text size="sm" c="dimmed" mb="md">
-                1-3 low, 4-7 normal, 8-10 high priority. Higher weights favour a model's banners.
-              </Text>
+              <WeightsRule mb="md" />
               {models.length === 0 ? (
                 <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
               ) : (
@@ -288,6 +286,20 @@ export function ConfigManager() {
         </Tabs.Panel>
       </Tabs>
     </Stack>
+  );
+}
+
+/**
+ * What inventory weights do (issue 12, DECISIONS 22), said where they are edited: they choose among
+ * a model's upsell candidates (rankCandidates), and nothing else.
+ */
+export function WeightsRule({ mb }: { mb?: string }) {
+  return (
+    <Text size="sm" c="dimmed" mb={mb} data-testid="weights-rule">
+      1-3 Low, 4-7 Normal, 8-10 High Priority. When a model has several upsell candidates, the one with the higher weight is shown; Low Priority models (1-3) are never
+      chosen while a Normal or High Priority candidate exists. Equal weights: the upsell rule's target, then inventory priority, then catalogue order. Weights only
+      choose the upsell banner (Custom Rules are used as written); header and inline banners always show the page's model.
+    </Text>
   );
 }
 

@@ -18,7 +18,7 @@ import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
 import { emptyRow, ownValue, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
-import { RowsEditor, WeightSlider } from './ConfigManager';
+import { RowsEditor, WeightSlider, WeightsRule } from './ConfigManager';
 
 const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
   { value: 'manufacturer', title: 'Manufacturer Defaults', description: "Use the manufacturer's recommended upsell paths.", icon: Factory },
@@ -141,9 +141,7 @@ export function UpsellRules() {
           <Group justify="space-between" mb="md">
             <div>
               <Title order={4}>Inventory Weights</Title>
-              <Text size="sm" c="dimmed">
-                1-3 low, 4-7 normal, 8-10 high priority.
-              </Text>
+              <WeightsRule />
             </div>
             {canEdit && (
               <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ weights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
@@ -211,10 +209,11 @@ export function UpsellRules() {
 
       <Alert icon={<Info size={18} />} color="blue" title="How Upsell Rules Work">
         <List size="sm" spacing={4}>
-          <List.Item>When a shopper views a model, the upsell banner shows the model its rule points to.</List.Item>
-          <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours.</List.Item>
-          <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else a model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
-          <List.Item>A rule whose target is the same model is labelled Higher Trim. Weights: 1-3 low, 4-7 normal, 8-10 high priority.</List.Item>
+          <List.Item>When a shopper views a model, the upsell banner shows one of its upsell candidates: the target its rule points to and, with Manufacturer Defaults, the manufacturer's other suggested targets for it.</List.Item>
+          <List.Item>Among several candidates the higher inventory weight wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal weights the rule's target wins, then the higher inventory priority, then catalogue order.</List.Item>
+          <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours exactly as written (weights do not apply).</List.Item>
+          <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else the best-weighted model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
+          <List.Item>A rule whose target is the same model is labelled Higher Trim. Banner Preview shows the candidates weighed for any model.</List.Item>
         </List>
       </Alert>
     </Stack>

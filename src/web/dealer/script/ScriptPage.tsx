@@ -1,6 +1,8 @@
 /**
- * Script page /dealer/script (spec 02 §2 Script, §9): step 1 the script tag, step 2 the three
- * shortcodes (each copyable), a preview of the generated script and its download.
+ * Script page /dealer/script (spec 02 §2 Script, §9; issue 13): step 1 the tag (inline snippet and
+ * async script) with what it does for page speed and its CSP hash, step 2 the three shortcodes
+ * (each copyable), step 3 the lead page snippet and the script's API, a preview of the generated
+ * script and its download.
  */
 import type { ReactNode } from 'react';
 import { Badge, Button, Code, Group, Paper, ScrollArea, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
@@ -18,6 +20,8 @@ const SHORTCODE_HELP: Record<string, string> = {
   primary: 'Inline banner for the searched model, placed among the results.',
   upsell: 'Inline banner for the model one step up, from your upsell rules.',
 };
+/** The lead page snippet: runs once the banner script (async) has loaded. */
+const LEAD_SNIPPET = `<script>addEventListener('load', function () { window.dcBanners && dcBanners.conversion({ leadId: 'YOUR-LEAD-ID' }); });</script>`;
 const shortcodeType = (code: string) => /type="([^"]+)"/.exec(code)?.[1] ?? '';
 
 /** The dealer's embed script: installation steps, preview and download. */
@@ -36,8 +40,26 @@ export function ScriptPage() {
         <Text c="dimmed">Two steps put your banners on your website&apos;s new-vehicle search pages.</Text>
       </div>
 
-      <Step n={1} title="Add the script to your site" description="Paste this tag into the <head> of every page. It only acts on new-vehicle search pages.">
-        {d ? <CopyField value={d.scriptTag} label="script tag" /> : <Skeleton h={44} />}
+      <Step
+        n={1}
+        title="Add the script to your site"
+        description="Paste these two tags at the top of the <head> of every page. They only act on new-vehicle search pages."
+      >
+        {d ? (
+          <Stack gap="xs">
+            <CopyField value={d.scriptTag} label="script tag" />
+            <Text size="sm" c="dimmed">
+              Page speed: the first tag is a small inline snippet that reserves each banner&apos;s space while the page loads, so nothing on the page moves when
+              the banners arrive (no layout shift) and shortcode text is never shown; the second loads the banner script without delaying your page. If the
+              script cannot load, the reserved spaces stay empty. The snippet carries your banner sizes: copy the tag again after changing them.
+            </Text>
+            <Text size="sm" c="dimmed">
+              If your site&apos;s Content-Security-Policy does not allow inline scripts, add <Code>{d.snippetHash}</Code> to its <Code>script-src</Code>.
+            </Text>
+          </Stack>
+        ) : (
+          <Skeleton h={44} />
+        )}
       </Step>
 
       <Step n={2} title="Place the banner shortcodes" description="Put each shortcode where its banner should appear in your search page template.">
@@ -52,6 +74,21 @@ export function ScriptPage() {
                 </Stack>
               ))
             : [0, 1, 2].map((i) => <Skeleton key={i} h={44} />)}
+        </Stack>
+      </Step>
+
+      <Step n={3} title="Count leads (optional)" description="On the page a lead form leads to (the thank-you page), count the lead as a conversion of the banner clicked before it.">
+        <Stack gap="xs">
+          <CopyField value={LEAD_SNIPPET} label="lead page snippet" />
+          <Text size="sm" c="dimmed">
+            <Code>dcBanners.conversion({'{ model, leadId }'})</Code> counts a conversion only when a banner was clicked in the same browser session within the
+            last 30 minutes, at most once per click; pass your lead or form id as <Code>leadId</Code> so a reload or a second call never counts twice.{' '}
+            <Code>model</Code> is optional (the clicked banner&apos;s model by default).
+          </Text>
+          <Text size="sm" c="dimmed">
+            Shortcodes added to the page later (search results loaded by your site&apos;s scripts) are found on their own. Call <Code>dcBanners.refresh()</Code>{' '}
+            only if your site changes the searched model without changing the page address.
+          </Text>
         </Stack>
       </Step>
 

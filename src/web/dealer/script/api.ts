@@ -9,7 +9,10 @@ import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 /** The dealer's embed script: address, tag, shortcodes, full text and a configuration summary. */
 export interface ScriptInfo {
   scriptUrl: string;
+  /** The tag to paste in the page's <head>: the inline snippet, then the async script. */
   scriptTag: string;
+  /** The inline snippet's CSP hash, for a script-src without 'unsafe-inline'. */
+  snippetHash: string;
   shortcodes: string[];
   content: string;
   dealer: { id: string; name: string; manufacturer: string; provider: string; status: string };

@@ -1,0 +1,79 @@
+/**
+ * The inline snippet handed out with the embed script (issue 13: "a tag that costs the page
+ * nothing"), generated per dealer and pasted in the page's <head> before the async script tag.
+ * Inline, so it runs while the page parses without waiting for the network: a MutationObserver
+ * takes each shortcode as the parser adds it (slots.ts: the text blanked, a slot element inserted
+ * beside it) before the first paint, reserving the slot's box from the dealer's sizes on a search
+ * page of a model the dealer has, hidden elsewhere. Raw shortcode text is never painted and the
+ * banner arriving later shifts nothing; if the main script never loads, the boxes stay reserved
+ * (the header with its creative, unlinked and uncounted; the others empty).
+ *
+ * The header creative is requested as soon as the snippet runs (once the viewport meta is parsed,
+ * else when its slot is made), beside the page's own first requests, when the configuration names
+ * the image endpoint (apiOrigin, dealerId, version): the header is usually the page's largest
+ * element, and waiting for the main script would delay the page's LCP by the script's round trip.
+ * On a model search page without a header shortcode that request is wasted. The main script's
+ * image of the same URL is drawn from the memory cache.
+ *
+ * The page's model and viewport are read when a slot is made (a viewport meta after the snippet,
+ * or a single-page app's later navigation, counts). Once the main script runs it takes shortcodes
+ * itself and the snippet stands aside. No globals; never throws.
+ */
+import { CONFIG_PLACEHOLDER, type SnippetConfig } from './config';
+import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
+import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor } from './slots';
+import { pageModel, TRIM_PARAM } from './provider';
+import { pathSegments } from '../domain/page-url';
+import { modelKey } from '../domain/model-keys';
+
+try {
+  const c = CONFIG_PLACEHOLDER as unknown as SnippetConfig;
+  /** The page's model when it is a search page of a model the dealer has, else undefined (slots hidden). */
+  const modelOf = (url: URL) => {
+    const model = pageModel(url, pathSegments(url))?.trim();
+    return model && c.k.split('|').includes(modelKey(model)) ? model : undefined;
+  };
+  /** The header creative's URL for this page, as the main script will ask for it; undefined without the endpoint or a model. */
+  const headerSrc = () => {
+    const url = new URL(location.href);
+    const model = modelOf(url);
+    return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variantFor(innerWidth), url.searchParams.get(TRIM_PARAM)?.trim()) : undefined;
+  };
+  /** The header image requested early, and its URL: the first header slot of that URL takes it. */
+  let early: [string, HTMLImageElement] | undefined;
+  const image = (src: string) => {
+    const taken = early?.[0] === src && early[1];
+    early = undefined;
+    if (taken) return taken;
+    const img = new Image();
+    img.alt = '';
+    img.style.cssText = IMG_STYLE;
+    img.onerror = () => img.remove(); // no broken-image icon; the main script swaps to the placeholder
+    img.fetchPriority = 'high';
+    // The same srcset as the main script's, so both pick the same URL at any device pixel ratio.
+    img.srcset = `${src} 1x, ${src}&scale=2 2x`;
+    img.src = src;
+    return img;
+  };
+  const reserve = (el: HTMLElement) => {
+    const type = el.getAttribute('data-dc-type') as Slot;
+    if (!modelOf(new URL(location.href))) return void (el.style.cssText = 'display:none');
+    el.style.cssText = reserveStyle(maxWidth(type), slotSize(type, variantFor(innerWidth), c.s), c.b);
+    const src = type === 'header' && headerSrc();
+    if (src) el.appendChild(image(src));
+  };
+  // With the viewport known (its meta already parsed), the header creative is requested at once,
+  // beside the page's first requests, even before the parser reaches the slot.
+  const src = document.querySelector('meta[name=viewport]') && headerSrc();
+  if (src) early = [src, image(src)];
+  const take = (n: Node) => (n.nodeType === 3 ? slotsFor(n as Text) : n.nodeType === 1 ? shortcodeTexts(n).flatMap(slotsFor) : []).forEach(reserve);
+  new MutationObserver((records) => {
+    try {
+      if (!(window as { dcBanners?: unknown }).dcBanners) records.forEach((r) => r.addedNodes.forEach(take));
+    } catch {
+      /* never throw into the host page */
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+} catch {
+  /* never throw into the host page */
+}

@@ -1,0 +1,127 @@
+/**
+ * Migration 0006_event_dedup_privacy on a database that already holds events (issue 13): duplicate
+ * impressions (same dealer, page view and slot type) and conversions (same dealer and page view)
+ * are removed, the oldest kept, and taken off the hourly rollups; the unique indexes are then
+ * built; dealers without the Do-Not-Track setting get it on, an explicit choice is kept.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../db/client';
+import { seedDemoData, DEMO_DEALER } from '../db/seed';
+
+const BEFORE = '0005_page_views';
+const pgUrl = process.env.TEST_DB_DRIVER === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+let database: Database;
+let schemaName = '';
+let folder = '';
+
+/** A copy of the migrations folder holding only the migrations up to `last`. */
+function migrationsUpTo(last: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-migrations-'));
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalFile = path.join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === last) + 1);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
+}
+
+const rows = async <T,>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+beforeAll(async () => {
+  folder = migrationsUpTo(BEFORE);
+  if (pgUrl) {
+    schemaName = `t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    database = await openDatabase({ databaseUrl: pgUrl, schemaName });
+    await migratePg(database.db as never, { migrationsFolder: folder, migrationsSchema: schemaName });
+  } else {
+    database = await openDatabase({});
+    await migratePglite(database.db as never, { migrationsFolder: folder });
+  }
+  await seedDemoData(database.db);
+});
+afterAll(async () => {
+  await database?.close();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+  if (pgUrl && schemaName) {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
+    await c.end();
+  }
+});
+
+describe('migration 0006_event_dedup_privacy (issue 13)', () => {
+  it('removes duplicate impressions and conversions, corrects the rollups, builds the unique indexes and turns Do-Not-Track on', async () => {
+    const d = DEMO_DEALER.id;
+    const at = "'2026-11-10T09:30:00Z'";
+    const ev = (event: string, slot: string | null, pv: string | null, model = 'civic') =>
+      `('${d}', '${event}', ${slot === null ? 'NULL' : `'${slot}'`}, '${model}', ${at}, ${pv === null ? 'NULL' : `'${pv}'`})`;
+    await database.db.execute(
+      sql.raw(`INSERT INTO events (dealer_id, event, slot_type, model, occurred_at, page_view) VALUES
+        ${[
+          ev('impression', 'header', 'view-1'),
+          ev('impression', 'header', 'view-1'), // duplicate
+          ev('impression', 'header', 'view-1'), // duplicate
+          ev('impression', 'primary', 'view-1'),
+          ev('impression', 'header', 'view-2'),
+          ev('impression', 'header', null), // no page view (an old row): kept
+          ev('impression', 'header', null),
+          ev('click', 'header', 'view-1'),
+          ev('conversion', null, 'view-1'),
+          ev('conversion', null, 'view-1'), // duplicate
+          ev('conversion', null, null),
+          ev('conversion', null, null),
+        ].join(',\n')}`),
+    );
+    await database.db.execute(
+      sql.raw(`INSERT INTO event_rollups_hourly (dealer_id, hour, model, slot_type, impressions, clicks, conversions) VALUES
+        ('${d}', '2026-11-10T09:00:00Z', 'civic', 'header', 6, 1, 0),
+        ('${d}', '2026-11-10T09:00:00Z', 'civic', 'primary', 1, 0, 0),
+        ('${d}', '2026-11-10T09:00:00Z', 'civic', '', 0, 0, 4)`),
+    );
+    await database.db.execute(sql.raw(`UPDATE dealers SET security = security - 'respectDoNotTrack'`));
+    await database.db.execute(
+      sql.raw(`INSERT INTO dealers (id, name, manufacturer_id, website_url, provider, status, asset_storage, configs, fallback_assets, branding, security, notifications)
+        SELECT 'opted-out', 'Opted Out', manufacturer_id, website_url, provider, status, asset_storage, configs, fallback_assets, branding,
+          security || '{"respectDoNotTrack": false}'::jsonb, notifications FROM dealers WHERE id = '${d}'`),
+    );
+
+    await database.migrate();
+
+    const counts = await rows<{ event: string; slot_type: string | null; page_view: string | null; n: number | string }>(
+      sql.raw(`SELECT event, slot_type, page_view, count(*) AS n FROM events GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+    );
+    expect(counts.map((r) => ({ ...r, n: Number(r.n) }))).toEqual([
+      { event: 'click', slot_type: 'header', page_view: 'view-1', n: 1 },
+      { event: 'conversion', slot_type: null, page_view: 'view-1', n: 1 },
+      { event: 'conversion', slot_type: null, page_view: null, n: 2 },
+      { event: 'impression', slot_type: 'header', page_view: 'view-1', n: 1 },
+      { event: 'impression', slot_type: 'header', page_view: 'view-2', n: 1 },
+      { event: 'impression', slot_type: 'header', page_view: null, n: 2 },
+      { event: 'impression', slot_type: 'primary', page_view: 'view-1', n: 1 },
+    ]);
+    const rollups = await rows<{ slot_type: string; impressions: number; clicks: number; conversions: number }>(
+      sql.raw(`SELECT slot_type, impressions, clicks, conversions FROM event_rollups_hourly ORDER BY slot_type`),
+    );
+    expect(rollups).toEqual([
+      { slot_type: '', impressions: 0, clicks: 0, conversions: 3 },
+      { slot_type: 'header', impressions: 4, clicks: 1, conversions: 0 },
+      { slot_type: 'primary', impressions: 1, clicks: 0, conversions: 0 },
+    ]);
+    // The indexes hold from now on.
+    await expect(database.db.execute(sql.raw(`INSERT INTO events (dealer_id, event, slot_type, model, page_view) VALUES ('${d}', 'impression', 'header', 'civic', 'view-2')`))).rejects.toThrow();
+    const security = await rows<{ id: string; dnt: boolean }>(sql.raw(`SELECT id, (security ->> 'respectDoNotTrack')::boolean AS dnt FROM dealers ORDER BY id`));
+    expect(security).toEqual([
+      { id: d, dnt: true },
+      { id: 'opted-out', dnt: false },
+    ]);
+  });
+});
