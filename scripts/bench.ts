@@ -11,11 +11,14 @@
  *   database; and after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many
  *   acknowledged events were lost;
  * - the embed script size (raw, gzipped, with the demo dealer's configuration);
- * - cumulative layout shift of the sample dealer page in Debian Chromium (skipped without it).
- * Env: BENCH_SECONDS (10) per row, BENCH_TRACK_SECONDS (30) for track, BENCH_CONNECTIONS (50).
+ * - page speed of the tag on the fixture dealer pages in Debian Chromium (skipped without it): CLS,
+ *   FCP and LCP against the same pages without the tag, desktop and mobile profiles, medians of
+ *   BENCH_PAGE_LOADS (5) paired loads, and long tasks on a 6,000-node page at 4x CPU.
+ * Env: BENCH_SECONDS (10) per row, BENCH_TRACK_SECONDS (30) for track, BENCH_CONNECTIONS (50),
+ * BENCH_PAGE_LOADS (5) paired page loads per page and profile.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +33,8 @@ import { DEMO_DEALER } from '../src/server/db/seed';
 import sharp from 'sharp';
 import { multipartBody } from '../tests/fixtures/images';
 import { MAX_IMAGE_PIXELS } from '../src/domain/constants';
-import { CHROMIUM_PATH, freePort, launchBrowser, newPage, startDealerSite, startServer } from '../tests/e2e/harness';
+import { freePort } from '../tests/e2e/harness';
+import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TRACK_SECONDS = Number(process.env.BENCH_TRACK_SECONDS ?? 30);
@@ -305,31 +309,7 @@ async function crashLoss(label: string, db: { dataDir: string } | { url: string;
   return { label, acknowledged: r['2xx'], stored: await storedEvents(db), rps: Math.round(r['2xx'] / CRASH_SECONDS) };
 }
 
-/** CLS of a sample dealer page over its whole load (banner included), in Chromium. */
-async function measureCls(syncScript: boolean): Promise<number | null> {
-  if (!existsSync(CHROMIUM_PATH)) return null;
-  const server = await startServer({ LOG_LEVEL: 'error' });
-  const site = await startDealerSite(`${server.origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`, 'long-srp.html', { syncScript });
-  const browser = await launchBrowser();
-  try {
-    const page = await newPage(browser);
-    await page.addInitScript(() => {
-      const w = window as unknown as { __cls: number };
-      w.__cls = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.__cls += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
-    await page.goto(`${site.origin}/new-inventory?new=true&model=civic`);
-    await page.locator('.dc-banner[data-dc-type="header"] img').waitFor();
-    await page.waitForTimeout(2000);
-    return await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
-  } finally {
-    await browser.close();
-    await site.close();
-    await server.stop();
-  }
-}
+const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
 
 const embed = await buildEmbed();
 
@@ -349,11 +329,10 @@ if (await postgresReachable()) {
   results.push(await benchApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
   crashes.push(await crashLoss('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
 }
-const clsAsync = await measureCls(false);
-const clsSync = await measureCls(true);
+const pageSpeed = await measurePageSpeed(PAGE_LOADS);
 
 const ratio = (a: number | null, b: number | null) => (a && b ? (a / b).toFixed(1) : '?');
-const fmtCls = (v: number | null) => (v === null ? 'not measured (no Chromium)' : v.toFixed(4));
+const pageSpeedSection = pageSpeedMarkdown(pageSpeed, PAGE_LOADS);
 const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}`;
 const allRows = [baseline, ...results.flatMap((r) => r.rows)];
 const report = `# Performance
@@ -369,14 +348,7 @@ Measured by \`npm run bench\` (scripts/bench.ts) on ${cpu}, ${Math.round(os.tota
 | demo dealer script with configuration, gzipped | ${results[0]!.scriptGzip} |
 | demo dealer script with configuration, brotli (budget 3072) | ${results[0]!.scriptBrotli} |
 
-Cumulative layout shift of the sample dealer page over its whole load, banner included, in Chromium (target 0):
-
-| script tag | CLS |
-|---|---|
-| \`<script src=... async>\` in the head (tests/fixtures/dealer-site/long-srp.html) | ${fmtCls(clsAsync)} |
-| \`<script src=...>\` in the head (the same page, blocking tag) | ${fmtCls(clsSync)} |
-
-The image itself never shifts the page: the slot reserves its aspect ratio before the image loads (tests/e2e/embed.test.ts asserts 0 after the slot exists). With an async tag the script usually runs after the first paint, so swapping the one-line shortcode text for the banner slot moves the content below it once; a synchronous tag lets the script replace shortcodes while the page parses, before the first paint.
+${pageSpeedSection}
 
 ## Endpoints
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversionRate, ctr, formatCtr, formatTrend, isAboveAverage, performanceScore, trendPercent } from './metrics';
+import { conversionRate, ctr, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, trendPercent } from './metrics';
 
 describe('ctr (spec 01 §9)', () => {
   it('is clicks / impressions x 100', () => {
@@ -26,15 +26,30 @@ describe('performanceScore (spec 01 §9)', () => {
 });
 
 describe('formatCtr', () => {
-  it('formats with the given decimals', () => {
-    expect(formatCtr(3.5, 1)).toBe('3.5%');
-    expect(formatCtr(3.5, 2)).toBe('3.50%');
-    expect(formatCtr(3.456, 2)).toBe('3.46%');
-    expect(formatCtr(0, 1)).toBe('0.0%');
-    expect(formatCtr(100, 0)).toBe('100%');
+  it('shows a CTR with two decimals, whatever the screen (FIGURE_DECIMALS)', () => {
+    expect(formatCtr(3.5)).toBe('3.50%');
+    expect(formatCtr(3.456)).toBe('3.46%');
+    expect(formatCtr(5)).toBe('5.00%');
+    expect(formatCtr(0)).toBe('0.00%');
+    expect(formatCtr(100)).toBe('100.00%');
   });
   it("shows '--' for null", () => {
-    expect(formatCtr(null, 2)).toBe('--');
+    expect(formatCtr(null)).toBe('--');
+  });
+});
+
+describe('formatConversionRate', () => {
+  it('shows a conversion rate with one decimal', () => {
+    expect(formatConversionRate(12.5)).toBe('12.5%');
+    expect(formatConversionRate(0)).toBe('0.0%');
+    expect(formatConversionRate(null)).toBe('--');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups thousands', () => {
+    expect(formatCount(12345)).toBe('12,345');
+    expect(formatCount(0)).toBe('0');
   });
 });
 

@@ -18,11 +18,37 @@ export function performanceScore(ctrPercent: number | null): number {
 }
 
 /**
- * A percentage for display: `value` with `decimals` decimals and a '%' ("3.5%", "3.50%"),
- * or '--' for null (no impressions; spec 02 §2 Dashboard).
+ * How many decimals each kind of figure shows, on every screen (issue 16): the same number never
+ * reads "5.0%" on one screen and "5.00%" on another.
+ * - CTR (click-through rate, a percentage of impressions): two decimals, "3.50%" (spec 02 §2's
+ *   dashboard and analytics reading; spec 01 §2's "one decimal" on the admin dealer cards yields to
+ *   it so that a dealer's CTR reads the same in the admin and dealer areas).
+ * - Conversion rate (a percentage of clicks): one decimal, "12.5%" (spec 02 §2).
+ * - Trend (change against the previous period): one decimal with a sign, "+12.5%" (formatTrend).
+ * - Counts (impressions, clicks, conversions): whole numbers with thousands separators, "12,345".
+ * - Performance score: a whole number 0..100.
+ * Missing figures (no impressions, no clicks, no previous period) read '--'.
  */
-export function formatCtr(value: number | null, decimals: number): string {
+export const FIGURE_DECIMALS = { ctr: 2, conversionRate: 1, trend: 1 } as const;
+
+/** `value` with `decimals` decimals and a '%', or '--' for null. */
+function formatPercent(value: number | null, decimals: number): string {
   return value === null ? '--' : `${value.toFixed(decimals)}%`;
+}
+
+/** A CTR for display, on every screen: two decimals and a '%' ("3.50%"), '--' for null (no impressions). */
+export function formatCtr(value: number | null): string {
+  return formatPercent(value, FIGURE_DECIMALS.ctr);
+}
+
+/** A conversion rate for display, on every screen: one decimal and a '%' ("12.5%"), '--' for null (no clicks). */
+export function formatConversionRate(value: number | null): string {
+  return formatPercent(value, FIGURE_DECIMALS.conversionRate);
+}
+
+/** A count for display: a whole number with thousands separators ("12,345"). */
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
 }
 
 /**
@@ -34,12 +60,12 @@ export function trendPercent(current: number, previous: number): number | null {
 }
 
 /**
- * A trend for display (DECISIONS 18): one decimal with an explicit sign ("+12.5%", "-3.0%",
+ * A trend for display (DECISIONS 18, FIGURE_DECIMALS): one decimal with an explicit sign ("+12.5%", "-3.0%",
  * "+0.0%" for no change or a change that rounds to zero), or '--' for null.
  */
 export function formatTrend(p: number | null): string {
   if (p === null) return '--';
-  const text = Math.abs(p).toFixed(1);
+  const text = Math.abs(p).toFixed(FIGURE_DECIMALS.trend);
   return `${p < 0 && Number(text) !== 0 ? '-' : '+'}${text}%`;
 }
 

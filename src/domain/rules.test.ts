@@ -76,8 +76,8 @@ describe('metrics (spec 01 §9, DECISIONS 19)', () => {
     expect(performanceScore(2.5)).toBe(50);
     expect(performanceScore(7)).toBe(100);
     expect(performanceScore(null)).toBe(0);
-    expect(formatCtr(2.5, 1)).toBe('2.5%');
-    expect(formatCtr(null, 2)).toBe('--');
+    expect(formatCtr(2.5)).toBe('2.50%');
+    expect(formatCtr(null)).toBe('--');
     expect(isAboveAverage(3)).toBe(false);
     expect(isAboveAverage(3.01)).toBe(true);
     expect(conversionRate(1, 4)).toBe(25);

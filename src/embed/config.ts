@@ -32,8 +32,8 @@ export interface EmbedConfig {
 export interface SnippetConfig {
   /** Slot sizes, as EmbedConfig.sizes. */
   s: Array<[number, number]>;
-  /** The slot background (EmbedConfig.background). */
-  b: string;
+  /** The slot background (EmbedConfig.background): no longer read (the snippet's boxes stay transparent until the main script draws a creative). */
+  b?: string;
   /** Page model keys the dealer has, joined by '|' (the keys EmbedConfig's models and aliases resolve). */
   k: string;
   /**

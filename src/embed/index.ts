@@ -6,13 +6,17 @@
  * element inserted beside its text node, whose text is blanked: nodes a framework (React) owns are
  * never removed or replaced. Shortcodes are found whenever they appear (a MutationObserver looking
  * only at added and changed nodes), and `<div class="dc-banner" data-dc-type="...">` elements (the
- * inline snippet's reserved slots, or a dealer's own markup) are used as they are.
+ * inline snippet's reserved slots, or a dealer's own markup) are used as they are. A slot made
+ * from a shortcode (by the snippet or here) is removed when its text node leaves the page; a
+ * dealer's own slot element never is.
  *
  * What a slot shows is the server's decision: its page plans, injected with the configuration,
  * give each page model's slot models (the image endpoint answers the same model in X-Banner-Model);
  * a page model the dealer does not have hides the slots. The slot reserves the configured aspect
- * ratio; the creative is shown whole inside it (object-fit: contain on the dealer's colour). A
- * failed image is swapped once for the server's placeholder.
+ * ratio (the viewport's variant read through a media query, which forces no layout); the creative
+ * is shown whole inside it (object-fit: contain, the dealer's colour around it once it has
+ * loaded: a late or missing creative leaves empty space, not a coloured block). A failed image is
+ * swapped once for the server's placeholder; if that fails too the box stays empty.
  *
  * Counting (IAB/MRC viewable impression): the 1-second timer runs only while the creative has
  * loaded, at least 50 % of it is in view, the document is visible and no CSS hides it; once per
@@ -26,8 +30,8 @@
  * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from './config';
-import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, variantFor, type Slot } from './shortcodes';
-import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor } from './slots';
+import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, viewportVariant, type Slot } from './shortcodes';
+import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor, type MadeSlot } from './slots';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';
@@ -193,7 +197,7 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     b.counted = false;
     b.loaded = false;
     stop(b);
-    const variant = variantFor(window.innerWidth);
+    const variant = viewportVariant();
     const size = slotSize(b.type, variant, config.sizes);
     const a = document.createElement('a');
     a.href = inventoryLink(location.origin, model);
@@ -212,6 +216,9 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     img.addEventListener(
       'load',
       safe(() => {
+        // Not an image this banner has since replaced (a model change while it loaded).
+        if (!img.isConnected) return;
+        b.el.style.background = config.background;
         b.loaded = true;
         evaluate(b);
       }),
@@ -230,19 +237,19 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     img.src = src;
     a.appendChild(img);
     b.el.replaceChildren(a);
-    b.el.style.cssText = reserveStyle(maxWidth(b.type), size, config.background);
+    b.el.style.cssText = reserveStyle(maxWidth(b.type), size);
     observe(b);
   };
 
   /** Makes a slot element a banner (once). */
-  const bind = (el: HTMLElement) => {
+  const bind = (el: MadeSlot) => {
     const type = (el.getAttribute('data-dc-type') ?? '').toLowerCase() as Slot;
     if (bound.has(el) || !/^(header|primary|upsell)$/.test(type)) return;
     bound.add(el);
-    // A slot the inline snippet made sits after its (blanked) text node: remember the owner, so
-    // the slot goes when a framework removes that text.
-    const owner = el.previousSibling;
-    if (owner instanceof Text && !slotsOf.has(owner)) slotsOf.set(owner, [el]);
+    // A slot made from a shortcode (by the snippet or here) goes when a framework removes its text
+    // node; a dealer's own slot element is never removed.
+    const owner = el.dcText;
+    if (owner) slotsOf.set(owner, [...(slotsOf.get(owner) ?? []), el]);
     const b: Banner = { el, type, view: '', pv: '', model: '', counted: false, loaded: false, inView: false };
     banners.push(b);
     safe(render)(b);
@@ -253,14 +260,8 @@ const LAST_CLICK_KEY = 'dcb_last_click';
    * text a framework sets again is blanked again but gets no second set of slots.
    */
   const takeText = (node: Text) => {
-    if (slotsOf.has(node)) {
-      if (mayHoldShortcode(node.nodeValue)) node.nodeValue = node.nodeValue!.replace(SHORTCODE, '');
-      return;
-    }
-    const slots = slotsFor(node);
-    if (!slots.length) return;
-    slotsOf.set(node, slots);
-    slots.forEach(bind);
+    if (!slotsOf.has(node)) return slotsFor(node).forEach(bind);
+    if (mayHoldShortcode(node.nodeValue)) node.nodeValue = node.nodeValue!.replace(SHORTCODE, '');
   };
 
   /** Finds slots and shortcodes in a subtree that was just added (never the whole page again). */

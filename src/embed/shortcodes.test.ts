@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assetUrl, maxWidth, shortcodeTypes, slotSize, variantFor } from './shortcodes';
+import { assetUrl, mayHoldShortcode, maxWidth, SHORTCODE, shortcodeTypes, slotSize, variantFor } from './shortcodes';
 
 describe('embed helpers', () => {
   it('finds shortcodes with either quote style', () => {
@@ -8,6 +8,11 @@ describe('embed helpers', () => {
   it('finds curly-quoted, upper-case, unquoted and spaced shortcodes (issue 13)', () => {
     const text = '[dc-banner type=”primary”] [DC-BANNER TYPE=“Header”] [dc-banner type=upsell] [dc-banner  type = \u2018header\u2019 ] [dc-banner type="sidebar"]';
     expect(shortcodeTypes(text)).toEqual(['primary', 'header', 'upsell', 'header']);
+  });
+  it("is not found in its own source (the inline snippet's code is text in the page)", () => {
+    expect(mayHoldShortcode(SHORTCODE.source)).toBe(false);
+    expect(mayHoldShortcode(mayHoldShortcode.toString())).toBe(false);
+    expect(mayHoldShortcode('see [DC-Banner type=header]')).toBe(true);
   });
   it('switches to mobile at 768 px or less', () => {
     expect(variantFor(768)).toBe('mobile');

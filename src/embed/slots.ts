@@ -6,16 +6,25 @@
  */
 import { mayHoldShortcode, SHORTCODE, shortcodeTypes } from './shortcodes';
 
-/** The reserved box of a slot: full width up to `maxWidth` CSS px, the slot's [width, height] aspect ratio, the dealer's colour. */
-export const reserveStyle = (maxWidth: number, size: [number, number], background: string) =>
-  `display:block;width:100%;max-width:${maxWidth}px;aspect-ratio:${size[0]}/${size[1]};margin:0 auto;overflow:hidden;background:${background}`;
+/**
+ * The reserved box of a slot: full width up to `maxWidth` CSS px, the slot's [width, height]
+ * aspect ratio. Transparent: the dealer's colour (around a creative of another shape) is added once
+ * the creative has loaded, so a slot whose creative is late or never comes is empty space, not a
+ * coloured block.
+ */
+export const reserveStyle = (maxWidth: number, size: [number, number]) =>
+  `display:block;width:100%;max-width:${maxWidth}px;aspect-ratio:${size[0]}/${size[1]};margin:0 auto;overflow:hidden`;
 
 /** The creative inside its slot: the whole box, drawn at its own aspect ratio (letterboxed on the slot's colour, never stretched). */
 export const IMG_STYLE = 'display:block;width:100%;height:100%;object-fit:contain;border:0';
 
+/** A slot element made from a shortcode: `dcText` is the text node it was made from (a property, shared by the snippet and the main script). */
+export type MadeSlot = HTMLElement & { dcText?: Text };
+
 /**
- * Blanks the shortcodes of `node` and inserts one slot element after it per shortcode, in order.
- * Returns the new slots; [] when the text holds none or is script, style or form text.
+ * Blanks the shortcodes of `node` and inserts one slot element after it per shortcode, in order,
+ * each remembering `node` (MadeSlot). Returns the new slots; [] when the text holds none or is
+ * script, style or form text.
  */
 export function slotsFor(node: Text): HTMLElement[] {
   const text = node.nodeValue ?? '';
@@ -25,7 +34,8 @@ export function slotsFor(node: Text): HTMLElement[] {
   if (types.length) node.nodeValue = text.replace(SHORTCODE, '');
   let after: Node = node;
   return types.map((type) => {
-    const el = document.createElement('div');
+    const el: MadeSlot = document.createElement('div');
+    el.dcText = node;
     el.className = 'dc-banner';
     el.setAttribute('data-dc-type', type);
     parent.insertBefore(el, after.nextSibling);
@@ -40,4 +50,17 @@ export function shortcodeTexts(root: Node): Text[] {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) if (mayHoldShortcode(n.nodeValue)) hits.push(n as Text);
   return hits;
+}
+
+/**
+ * The added nodes of a batch of mutation records that need looking at: every added text node, and
+ * the added elements with children that were not all added in the same batch (a subtree inserted
+ * whole, by innerHTML or appendChild). The parser adds an element and then each of its children,
+ * all in the batch (its first and last child among them): walking that element's subtree as well
+ * would read the same text once per ancestor.
+ */
+export function addedRoots(records: MutationRecord[]): Node[] {
+  const added = new Set<Node>();
+  for (const r of records) r.addedNodes.forEach((n) => added.add(n));
+  return [...added].filter((n) => n.nodeType === 3 || (n.nodeType === 1 && n.firstChild && !(added.has(n.firstChild) && added.has(n.lastChild!))));
 }

@@ -8,20 +8,21 @@
  * banner arriving later shifts nothing; if the main script never loads, the boxes stay reserved
  * (the header with its creative, unlinked and uncounted; the others empty).
  *
- * The header creative is requested as soon as the snippet runs (once the viewport meta is parsed,
- * else when its slot is made), beside the page's own first requests, when the configuration names
- * the image endpoint (apiOrigin, dealerId, version): the header is usually the page's largest
- * element, and waiting for the main script would delay the page's LCP by the script's round trip.
- * On a model search page without a header shortcode that request is wasted. The main script's
- * image of the same URL is drawn from the memory cache.
+ * The header creative is requested as soon as the snippet runs, beside the page's own first
+ * requests, when the configuration names the image endpoint (apiOrigin, dealerId, version): the
+ * header is usually the page's largest element, and waiting for the main script would delay the
+ * page's LCP by the script's round trip. On a model search page without a header shortcode that
+ * request is wasted. The main script's image of the same URL is drawn from the memory cache.
  *
  * The page's model and viewport are read when a slot is made (a viewport meta after the snippet,
- * or a single-page app's later navigation, counts). Once the main script runs it takes shortcodes
- * itself and the snippet stands aside. No globals; never throws.
+ * or a single-page app's later navigation, counts), the viewport through a media query, which
+ * makes the browser lay out nothing. The boxes stay transparent (the main script adds the
+ * dealer's colour once a creative has loaded). Once the main script runs it takes shortcodes
+ * itself and the snippet stops observing. No globals; never throws.
  */
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from './config';
-import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
-import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor } from './slots';
+import { assetUrl, maxWidth, slotSize, variantFor, viewportVariant, type Slot } from './shortcodes';
+import { addedRoots, IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor } from './slots';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
 import { modelKey } from '../domain/model-keys';
@@ -33,11 +34,11 @@ try {
     const model = pageModel(url, pathSegments(url))?.trim();
     return model && c.k.split('|').includes(modelKey(model)) ? model : undefined;
   };
-  /** The header creative's URL for this page, as the main script will ask for it; undefined without the endpoint or a model. */
-  const headerSrc = () => {
+  /** The header creative's URL for this page at `variant`, as the main script will ask for it; undefined without the endpoint or a model. */
+  const headerSrc = (variant: 'desktop' | 'mobile') => {
     const url = new URL(location.href);
     const model = modelOf(url);
-    return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variantFor(innerWidth), url.searchParams.get(TRIM_PARAM)?.trim()) : undefined;
+    return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim()) : undefined;
   };
   /** The header image requested early, and its URL: the first header slot of that URL takes it. */
   let early: [string, HTMLImageElement] | undefined;
@@ -58,18 +59,20 @@ try {
   const reserve = (el: HTMLElement) => {
     const type = el.getAttribute('data-dc-type') as Slot;
     if (!modelOf(new URL(location.href))) return void (el.style.cssText = 'display:none');
-    el.style.cssText = reserveStyle(maxWidth(type), slotSize(type, variantFor(innerWidth), c.s), c.b);
-    const src = type === 'header' && headerSrc();
+    const variant = viewportVariant();
+    el.style.cssText = reserveStyle(maxWidth(type), slotSize(type, variant, c.s));
+    const src = type === 'header' && headerSrc(variant);
     if (src) el.appendChild(image(src));
   };
-  // With the viewport known (its meta already parsed), the header creative is requested at once,
-  // beside the page's first requests, even before the parser reaches the slot.
-  const src = document.querySelector('meta[name=viewport]') && headerSrc();
+  // The header creative is requested at once, beside the page's first requests. Before the
+  // viewport meta is parsed a phone reports a 980 px layout viewport: its screen width is what the
+  // page will have (on a desktop the window is never wider than the screen).
+  const src = headerSrc(variantFor(Math.min(innerWidth, screen.width)));
   if (src) early = [src, image(src)];
-  const take = (n: Node) => (n.nodeType === 3 ? slotsFor(n as Text) : n.nodeType === 1 ? shortcodeTexts(n).flatMap(slotsFor) : []).forEach(reserve);
-  new MutationObserver((records) => {
+  new MutationObserver((records, observer) => {
     try {
-      if (!(window as { dcBanners?: unknown }).dcBanners) records.forEach((r) => r.addedNodes.forEach(take));
+      if ((window as { dcBanners?: unknown }).dcBanners) return observer.disconnect(); // the main script has taken over
+      addedRoots(records).forEach((n) => (n.nodeType === 3 ? slotsFor(n as Text) : shortcodeTexts(n).flatMap(slotsFor)).forEach(reserve));
     } catch {
       /* never throw into the host page */
     }

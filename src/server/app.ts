@@ -14,7 +14,7 @@ import { fastifyTrustProxy, type Config } from './config';
 import type { Db } from './db/client';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
 import { AppError, Invalid, RateLimited } from './errors';
-import { JSON_TOO_DEEP } from '../domain/constants';
+import { JSON_TOO_DEEP, TEXT } from '../domain/constants';
 import { jsonTooDeep } from './validation';
 import { accessPlugin } from './auth/access';
 import { authRoutes } from './auth/routes';
@@ -25,7 +25,7 @@ import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
-import { EventIngestor } from './tracking/service';
+import { CLOSE_RETRY_MS, EventIngestor } from './tracking/service';
 import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
@@ -36,6 +36,10 @@ import { dealerLogos } from './delivery/logo-fetcher';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
+import { openRateLimitRedis } from './security/shared-limits';
+import { AppMetrics } from './observability/metrics';
+import { loggerOptions, requestId, requestIdPlugin, RequestLogController, type LogStream } from './observability/request-log';
+import { healthPlugin } from './observability/health';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,24 +50,32 @@ declare module 'fastify' {
     maintenance: MaintenanceScheduler;
     /** CDN auto-discovery answers, probed through the outbound guard (issue 11 §7). */
     cdnProbes: CdnProber;
+    /** Prometheus metrics of this app and process (issue 17, observability/metrics.ts). */
+    metrics: AppMetrics;
   }
 }
 
 export interface BuildOptions {
   config: Config;
   db: Db;
-  /** pino logger options; false silences logging (tests). */
-  logger?: boolean | { level: string };
+  /** The logger: its level and optionally where lines go (tests); false silences logging; default LOG_LEVEL to stdout. */
+  logger?: false | { level: string; stream?: LogStream };
   /** The PGlite data directory's disk guard (Database.storage, issue 10); absent = always writable. */
   storage?: StorageGuard;
   /** The Node server's timeouts (issue 11 §11); SERVER_TIMEOUTS unless a test shortens them. */
   timeouts?: ServerTimeouts;
+  /** Database.pendingMigrations, for GET /readyz (issue 17); absent = migrations not checked there. */
+  pendingMigrations?: () => Promise<number>;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger, storage, timeouts }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: loggerOptions(logger ?? { level: config.logLevel }), // cookies and authorization redacted (issue 17)
+    // One line per request, sampled for the public delivery routes; ids from X-Request-Id or new UUIDs (issue 17).
+    logController: new RequestLogController(config.logPublicSampleRate),
+    requestIdHeader: false,
+    genReqId: requestId,
     // TRUST_PROXY (issue 11): off by default, so X-Forwarded-* from clients never set request.ip/protocol.
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
@@ -72,8 +84,19 @@ export async function buildApp({ config, db, logger, storage, timeouts }: BuildO
   app.decorate('db', db);
   app.decorate('config', config);
   // Events wait in the buffer while the data disk is low (app.storage, registered below).
-  app.decorate('events', new EventIngestor(db, app.log, { durableCommits: !config.databaseUrl, canWrite: () => app.storage.writable }));
-  app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts }, app.log));
+  app.decorate('metrics', new AppMetrics({ events: () => app.events.stats(), eventHighWater: () => app.events.highWater }));
+  app.decorate(
+    'events',
+    new EventIngestor(db, app.log, {
+      durableCommits: !config.databaseUrl,
+      canWrite: () => app.storage.writable,
+      // Retrying the last events at shutdown must end inside SHUTDOWN_GRACE_MS (5 s left for the rest).
+      closeRetryMs: Math.min(CLOSE_RETRY_MS, Math.max(1000, config.shutdownGraceMs - 5000)),
+      observeBatch: (seconds, ok) => app.metrics.batchWriteSeconds.observe({ result: ok ? 'ok' : 'error' }, seconds),
+    }),
+  );
+  const countRun = (run: { status: string }) => app.metrics.feedRuns.inc({ result: run.status });
+  app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts }, app.log, countRun));
   app.feeds.start(config.feedSchedulerIntervalMs);
   app.decorate('maintenance', new MaintenanceScheduler(db, config.eventRetentionDays, app.log));
   app.maintenance.start(config.feedSchedulerIntervalMs);
@@ -86,42 +109,10 @@ export async function buildApp({ config, db, logger, storage, timeouts }: BuildO
     await app.events.close();
   });
 
-  await app.register(cookie, { secret: config.sessionSecret });
-  await app.register(helmet, {
-    // The SPA uses Mantine's inline styles; images and the embed script are loaded by dealer sites.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        scriptSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
-  await app.register(htmlSecurityHeadersPlugin); // helmet's headers on every HTML body, the SPA under /scripts/* included (issue 11 §12)
-  await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin (issue 11 §4)
-  // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body.
-  await app.register(rateLimit, { global: false, hook: 'preHandler' });
-  await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read (issue 11 §11)
-  await app.register(multipart, { limits: multipartLimits });
-  // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed (issue 10).
-  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = body as string;
-    if (jsonTooDeep(text)) done(new Invalid(JSON_TOO_DEEP), undefined);
-    else defaultJsonParser(req, text, done);
-  });
-  // Dealer sites post tracking beacons as text/plain (no CORS preflight); parse them as JSON text.
-  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-    if (jsonTooDeep(body as string)) done(new Invalid(JSON_TOO_DEEP), undefined);
-    else done(null, body);
-  });
-  await app.register(accessPlugin);
-  await app.register(storagePlugin, { guard: storage }); // app.storage; 507 for changes while the disk is low (issue 10)
-
+  // Set before any route is registered: a route keeps the error handler in force when it was added.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // @fastify/under-pressure's answer to a failed /readyz check: 503 naming the failed checks (issue 17).
+    if (error.code === 'FST_UNDER_PRESSURE') return reply.status(503).send({ error: app.readinessFailure() });
     if (error instanceof AppError) {
       if (error instanceof RateLimited) reply.header('Retry-After', String(error.retryAfterSeconds));
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message } });
@@ -143,11 +134,58 @@ export async function buildApp({ config, db, logger, storage, timeouts }: BuildO
     }
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 404 ? 'NOT_FOUND' : 'INVALID';
-      return reply.status(status).send({ error: { code, message: error.message } });
+      // A body over the route's limit is a write over a limit: the spec's text (DECISIONS 1, issue 16), still a 413.
+      const message = status === 413 && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? TEXT.storageQuotaExceeded : error.message;
+      return reply.status(status).send({ error: { code, message } });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
   });
+
+  await app.register(requestIdPlugin); // X-Request-Id on every response, request durations in the metrics (issue 17)
+  // /healthz, /readyz, /metrics; 503 while the event loop lags (issue 17)
+  await app.register(healthPlugin, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, metricsToken: config.metricsToken, pendingMigrations });
+  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(helmet, {
+    // The SPA uses Mantine's inline styles; images and the embed script are loaded by dealer sites.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        scriptSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(htmlSecurityHeadersPlugin); // helmet's headers on every HTML body, the SPA under /scripts/* included (issue 11 §12)
+  await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin (issue 11 §4)
+  // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body. With
+  // REDIS_URL every limit (route configs and app.createRateLimit) counts in Redis, across processes (issue 17).
+  const redis = config.redisUrl ? await openRateLimitRedis(config.redisUrl, app.log) : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rate-limit:`, skipOnError: true } : {}),
+  });
+  await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read (issue 11 §11)
+  await app.register(multipart, { limits: multipartLimits });
+  // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed (issue 10).
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (jsonTooDeep(text)) done(new Invalid(JSON_TOO_DEEP), undefined);
+    else defaultJsonParser(req, text, done);
+  });
+  // Dealer sites post tracking beacons as text/plain (no CORS preflight); parse them as JSON text.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
+    if (jsonTooDeep(body as string)) done(new Invalid(JSON_TOO_DEEP), undefined);
+    else done(null, body);
+  });
+  await app.register(accessPlugin);
+  await app.register(storagePlugin, { guard: storage }); // app.storage; 507 for changes while the disk is low (issue 10)
 
   await app.register(authRoutes);
   await app.register(dealerRoutes);

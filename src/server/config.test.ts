@@ -1,6 +1,7 @@
 /**
  * loadConfig (issue 11): SEED_DEMO off by default in production, TRUST_PROXY off by default and
- * parsed as a hop count or a list of proxy addresses, `true` refused.
+ * parsed as a hop count or a list of proxy addresses, `true` refused. Issue 17: WORKERS > 1 only
+ * on PostgreSQL, REDIS_URL, METRICS_* and the operations settings.
  */
 import { describe, expect, it } from 'vitest';
 import { fastifyTrustProxy, loadConfig } from './config';
@@ -50,5 +51,24 @@ describe('loadConfig', () => {
     expect([trust('10.0.0.1', 0), trust('10.0.0.1', 1)]).toEqual([true, false]);
     expect(fastifyTrustProxy(false)).toBe(false);
     expect(fastifyTrustProxy(['10.0.0.0/8'])).toEqual(['10.0.0.0/8']);
+  });
+
+  it('runs one process by default and refuses WORKERS > 1 on PGlite with a clear message', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4', DATABASE_URL: 'postgres://u@db:5432/app' }).workers).toBe(4);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(
+      'Invalid configuration: WORKERS=2 needs PostgreSQL (DATABASE_URL): the embedded PGlite database in DATA_DIR belongs to one process; set DATABASE_URL or WORKERS=1',
+    );
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS/);
+  });
+
+  it('reads the shared rate-limit store, metrics and operations settings', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ redisUrl: undefined, metricsToken: undefined, metricsPort: undefined, metricsHost: '127.0.0.1', maxEventLoopDelayMs: 1000, logPublicSampleRate: 0, shutdownGraceMs: 15_000 });
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL: must be a redis/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.2' })).toMatchObject({ metricsPort: 9464, metricsHost: '10.0.0.2' });
+    expect(() => loadConfig({ LOG_PUBLIC_SAMPLE_RATE: '2' })).toThrow(/LOG_PUBLIC_SAMPLE_RATE/);
   });
 });

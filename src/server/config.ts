@@ -20,6 +20,15 @@
  * | FEED_ALLOW_PRIVATE_HOSTS | false | every server-side fetch (inventory feeds, CDN auto-discovery probes; outbound/guard.ts) may reach private, loopback or link-local addresses, and dealer settings and imports accept such base and fallback URLs: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
  * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
  * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; hourly rollups are kept |
+ * | WORKERS | 1 | server processes (node:cluster) sharing PORT; more than 1 needs DATABASE_URL (PGlite's DATA_DIR belongs to one process) |
+ * | REDIS_URL | (unset) | Redis for the rate-limit counters shared by every process (`redis://host:6379/0`); unset = counters in each process's memory |
+ * | REDIS_KEY_PREFIX | dc-banners: | prefix of the rate-limit keys in Redis (one per deployment sharing a Redis) |
+ * | METRICS_TOKEN | (unset) | serves GET /metrics on PORT to `Authorization: Bearer <token>` (16+ chars); unset = /metrics is not on PORT |
+ * | METRICS_PORT | (unset) | serves GET /metrics (no token unless METRICS_TOKEN is set) on its own port, for an internal network |
+ * | METRICS_HOST | 127.0.0.1 | the address METRICS_PORT listens on |
+ * | MAX_EVENT_LOOP_DELAY_MS | 1000 | above this mean event-loop delay (per second) requests answer 503 with Retry-After, /readyz too (load shedding; /healthz and /metrics still answer); 0 = off |
+ * | LOG_PUBLIC_SAMPLE_RATE | 0 | share (0..1) of the public beacon, banner image and embed script requests written to the request log (their 5xx always are); other requests log one line each |
+ * | SHUTDOWN_GRACE_MS | 15000 | on SIGTERM/SIGINT: the time to stop accepting, abort feed fetches, flush events and close the database before the process exits 1 anyway |
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -107,6 +116,19 @@ const envSchema = z.object({
     }),
   FEED_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  WORKERS: z.coerce.number().int().min(1).max(256).default(1),
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((v) => /^rediss?:$/.test(new URL(v).protocol), 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('dc-banners:'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  LOG_PUBLIC_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).default(15_000),
 });
 
 export interface Config {
@@ -133,6 +155,22 @@ export interface Config {
   feedSchedulerIntervalMs: number;
   /** Days raw events are kept (issue 10 'Retention'). */
   eventRetentionDays: number;
+  /** Server processes (issue 17); > 1 only with databaseUrl. */
+  workers: number;
+  /** Redis for the shared rate-limit store (issue 17); undefined = in-memory per process. */
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  /** Bearer token that opens GET /metrics on the main port; undefined = not served there. */
+  metricsToken: string | undefined;
+  /** Port of the internal metrics listener; undefined = none. */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** Load shedding bound (ms of mean event-loop delay); 0 = off. */
+  maxEventLoopDelayMs: number;
+  /** Share of the public delivery requests (beacons, banner images, scripts) that get a request log line. */
+  logPublicSampleRate: number;
+  /** How long a graceful shutdown may take before the process exits 1. */
+  shutdownGraceMs: number;
 }
 
 /**
@@ -158,6 +196,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && (!env.SESSION_SECRET || e.SESSION_SECRET.length < 32)) {
     throw new Error('Invalid configuration: SESSION_SECRET must be set to at least 32 characters in production');
   }
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new Error(
+      `Invalid configuration: WORKERS=${e.WORKERS} needs PostgreSQL (DATABASE_URL): the embedded PGlite database in DATA_DIR belongs to one process; set DATABASE_URL or WORKERS=1`,
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -177,5 +220,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedAllowPrivateHosts: e.FEED_ALLOW_PRIVATE_HOSTS,
     feedSchedulerIntervalMs: e.FEED_SCHEDULER_INTERVAL_MS,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    workers: e.WORKERS,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
+    logPublicSampleRate: e.LOG_PUBLIC_SAMPLE_RATE,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
 }

@@ -1,45 +1,78 @@
 /**
- * Server entry point: reads the configuration, opens and migrates the database, seeds the demo
- * data into an empty database when SEED_DEMO is on, listens, and shuts down gracefully on
- * SIGTERM/SIGINT (stop accepting, finish in-flight requests, flush buffered events, close the DB).
+ * Server entry point (`npm start` runs its compiled form, dist/server/main.js; `npm run dev` and
+ * the e2e harness run the sources through tsx): reads the configuration, then either
+ * - WORKERS=1 (default): opens the database, migrates and seeds the demo data into an empty
+ *   database when SEED_DEMO is on (under the startup lock, issue 17), builds the app and listens;
+ * - WORKERS=N on PostgreSQL: the cluster primary (cluster.ts) migrates and seeds once and forks N
+ *   workers, each of which runs this file as a worker: the app on the shared port, no migrations.
+ * Lifecycle (close-with-grace, issue 17): on SIGTERM/SIGINT (or the primary's shutdown message) the
+ * process stops accepting, aborts running feed fetches, finishes in-flight requests, flushes
+ * buffered events, closes the database and exits 0, or exits 1 after SHUTDOWN_GRACE_MS; an
+ * uncaught exception or unhandled rejection is logged and shuts down the same way with exit 1.
  */
-import { loadConfig } from './config';
+import cluster from 'node:cluster';
+import type http from 'node:http';
+import closeWithGrace from 'close-with-grace';
+import { loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { seedCatalogue, seedDemoData } from './db/seed';
 import { buildApp } from './app';
 import { DataDirInUse } from './db/data-dir-lock';
+import { runPrimary, SHUTDOWN_MESSAGE } from './cluster';
+import { metricsListener } from './observability/health';
+
+/** Runs one server process: the only one (WORKERS=1) or a cluster worker (see module doc). */
+async function runServer(config: Config): Promise<void> {
+  const worker = cluster.isWorker;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, schemaName: config.databaseSchema, dataDir: config.dataDir, dataMinFreeMb: config.dataMinFreeMb });
+  // Workers start after the primary migrated and seeded.
+  const seeded = worker
+    ? false
+    : await database.withStartupLock(async () => {
+        await database.migrate();
+        return config.seedDemo ? seedDemoData(database.db) : (await seedCatalogue(database.db), false);
+      });
+  const app = await buildApp({ config, db: database.db, storage: database.storage, pendingMigrations: () => database.pendingMigrations() });
+  database.setLogger?.(app.log); // PostgreSQL connection-loss warnings (issue 10)
+  app.log.info({ driver: database.driver, seeded, ...(worker ? { worker: cluster.worker!.id } : {}) }, 'database ready');
+
+  let metricsServer: http.Server | null = null;
+  let closing = false;
+  // Timers need the event loop: a PGlite spinning in its WASM would block this one too, which is
+  // why db/disk-guard.ts keeps statements away from a PGlite that reported a PANIC (issue 10).
+  const grace = closeWithGrace(
+    {
+      delay: config.shutdownGraceMs,
+      logger: { error: (m: unknown) => app.log.error(m instanceof Error ? { err: m } : { detail: String(m) }, 'shutdown') },
+    },
+    async ({ signal, err, manual }) => {
+      closing = true;
+      if (err) app.log.fatal({ err }, 'fatal error; shutting down');
+      else app.log.info({ signal: signal ?? (manual ? SHUTDOWN_MESSAGE : 'exit') }, 'shutting down');
+      metricsServer?.close();
+      await app.close(); // stops accepting, aborts feed fetches, waits for in-flight requests, flushes events (onClose)
+      await database.close();
+    },
+  );
+  // The cluster primary's shutdown request (a signal sent to the whole group may have started it already).
+  if (worker) process.on('message', (m: { type?: string }) => m?.type === SHUTDOWN_MESSAGE && !closing && grace.close());
+
+  await app.listen({ port: config.port, host: config.host });
+  if (config.metricsPort !== undefined && !worker) {
+    metricsServer = await metricsListener({
+      host: config.metricsHost,
+      port: config.metricsPort,
+      token: config.metricsToken,
+      text: () => app.metrics.text(),
+      contentType: app.metrics.contentType,
+    });
+  }
+}
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, schemaName: config.databaseSchema, dataDir: config.dataDir, dataMinFreeMb: config.dataMinFreeMb });
-  await database.migrate();
-  const seeded = config.seedDemo ? await seedDemoData(database.db) : (await seedCatalogue(database.db), false);
-  const app = await buildApp({ config, db: database.db, storage: database.storage });
-  database.setLogger?.(app.log); // PostgreSQL connection-loss warnings (issue 10)
-  app.log.info({ driver: database.driver, seeded }, 'database ready');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    // Timers need the event loop: a PGlite spinning in its WASM would block this one too, which is
-    // why db/disk-guard.ts keeps statements away from a PGlite that reported a PANIC (issue 10).
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    try {
-      await app.close(); // stops accepting, waits for in-flight requests, flushes events (onClose)
-      await database.close();
-      process.exit(0);
-    } catch (err) {
-      app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
-
-  await app.listen({ port: config.port, host: config.host });
+  if (config.workers > 1 && cluster.isPrimary) await runPrimary(config);
+  else await runServer(config);
 }
 
 main().catch((err) => {

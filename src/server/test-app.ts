@@ -57,12 +57,15 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
   const config = loadConfig({
     FEED_SCHEDULER_INTERVAL_MS: '0',
     PUBLIC_ORIGIN: 'http://localhost:3000',
+    // No load shedding unless a test asks for it: test files share busy CPUs, and one long PGlite
+    // statement would shed the requests of the next second (issue 17).
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...opts.env,
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: false });
+  const app = await buildApp({ config, db: database.db, logger: false, pendingMigrations: () => database.pendingMigrations() });
   const login = async (email: string, password: string) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);

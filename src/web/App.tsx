@@ -1,11 +1,14 @@
 /**
  * Routes of the web app (spec 01 §2, spec 02 §2): the session gate ('Loading...' / sign-in),
- * '/' by role, the admin area for admins only, the dealer area, the dealer script page, and
- * 'Page Not Found'. Route render errors show the 'Something went wrong' screen.
+ * '/' by role, the admin area for admins only (every /admin/* path, known or not: other users go
+ * to /dealer), the dealer area, the dealer script page, and 'Page Not Found'. Route render errors
+ * show the 'Something went wrong' screen. Each screen names itself in `document.title`
+ * ("Dealers · dc-banners", issue 16) through its route's `handle.title`.
  */
-import { createBrowserRouter, Navigate, Outlet, useRouteError } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, useMatches, useRouteError } from 'react-router';
 import { useEffect } from 'react';
 import { useAuth } from './components/auth';
+import { useDocumentTitle } from './components/title';
 import { Shell } from './components/Shell';
 import { ErrorScreen, LoadingScreen, NotFoundPage } from './components/feedback';
 import { LoginPage } from './auth/LoginPage';
@@ -27,11 +30,29 @@ import { PlatformAnalyticsPage } from './admin/PlatformAnalyticsPage';
 import { UsersPage } from './admin/UsersPage';
 import { ClientErrorsPage } from './admin/ClientErrorsPage';
 
+/** The title of the deepest matched route that has one (`handle: { title }`). */
+function RouteTitle() {
+  const matches = useMatches();
+  const titled = matches.filter((m) => typeof (m.handle as { title?: unknown } | undefined)?.title === 'string');
+  useDocumentTitle((titled.at(-1)?.handle as { title: string } | undefined)?.title);
+  return null;
+}
+
 function SessionGate() {
   const { status } = useAuth();
   if (status === 'loading') return <LoadingScreen />;
-  if (status === 'signed-out') return <LoginPage />;
-  return <Outlet />;
+  if (status === 'signed-out') return <SignedOut />;
+  return (
+    <>
+      <RouteTitle />
+      <Outlet />
+    </>
+  );
+}
+
+function SignedOut() {
+  useDocumentTitle('Sign in');
+  return <LoginPage />;
 }
 
 function HomeRedirect() {
@@ -47,8 +68,11 @@ function AdminOnly() {
 function RouteError() {
   const error = useRouteError();
   useEffect(() => console.error('Route error', error), [error]);
+  useDocumentTitle('Something went wrong');
   return <ErrorScreen />;
 }
+
+const title = (t: string) => ({ title: t });
 
 export const router = createBrowserRouter([
   {
@@ -63,31 +87,33 @@ export const router = createBrowserRouter([
             path: '/admin',
             element: <AdminOnly />,
             children: [
-              { index: true, element: <AdminDashboard /> },
-              { path: 'dealers', element: <DealersPage /> },
-              { path: 'dealers/new', element: <NewDealerPage /> },
-              { path: 'dealers/:dealerId/settings', element: <DealerSettingsPage /> },
-              { path: 'manufacturers', element: <ManufacturersPage /> },
-              { path: 'analytics', element: <PlatformAnalyticsPage /> },
-              { path: 'users', element: <UsersPage /> },
-              { path: 'errors', element: <ClientErrorsPage /> },
+              { index: true, element: <AdminDashboard />, handle: title('Admin Dashboard') },
+              { path: 'dealers', element: <DealersPage />, handle: title('Dealers') },
+              { path: 'dealers/new', element: <NewDealerPage />, handle: title('Add Dealer') },
+              { path: 'dealers/:dealerId/settings', element: <DealerSettingsPage />, handle: title('Dealer Settings') },
+              { path: 'manufacturers', element: <ManufacturersPage />, handle: title('Manufacturers') },
+              { path: 'analytics', element: <PlatformAnalyticsPage />, handle: title('Platform Analytics') },
+              { path: 'users', element: <UsersPage />, handle: title('Users') },
+              { path: 'errors', element: <ClientErrorsPage />, handle: title('Client Error Log') },
+              // Unknown admin paths: 'Page Not Found' for admins; AdminOnly sends everyone else to /dealer (spec 01 §2).
+              { path: '*', element: <NotFoundPage />, handle: title('Page Not Found') },
             ],
           },
           {
             path: '/dealer',
             children: [
-              { index: true, element: <DealerDashboard /> },
-              { path: 'assets', element: <AssetManager /> },
-              { path: 'config', element: <ConfigManager /> },
-              { path: 'upsells', element: <UpsellRules /> },
-              { path: 'inventory', element: <InventoryPage /> },
-              { path: 'analytics', element: <AnalyticsPage /> },
-              { path: 'script', element: <ScriptPage /> },
-              { path: 'preview', element: <BannerPreview /> },
+              { index: true, element: <DealerDashboard />, handle: title('Dashboard') },
+              { path: 'assets', element: <AssetManager />, handle: title('Assets') },
+              { path: 'config', element: <ConfigManager />, handle: title('Configuration') },
+              { path: 'upsells', element: <UpsellRules />, handle: title('Upsell Rules') },
+              { path: 'inventory', element: <InventoryPage />, handle: title('Inventory') },
+              { path: 'analytics', element: <AnalyticsPage />, handle: title('Analytics') },
+              { path: 'script', element: <ScriptPage />, handle: title('Embed Script') },
+              { path: 'preview', element: <BannerPreview />, handle: title('Banner Preview') },
             ],
           },
-          { path: '/scripts/:dealerId', element: <DealerScriptPage /> },
-          { path: '*', element: <NotFoundPage /> },
+          { path: '/scripts/:dealerId', element: <DealerScriptPage />, handle: title('Dealer Script') },
+          { path: '*', element: <NotFoundPage />, handle: title('Page Not Found') },
         ],
       },
     ],

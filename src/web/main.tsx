@@ -1,9 +1,9 @@
-/** Web app entry: Mantine theme, notifications, TanStack Query, session, router. */
+/** Web app entry: Mantine theme (theme.ts), notifications, TanStack Query, session, router. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
@@ -13,13 +13,9 @@ import { AuthProvider } from './components/auth';
 import { ErrorBoundary } from './components/feedback';
 import { router } from './App';
 import { reportClientError } from './api/client-errors';
+import { cssVariablesResolver, theme } from './theme';
+import './global.css';
 
-const theme = createTheme({
-  primaryColor: 'red',
-  defaultRadius: 'md',
-  fontFamily: 'Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
-  headings: { fontWeight: '700' },
-});
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
 
@@ -28,8 +24,10 @@ const onRenderError = (error: unknown, info: { componentStack?: string }) => rep
 
 createRoot(document.getElementById('root')!, { onCaughtError: onRenderError, onUncaughtError: onRenderError }).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      {/* Bottom right: page actions sit at the top (sticky on long forms) and in drawer headers,
+          so a toast never covers Save, Reset or Add (issue 16). */}
+      <Notifications position="bottom-right" limit={3} />
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <AuthProvider>

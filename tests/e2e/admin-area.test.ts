@@ -162,7 +162,9 @@ describe('admin area', () => {
     await website.fill('kiaspringfield');
     await app.getByText('Unsaved changes').waitFor();
     await save.click();
-    await app.getByRole('alert').filter({ hasText: 'websiteUrl' }).waitFor();
+    // Marked on the field, in the user's words, and named in the notification (issue 16).
+    await app.getByRole('alert').filter({ hasText: 'Website URL: Must be a URL starting with http:// or https://' }).waitFor();
+    expect(await website.getAttribute('aria-invalid')).toBe('true');
     await app.getByText('Unsaved changes').waitFor();
     expect(await save.isEnabled()).toBe(true);
 
@@ -210,7 +212,8 @@ describe('admin area', () => {
     await expect.poll(() => cards.count()).toBe(1);
     await choose('Manufacturer', 'All Manufacturers');
     await expect.poll(() => cards.count()).toBe(2);
-    expect(await app.getByTestId('dealer-card-honda-of-demo').textContent()).toContain('5.0%');
+    // CTR with two decimals on every screen (domain/metrics FIGURE_DECIMALS, issue 16).
+    expect(await app.getByTestId('dealer-card-honda-of-demo').textContent()).toContain('5.00%');
     await shot('54-admin-dealers');
 
     await app.getByRole('link', { name: 'Add Dealer' }).click();

@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -145,17 +146,20 @@ export async function startDealerSite(scriptUrl: string, page = 'new-inventory.h
   };
   const pages = new Map(Object.entries({ '*': page, ...opts.pages }).map(([p, file]) => [p, render(file)]));
   const assets = new Map(
-    Object.entries(opts.assets ?? {}).map(([p, a]) =>
-      typeof a === 'string' ? [p, { body: readFileSync(path.join(FIXTURE_DIR, a)), type: CONTENT_TYPES[path.extname(a)] ?? 'application/octet-stream' }] : [p, a],
-    ),
+    Object.entries(opts.assets ?? {}).map(([p, a]) => {
+      const { body, type } = typeof a === 'string' ? { body: readFileSync(path.join(FIXTURE_DIR, a)), type: CONTENT_TYPES[path.extname(a)] ?? 'application/octet-stream' } : a;
+      // Text and fonts go brotli-compressed, as a production web server sends them.
+      return [p, { body, type, br: /^(text|font)\//.test(type) ? brotliCompressSync(body) : null }] as const;
+    }),
   );
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const asset = assets.get(url.pathname);
     if (asset) {
-      res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
-      return res.end(asset.body);
+      const br = asset.br && /\bbr\b/.test(String(req.headers['accept-encoding']));
+      res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*', ...(br ? { 'content-encoding': 'br' } : {}), vary: 'accept-encoding' });
+      return res.end(br ? asset.br : asset.body);
     }
     const endpoint = opts.json?.[url.pathname];
     if (endpoint) {

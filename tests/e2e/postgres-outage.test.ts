@@ -11,58 +11,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import pg from 'pg';
 import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { startPgProxy, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
 const url = process.env.TEST_DATABASE_URL;
 const id = randomUUID().replace(/-/g, '').slice(0, 12);
 const schema = `e2e_outage_${id}`;
 const appName = `dcb_outage_${id}`;
-
-/** A TCP proxy to PostgreSQL that can drop every connection and refuse new ones (down) until up(). */
-interface PgProxy {
-  port: number;
-  down(): Promise<void>;
-  up(): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startPgProxy(target: { host: string; port: number }): Promise<PgProxy> {
-  const sockets = new Set<net.Socket>();
-  const track = (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('error', () => s.destroy());
-  };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target.port, target.host);
-    track(client);
-    track(upstream);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  await listen(0);
-  const port = (server.address() as net.AddressInfo).port;
-  const closeListener = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
-  return {
-    port,
-    down: async () => {
-      const closed = closeListener();
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-    up: () => (server.listening ? Promise.resolve() : listen(port)),
-    close: async () => {
-      const closed = closeListener();
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-  };
-}
 
 describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
   let proxy: PgProxy;

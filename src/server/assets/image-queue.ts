@@ -11,6 +11,7 @@
 import os from 'node:os';
 import PQueue from 'p-queue';
 import sharp from 'sharp';
+import { imageJobSeconds } from '../observability/metrics';
 
 /** Image jobs that may run at once: max(1, available cores - 1). */
 export const IMAGE_CONCURRENCY = Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
@@ -23,11 +24,22 @@ const PRIORITY = { delivery: 1, upload: 0 } as const;
 /**
  * Runs `job` (a function doing sharp work) in the image queue and returns its result.
  * Input: the job and whose work it is ('upload' by default; 'delivery' jumps ahead of waiting
- * uploads); output: its promise's value, after the jobs ahead of it ran.
+ * uploads); output: its promise's value, after the jobs ahead of it ran. Its run time (not its
+ * wait) goes to the `dcb_image_processing_seconds` metric (issue 17).
  * @throws whatever `job` throws. Issue 11 §8.
  */
 export function runImageJob<T>(job: () => Promise<T>, priority: keyof typeof PRIORITY = 'upload'): Promise<T> {
-  return queue.add(job, { priority: PRIORITY[priority] });
+  return queue.add(
+    async () => {
+      const stop = imageJobSeconds.startTimer({ kind: priority });
+      try {
+        return await job();
+      } finally {
+        stop();
+      }
+    },
+    { priority: PRIORITY[priority] },
+  );
 }
 
 /** The queue's state: jobs running, jobs waiting, and the bound (tests, diagnostics). */

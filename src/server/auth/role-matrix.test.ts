@@ -35,7 +35,7 @@ const missing = randomUUID();
 
 const ROWS: Row[] = [
   { method: 'POST', route: '/api/auth/login', url: '/api/auth/login', payload: { email: 'nobody@example.com', password: 'x' }, expect: [401, 401, 401, 401, 401] },
-  { method: 'GET', route: '/api/auth/me', url: '/api/auth/me', expect: [401, 200, 200, 200, 200] },
+  { method: 'GET', route: '/api/auth/me', url: '/api/auth/me', expect: [200, 200, 200, 200, 200] },
   { method: 'GET', route: '/api/auth/demo-accounts', url: '/api/auth/demo-accounts', expect: [200, 200, 200, 200, 200] },
   { method: 'GET', route: '/api/dealers/:dealerId', url: `/api/dealers/${A}`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/stats', url: `/api/dealers/${A}/stats`, expect: [401, 200, 200, 200, 403] },

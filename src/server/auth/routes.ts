@@ -9,8 +9,8 @@ import { loginBodySchema } from '../../domain/schemas';
 import { LOGIN_IP_LIMIT_PER_MINUTE, tooManyAttemptsMessage } from '../../domain/login-throttle';
 import { parseInput } from '../validation';
 import { RateLimited } from '../errors';
-import { SESSION_COOKIE } from './access';
-import { login, logout } from './service';
+import { SESSION_COOKIE, sessionToken } from './access';
+import { getSessionUser, login, logout } from './service';
 import { hashPassword } from './password';
 import { DEMO_ACCOUNTS } from '../db/seed';
 import { users } from '../db/schema';
@@ -57,7 +57,14 @@ export async function authRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  app.get('/api/auth/me', { config: { access: 'signed-in' } }, async (request) => ({ user: request.user }));
+  /**
+   * The session's user, or `{ user: null }` when signed out (no, a bad or an expired session
+   * cookie): a 200 either way, so a signed-out page load logs no failed request (issue 16).
+   */
+  app.get('/api/auth/me', { config: { access: 'public' } }, async (request) => {
+    const token = sessionToken(request);
+    return { user: token ? await getSessionUser(app.db, token) : null };
+  });
 
   /**
    * The sign-in hint (issue 11): while SEED_DEMO is on, the demo accounts that are active and still

@@ -13,6 +13,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema';
 import { databaseConnectError } from './availability';
@@ -28,6 +30,18 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   /** Runs all pending migrations. */
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` (migrations, seeding) while no other server process does (issue 17): on PostgreSQL
+   * under a session advisory lock per schema (STARTUP_LOCK_KEY), which a second process waits for,
+   * then finds the migrations applied and the data seeded; on PGlite directly (its data directory
+   * already belongs to one process).
+   */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * How many migrations of MIGRATIONS_FOLDER the database has not applied (0 when up to date), for
+   * GET /readyz. @throws the database error (unreachable, or the journal table missing).
+   */
+  pendingMigrations(): Promise<number>;
   close(): Promise<void>;
   /**
    * PGlite with a data directory only: its free-space guard and fail-safe (issue 10, see
@@ -46,7 +60,32 @@ export interface DatabaseLogger {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * The SQL migrations: beside this file in the sources (src/server/db/migrations); the compiled
+ * server (dist/server/main.js, one bundle) has its copy beside it (dist/server/migrations).
+ */
 export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** First key of the PostgreSQL advisory lock taken for migrations and seeding (the second is the schema's hash). */
+export const STARTUP_LOCK_KEY = 0x64636200; // 'dcb\0'
+
+/** The bundled migrations' timestamps (drizzle's folderMillis, recorded as created_at when applied), read once per process. */
+let migrationFiles: number[] | undefined;
+function migrationTimes(): number[] {
+  migrationFiles ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.folderMillis);
+  return migrationFiles;
+}
+
+/**
+ * Pending migrations given drizzle's journal table: the migrations newer than the newest one applied
+ * (drizzle applies in order and records each one's folderMillis as created_at).
+ */
+async function countPending(db: Db, journalSchema: string): Promise<number> {
+  const result = await db.execute(sql`select max(created_at) as last from ${sql.identifier(journalSchema)}.__drizzle_migrations`);
+  const rows = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as Array<{ last: string | number | null }>;
+  const last = Number(rows[0]?.last ?? 0);
+  return migrationTimes().filter((when) => when > last).length;
+}
 
 export interface OpenOptions {
   /** PostgreSQL connection string; when absent PGlite is used. */
@@ -70,7 +109,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const client = new PGlite();
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
-    return { db, driver: 'pglite', migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }), close: () => client.close() };
+    return {
+      db,
+      driver: 'pglite',
+      migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+      withStartupLock: (fn) => fn(),
+      pendingMigrations: () => countPending(db, 'drizzle'),
+      close: () => client.close(),
+    };
   }
   // One process per data directory (issue 10): lock before PGlite touches a file, release after it closed.
   const lock = await acquireDataDirLock(opts.dataDir);
@@ -89,6 +135,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     db,
     driver: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    withStartupLock: (fn) => fn(),
+    pendingMigrations: () => countPending(db, 'drizzle'),
     storage,
     close: async () => {
       try {
@@ -169,7 +217,11 @@ async function openPostgres(databaseUrl: string, schemaName: string | undefined)
     throw databaseConnectError(databaseUrl, err);
   }
   try {
-    if (schemaName) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
+    // IF NOT EXISTS is not safe against a concurrent CREATE: a process starting beside this one may
+    // win the race (unique violation or duplicate schema), which leaves the schema there all the same.
+    if (schemaName) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`).catch((err: { code?: string }) => {
+      if (err.code !== '23505' && err.code !== '42P06') throw err;
+    });
   } catch (err) {
     client.release();
     await pool.end().catch(() => undefined);
@@ -186,6 +238,22 @@ async function openPostgres(databaseUrl: string, schemaName: string | undefined)
         migrationsFolder: MIGRATIONS_FOLDER,
         ...(schemaName ? { migrationsSchema: schemaName } : {}),
       }),
+    withStartupLock: async (fn) => {
+      // One connection holds the session lock for the whole of fn; fn's queries use the pool's others.
+      const lockClient = await pool.connect();
+      const key = [STARTUP_LOCK_KEY, schemaName ?? ''];
+      try {
+        await lockClient.query('SELECT pg_advisory_lock($1, hashtext($2))', key);
+        try {
+          return await fn();
+        } finally {
+          await lockClient.query('SELECT pg_advisory_unlock($1, hashtext($2))', key);
+        }
+      } finally {
+        lockClient.release();
+      }
+    },
+    pendingMigrations: () => countPending(db, schemaName ?? 'drizzle'),
     close: () => pool.end(),
     setLogger: (log) => {
       logger = log;

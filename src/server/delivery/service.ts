@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import { cacheCounter } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
@@ -94,6 +95,15 @@ const dealerCache = new LRUCache<string, { value: DealerDelivery | null }, Db>({
   fetchMethod: async (dealerId, _stale, { context }) => ({ value: await queryDealer(context, dealerId) }),
 });
 
+/** Hit and miss counters of the delivery caches (dcb_cache_lookups_total, issue 17). */
+const lookups = {
+  dealer: cacheCounter('dealer'),
+  assetKeys: cacheCounter('asset_keys'),
+  candidates: cacheCounter('candidates'),
+  choice: cacheCounter('choice'),
+  bytes: cacheCounter('bytes'),
+};
+
 /** Drops this process's cached copy of a dealer (called when its assets or settings change). */
 export function forgetDealer(dealerId: string): void {
   dealerCache.delete(dealerId);
@@ -110,7 +120,11 @@ const assetKeySets = new LRUCache<string, Promise<Set<string>>>({ max: MAX_ASSET
 function assetModelKeys(db: Db, dealer: DealerDelivery): Promise<Set<string>> {
   const key = `${dealer.id}|${dealer.version}`;
   const hit = assetKeySets.get(key);
-  if (hit) return hit;
+  if (hit) {
+    lookups.assetKeys.hit();
+    return hit;
+  }
+  lookups.assetKeys.miss();
   const load = db
     .selectDistinct({ modelKey: assets.modelKey })
     .from(assets)
@@ -130,7 +144,11 @@ function assetModelKeys(db: Db, dealer: DealerDelivery): Promise<Set<string>> {
  * @returns null for an unknown dealer (also cached, against id probing).
  */
 export async function findDeliveryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
-  const entry = await dealerCache.fetch(dealerId, { context: db });
+  const status: LRUCache.Status<string, { value: DealerDelivery | null }, Db> = {};
+  const entry = await dealerCache.fetch(dealerId, { context: db, status });
+  // 'miss' ran a query; a current or stale copy, or a query another request is already running, did not.
+  if (status.fetch === 'miss') lookups.dealer.miss();
+  else lookups.dealer.hit();
   return entry?.value ?? null;
 }
 
@@ -241,7 +259,11 @@ export async function resolveBanner(
   const key = `${dealer.id}|${dealer.version}|${planned.key}|${q.type}|${q.variant}|${trim}`;
   const hit = choiceCache.get(key);
   // The CDN's answer changes without a version bump (a probe settles or expires): re-read it (no query).
-  if (hit && hit.dealer === dealer) return hit.source === 'asset' ? hit : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
+  if (hit && hit.dealer === dealer) {
+    lookups.choice.hit();
+    return hit.source === 'asset' ? hit : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
+  }
+  lookups.choice.miss();
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
   const withAssets = await assetModelKeys(db, dealer);
@@ -279,7 +301,11 @@ interface Candidate extends ChoosableAsset {
 function assetCandidates(db: Db, dealer: DealerDelivery, key: string): Promise<Candidate[]> {
   const cacheKey = `${dealer.id}|${dealer.version}|${key}`;
   const hit = candidateCache.get(cacheKey);
-  if (hit) return hit;
+  if (hit) {
+    lookups.candidates.hit();
+    return hit;
+  }
+  lookups.candidates.miss();
   const load = db
     .select({
       id: assets.id,
@@ -359,7 +385,11 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
   const logo = r.assetId ? null : dealerLogos.logo(r.dealer.branding.logoUrl);
   const key = r.assetId ? `asset|${r.assetId}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit) {
+    lookups.bytes.hit();
+    return hit;
+  }
+  lookups.bytes.miss();
   let result: Omit<BannerBytes, 'etag'>;
   if (r.source === 'placeholder' || !r.assetId) {
     const svg = placeholderSvg({

@@ -9,7 +9,9 @@
  * next_run_at forward by a lease (FEED_LEASE_MS) in the same statement. A second process sees the
  * row locked or not yet due and skips it; a process that dies mid-run leaves the lease to expire.
  * Its run row, left 'running', is marked failed by the next scheduler pass once it is older than
- * the lease (issue 10 'Retention'), and the feed is claimed again as usual.
+ * the lease (issue 10 'Retention'), and the feed is claimed again as usual. A server that shuts
+ * down gracefully (issue 17) aborts its fetch instead: the run is recorded as interrupted and the
+ * feed is due again at once, for another process or the next start.
  */
 import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -147,7 +149,9 @@ export async function setFeedActive(db: Db, dealerId: string, isActive: boolean)
 /**
  * Runs one feed now and records the run. On success the inventory is applied (source 'feed') and
  * lastUpdated set; on failure the run records the error and the stored inventory stays as it was.
- * Either way the next run is scheduled one interval later. Returns the run.
+ * Either way the next run is scheduled one interval later, unless `fetchOpts.signal` aborted the
+ * fetch (shutdown): the run is then recorded as interrupted and the feed is due again at once.
+ * Returns the run.
  */
 export async function runFeed(db: Db, dealerId: string, fetchOpts: FetchFeedOptions, log?: FastifyBaseLogger): Promise<FeedRunView> {
   const [feed] = await db.select().from(inventoryFeeds).where(eq(inventoryFeeds.dealerId, dealerId));
@@ -164,7 +168,7 @@ export async function runFeed(db: Db, dealerId: string, fetchOpts: FetchFeedOpti
     result = { status: 'error', vehicleCount: null, error: e instanceof Error ? e.message : String(e) };
   }
   const finishedAt = new Date();
-  const interval = FEED_INTERVAL_MS[updateFrequencySchema.parse(feed.updateFrequency)];
+  const interval = fetchOpts.signal?.aborted ? 0 : FEED_INTERVAL_MS[updateFrequencySchema.parse(feed.updateFrequency)];
   await db.transaction(async (tx) => {
     await tx.update(feedRuns).set({ ...result, finishedAt }).where(eq(feedRuns.id, run!.id));
     await tx
@@ -213,24 +217,45 @@ export async function failStaleFeedRuns(db: Db, now = new Date()): Promise<numbe
   return marked.length;
 }
 
+/** Feeds one scheduler pass runs at most. */
+export const FEEDS_PER_PASS = 5;
+
 /**
  * The in-server feed scheduler: every `intervalMs` one pass marks interrupted runs failed, then
- * claims due feeds and runs them one after another. `tick()` does one pass (tests call it);
- * `stop()` waits for a running pass.
+ * claims due feeds one at a time and runs each (at most FEEDS_PER_PASS). `tick()` does one pass
+ * (tests call it); `stop()` aborts a running fetch (issue 17: a shutdown does not wait out 15-second
+ * fetches), claims nothing more and waits for the pass to record its run.
  */
 export class FeedScheduler extends PeriodicTask<void> {
-  constructor(db: Db, fetchOpts: FetchFeedOptions, log?: FastifyBaseLogger) {
+  /** Aborted by stop(): the running fetch ends at once. */
+  private readonly aborter: AbortController;
+
+  /**
+   * @param onRun called with each finished run (metrics: feed runs by result).
+   */
+  constructor(db: Db, fetchOpts: FetchFeedOptions, log?: FastifyBaseLogger, onRun?: (run: FeedRunView) => void) {
+    const aborter = new AbortController();
     super(
       'feed scheduler pass',
-      async (now) => {
+      async (now, shouldStop) => {
         const interrupted = await failStaleFeedRuns(db, now);
         if (interrupted > 0) log?.warn({ interrupted }, 'feed runs interrupted by a stopped server marked failed');
-        for (const dealerId of await claimDueFeeds(db, 5, now)) {
-          await runFeed(db, dealerId, fetchOpts, log);
+        // One claim per run, so a shutdown between runs leaves no feed claimed and not run.
+        for (let i = 0; i < FEEDS_PER_PASS && !shouldStop(); i++) {
+          const [dealerId] = await claimDueFeeds(db, 1, now);
+          if (!dealerId) break;
+          onRun?.(await runFeed(db, dealerId, { ...fetchOpts, signal: aborter.signal }, log));
         }
       },
       log,
     );
+    this.aborter = aborter;
+  }
+
+  /** Stops the timer, aborts a running feed fetch and waits for the pass to record it. */
+  override async stop(): Promise<void> {
+    this.aborter.abort();
+    await super.stop();
   }
 
   /** Starts a pass now when the scheduler is running (e.g. a feed was just saved); a no-op when it is off. */

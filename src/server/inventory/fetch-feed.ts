@@ -18,16 +18,21 @@ export interface FetchFeedOptions {
   timeoutMs?: number;
   /** Defaults to MAX_INVENTORY_BYTES (20 MB). */
   maxBytes?: number;
+  /** Aborts the fetch (the server is shutting down, issue 17): fetchFeedJson then throws Invalid(INVENTORY_TEXT.runInterrupted). */
+  signal?: AbortSignal;
 }
 
 /**
  * Fetches a feed URL and returns its parsed JSON document.
  * @throws Invalid with: the 15-second timeout text, 'HTTP {status}: {statusText}', a refused
  * private address, too many redirects, an oversized, non-JSON or too deeply nested body, or
- * 'Failed to fetch inventory feed (reason)' for network errors.
+ * 'Failed to fetch inventory feed (reason)' for network errors, or INVENTORY_TEXT.runInterrupted when
+ * `options.signal` aborted it.
  */
 export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions): Promise<unknown> {
-  const opts = { timeoutMs: FEED_TIMEOUT_MS, maxBytes: MAX_INVENTORY_BYTES, ...options };
+  const { signal: stop, ...rest } = options;
+  const opts = { timeoutMs: FEED_TIMEOUT_MS, maxBytes: MAX_INVENTORY_BYTES, ...rest };
+  if (stop?.aborted) throw new Invalid(INVENTORY_TEXT.runInterrupted);
   let url: URL;
   try {
     url = new URL(feedUrl);
@@ -39,7 +44,7 @@ export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions):
   try {
     const res = await guardedRequest(url, {
       allowPrivateHosts: opts.allowPrivateHosts,
-      signal: controller.signal,
+      signal: stop ? AbortSignal.any([controller.signal, stop]) : controller.signal,
       headers: { Accept: 'application/json', 'User-Agent': 'dc-banners-feed/1.0' },
       maxRedirects: FEED_MAX_REDIRECTS,
       maxBytes: opts.maxBytes,
@@ -53,6 +58,7 @@ export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions):
       throw new Invalid(`Feed did not return valid JSON (${(e as Error).message})`);
     }
   } catch (e) {
+    if (stop?.aborted) throw new Invalid(INVENTORY_TEXT.runInterrupted);
     if (controller.signal.aborted) throw new Invalid(INVENTORY_TEXT.timeout);
     if (e instanceof Invalid) throw e;
     if (e instanceof BlockedAddress) {

@@ -13,6 +13,10 @@ import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetC
 import { compressVariants, sendEntity, type Entity } from '../delivery/encoding';
 import { dealerStats } from '../tracking/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
+import { cacheCounter } from '../observability/metrics';
+
+/** Hit and miss counters of the built-script cache (dcb_cache_lookups_total, issue 17). */
+const scriptLookups = cacheCounter('script');
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
 
@@ -33,7 +37,7 @@ export function scriptInfo(origin: string, dealerId: string, snippet: string) {
 
 /** The dealer's inline snippet (snippet.ts) with its configuration. */
 function snippetFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer));
+  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer, app.config.publicOrigin));
 }
 
 function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
@@ -72,6 +76,8 @@ export async function scriptRoutes(app: FastifyInstance) {
       // The script depends only on the dealer's settings, so it is built and compressed once per dealer version.
       const key = `${current.id}|${current.version}`;
       let built = scriptCache.get(key);
+      if (built === undefined) scriptLookups.miss();
+      else scriptLookups.hit();
       if (built === undefined) {
         const body = Buffer.from(await scriptFor(app, current));
         const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;

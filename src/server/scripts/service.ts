@@ -65,10 +65,10 @@ export async function dealerScript(bundleFile: string, config: EmbedConfig | Sni
   return text.replace(token, () => JSON.stringify(config).replace(/</g, '\\u003c'));
 }
 
-/** The inline snippet's configuration of a dealer (snippet.ts): slot sizes, background and the page model keys it has. */
-export function snippetConfig(dealer: DealerDelivery): SnippetConfig {
-  const { sizes, background } = embedConfig(dealer, '');
-  return { s: sizes, b: background, k: [...dealer.plans.keys()].join('|') };
+/** The inline snippet's configuration of a dealer (snippet.ts): slot sizes, the page model keys it has, and the image endpoint (the snippet requests the header creative while the page parses). */
+export function snippetConfig(dealer: DealerDelivery, apiOrigin: string): SnippetConfig {
+  const { sizes, version } = embedConfig(dealer, apiOrigin);
+  return { s: sizes, k: [...dealer.plans.keys()].join('|'), apiOrigin, dealerId: dealer.id, version };
 }
 
 /** The snippet bundle beside EMBED_DIST_FILE: dist/embed/dc-banners.js -> dist/embed/snippet.mxs.js (scripts/build-embed.ts). */

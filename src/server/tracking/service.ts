@@ -72,6 +72,8 @@ export const MAX_BUFFERED = 50_000;
 export const RETRY_MIN_MS = 250;
 export const RETRY_MAX_MS = 5000;
 export const CLOSE_RETRY_MS = 10_000;
+/** Share of maxBuffered at which the process reports itself not ready (GET /readyz answers 503, issue 17), so a load balancer sends beacons elsewhere before any is refused. */
+export const HIGH_WATER_RATIO = 0.5;
 
 export interface IngestorOptions {
   batchSize: number;
@@ -89,11 +91,17 @@ export interface IngestorOptions {
    * 200 ms, which only a PostgreSQL crash (not ours) can lose, so it commits asynchronously.
    */
   durableCommits: boolean;
+  /** Called after each batch write attempt with its duration in seconds and whether it committed (metrics, issue 17). */
+  observeBatch?: (seconds: number, ok: boolean) => void;
 }
 
 /** What the writer has done since start, for logs, health and tests. */
 export interface IngestorStats {
   pending: number;
+  /** Events accepted into the buffer (answered 204). */
+  accepted: number;
+  /** Events refused because the buffer was full or the ingestor closed (answered 503). */
+  refusedFull: number;
   stored: number;
   /** Clicks not stored: no impression of their page view and slot, or already clicked there. */
   clicksRefused: number;
@@ -135,7 +143,7 @@ export class EventIngestor {
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  private counts = { stored: 0, clicksRefused: 0, impressionsIgnored: 0, conversionsRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
+  private counts = { accepted: 0, refusedFull: 0, stored: 0, clicksRefused: 0, impressionsIgnored: 0, conversionsRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
   private readonly opts: IngestorOptions;
 
   constructor(
@@ -161,6 +169,11 @@ export class EventIngestor {
     return this.buffer.length + this.inFlight;
   }
 
+  /** Buffered events at which the process reports itself not ready (HIGH_WATER_RATIO of maxBuffered). */
+  get highWater(): number {
+    return Math.max(1, Math.floor(this.opts.maxBuffered * HIGH_WATER_RATIO));
+  }
+
   /** Counters since start (see IngestorStats). */
   stats(): IngestorStats {
     return { pending: this.pending, ...this.counts };
@@ -168,7 +181,11 @@ export class EventIngestor {
 
   /** Queues an event; false when the buffer is full or the ingestor is closed (caller answers 503). */
   enqueue(e: AcceptedEvent): boolean {
-    if (this.closed || this.buffer.length >= this.opts.maxBuffered) return false;
+    if (this.closed || this.buffer.length >= this.opts.maxBuffered) {
+      this.counts.refusedFull += 1;
+      return false;
+    }
+    this.counts.accepted += 1;
     this.buffer.push(e);
     if (this.counts.failures === 0) this.schedule(this.buffer.length >= this.opts.batchSize ? 0 : this.opts.flushIntervalMs);
     return true;
@@ -240,7 +257,7 @@ export class EventIngestor {
    */
   private async writeOrIsolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
     try {
-      this.count(await writeBatch(this.db, batch, this.opts.durableCommits));
+      this.count(await this.write(batch));
       this.succeeded(batch.length);
       return [];
     } catch (err) {
@@ -251,6 +268,19 @@ export class EventIngestor {
     }
   }
 
+  /** One writeBatch attempt, timed for observeBatch. @throws the database error. */
+  private async write(batch: AcceptedEvent[]): Promise<NotStored> {
+    const started = performance.now();
+    let ok = false;
+    try {
+      const notStored = await writeBatch(this.db, batch, this.opts.durableCommits);
+      ok = true;
+      return notStored;
+    } finally {
+      this.opts.observeBatch?.((performance.now() - started) / 1000, ok);
+    }
+  }
+
   /** Splits a batch that keeps failing with a data error; see the module doc. */
   private async isolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
     const half = Math.ceil(batch.length / 2);
@@ -258,7 +288,7 @@ export class EventIngestor {
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
       try {
-        this.count(await writeBatch(this.db, part, this.opts.durableCommits));
+        this.count(await this.write(part));
         this.succeeded(part.length);
         continue;
       } catch (err) {

@@ -5,17 +5,20 @@
  * to the client error log.
  */
 import { Link } from 'react-router';
-import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Bug, Building2, Eye, MousePointerClick, Percent, Plus, Settings } from 'lucide-react';
-import { formatCtr } from '../../domain/metrics';
+import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
+import type { AdminDashboard as AdminDashboardData } from '../../domain/admin';
+import { useNarrowScreen } from '../components/responsive';
 import { useAdminDashboard } from './api';
 import { StatusBadge, providerLabel } from './parts';
 import { MetricCard, TrendText } from '../components/metrics';
+import { Truncated } from '../components/Truncated';
+import { ExportImport } from './ExportImport';
 
 /** The dashboard cards compare the last 30 days with the 30 before (server: admin/platform.ts). */
 const TREND_DAYS = 30;
-import { ExportImport } from './ExportImport';
 
 export function AdminDashboard() {
   const q = useAdminDashboard();
@@ -31,75 +34,37 @@ export function AdminDashboard() {
           Add Dealer
         </Button>
       </Group>
-      {q.error && <ErrorNotice message={q.error.message} />}
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-        <MetricCard label="Active Dealers" testId="metric-Active Dealers" value={d?.activeDealers.toLocaleString('en-US')} note={<TrendText value={d?.trends.activeDealers ?? null} days={TREND_DAYS} />} icon={Building2} color="blue" />
-        <MetricCard label="Total Impressions" testId="metric-Total Impressions" value={d?.impressions.toLocaleString('en-US')} note={<TrendText value={d?.trends.impressions ?? null} days={TREND_DAYS} />} icon={Eye} color="indigo" />
-        <MetricCard label="Total Clicks" testId="metric-Total Clicks" value={d?.clicks.toLocaleString('en-US')} note={<TrendText value={d?.trends.clicks ?? null} days={TREND_DAYS} />} icon={MousePointerClick} color="teal" />
-        <MetricCard label="Average CTR" testId="metric-Average CTR" value={d && formatCtr(d.ctr, 2)} note={<TrendText value={d?.trends.ctr ?? null} days={TREND_DAYS} />} icon={Percent} color="grape" />
-      </SimpleGrid>
+      {q.error ? (
+        <ErrorNotice message={q.error.message} onRetry={() => void q.refetch()} />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+            <MetricCard label="Active Dealers" testId="metric-Active Dealers" value={d && formatCount(d.activeDealers)} note={<TrendText value={d?.trends.activeDealers ?? null} days={TREND_DAYS} />} icon={Building2} color="blue" />
+            <MetricCard label="Total Impressions" testId="metric-Total Impressions" value={d && formatCount(d.impressions)} note={<TrendText value={d?.trends.impressions ?? null} days={TREND_DAYS} />} icon={Eye} color="indigo" />
+            <MetricCard label="Total Clicks" testId="metric-Total Clicks" value={d && formatCount(d.clicks)} note={<TrendText value={d?.trends.clicks ?? null} days={TREND_DAYS} />} icon={MousePointerClick} color="teal" />
+            <MetricCard label="Average CTR" testId="metric-Average CTR" value={d && formatCtr(d.ctr)} note={<TrendText value={d?.trends.ctr ?? null} days={TREND_DAYS} />} icon={Percent} color="grape" />
+          </SimpleGrid>
 
-      <Paper withBorder radius="md" p="lg">
-        <Group justify="space-between" mb="md">
-          <Title order={4}>Recent Dealers</Title>
-          <Group gap="md">
-            <Anchor component={Link} to="/admin/dealers" size="sm">
-              View all
-            </Anchor>
-            <Anchor component={Link} to="/admin/dealers/new" size="sm">
-              Add Dealer
-            </Anchor>
-          </Group>
-        </Group>
-        {d && d.recentDealers.length === 0 ? (
-          <Text c="dimmed">No dealers yet. Add the first one.</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="recent-dealers">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Dealer</Table.Th>
-                  <Table.Th>Manufacturer</Table.Th>
-                  <Table.Th>Provider</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th ta="right">CTR</Table.Th>
-                  <Table.Th ta="right">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(d?.recentDealers ?? []).map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td>
-                      <Text fw={600} size="sm">
-                        {r.name}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {r.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{r.manufacturerName}</Table.Td>
-                    <Table.Td>{providerLabel(r.provider)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={r.status} />
-                    </Table.Td>
-                    <Table.Td ta="right">{formatCtr(r.ctr, 1)}</Table.Td>
-                    <Table.Td ta="right">
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Anchor component={Link} to={`/scripts/${r.id}`} size="sm">
-                          Script
-                        </Anchor>
-                        <Button component={Link} to={`/admin/dealers/${r.id}/settings`} size="compact-sm" variant="subtle" leftSection={<Settings size={14} />} aria-label={`Settings of ${r.name}`}>
-                          Settings
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Paper>
+          <Paper withBorder radius="md" p="lg">
+            <Group justify="space-between" mb="md">
+              <Title order={4}>Recent Dealers</Title>
+              <Group gap="md">
+                <Anchor component={Link} to="/admin/dealers" size="sm">
+                  View all
+                </Anchor>
+                <Anchor component={Link} to="/admin/dealers/new" size="sm">
+                  Add Dealer
+                </Anchor>
+              </Group>
+            </Group>
+            {d && d.recentDealers.length === 0 ? (
+              <Text c="dimmed">No dealers yet. Add the first one.</Text>
+            ) : (
+              <RecentDealers dealers={d?.recentDealers ?? []} />
+            )}
+          </Paper>
+        </>
+      )}
       <ExportImport />
       <Paper withBorder radius="md" p="lg">
         <Group justify="space-between">
@@ -110,7 +75,7 @@ export function AdminDashboard() {
             </Text>
             {d && (
               <Text size="sm" c={d.deadLetteredEvents > 0 ? 'red' : 'dimmed'} data-testid="dead-lettered-events">
-                Tracked events the database refused: {d.deadLetteredEvents.toLocaleString('en-US')}
+                Tracked events the database refused: {formatCount(d.deadLetteredEvents)}
                 {d.deadLetteredEvents > 0 && ' (kept in the event_dead_letters table with the error)'}
               </Text>
             )}
@@ -121,5 +86,93 @@ export function AdminDashboard() {
         </Group>
       </Paper>
     </Stack>
+  );
+}
+
+type RecentDealer = AdminDashboardData['recentDealers'][number];
+
+/** Script and Settings of one dealer. */
+function DealerActions({ dealer }: { dealer: RecentDealer }) {
+  return (
+    <Group gap="xs" justify="flex-end" wrap="nowrap">
+      <Anchor component={Link} to={`/scripts/${dealer.id}`} size="sm">
+        Script
+      </Anchor>
+      <Button component={Link} to={`/admin/dealers/${dealer.id}/settings`} size="compact-sm" variant="subtle" leftSection={<Settings size={14} />} aria-label={`Settings of ${dealer.name}`}>
+        Settings
+      </Button>
+    </Group>
+  );
+}
+
+/** The first five dealers: a table, or one card per dealer on a narrow screen (issue 16). */
+function RecentDealers({ dealers }: { dealers: RecentDealer[] }) {
+  const narrow = useNarrowScreen();
+  if (narrow) {
+    return (
+      <Stack gap={0} data-testid="recent-dealers">
+        {dealers.map((r) => (
+          <Box key={r.id} py="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+            <Truncated fw={600} size="sm">
+              {r.name}
+            </Truncated>
+            <Truncated size="xs" c="dimmed">
+              {r.id}
+            </Truncated>
+            <Group gap="xs" mt={6} wrap="nowrap">
+              <StatusBadge status={r.status} />
+              <Truncated size="sm">{`${r.manufacturerName} · ${providerLabel(r.provider)}`}</Truncated>
+            </Group>
+            <Group justify="space-between" mt={6} wrap="nowrap">
+              <Text size="sm">
+                CTR <b>{formatCtr(r.ctr)}</b>
+              </Text>
+              <DealerActions dealer={r} />
+            </Group>
+          </Box>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Table verticalSpacing="sm" highlightOnHover data-testid="recent-dealers" layout="fixed">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w="34%">Dealer</Table.Th>
+          <Table.Th>Manufacturer</Table.Th>
+          <Table.Th>Provider</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th ta="right">CTR</Table.Th>
+          <Table.Th ta="right" w={170}>
+            Actions
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {dealers.map((r) => (
+          <Table.Tr key={r.id}>
+            <Table.Td>
+              <Truncated fw={600} size="sm">
+                {r.name}
+              </Truncated>
+              <Truncated size="xs" c="dimmed">
+                {r.id}
+              </Truncated>
+            </Table.Td>
+            <Table.Td>
+              <Truncated size="sm">{r.manufacturerName}</Truncated>
+            </Table.Td>
+            <Table.Td>{providerLabel(r.provider)}</Table.Td>
+            <Table.Td>
+              <StatusBadge status={r.status} />
+            </Table.Td>
+            <Table.Td ta="right">{formatCtr(r.ctr)}</Table.Td>
+            <Table.Td ta="right">
+              <DealerActions dealer={r} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }

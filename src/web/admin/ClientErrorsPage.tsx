@@ -26,8 +26,9 @@ export function ClientErrorsPage() {
           Refresh
         </Button>
       </Group>
-      {q.error && <ErrorNotice message={q.error.message} />}
-      {q.isPending ? (
+      {q.error ? (
+        <ErrorNotice message={q.error.message} onRetry={() => void q.refetch()} />
+      ) : q.isPending ? (
         <Skeleton h={180} radius="md" />
       ) : q.data && q.data.length === 0 ? (
         <Center py="xl">
@@ -93,7 +94,8 @@ function Trace({ label, text }: { label: string; text: string | null }) {
         {label}
       </Text>
       {text ? (
-        <Code block style={{ maxHeight: 240, overflow: 'auto', whiteSpace: 'pre' }}>
+        // Scrolls on its own, so it takes keyboard focus (arrow keys scroll it).
+        <Code block tabIndex={0} aria-label={label} style={{ maxHeight: 240, overflow: 'auto', whiteSpace: 'pre' }}>
           {text.trim()}
         </Code>
       ) : (

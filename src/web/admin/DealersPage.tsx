@@ -1,7 +1,7 @@
 /**
  * Dealer Management (/admin/dealers; spec 01 §2; DECISIONS 9): search on name or id, the
  * manufacturer filter (All Manufacturers plus the distinct manufacturers), one card per dealer
- * (name, id, manufacturer, provider, status, Visit Site, impressions, clicks, CTR to one decimal,
+ * (name, id, manufacturer, provider, status, Visit Site, impressions, clicks, CTR (two decimals, domain/metrics FIGURE_DECIMALS),
  * creation date, View Script; icons to open the script in a new tab, settings and delete with
  * confirmation), and the 'No dealers found' empty state.
  */
@@ -10,11 +10,12 @@ import { Link } from 'react-router';
 import { ActionIcon, Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
 import type { DealerListItem } from '../../domain/admin';
-import { formatCtr } from '../../domain/metrics';
+import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealers, useDeleteDealer } from './api';
 import { CardGridSkeleton, useConfirmDelete, EmptyState, StatusBadge, providerLabel } from './parts';
 import { Figure } from '../components/metrics';
+import { Truncated } from '../components/Truncated';
 
 const ALL = '__all__';
 
@@ -49,8 +50,9 @@ export function DealersPage() {
         <TextInput label="Search" placeholder="Search by name or id" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
         <Select label="Manufacturer" data={manufacturers} value={manufacturer} onChange={(v) => setManufacturer(v ?? ALL)} allowDeselect={false} />
       </Group>
-      {dealers.error && <ErrorNotice message={dealers.error.message} />}
-      {dealers.isPending ? (
+      {dealers.error ? (
+        <ErrorNotice message={dealers.error.message} onRetry={() => void dealers.refetch()} />
+      ) : dealers.isPending ? (
         <CardGridSkeleton height={220} />
       ) : shown.length === 0 ? (
         <EmptyState icon={SearchX} title="No dealers found" hint="Try adjusting your search or filter criteria." />
@@ -60,12 +62,10 @@ export function DealersPage() {
             <Card key={d.id} withBorder radius="md" padding="lg" data-testid={`dealer-card-${d.id}`}>
               <Group justify="space-between" align="flex-start" wrap="nowrap">
                 <div style={{ minWidth: 0 }}>
-                  <Text fw={700} truncate>
-                    {d.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
+                  <Truncated fw={700}>{d.name}</Truncated>
+                  <Truncated size="xs" c="dimmed">
                     {d.id}
-                  </Text>
+                  </Truncated>
                 </div>
                 <Group gap={4} wrap="nowrap">
                   <Tooltip label="Open script in a new tab">
@@ -85,10 +85,10 @@ export function DealersPage() {
                   </Tooltip>
                 </Group>
               </Group>
-              <Group gap="xs" mt="sm">
+              <Group gap="xs" mt="sm" wrap="nowrap">
                 <StatusBadge status={d.status} />
-                <Text size="sm">{d.manufacturerName}</Text>
-                <Text size="sm" c="dimmed">
+                <Truncated size="sm">{d.manufacturerName}</Truncated>
+                <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                   · {providerLabel(d.provider)}
                 </Text>
               </Group>
@@ -96,9 +96,9 @@ export function DealersPage() {
                 Visit Site
               </Anchor>
               <SimpleGrid cols={3} mt="md">
-                <Figure label="Impressions" value={d.impressions.toLocaleString('en-US')} />
-                <Figure label="Clicks" value={d.clicks.toLocaleString('en-US')} />
-                <Figure label="CTR" value={formatCtr(d.ctr, 1)} />
+                <Figure label="Impressions" value={formatCount(d.impressions)} />
+                <Figure label="Clicks" value={formatCount(d.clicks)} />
+                <Figure label="CTR" value={formatCtr(d.ctr)} />
               </SimpleGrid>
               <Group justify="space-between" mt="md">
                 <Text size="xs" c="dimmed">

@@ -12,6 +12,8 @@ import { ErrorNotice } from '../components/feedback';
 import { useDeleteManufacturer, useManufacturers } from './api';
 import { CardGridSkeleton, useConfirmDelete, EmptyState, providerLabel } from './parts';
 import { Figure } from '../components/metrics';
+import { Truncated } from '../components/Truncated';
+import { readableTextOn } from '../theme';
 import { ManufacturerForm } from './ManufacturerForm';
 
 export function ManufacturersPage() {
@@ -36,8 +38,9 @@ export function ManufacturersPage() {
         </Button>
       </Group>
       <TextInput label="Search" placeholder="Search manufacturers by name" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={420} />
-      {list.error && <ErrorNotice message={list.error.message} />}
-      {list.isPending ? (
+      {list.error ? (
+        <ErrorNotice message={list.error.message} onRetry={() => void list.refetch()} />
+      ) : list.isPending ? (
         <CardGridSkeleton height={200} />
       ) : shown.length === 0 ? (
         <EmptyState icon={Factory} title="No manufacturers found" hint={q ? 'Try adjusting your search criteria.' : 'Get started by adding your first manufacturer.'} />
@@ -46,12 +49,12 @@ export function ManufacturersPage() {
           {shown.map((m) => (
             <Card key={m.id} withBorder radius="md" padding="lg" data-testid={`manufacturer-card-${m.id}`}>
               <Group justify="space-between" wrap="nowrap" align="flex-start">
-                <Group wrap="nowrap">
-                  <Avatar radius="md" size="lg" styles={{ placeholder: { background: m.primaryColor, color: '#fff' } }} src={m.logoUrl || null} alt={m.name}>
+                <Group wrap="nowrap" style={{ minWidth: 0 }}>
+                  <Avatar radius="md" size="lg" styles={{ placeholder: { background: m.primaryColor, color: readableTextOn(m.primaryColor) } }} src={m.logoUrl || null} alt={m.name}>
                     {m.name.charAt(0).toUpperCase()}
                   </Avatar>
-                  <div>
-                    <Text fw={700}>{m.name}</Text>
+                  <div style={{ minWidth: 0 }}>
+                    <Truncated fw={700}>{m.name}</Truncated>
                     <Text size="xs" c="dimmed">
                       {m.models.length} model{m.models.length === 1 ? '' : 's'} configured · {m.dealerCount} dealer{m.dealerCount === 1 ? '' : 's'}
                     </Text>

@@ -5,16 +5,16 @@
  * recorded events.
  */
 import { useState } from 'react';
-import { Link } from 'react-router';
-import { Anchor, Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { LineChart } from '@mantine/charts';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
 import { PERIOD_LABELS } from '../../domain/constants';
-import { formatCtr } from '../../domain/metrics';
+import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { usePlatformAnalytics } from './api';
 import { StatusBadge } from './parts';
 import { Figure } from '../components/metrics';
+import { Truncated } from '../components/Truncated';
 
 /** Chart label of a series bucket: 'Nov 22' for a UTC day, 'Nov 22, 09:00' (local time) for an hour. */
 function bucketLabel(bucket: string): string {
@@ -43,62 +43,73 @@ export function PlatformAnalyticsPage() {
           w={200}
         />
       </Group>
-      {q.error && <ErrorNotice message={q.error.message} />}
-      <Paper withBorder radius="md" p="lg">
-        <Title order={4} mb="md">
-          Impressions and clicks, all dealers
-        </Title>
-        {!a ? (
-          <Skeleton h={260} />
-        ) : total === 0 ? (
-          <Text c="dimmed" py="xl" ta="center">
-            No impressions recorded in this period.
-          </Text>
-        ) : (
-          <LineChart
-            h={260}
-            data={a.series.map((p) => ({ ...p, label: bucketLabel(p.bucket) }))}
-            dataKey="label"
-            series={[
-              { name: 'impressions', label: 'Impressions', color: 'red.6' },
-              { name: 'clicks', label: 'Clicks', color: 'blue.6' },
-            ]}
-            curveType="linear"
-            withLegend
-            withDots={false}
-          />
-        )}
-      </Paper>
-      <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
-        {(a?.dealers ?? []).map((d) => (
-          <Paper key={d.id} withBorder radius="md" p="lg" data-testid={`analytics-card-${d.id}`}>
-            <Group justify="space-between" wrap="nowrap">
-              <div style={{ minWidth: 0 }}>
-                <Anchor component={Link} to={`/admin/dealers/${d.id}/settings`} fw={700} truncate>
-                  {d.name}
-                </Anchor>
-                <Text size="xs" c="dimmed">
-                  {d.manufacturerName}
-                </Text>
-              </div>
-              <StatusBadge status={d.status} />
-            </Group>
-            <SimpleGrid cols={3} mt="md">
-              <Figure label="Impressions" value={d.impressions.toLocaleString('en-US')} />
-              <Figure label="Clicks" value={d.clicks.toLocaleString('en-US')} />
-              <Figure label="CTR" value={formatCtr(d.ctr, 2)} />
-            </SimpleGrid>
-            <Group justify="space-between" mt="md" mb={4}>
-              <Text size="sm">Performance score</Text>
-              <Text size="sm" fw={700} data-testid={`score-${d.id}`}>
-                {Math.round(d.score)}
+      {q.error ? (
+        <ErrorNotice message={q.error.message} onRetry={() => void q.refetch()} />
+      ) : (
+        <>
+          <Paper withBorder radius="md" p="lg">
+            <Title order={3} size="h4" mb="md">
+              Impressions and clicks, all dealers
+            </Title>
+            {!a ? (
+              <Skeleton h={260} />
+            ) : total === 0 ? (
+              <Text c="dimmed" py="xl" ta="center">
+                No impressions recorded in this period.
               </Text>
-            </Group>
-            <Progress value={d.score} color={d.score >= 60 ? 'teal' : d.score >= 30 ? 'yellow' : 'red'} aria-label={`Performance score of ${d.name}`} />
+            ) : (
+              <LineChart
+                h={260}
+                data={a.series.map((p) => ({ ...p, label: bucketLabel(p.bucket) }))}
+                dataKey="label"
+                series={[
+                  { name: 'impressions', label: 'Impressions', color: 'red.6' },
+                  { name: 'clicks', label: 'Clicks', color: 'blue.6' },
+                ]}
+                curveType="linear"
+                withLegend
+                withDots={false}
+              />
+            )}
           </Paper>
-        ))}
-      </SimpleGrid>
-      {a && a.dealers.length === 0 && <Text c="dimmed">No dealers yet.</Text>}
+          {a && a.dealers.length === 0 ? (
+            <Text c="dimmed">No dealers yet.</Text>
+          ) : (
+            <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+              {(a?.dealers ?? []).map((d) => (
+                <Paper key={d.id} withBorder radius="md" p="lg" data-testid={`analytics-card-${d.id}`} style={{ minWidth: 0 }}>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    {/* A long name ends in '…' with the full name on hover and focus; the badge keeps its size (issue 16). */}
+                    <div style={{ minWidth: 0, flex: 1 }}>
+                      <Truncated to={`/admin/dealers/${d.id}/settings`} fw={700}>
+                        {d.name}
+                      </Truncated>
+                      <Truncated size="xs" c="dimmed">
+                        {d.manufacturerName}
+                      </Truncated>
+                    </div>
+                    <div style={{ flexShrink: 0 }}>
+                      <StatusBadge status={d.status} />
+                    </div>
+                  </Group>
+                  <SimpleGrid cols={3} mt="md">
+                    <Figure label="Impressions" value={formatCount(d.impressions)} />
+                    <Figure label="Clicks" value={formatCount(d.clicks)} />
+                    <Figure label="CTR" value={formatCtr(d.ctr)} />
+                  </SimpleGrid>
+                  <Group justify="space-between" mt="md" mb={4}>
+                    <Text size="sm">Performance score</Text>
+                    <Text size="sm" fw={700} data-testid={`score-${d.id}`}>
+                      {Math.round(d.score)}
+                    </Text>
+                  </Group>
+                  <Progress value={d.score} color={d.score >= 60 ? 'teal' : d.score >= 30 ? 'yellow' : 'red'} aria-label={`Performance score of ${d.name}`} />
+                </Paper>
+              ))}
+            </SimpleGrid>
+          )}
+        </>
+      )}
     </Stack>
   );
 }

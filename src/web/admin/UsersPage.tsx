@@ -6,7 +6,7 @@
  * shown here.
  */
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Menu, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Group, Menu, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { KeyRound, MoreHorizontal, Pencil, Plus, Search, UserCheck, UserX } from 'lucide-react';
@@ -14,9 +14,15 @@ import type { AdminUser } from '../../domain/admin';
 import { ROLES, type Role } from '../../domain/schemas';
 import { useAuth } from '../components/auth';
 import { ErrorNotice } from '../components/feedback';
+import { usePasswordToggle } from '../components/password';
+import { formErrorsOf } from '../api/field-errors';
+import { useNarrowScreen } from '../components/responsive';
+import { Truncated } from '../components/Truncated';
 import { useAdminDealers, useCreateUser, useResetPassword, useUpdateUser, useUsers, type NewUser } from './api';
 
 const MIN_PASSWORD = 8;
+/** The Add User / Edit fields a server error can name (shown under the field, issue 16). */
+const USER_FIELDS = ['email', 'name', 'role', 'dealerId', 'password'] as const;
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', 'dealer-manager': 'Dealer manager', viewer: 'Viewer' };
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; user: AdminUser } | { kind: 'password'; user: AdminUser } | { kind: 'deactivate'; user: AdminUser } | null;
@@ -25,6 +31,7 @@ export function UsersPage() {
   const users = useUsers();
   const update = useUpdateUser();
   const { user: me } = useAuth();
+  const narrow = useNarrowScreen();
   const [search, setSearch] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
@@ -59,85 +66,108 @@ export function UsersPage() {
         </Button>
       </Group>
       <TextInput label="Search" placeholder="Search by name, email or dealer" leftSection={<Search size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={420} />
-      {users.error && <ErrorNotice message={users.error.message} />}
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={720}>
-          <Table verticalSpacing="sm" highlightOnHover data-testid="users-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Dealer</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
+      {users.error ? (
+        <ErrorNotice message={users.error.message} onRetry={() => void users.refetch()} />
+      ) : (
+        <Paper withBorder radius="md">
+          {narrow ? (
+            // Narrow screens: one card per user, actions included (issue 16).
+            <Stack gap={0} data-testid="users-table">
               {users.isPending && (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>
-                    <Text c="dimmed">Loading...</Text>
-                  </Table.Td>
-                </Table.Tr>
+                <Text c="dimmed" p="md">
+                  Loading...
+                </Text>
               )}
               {users.data && shown.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>
-                    <Text c="dimmed">No users found. Try adjusting your search.</Text>
-                  </Table.Td>
-                </Table.Tr>
+                <Text c="dimmed" p="md">
+                  No users found. Try adjusting your search.
+                </Text>
               )}
-              {shown.map((u) => (
-                <Table.Tr key={u.id} data-email={u.email}>
-                  <Table.Td fw={600}>
-                    {u.name}
-                    {u.id === me?.id && (
-                      <Badge ml={6} size="xs" variant="light">
-                        you
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{u.email}</Table.Td>
-                  <Table.Td>{ROLE_LABELS[u.role]}</Table.Td>
-                  <Table.Td>{u.dealerName ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Badge color={u.isActive ? 'green' : 'gray'} variant={u.isActive ? 'light' : 'outline'}>
+              {shown.map((u, i) => (
+                <Group key={u.id} data-email={u.email} p="md" gap="sm" wrap="nowrap" align="flex-start" style={{ borderTop: i > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined }}>
+                  <Box style={{ minWidth: 0, flex: 1 }}>
+                    <Group gap={6} wrap="nowrap">
+                      <Truncated fw={600} size="sm">
+                        {u.name}
+                      </Truncated>
+                      {u.id === me?.id && (
+                        <Badge size="xs" variant="light" style={{ flexShrink: 0 }}>
+                          you
+                        </Badge>
+                      )}
+                    </Group>
+                    <Truncated size="sm">{u.email}</Truncated>
+                    <Text size="xs" c="dimmed">
+                      {ROLE_LABELS[u.role]}
+                      {u.dealerName ? ` · ${u.dealerName}` : ''}
+                    </Text>
+                    <Badge mt={6} color={u.isActive ? 'green' : 'gray'} variant={u.isActive ? 'light' : 'outline'}>
                       {u.isActive ? 'Active' : 'Deactivated'}
                     </Badge>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${u.email}`}>
-                          <MoreHorizontal size={18} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item leftSection={<Pencil size={14} />} onClick={() => setDialog({ kind: 'edit', user: u })}>
-                          Edit
-                        </Menu.Item>
-                        <Menu.Item leftSection={<KeyRound size={14} />} onClick={() => setDialog({ kind: 'password', user: u })}>
-                          Reset password
-                        </Menu.Item>
-                        {u.isActive ? (
-                          <Menu.Item color="red" leftSection={<UserX size={14} />} onClick={() => setDialog({ kind: 'deactivate', user: u })}>
-                            Deactivate
-                          </Menu.Item>
-                        ) : (
-                          <Menu.Item leftSection={<UserCheck size={14} />} onClick={() => setActive(u, true)}>
-                            Reactivate
-                          </Menu.Item>
-                        )}
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Table.Td>
-                </Table.Tr>
+                  </Box>
+                  <UserMenu user={u} onDialog={setDialog} onReactivate={() => setActive(u, true)} />
+                </Group>
               ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={720}>
+              <Table verticalSpacing="sm" highlightOnHover data-testid="users-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Email</Table.Th>
+                    <Table.Th>Role</Table.Th>
+                    <Table.Th>Dealer</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {users.isPending && (
+                    <Table.Tr>
+                      <Table.Td colSpan={6}>
+                        <Text c="dimmed">Loading...</Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  {users.data && shown.length === 0 && (
+                    <Table.Tr>
+                      <Table.Td colSpan={6}>
+                        <Text c="dimmed">No users found. Try adjusting your search.</Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  {shown.map((u) => (
+                    <Table.Tr key={u.id} data-email={u.email}>
+                      <Table.Td fw={600}>
+                        {u.name}
+                        {u.id === me?.id && (
+                          <Badge ml={6} size="xs" variant="light">
+                            you
+                          </Badge>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{u.email}</Table.Td>
+                      <Table.Td>{ROLE_LABELS[u.role]}</Table.Td>
+                      <Table.Td>{u.dealerName ?? '—'}</Table.Td>
+                      <Table.Td>
+                        <Badge color={u.isActive ? 'green' : 'gray'} variant={u.isActive ? 'light' : 'outline'}>
+                          {u.isActive ? 'Active' : 'Deactivated'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <UserMenu user={u} onDialog={setDialog} onReactivate={() => setActive(u, true)} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Paper>
+      )}
 
       {dialog?.kind === 'create' && <UserForm onClose={close} />}
       {dialog?.kind === 'edit' && <UserForm user={dialog.user} onClose={close} />}
@@ -163,6 +193,36 @@ export function UsersPage() {
   );
 }
 
+/** Edit, Reset password and Deactivate / Reactivate of one user. */
+function UserMenu({ user: u, onDialog, onReactivate }: { user: AdminUser; onDialog: (d: Dialog) => void; onReactivate: () => void }) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${u.email}`}>
+          <MoreHorizontal size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<Pencil size={14} />} onClick={() => onDialog({ kind: 'edit', user: u })}>
+          Edit
+        </Menu.Item>
+        <Menu.Item leftSection={<KeyRound size={14} />} onClick={() => onDialog({ kind: 'password', user: u })}>
+          Reset password
+        </Menu.Item>
+        {u.isActive ? (
+          <Menu.Item color="red" leftSection={<UserX size={14} />} onClick={() => onDialog({ kind: 'deactivate', user: u })}>
+            Deactivate
+          </Menu.Item>
+        ) : (
+          <Menu.Item leftSection={<UserCheck size={14} />} onClick={onReactivate}>
+            Reactivate
+          </Menu.Item>
+        )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
 /** Add User (no `user`) or Edit (name, role, dealer). */
 function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) {
   const dealers = useAdminDealers();
@@ -170,6 +230,7 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
   const update = useUpdateUser();
   const busy = create.isPending || update.isPending;
   const error = create.error ?? update.error;
+  const passwordToggle = usePasswordToggle();
   const form = useForm<NewUser>({
     mode: 'controlled',
     initialValues: { email: user?.email ?? '', name: user?.name ?? '', role: user?.role ?? 'dealer-manager', dealerId: user?.dealerId ?? null, password: '' },
@@ -181,14 +242,17 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
     },
   });
   const submit = form.onSubmit((v) => {
-    const done = { onSuccess: () => (notifications.show({ color: 'teal', message: user ? 'User updated' : `${v.name} can now sign in` }), onClose()) };
+    const done = {
+      onSuccess: () => (notifications.show({ color: 'teal', message: user ? 'User updated' : `${v.name} can now sign in` }), onClose()),
+      onError: (e: Error) => form.setErrors(formErrorsOf(e, USER_FIELDS)),
+    };
     const dealerId = v.role === 'admin' ? null : v.dealerId;
     if (user) update.mutate({ id: user.id, patch: { name: v.name.trim(), role: v.role, dealerId } }, done);
     else create.mutate({ ...v, email: v.email.trim(), name: v.name.trim(), dealerId }, done);
   });
   return (
     <Modal opened onClose={onClose} title={user ? `Edit ${user.name}` : 'Add User'} centered>
-      <form onSubmit={submit}>
+      <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Email" type="email" required disabled={Boolean(user)} {...form.getInputProps('email')} />
           <TextInput label="Name" required {...form.getInputProps('name')} />
@@ -203,8 +267,8 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
               {...form.getInputProps('dealerId')}
             />
           )}
-          {!user && <PasswordInput label="Initial password" required description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} />}
-          {error && (
+          {!user && <PasswordInput label="Initial password" required description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} {...passwordToggle} />}
+          {error && Object.keys(formErrorsOf(error, USER_FIELDS)).length === 0 && (
             <Alert color="red" role="alert">
               {error.message}
             </Alert>
@@ -225,16 +289,18 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
 
 function PasswordForm({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const reset = useResetPassword();
+  const passwordToggle = usePasswordToggle();
   const form = useForm({ mode: 'controlled', initialValues: { password: '' }, validate: { password: (v: string) => (v.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters`) } });
   return (
     <Modal opened onClose={onClose} title={`Reset password of ${user.name}`} centered>
       <form
+        noValidate
         onSubmit={form.onSubmit((v) =>
           reset.mutate({ id: user.id, password: v.password }, { onSuccess: () => (notifications.show({ color: 'teal', message: 'Password reset; the user was signed out' }), onClose()) }),
         )}
       >
         <Stack>
-          <PasswordInput label="New password" required {...form.getInputProps('password')} />
+          <PasswordInput label="New password" required {...form.getInputProps('password')} {...passwordToggle} />
           {reset.error && (
             <Alert color="red" role="alert">
               {reset.error.message}

@@ -1,8 +1,12 @@
 /**
  * The one typed fetch client of the web app: same-origin cookies, JSON in and out, and server
- * errors `{ error: { code, message } }` turned into ApiError with the server's message.
+ * errors `{ error: { code, message } }` turned into ApiError with the server's message. A 413
+ * without a message of ours (a proxy's page, a body-size refusal) reads as the spec's
+ * 'Storage quota exceeded or data too large' (DECISIONS 1).
  */
+import { TEXT } from '../../domain/constants';
 
+/** An API answer outside 2xx: its HTTP status, the server's error code and its user-facing message. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -12,6 +16,9 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** Fastify's own text for a body over its limit (answered by servers before issue 16). */
+const BODY_TOO_LARGE = 'Request body is too large';
 
 /** Calls the API; resolves the parsed JSON (undefined for 204). @throws ApiError on any non-2xx. */
 export async function apiFetch<T>(
@@ -29,6 +36,7 @@ export async function apiFetch<T>(
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    if (res.status === 413 && (!err?.message || err.message === BODY_TOO_LARGE)) throw new ApiError(413, err?.code ?? 'PAYLOAD_TOO_LARGE', TEXT.storageQuotaExceeded);
     throw new ApiError(res.status, err?.code ?? 'ERROR', err?.message ?? `Request failed (${res.status})`);
   }
   return data as T;

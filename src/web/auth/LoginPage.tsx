@@ -1,5 +1,6 @@
 /**
- * Sign-in screen (spec 01 §2, §5, §8): email and password (show/hide), Sign in with a spinner,
+ * Sign-in screen (spec 01 §2, §5, §8): email and password (show/hide, with a named toggle reachable
+ * by keyboard, issue 16), Sign in with a spinner,
  * 'Invalid credentials' / 'Login failed' (or the server's 'Too many attempts, try again in N minutes'
  * when rate-limited, issue 11), and the demo accounts hint when demo data is seeded.
  */
@@ -10,6 +11,7 @@ import { Alert, Box, Button, Center, Paper, PasswordInput, Stack, Table, Text, T
 import { CircleAlert } from 'lucide-react';
 import { apiFetch, ApiError } from '../api/client';
 import { useAuth } from '../components/auth';
+import { usePasswordToggle } from '../components/password';
 import { TEXT } from '../../domain/constants';
 
 interface DemoAccount {
@@ -59,6 +61,7 @@ export function LoginPage() {
   });
 
   const accounts = demo.data?.accounts ?? [];
+  const passwordToggle = usePasswordToggle();
   return (
     <Center mih="100vh" bg="gray.1" p="md">
       <Stack w={460} maw="100%">
@@ -71,7 +74,7 @@ export function LoginPage() {
             <Stack>
               <Title order={3}>Sign in</Title>
               <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
-              <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+              <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} {...passwordToggle} />
               {error && (
                 <Alert color="red" icon={<CircleAlert size={16} />} py="xs" role="alert">
                   {error}
@@ -85,16 +88,25 @@ export function LoginPage() {
         </Paper>
         {accounts.length > 0 && (
           <Paper withBorder p="md" radius="md">
-            <Text size="sm" fw={600} mb="xs">
+            <Text size="sm" fw={600} mb="xs" id="demo-accounts">
               Demo accounts
             </Text>
-            <Table fz="xs" verticalSpacing={4}>
+            {/* Two columns, the email above its password: fits 390 px without scrolling (issue 16). */}
+            <Table fz="xs" verticalSpacing={4} aria-labelledby="demo-accounts" data-testid="demo-accounts">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Email and password</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
               <Table.Tbody>
                 {accounts.map((a) => (
                   <Table.Tr key={a.email}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{a.role}</Table.Td>
-                    <Table.Td ff="monospace">{a.email}</Table.Td>
-                    <Table.Td ff="monospace">{a.password}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>{a.role}</Table.Td>
+                    <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      <div>{a.email}</div>
+                      <div>{a.password}</div>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

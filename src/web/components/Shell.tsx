@@ -1,6 +1,8 @@
 /**
  * The signed-in layout: a sidebar with the role's navigation (active item by path prefix), the
  * user's initial, name, dealer name (or 'Admin') and Sign Out (spec 01 §2, spec 02 §2 Shell).
+ * Screens without an item of their own light the item they are reached from (the Client Error
+ * Log: Dashboard; a dealer's script page: Dealers for admins, Script for dealer users).
  */
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppShell, Avatar, Box, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
@@ -28,11 +30,14 @@ interface Item {
   icon: LucideIcon;
   /** Only active on this exact path (dashboards). */
   exact?: boolean;
+  /** Other path prefixes the item stands for: screens reached from it that have no item of their own. */
+  also?: string[];
 }
 
 export const ADMIN_NAV: Item[] = [
-  { label: 'Dashboard', to: '/admin', icon: LayoutDashboard, exact: true },
-  { label: 'Dealers', to: '/admin/dealers', icon: Building2 },
+  // The Client Error Log is opened from the dashboard (issue 16: its sidebar item is active there).
+  { label: 'Dashboard', to: '/admin', icon: LayoutDashboard, exact: true, also: ['/admin/errors'] },
+  { label: 'Dealers', to: '/admin/dealers', icon: Building2, also: ['/scripts'] },
   { label: 'Manufacturers', to: '/admin/manufacturers', icon: Factory },
   { label: 'Analytics', to: '/admin/analytics', icon: BarChart3 },
   { label: 'Users', to: '/admin/users', icon: Users },
@@ -45,7 +50,7 @@ export const DEALER_NAV: Item[] = [
   { label: 'Upsell Rules', to: '/dealer/upsells', icon: TrendingUp },
   { label: 'Inventory', to: '/dealer/inventory', icon: Package },
   { label: 'Analytics', to: '/dealer/analytics', icon: BarChart3 },
-  { label: 'Script', to: '/dealer/script', icon: Code2 },
+  { label: 'Script', to: '/dealer/script', icon: Code2, also: ['/scripts'] },
   { label: 'Preview', to: '/dealer/preview', icon: Eye },
 ];
 
@@ -56,20 +61,21 @@ export function Shell() {
   const { pathname } = useLocation();
   const [opened, { toggle, close }] = useDisclosure();
   const items = user?.role === 'admin' ? ADMIN_NAV : DEALER_NAV;
-  const isActive = (i: Item) => (i.exact ? pathname === i.to : pathname === i.to || pathname.startsWith(`${i.to}/`));
+  const under = (prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+  const isActive = (i: Item) => (i.exact ? pathname === i.to : under(i.to)) || (i.also ?? []).some(under);
 
   return (
     <AppShell navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !opened } }} header={{ height: { base: 56, sm: 0 } }} padding="lg">
       <AppShell.Header hiddenFrom="sm" px="md">
         <Group h="100%">
-          <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" />
+          <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" aria-expanded={opened} aria-controls="main-navigation" />
           <Text fw={700}>dc-banners</Text>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="md" bg="dark.8" c="gray.0" style={{ borderRight: 0 }}>
         <AppShell.Section>
           <Group gap="xs" mb="lg" px={6}>
-            <Box w={28} h={28} bg="red.7" style={{ borderRadius: 6, display: 'grid', placeItems: 'center', fontWeight: 800 }}>
+            <Box w={28} h={28} bg="var(--mantine-color-red-filled)" c="white" aria-hidden style={{ borderRadius: 6, display: 'grid', placeItems: 'center', fontWeight: 800 }}>
               dc
             </Box>
             <Text fw={700} size="lg">
@@ -78,7 +84,7 @@ export function Shell() {
           </Group>
         </AppShell.Section>
         <AppShell.Section grow component={ScrollArea}>
-          <nav aria-label="Main">
+          <nav aria-label="Main" id="main-navigation">
             <Stack gap={2}>
               {items.map((i) => (
                 <NavLink
@@ -91,7 +97,7 @@ export function Shell() {
                   active={isActive(i)}
                   onClick={close}
                   variant="filled"
-                  color="red.7"
+                  color="red"
                   styles={{ root: { borderRadius: 6, color: isActive(i) ? undefined : 'var(--mantine-color-gray-4)' } }}
                 />
               ))}

@@ -5,7 +5,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionUser } from '../../domain/schemas';
-import { apiFetch, ApiError } from '../api/client';
+import { apiFetch } from '../api/client';
 
 interface Auth {
   user: SessionUser | null;
@@ -22,14 +22,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const me = useQuery({
     queryKey: ME,
-    queryFn: async () => {
-      try {
-        return (await apiFetch<{ user: SessionUser }>('/api/auth/me')).user;
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 401) return null;
-        throw e;
-      }
-    },
+    // 200 `{ user: null }` when signed out (issue 16), so a signed-out page load logs no failed request.
+    queryFn: async () => (await apiFetch<{ user: SessionUser | null }>('/api/auth/me')).user,
     staleTime: 60_000,
     retry: false,
   });

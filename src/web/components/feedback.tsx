@@ -2,7 +2,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { SearchX, TriangleAlert } from 'lucide-react';
+import { RotateCcw, SearchX, TriangleAlert } from 'lucide-react';
 import { TEXT } from '../../domain/constants';
 
 /** Centered spinner with 'Loading...'. */
@@ -33,11 +33,22 @@ export function NotFoundPage() {
   );
 }
 
-/** Inline error box for a failed query. */
-export function ErrorNotice({ message }: { message: string }) {
+/**
+ * Inline error box for a failed query, with Try again when `onRetry` is given. A screen shows it
+ * instead of the content the query feeds, never beside an empty state (issue 16: one error state
+ * per failure).
+ */
+export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <Alert color="red" icon={<TriangleAlert size={18} />} title="Something went wrong">
-      {message}
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{message}</Text>
+        {onRetry && (
+          <Button size="xs" variant="default" leftSection={<RotateCcw size={14} />} onClick={onRetry}>
+            Try again
+          </Button>
+        )}
+      </Stack>
     </Alert>
   );
 }

@@ -37,7 +37,7 @@ export function MetricCard({ label, value, note, icon: Icon, color, testId }: { 
 
 /** '+12.5% vs previous 7 days' (green up, red down) or '-- vs previous 7 days' without previous data. */
 export function TrendText({ value, days }: { value: number | null; days: number }) {
-  const color = value === null || Math.abs(value) < 0.05 ? 'dimmed' : value > 0 ? 'teal.7' : 'red.7';
+  const color = value === null || Math.abs(value) < 0.05 ? 'dimmed' : value > 0 ? 'teal' : 'red';
   return (
     <Text size="xs" c="dimmed">
       <Text span inherit c={color} fw={600}>

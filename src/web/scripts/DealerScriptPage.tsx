@@ -78,14 +78,14 @@ export function DealerScriptPage() {
           <Stack gap={6}>
             <Metric label="Impressions" value={d.summary.impressions.toLocaleString('en-US')} />
             <Metric label="Clicks" value={d.summary.clicks.toLocaleString('en-US')} />
-            <Metric label="CTR" value={formatCtr(d.summary.ctr, 2)} />
+            <Metric label="CTR" value={formatCtr(d.summary.ctr)} />
           </Stack>
         </Paper>
       </SimpleGrid>
 
       <Paper withBorder p="lg" radius="md">
         <SectionTitle title="Script content" />
-        <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
+        <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, 'aria-label': 'Script content' }}>
           <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="script-content">
             {d.content}
           </Code>

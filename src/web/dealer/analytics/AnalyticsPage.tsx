@@ -11,7 +11,7 @@ import { BarChart3, Download, RefreshCw } from 'lucide-react';
 import type { AnalyticsPeriod, DealerAnalytics } from '../../../domain/schemas';
 import { ANALYTICS_PERIODS } from '../../../domain/schemas';
 import { ANALYTICS_REFRESH_MS, PERIOD_LABELS, TEXT } from '../../../domain/constants';
-import { conversionRate, formatCtr, formatTrend, isAboveAverage } from '../../../domain/metrics';
+import { conversionRate, formatConversionRate, formatCtr, formatTrend, isAboveAverage } from '../../../domain/metrics';
 import { apiFetch } from '../../api/client';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
@@ -29,7 +29,7 @@ function Card({ label, value, note, trend }: { label: string; value: string; not
         {value}
       </Text>
       <Group gap={6}>
-        <Text size="xs" c={trend === null ? 'dimmed' : trend >= 0 ? 'teal.7' : 'red.7'}>
+        <Text size="xs" c={trend === null ? 'dimmed' : trend >= 0 ? 'teal' : 'red'}>
           {formatTrend(trend)} vs last period
         </Text>
         {note && <Badge size="xs" variant="light" color={note === 'Above average' ? 'teal' : 'gray'}>{note}</Badge>}
@@ -83,8 +83,9 @@ export function AnalyticsPage() {
           </Button>
         </Group>
       </Group>
-      {q.error && <ErrorNotice message={q.error.message} />}
-      {!a ? (
+      {q.error ? (
+        <ErrorNotice message={q.error.message} onRetry={() => void q.refetch()} />
+      ) : !a ? (
         <Skeleton h={300} />
       ) : a.current.impressions === 0 ? (
         <Paper withBorder p="xl" radius="md">
@@ -108,11 +109,11 @@ export function AnalyticsPage() {
             <Card label="Total Clicks" value={a.current.clicks.toLocaleString('en-US')} trend={a.trends.clicks} />
             <Card
               label="Click-through Rate"
-              value={formatCtr(a.current.ctr, 2)}
+              value={formatCtr(a.current.ctr)}
               note={isAboveAverage(a.current.ctr) ? 'Above average' : 'Below average'}
               trend={a.trends.ctr}
             />
-            <Card label="Conversion Rate" value={formatCtr(convRate, 1)} trend={a.trends.conversionRate} />
+            <Card label="Conversion Rate" value={formatConversionRate(convRate)} trend={a.trends.conversionRate} />
           </SimpleGrid>
           <Paper withBorder p="lg" radius="md">
             <Title order={4} mb="md">
@@ -161,7 +162,7 @@ export function AnalyticsPage() {
                         {m.model}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {m.conversions} conv. · {formatCtr(m.conversionRate, 1)} of {m.clicks} clicks
+                        {m.conversions} conv. · {formatConversionRate(m.conversionRate)} of {m.clicks} clicks
                       </Text>
                     </Group>
                     <Progress value={barWidth(m.conversionRate)} size="sm" aria-label={`${m.model} conversion rate`} />
@@ -172,9 +173,11 @@ export function AnalyticsPage() {
           </SimpleGrid>
         </>
       )}
-      <Text size="xs" c="dimmed">
-        Last updated: {a?.lastUpdated ? new Date(a.lastUpdated).toLocaleString() : 'Never'}
-      </Text>
+      {!q.error && (
+        <Text size="xs" c="dimmed">
+          Last updated: {a?.lastUpdated ? new Date(a.lastUpdated).toLocaleString() : 'Never'}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -284,7 +284,7 @@ function FileRow({ file }: { file: FileState }) {
             </b>
           </Text>
           {r.warnings.map((w) => (
-            <Text key={w} size="xs" c="orange.9">
+            <Text key={w} size="xs" c="orange">
               <TriangleAlert size={12} aria-hidden style={{ verticalAlign: -2 }} /> {w}
             </Text>
           ))}
@@ -292,7 +292,7 @@ function FileRow({ file }: { file: FileState }) {
       )}
       {r && !r.ok && (
         <Stack gap={2} mt={4}>
-          <Text size="sm" c="red.8">
+          <Text size="sm" c="red">
             {r.error}
           </Text>
           {r.hint && (

@@ -55,7 +55,7 @@ export function BannerPreview() {
   const preview = usePreview(dealerId, { model, trim, variant });
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
-  if (configs.error) return <ErrorNotice message={configs.error.message} />;
+  if (configs.error) return <ErrorNotice message={configs.error.message} onRetry={() => void configs.refetch()} />;
   if (!configs.data) return <Text c="dimmed">Loading...</Text>;
   const manufacturer = configs.data.manufacturer.name;
 
@@ -90,8 +90,9 @@ export function BannerPreview() {
               </div>
             </Group>
           </Paper>
-          {preview.error && <ErrorNotice message={preview.error.message} />}
-          {!preview.data ? (
+          {preview.error ? (
+            <ErrorNotice message={preview.error.message} onRetry={() => void preview.refetch()} />
+          ) : !preview.data ? (
             <Skeleton h={300} />
           ) : (
             <>

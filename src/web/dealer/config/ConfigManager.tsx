@@ -1,13 +1,14 @@
 /**
  * Configuration manager (/dealer/config; spec 02 §2, §4 Config editing, §5 Configuration, §9;
  * DECISIONS 2, 22-23): Model Mapping, Upsell Rules, Inventory Logic and Banner Sizes tabs edited
- * locally, 'Unsaved changes', 'Reset to {manufacturer} Defaults' and one all-or-nothing Save.
+ * locally, 'Unsaved changes', 'Reset to {manufacturer} Defaults' and one all-or-nothing Save (the
+ * form's submit: Enter in a field saves; the controls stay in view while the form scrolls).
  */
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Slider, Stack, Tabs, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Plus, RotateCcw, Trash2 } from 'lucide-react';
-import { SaveControls } from '../../components/SaveControls';
+import { SaveControls, StickyActionBar } from '../../components/SaveControls';
 import type { BannerSizes, BannerSlot } from '../../../domain/schemas';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT, numberOr, sizesWithFallback, weightLabel } from '../../../domain/defaults';
@@ -91,7 +92,7 @@ export function ConfigManager() {
   }
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
-  if (configs.error) return <ErrorNotice message={configs.error.message} />;
+  if (configs.error) return <ErrorNotice message={configs.error.message} onRetry={() => void configs.refetch()} />;
   if (!configs.data || !draft) return <Text c="dimmed">Loading...</Text>;
 
   const saved = configs.data;
@@ -119,173 +120,183 @@ export function ConfigManager() {
   };
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
+    // One form: Enter in any field saves (issue 16); the save controls stay in view while it scrolls.
+    <form
+      noValidate
+      aria-label="Configuration"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (canEdit && dirty && !save.isPending) onSave();
+      }}
+    >
+      <Stack gap="lg">
         <div>
           <Title order={2}>Configuration</Title>
           <Text c="dimmed">Model mappings, upsell rules, inventory weights and banner sizes for {saved.manufacturer.name}.</Text>
         </div>
-        <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} onSave={onSave}>
-          {canEdit && (
-            <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={onReset} loading={resetting}>
-              Reset to {saved.manufacturer.name} Defaults
-            </Button>
-          )}
-        </SaveControls>
-      </Group>
+        <StickyActionBar>
+          <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit}>
+            {canEdit && (
+              <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={onReset} loading={resetting}>
+                Reset to {saved.manufacturer.name} Defaults
+              </Button>
+            )}
+          </SaveControls>
+        </StickyActionBar>
 
-      <Tabs defaultValue="mapping" keepMounted={false}>
-        <Tabs.List>
-          <Tabs.Tab value="mapping">Model Mapping</Tabs.Tab>
-          <Tabs.Tab value="upsell">Upsell Rules</Tabs.Tab>
-          <Tabs.Tab value="inventory">Inventory Logic</Tabs.Tab>
-          <Tabs.Tab value="sizes">Banner Sizes</Tabs.Tab>
-        </Tabs.List>
+        <Tabs defaultValue="mapping" keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="mapping">Model Mapping</Tabs.Tab>
+            <Tabs.Tab value="upsell">Upsell Rules</Tabs.Tab>
+            <Tabs.Tab value="inventory">Inventory Logic</Tabs.Tab>
+            <Tabs.Tab value="sizes">Banner Sizes</Tabs.Tab>
+          </Tabs.List>
 
-        <Tabs.Panel value="mapping" pt="md">
-          <Paper withBorder p="lg" radius="md">
-            <Group justify="space-between" mb="sm">
-              <div>
-                <Title order={4}>Model Mapping</Title>
-                <Text size="sm" c="dimmed">
-                  Inventory model name (as your feed or website writes it) to the standard model name.
-                </Text>
-              </div>
-              {canEdit && (
-                <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ mappings: [...draft.mappings, emptyRow()] })}>
-                  Add Mapping
-                </Button>
-              )}
-            </Group>
-            <RowsEditor
-              rows={draft.mappings}
-              onChange={(mappings) => set({ mappings })}
-              canEdit={canEdit}
-              keyLabel="Inventory model"
-              valueLabel="Standard model"
-              empty='No model mappings defined. Click "Add Mapping" to get started.'
-            />
-          </Paper>
-        </Tabs.Panel>
-
-        <Tabs.Panel value="upsell" pt="md">
-          <Paper withBorder p="lg" radius="md">
-            <Group justify="space-between" mb="sm">
-              <div>
-                <Title order={4}>Upsell Rules</Title>
-                <Text size="sm" c="dimmed">
-                  The upsell banner for a primary model shows its upsell target (manufacturer strategy).
-                </Text>
-              </div>
-              {canEdit && (
-                <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ upsells: [...draft.upsells, emptyRow()] })} disabled={models.length === 0}>
-                  Add Rule
-                </Button>
-              )}
-            </Group>
-            <RowsEditor
-              rows={draft.upsells}
-              onChange={(upsells) => set({ upsells })}
-              canEdit={canEdit}
-              keyLabel="Primary model"
-              valueLabel="Upsell target"
-              options={models}
-              empty='No upsell rules defined. Click "Add Rule" to get started.'
-            />
-          </Paper>
-        </Tabs.Panel>
-
-        <Tabs.Panel value="inventory" pt="md">
-          <Stack>
+          <Tabs.Panel value="mapping" pt="md">
             <Paper withBorder p="lg" radius="md">
-              <Title order={4}>Inventory Priority Weights</Title>
-              <WeightsRule mb="md" />
-              {models.length === 0 ? (
-                <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
-              ) : (
-                <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-                  {models.map((m) => (
-                    <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
-                  ))}
-                </SimpleGrid>
-              )}
-            </Paper>
-            <Paper withBorder p="lg" radius="md">
-              <Title order={4}>Trim Patterns</Title>
-              <Text size="sm" c="dimmed" mb="md">
-                Each model's trim ladder, entry trim first, separated by commas.
-              </Text>
-              {models.length === 0 ? (
-                <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
-              ) : (
-                <SimpleGrid cols={{ base: 1, md: 2 }}>
-                  {models.map((m) => (
-                    <TextInput
-                      key={m}
-                      label={m}
-                      value={ownValue(draft.trims, m) ?? ''}
-                      disabled={!canEdit}
-                      onChange={(e) => set({ trims: { ...draft.trims, [m]: e.currentTarget.value } })}
-                    />
-                  ))}
-                </SimpleGrid>
-              )}
-            </Paper>
-          </Stack>
-        </Tabs.Panel>
-
-        <Tabs.Panel value="sizes" pt="md">
-          <Paper withBorder p="lg" radius="md">
-            <Group justify="space-between" mb="sm" align="flex-start">
-              <div>
-                <Title order={4}>Banner Sizes</Title>
-                <Text size="sm" c="dimmed">
-                  Pixel sizes of the four banner slots. An empty or non-numeric entry falls back to the default.
-                </Text>
-              </div>
-              {canEdit && (
-                <Group gap="xs">
-                  {(Object.keys(BANNER_SIZE_PRESETS) as Array<keyof typeof BANNER_SIZE_PRESETS>).map((p) => (
-                    <Button key={p} size="xs" variant="light" onClick={() => set({ sizes: sizesDraft(BANNER_SIZE_PRESETS[p]) })}>
-                      {p}
-                    </Button>
-                  ))}
-                </Group>
-              )}
-            </Group>
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-              {SLOTS.map((slot) => (
-                <Paper key={slot} withBorder p="md" radius="md" bg="gray.0">
-                  <Text fw={600} mb="xs">
-                    {SLOT_LABELS[slot]}
+              <Group justify="space-between" mb="sm">
+                <div>
+                  <Title order={4}>Model Mapping</Title>
+                  <Text size="sm" c="dimmed">
+                    Inventory model name (as your feed or website writes it) to the standard model name.
                   </Text>
-                  <Group grow>
-                    {(['width', 'height'] as const).map((dim) => {
-                      const r = BANNER_SIZE_RANGES[slot][dim];
-                      const err = rangeError(slot, dim, draft.sizes[slot][dim]);
-                      return (
-                        <NumberInput
-                          key={dim}
-                          label={`${dim === 'width' ? 'Width' : 'Height'} (${r.min}-${r.max})`}
-                          aria-label={`${SLOT_LABELS[slot]} ${dim}`}
-                          value={draft.sizes[slot][dim]}
-                          allowDecimal={false}
-                          allowNegative={false}
-                          suffix=" px"
-                          disabled={!canEdit}
-                          error={err ? `Must be ${err}` : undefined}
-                          onChange={(v) => set({ sizes: { ...draft.sizes, [slot]: { ...draft.sizes[slot], [dim]: v } } })}
-                        />
-                      );
-                    })}
+                </div>
+                {canEdit && (
+                  <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ mappings: [...draft.mappings, emptyRow()] })}>
+                    Add Mapping
+                  </Button>
+                )}
+              </Group>
+              <RowsEditor
+                rows={draft.mappings}
+                onChange={(mappings) => set({ mappings })}
+                canEdit={canEdit}
+                keyLabel="Inventory model"
+                valueLabel="Standard model"
+                empty='No model mappings defined. Click "Add Mapping" to get started.'
+              />
+            </Paper>
+          </Tabs.Panel>
+
+          <Tabs.Panel value="upsell" pt="md">
+            <Paper withBorder p="lg" radius="md">
+              <Group justify="space-between" mb="sm">
+                <div>
+                  <Title order={4}>Upsell Rules</Title>
+                  <Text size="sm" c="dimmed">
+                    The upsell banner for a primary model shows its upsell target (manufacturer strategy).
+                  </Text>
+                </div>
+                {canEdit && (
+                  <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ upsells: [...draft.upsells, emptyRow()] })} disabled={models.length === 0}>
+                    Add Rule
+                  </Button>
+                )}
+              </Group>
+              <RowsEditor
+                rows={draft.upsells}
+                onChange={(upsells) => set({ upsells })}
+                canEdit={canEdit}
+                keyLabel="Primary model"
+                valueLabel="Upsell target"
+                options={models}
+                empty='No upsell rules defined. Click "Add Rule" to get started.'
+              />
+            </Paper>
+          </Tabs.Panel>
+
+          <Tabs.Panel value="inventory" pt="md">
+            <Stack>
+              <Paper withBorder p="lg" radius="md">
+                <Title order={4}>Inventory Priority Weights</Title>
+                <WeightsRule mb="md" />
+                {models.length === 0 ? (
+                  <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
+                ) : (
+                  <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+                    {models.map((m) => (
+                      <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                    ))}
+                  </SimpleGrid>
+                )}
+              </Paper>
+              <Paper withBorder p="lg" radius="md">
+                <Title order={4}>Trim Patterns</Title>
+                <Text size="sm" c="dimmed" mb="md">
+                  Each model's trim ladder, entry trim first, separated by commas.
+                </Text>
+                {models.length === 0 ? (
+                  <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
+                ) : (
+                  <SimpleGrid cols={{ base: 1, md: 2 }}>
+                    {models.map((m) => (
+                      <TextInput
+                        key={m}
+                        label={m}
+                        value={ownValue(draft.trims, m) ?? ''}
+                        disabled={!canEdit}
+                        onChange={(e) => set({ trims: { ...draft.trims, [m]: e.currentTarget.value } })}
+                      />
+                    ))}
+                  </SimpleGrid>
+                )}
+              </Paper>
+            </Stack>
+          </Tabs.Panel>
+
+          <Tabs.Panel value="sizes" pt="md">
+            <Paper withBorder p="lg" radius="md">
+              <Group justify="space-between" mb="sm" align="flex-start">
+                <div>
+                  <Title order={4}>Banner Sizes</Title>
+                  <Text size="sm" c="dimmed">
+                    Pixel sizes of the four banner slots. An empty or non-numeric entry falls back to the default.
+                  </Text>
+                </div>
+                {canEdit && (
+                  <Group gap="xs">
+                    {(Object.keys(BANNER_SIZE_PRESETS) as Array<keyof typeof BANNER_SIZE_PRESETS>).map((p) => (
+                      <Button key={p} size="xs" variant="light" onClick={() => set({ sizes: sizesDraft(BANNER_SIZE_PRESETS[p]) })}>
+                        {p}
+                      </Button>
+                    ))}
                   </Group>
-                </Paper>
-              ))}
-            </SimpleGrid>
-          </Paper>
-        </Tabs.Panel>
-      </Tabs>
-    </Stack>
+                )}
+              </Group>
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+                {SLOTS.map((slot) => (
+                  <Paper key={slot} withBorder p="md" radius="md" bg="gray.0">
+                    <Text fw={600} mb="xs">
+                      {SLOT_LABELS[slot]}
+                    </Text>
+                    <Group grow>
+                      {(['width', 'height'] as const).map((dim) => {
+                        const r = BANNER_SIZE_RANGES[slot][dim];
+                        const err = rangeError(slot, dim, draft.sizes[slot][dim]);
+                        return (
+                          <NumberInput
+                            key={dim}
+                            label={`${dim === 'width' ? 'Width' : 'Height'} (${r.min}-${r.max})`}
+                            aria-label={`${SLOT_LABELS[slot]} ${dim}`}
+                            value={draft.sizes[slot][dim]}
+                            allowDecimal={false}
+                            allowNegative={false}
+                            suffix=" px"
+                            disabled={!canEdit}
+                            error={err ? `Must be ${err}` : undefined}
+                            onChange={(v) => set({ sizes: { ...draft.sizes, [slot]: { ...draft.sizes[slot], [dim]: v } } })}
+                          />
+                        );
+                      })}
+                    </Group>
+                  </Paper>
+                ))}
+              </SimpleGrid>
+            </Paper>
+          </Tabs.Panel>
+        </Tabs>
+      </Stack>
+    </form>
   );
 }
 

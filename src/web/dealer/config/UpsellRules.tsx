@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, SlidersHorizontal } from 'lucide-react';
-import { SaveControls } from '../../components/SaveControls';
+import { SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { Figure } from '../../components/metrics';
 import type { UpsellStrategy } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
@@ -86,136 +86,146 @@ export function UpsellRules() {
   const activeEntries = Object.entries(activeRules);
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
+    // One form: Enter in any field saves (issue 16); the save controls stay in view while it scrolls.
+    <form
+      noValidate
+      aria-label="Upsell rules"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (canEdit && dirty && !save.isPending) onSave();
+      }}
+    >
+      <Stack gap="lg">
         <div>
           <Title order={2}>Upsell Rules</Title>
           <Text c="dimmed">Choose which model the upsell banner promotes next to each model.</Text>
         </div>
-        <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} onSave={onSave} />
-      </Group>
+        <StickyActionBar>
+          <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} />
+        </StickyActionBar>
 
-      <SimpleGrid cols={{ base: 1, md: 3 }}>
-        {STRATEGIES.map((s) => {
-          const selected = draft.strategy === s.value;
-          return (
-            <UnstyledButton key={s.value} onClick={() => choose(s.value)} disabled={!canEdit} aria-pressed={selected} data-testid={`strategy-${s.value}`}>
-              <Paper withBorder p="lg" radius="md" h="100%" style={{ borderColor: selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: selected ? 2 : 1 }} bg={selected ? 'blue.0' : undefined}>
-                <Group gap="sm" mb="xs">
-                  <ThemeIcon variant={selected ? 'filled' : 'light'} size="lg">
-                    <s.icon size={18} />
-                  </ThemeIcon>
-                  <Text fw={600}>{s.title}</Text>
-                  {selected && <Badge size="sm">Selected</Badge>}
+        <SimpleGrid cols={{ base: 1, md: 3 }}>
+          {STRATEGIES.map((s) => {
+            const selected = draft.strategy === s.value;
+            return (
+              <UnstyledButton key={s.value} onClick={() => choose(s.value)} disabled={!canEdit} aria-pressed={selected} data-testid={`strategy-${s.value}`}>
+                <Paper withBorder p="lg" radius="md" h="100%" style={{ borderColor: selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: selected ? 2 : 1 }} bg={selected ? 'blue.0' : undefined}>
+                  <Group gap="sm" mb="xs">
+                    <ThemeIcon variant={selected ? 'filled' : 'light'} size="lg">
+                      <s.icon size={18} />
+                    </ThemeIcon>
+                    <Text fw={600}>{s.title}</Text>
+                    {selected && <Badge size="sm">Selected</Badge>}
+                  </Group>
+                  <Text size="sm" c="dimmed">
+                    {s.description}
+                  </Text>
+                </Paper>
+              </UnstyledButton>
+            );
+          })}
+        </SimpleGrid>
+
+        {draft.strategy === 'inventory' && (
+          <Paper withBorder p="lg" radius="md">
+            <Title order={4} mb="sm">
+              Inventory Data
+            </Title>
+            {inventory ? (
+              <SimpleGrid cols={{ base: 2, md: 5 }}>
+                <Figure label="Total units" value={inventory.totalUnits} />
+                <Figure label="Models" value={inventory.modelCount} />
+                <Figure label="Aged units" value={inventory.agedUnits} />
+                <Figure label="Avg days on lot" value={Math.round(inventory.avgDaysOnLot)} />
+                <Figure label="Last updated" value={inventory.lastUpdated ? new Date(inventory.lastUpdated).toLocaleString() : '--'} />
+              </SimpleGrid>
+            ) : (
+              <Text c="dimmed">No inventory data uploaded</Text>
+            )}
+          </Paper>
+        )}
+
+        {draft.strategy !== 'custom' && (
+          <Paper withBorder p="lg" radius="md">
+            <Group justify="space-between" mb="md">
+              <div>
+                <Title order={4}>Inventory Weights</Title>
+                <WeightsRule />
+              </div>
+              {canEdit && (
+                <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ weights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
+                  Reset to Neutral
+                </Button>
+              )}
+            </Group>
+            {models.length === 0 ? (
+              <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
+            ) : (
+              <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+                {models.map((m) => (
+                  <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                ))}
+              </SimpleGrid>
+            )}
+          </Paper>
+        )}
+
+        {draft.strategy === 'custom' && (
+          <Paper withBorder p="lg" radius="md">
+            <Group justify="space-between" mb="sm">
+              <Title order={4}>Custom Rules</Title>
+              {canEdit && (
+                <Group gap="xs">
+                  <Button variant="default" onClick={() => set({ custom: toRows(upsells.data.manufacturerDefaults) })}>
+                    Load Manufacturer Defaults
+                  </Button>
+                  <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ custom: [...draft.custom, emptyRow()] })} disabled={models.length === 0}>
+                    Add Rule
+                  </Button>
                 </Group>
-                <Text size="sm" c="dimmed">
-                  {s.description}
-                </Text>
-              </Paper>
-            </UnstyledButton>
-          );
-        })}
-      </SimpleGrid>
+              )}
+            </Group>
+            <RowsEditor
+              rows={draft.custom}
+              onChange={(custom) => set({ custom })}
+              canEdit={canEdit}
+              keyLabel="Primary model"
+              valueLabel="Upsell target"
+              options={models}
+              empty='No custom rules defined. Click "Add Rule" to get started.'
+            />
+          </Paper>
+        )}
 
-      {draft.strategy === 'inventory' && (
         <Paper withBorder p="lg" radius="md">
           <Title order={4} mb="sm">
-            Inventory Data
+            Active Rules
           </Title>
-          {inventory ? (
-            <SimpleGrid cols={{ base: 2, md: 5 }}>
-              <Figure label="Total units" value={inventory.totalUnits} />
-              <Figure label="Models" value={inventory.modelCount} />
-              <Figure label="Aged units" value={inventory.agedUnits} />
-              <Figure label="Avg days on lot" value={Math.round(inventory.avgDaysOnLot)} />
-              <Figure label="Last updated" value={inventory.lastUpdated ? new Date(inventory.lastUpdated).toLocaleString() : '--'} />
-            </SimpleGrid>
+          {activeEntries.length === 0 ? (
+            <Text c="dimmed">{draft.strategy === 'inventory' ? 'No upsell rules available. Upload inventory data to generate rules.' : 'Configure rules above.'}</Text>
           ) : (
-            <Text c="dimmed">No inventory data uploaded</Text>
-          )}
-        </Paper>
-      )}
-
-      {draft.strategy !== 'custom' && (
-        <Paper withBorder p="lg" radius="md">
-          <Group justify="space-between" mb="md">
-            <div>
-              <Title order={4}>Inventory Weights</Title>
-              <WeightsRule />
-            </div>
-            {canEdit && (
-              <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ weights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
-                Reset to Neutral
-              </Button>
-            )}
-          </Group>
-          {models.length === 0 ? (
-            <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
-          ) : (
-            <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
-              {models.map((m) => (
-                <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+            <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="xs" data-testid="active-rules">
+              {activeEntries.map(([source, target]) => (
+                <Group key={source} gap="xs" wrap="nowrap">
+                  <Badge variant="outline">{source}</Badge>
+                  <ArrowRight size={14} />
+                  {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge>{target}</Badge>}
+                </Group>
               ))}
             </SimpleGrid>
           )}
         </Paper>
-      )}
 
-      {draft.strategy === 'custom' && (
-        <Paper withBorder p="lg" radius="md">
-          <Group justify="space-between" mb="sm">
-            <Title order={4}>Custom Rules</Title>
-            {canEdit && (
-              <Group gap="xs">
-                <Button variant="default" onClick={() => set({ custom: toRows(upsells.data.manufacturerDefaults) })}>
-                  Load Manufacturer Defaults
-                </Button>
-                <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ custom: [...draft.custom, emptyRow()] })} disabled={models.length === 0}>
-                  Add Rule
-                </Button>
-              </Group>
-            )}
-          </Group>
-          <RowsEditor
-            rows={draft.custom}
-            onChange={(custom) => set({ custom })}
-            canEdit={canEdit}
-            keyLabel="Primary model"
-            valueLabel="Upsell target"
-            options={models}
-            empty='No custom rules defined. Click "Add Rule" to get started.'
-          />
-        </Paper>
-      )}
-
-      <Paper withBorder p="lg" radius="md">
-        <Title order={4} mb="sm">
-          Active Rules
-        </Title>
-        {activeEntries.length === 0 ? (
-          <Text c="dimmed">{draft.strategy === 'inventory' ? 'No upsell rules available. Upload inventory data to generate rules.' : 'Configure rules above.'}</Text>
-        ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="xs" data-testid="active-rules">
-            {activeEntries.map(([source, target]) => (
-              <Group key={source} gap="xs" wrap="nowrap">
-                <Badge variant="outline">{source}</Badge>
-                <ArrowRight size={14} />
-                {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge>{target}</Badge>}
-              </Group>
-            ))}
-          </SimpleGrid>
-        )}
-      </Paper>
-
-      <Alert icon={<Info size={18} />} color="blue" title="How Upsell Rules Work">
-        <List size="sm" spacing={4}>
-          <List.Item>When a shopper views a model, the upsell banner shows one of its upsell candidates: the target its rule points to and, with Manufacturer Defaults, the manufacturer's other suggested targets for it.</List.Item>
-          <List.Item>Among several candidates the higher inventory weight wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal weights the rule's target wins, then the higher inventory priority, then catalogue order.</List.Item>
-          <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours exactly as written (weights do not apply).</List.Item>
-          <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else the best-weighted model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
-          <List.Item>A rule whose target is the same model is labelled Higher Trim. Banner Preview shows the candidates weighed for any model.</List.Item>
-        </List>
-      </Alert>
-    </Stack>
+        <Alert icon={<Info size={18} />} color="blue" title="How Upsell Rules Work">
+          <List size="sm" spacing={4}>
+            <List.Item>When a shopper views a model, the upsell banner shows one of its upsell candidates: the target its rule points to and, with Manufacturer Defaults, the manufacturer's other suggested targets for it.</List.Item>
+            <List.Item>Among several candidates the higher inventory weight wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal weights the rule's target wins, then the higher inventory priority, then catalogue order.</List.Item>
+            <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours exactly as written (weights do not apply).</List.Item>
+            <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else the best-weighted model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
+            <List.Item>A rule whose target is the same model is labelled Higher Trim. Banner Preview shows the candidates weighed for any model.</List.Item>
+          </List>
+        </Alert>
+      </Stack>
+    </form>
   );
 }

@@ -81,7 +81,7 @@ export function DealerDashboard() {
           />
           <MetricCard
             label="Click-through Rate"
-            value={s && (noData ? '--' : formatCtr(s.ctr, 2))}
+            value={s && (noData ? '--' : formatCtr(s.ctr))}
             note={noData ? <Text size="xs" c="dimmed">No data yet</Text> : trendNote(s?.trend.ctr)}
             icon={Percent}
             color="grape"

@@ -6,7 +6,7 @@
  * box with its four tips.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, Group, List, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Grid, Group, List, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { CircleAlert, CircleCheck, Pause, Play, Rss, Save, TestTube } from 'lucide-react';
@@ -182,29 +182,33 @@ export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: bool
         </Paper>
       )}
 
-      <Paper withBorder radius="md" p="lg" component="form" onSubmit={form.onSubmit(onTest)}>
+      <Paper withBorder radius="md" p="lg" component="form" onSubmit={form.onSubmit(onTest)} noValidate>
         <Title order={4} mb="md">
           {feed ? 'Change Feed' : 'Configure Feed'}
         </Title>
         <Stack gap="md">
-          <SimpleGrid cols={{ base: 1, md: 3 }}>
-            <TextInput
-              label="Feed URL"
-              type="url"
-              placeholder="https://feeds.example.com/inventory.json"
-              required
-              disabled={!canEdit}
-              style={{ gridColumn: 'span 2' }}
-              {...form.getInputProps('feedUrl')}
-            />
-            <Select
-              label="Update frequency"
-              data={UPDATE_FREQUENCIES.map((f) => ({ value: f, label: FREQUENCY_LABELS[f] }))}
-              allowDeselect={false}
-              disabled={!canEdit}
-              {...form.getInputProps('updateFrequency')}
-            />
-          </SimpleGrid>
+          {/* Two thirds and one third from md up; one column below (a span of 2 in one column widened the page). */}
+          <Grid>
+            <Grid.Col span={{ base: 12, md: 8 }}>
+              <TextInput
+                label="Feed URL"
+                type="url"
+                placeholder="https://feeds.example.com/inventory.json"
+                required
+                disabled={!canEdit}
+                {...form.getInputProps('feedUrl')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 4 }}>
+              <Select
+                label="Update frequency"
+                data={UPDATE_FREQUENCIES.map((f) => ({ value: f, label: FREQUENCY_LABELS[f] }))}
+                allowDeselect={false}
+                disabled={!canEdit}
+                {...form.getInputProps('updateFrequency')}
+              />
+            </Grid.Col>
+          </Grid>
           <div>
             <Text fw={600} size="sm" mb={4}>
               Field mapping
@@ -261,7 +265,9 @@ export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: bool
         <Text size="sm" c="dimmed" mb="xs">
           JSON with the vehicles in <Code>Inventory.ListOfVehicles</Code> (or a direct array, <Code>listOfVehicles</Code>, <Code>vehicles</Code> or <Code>inventory</Code>). Only vehicles with <Code>"IsNew": true</Code> (or no IsNew field) are counted.
         </Text>
-        <Code block>{EXAMPLE}</Code>
+        <Code block tabIndex={0} aria-label="Expected format example">
+          {EXAMPLE}
+        </Code>
       </Paper>
     </Stack>
   );

@@ -43,7 +43,7 @@ export function ScriptPage() {
       <Step
         n={1}
         title="Add the script to your site"
-        description="Paste these two tags at the top of the <head> of every page. They only act on new-vehicle search pages."
+        description="Paste these two tags first in the <head> of every page, before any stylesheet (an inline script after a stylesheet waits for it). They only act on new-vehicle search pages."
       >
         {d ? (
           <Stack gap="xs">
@@ -119,7 +119,7 @@ export function ScriptPage() {
         </Group>
         {d ? (
           <>
-            <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
+            <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, 'aria-label': 'Script preview' }}>
               <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="script-preview">
                 {d.content.slice(0, SCRIPT_PREVIEW_CHARS)}
                 {truncated ? '…' : ''}

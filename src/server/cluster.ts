@@ -1,0 +1,146 @@
+/**
+ * WORKERS=N (issue 17): the primary process of a node:cluster server on PostgreSQL. It migrates and
+ * seeds once (under the database's startup advisory lock, so separate deployments starting together
+ * do not race either), forks N workers that each run the whole app on the shared PORT (connections
+ * are spread round-robin), restarts a worker that dies, serves METRICS_PORT with the sum of every
+ * worker's metrics, answers the workers' requests for those sums (a scrape of /metrics through
+ * PORT), and on SIGTERM/SIGINT asks every worker to shut down gracefully and exits 0 once all did.
+ *
+ * What the workers share: the database (events, sessions, caches bounded by dealers.version, feed
+ * and job claims), and with REDIS_URL the rate-limit counters. What each keeps: its event buffer
+ * (flushed every 100 ms) and its caches.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type http from 'node:http';
+import closeWithGrace from 'close-with-grace';
+import { AggregatorRegistry } from 'prom-client';
+import type { Config } from './config';
+import { openDatabase } from './db/client';
+import { seedCatalogue, seedDemoData } from './db/seed';
+import { METRICS_IPC } from './observability/metrics';
+import { metricsListener } from './observability/health';
+
+/** IPC message from the primary asking a worker to shut down gracefully (as SIGTERM would). */
+export const SHUTDOWN_MESSAGE = 'dcb:shutdown';
+
+/** Delay before a dead worker is replaced; doubles while workers keep dying young, up to RESTART_MAX_MS. */
+const RESTART_MIN_MS = 500;
+const RESTART_MAX_MS = 30_000;
+/** A worker that ran at least this long resets the restart delay. */
+const HEALTHY_RUN_MS = 10_000;
+
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
+type Level = Exclude<keyof typeof LEVELS, 'silent'>;
+
+/** The primary's logger: JSON lines in pino's format (level, time, pid, msg), at LOG_LEVEL. */
+export interface PrimaryLog {
+  log(level: Level, obj: object, msg: string): void;
+}
+
+/** A PrimaryLog writing to stdout at `level`. */
+export function primaryLogger(level: string): PrimaryLog {
+  const min = LEVELS[level as keyof typeof LEVELS] ?? LEVELS.info;
+  return {
+    log(l, obj, msg) {
+      if (LEVELS[l] < min) return;
+      process.stdout.write(`${JSON.stringify({ level: LEVELS[l], time: Date.now(), pid: process.pid, role: 'primary', ...obj, msg })}\n`);
+    },
+  };
+}
+
+/**
+ * Migrates and seeds (once, under the startup lock), then runs the cluster (see module doc).
+ * Resolves once the workers are forked; the process then lives until a signal or a fatal error.
+ * @throws when the database cannot be reached or migrated (main.ts reports it and exits 1).
+ */
+export async function runPrimary(config: Config): Promise<void> {
+  const log = primaryLogger(config.logLevel);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, schemaName: config.databaseSchema });
+  let seeded: boolean;
+  try {
+    seeded = await database.withStartupLock(async () => {
+      await database.migrate();
+      return config.seedDemo ? seedDemoData(database.db) : (await seedCatalogue(database.db), false);
+    });
+  } finally {
+    await database.close();
+  }
+  log.log('info', { driver: 'postgres', seeded, workers: config.workers }, 'database ready; starting workers');
+
+  const aggregator = new AggregatorRegistry();
+  const clusterMetrics = () => aggregator.clusterMetrics();
+  cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+    if (message?.type !== METRICS_IPC.request) return;
+    clusterMetrics().then(
+      (text) => worker.isConnected() && worker.send({ type: METRICS_IPC.response, id: message.id, text }),
+      (err: Error) => worker.isConnected() && worker.send({ type: METRICS_IPC.response, id: message.id, error: err.message }),
+    );
+  });
+
+  let stopping = false;
+  let everListening = false;
+  let restartDelay = RESTART_MIN_MS;
+  const startedAt = new Map<Worker, number>();
+  const fork = () => startedAt.set(cluster.fork(), Date.now());
+
+  cluster.on('listening', (worker, address) => {
+    everListening = true;
+    log.log('info', { worker: worker.id, workerPid: worker.process.pid, port: address.port }, 'worker listening');
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    const ranMs = Date.now() - (startedAt.get(worker) ?? Date.now());
+    startedAt.delete(worker);
+    if (stopping) return;
+    if (!everListening) {
+      // Every worker fails before serving (port in use, bad configuration): restarting cannot help.
+      log.log('fatal', { worker: worker.id, code, signal }, 'worker exited before any worker listened; stopping');
+      void grace.close();
+      return;
+    }
+    restartDelay = ranMs >= HEALTHY_RUN_MS ? RESTART_MIN_MS : Math.min(restartDelay * 2, RESTART_MAX_MS);
+    log.log('error', { worker: worker.id, workerPid: worker.process.pid, code, signal, restartInMs: restartDelay }, 'worker exited; replacing it');
+    setTimeout(() => !stopping && fork(), restartDelay).unref();
+  });
+
+  let metricsServer: http.Server | null = null;
+  const grace = closeWithGrace(
+    {
+      // The workers' own grace period, plus the time to see them exit.
+      delay: config.shutdownGraceMs + 5000,
+      logger: { error: (m: unknown) => log.log('error', {}, String(m)) },
+    },
+    async ({ signal, err }) => {
+      stopping = true;
+      if (err) log.log('fatal', { err: { message: err.message, stack: err.stack } }, 'primary failed; stopping workers');
+      else log.log('info', { signal }, 'shutting down workers');
+      metricsServer?.close();
+      const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      const codes = await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<number | null>((resolve) => {
+              if (w.isDead()) return resolve(w.process.exitCode);
+              w.once('exit', (code) => resolve(code));
+              if (w.isConnected()) w.send({ type: SHUTDOWN_MESSAGE });
+              else w.process.kill('SIGTERM');
+            }),
+        ),
+      );
+      const failed = codes.filter((c) => c !== 0);
+      if (failed.length > 0) throw new Error(`${failed.length} worker(s) did not shut down cleanly (exit codes ${failed.join(', ')})`);
+      log.log('info', {}, 'all workers stopped');
+    },
+  );
+
+  for (let i = 0; i < config.workers; i++) fork();
+  if (config.metricsPort !== undefined) {
+    metricsServer = await metricsListener({
+      host: config.metricsHost,
+      port: config.metricsPort,
+      token: config.metricsToken,
+      text: clusterMetrics,
+      contentType: aggregator.contentType,
+    });
+    log.log('info', { host: config.metricsHost, port: config.metricsPort }, 'metrics listening');
+  }
+}

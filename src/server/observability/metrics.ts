@@ -1,0 +1,228 @@
+/**
+ * Prometheus metrics (issue 17), with prom-client. Two registries:
+ * - `processMetrics`: what belongs to the process, whatever app runs in it: Node's default metrics
+ *   (event-loop lag, heap, GC, CPU), the delivery caches' hits and misses (module-level caches) and
+ *   the image jobs' processing time (one image queue per process);
+ * - one per app (`AppMetrics`): request durations per route, the event writer (buffer depth,
+ *   batch write latency, events accepted, stored, refused and dead-lettered) and feed runs.
+ * `AppMetrics.text()` is the Prometheus text of both. In a cluster worker (WORKERS > 1) it is the
+ * sum over every worker, gathered by the primary (prom-client's AggregatorRegistry, see
+ * src/server/cluster.ts), so a scrape through the shared port sees the whole server.
+ */
+import cluster from 'node:cluster';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { IngestorStats } from '../tracking/service';
+
+/** The registry of process-wide metrics (see module doc). */
+export const processMetrics = new Registry();
+
+/**
+ * Lookups in the in-process caches, by cache and result (`hit` or `miss`): the hit ratio of a
+ * cache is `rate(hit) / rate(hit + miss)`. Caches: `dealer` (delivery settings), `choice`
+ * (banner choices), `candidates` (asset candidates), `bytes` (encoded banner bytes), `script`
+ * (built embed scripts).
+ */
+export const cacheLookups = new Counter({
+  name: 'dcb_cache_lookups_total',
+  help: 'Lookups in the in-process delivery caches, by cache and result (hit or miss)',
+  labelNames: ['cache', 'result'] as const,
+  registers: [processMetrics],
+});
+
+/** Counts one cache's lookups in cacheLookups (label children bound once, for the hot paths). */
+export interface CacheCounter {
+  hit(): void;
+  miss(): void;
+}
+
+/** The hit and miss counters of cache `cache` (see cacheLookups). */
+export function cacheCounter(cache: string): CacheCounter {
+  const hit = cacheLookups.labels({ cache, result: 'hit' });
+  const miss = cacheLookups.labels({ cache, result: 'miss' });
+  return { hit: () => hit.inc(), miss: () => miss.inc() };
+}
+
+/** Time sharp (libvips) jobs take in the image queue, by kind (`upload` inspection or `delivery` resizing), queue wait excluded. */
+export const imageJobSeconds = new Histogram({
+  name: 'dcb_image_processing_seconds',
+  help: 'Image processing time per sharp job, by kind (upload or delivery), without the queue wait',
+  labelNames: ['kind'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [processMetrics],
+});
+
+let defaultsCollected = false;
+
+/** Starts Node's default metrics (event-loop lag, heap, GC, CPU) on processMetrics, once per process. */
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: processMetrics, eventLoopMonitoringPrecision: 10 });
+}
+
+/** Route label of requests that matched no route (404s, the SPA's client-side paths). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** What the per-app metrics read from the app when scraped. */
+export interface AppMetricSources {
+  /** The event writer's counters (EventIngestor.stats()). */
+  events: () => IngestorStats;
+  /** The event buffer's high-water mark (EventIngestor.highWater). */
+  eventHighWater: () => number;
+}
+
+/** A counter whose value is read from a source at scrape time (prom-client counters only count up, so it is reset and set). */
+function readCounter<L extends string>(counter: Counter<L>, values: Array<[Partial<Record<L, string>>, number]>): void {
+  counter.reset();
+  for (const [labels, value] of values) counter.inc(labels, value);
+}
+
+/** The metrics of one app (see module doc); `app.metrics`. */
+export class AppMetrics {
+  readonly registry = new Registry();
+  /** Request duration per method, route template and status code. */
+  readonly requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
+  /** Event batch write latency, by result (`ok` or `error`). */
+  readonly batchWriteSeconds: Histogram<'result'>;
+  /** Inventory feed runs by result (`success`, `error`). */
+  readonly feedRuns: Counter<'result'>;
+  /** Registries aggregated across cluster workers: this app's and the process's. */
+  private readonly merged: Registry;
+
+  constructor(private readonly sources: AppMetricSources) {
+    collectProcessMetrics();
+    const registers = [this.registry];
+    this.requestSeconds = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by method, route template and status code',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.batchWriteSeconds = new Histogram({
+      name: 'dcb_event_batch_write_seconds',
+      help: 'Time to write one batch of tracking events and its rollups, by result (ok or error)',
+      labelNames: ['result'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.feedRuns = new Counter({ name: 'dcb_feed_runs_total', help: 'Inventory feed runs by result (success or error)', labelNames: ['result'] as const, registers });
+    const stats = () => this.sources.events();
+    new Gauge({
+      name: 'dcb_event_buffer_depth',
+      help: 'Tracking events accepted and not yet stored (buffered or being written)',
+      registers,
+      collect() {
+        this.set(stats().pending);
+      },
+    });
+    const highWater = () => this.sources.eventHighWater();
+    new Gauge({
+      name: 'dcb_event_buffer_high_water_mark',
+      help: 'Buffered events at which /readyz answers 503 (per process)',
+      aggregator: 'max',
+      registers,
+      collect() {
+        this.set(highWater());
+      },
+    });
+    new Gauge({
+      name: 'dcb_event_write_failures',
+      help: 'Consecutive failed event batch writes (0 once a write succeeds)',
+      aggregator: 'max',
+      registers,
+      collect() {
+        this.set(stats().failures);
+      },
+    });
+    new Counter({
+      name: 'dcb_events_accepted_total',
+      help: 'Tracking events accepted into the buffer (answered 204)',
+      registers,
+      collect() {
+        readCounter(this, [[{}, stats().accepted]]);
+      },
+    });
+    new Counter({
+      name: 'dcb_events_stored_total',
+      help: 'Tracking events written to the database',
+      registers,
+      collect() {
+        readCounter(this, [[{}, stats().stored]]);
+      },
+    });
+    new Counter({
+      name: 'dcb_events_refused_total',
+      help: 'Tracking events not stored, by reason: buffer_full (answered 503), duplicate_impression, click_refused, conversion_refused',
+      labelNames: ['reason'] as const,
+      registers,
+      collect() {
+        const s = stats();
+        readCounter(this, [
+          [{ reason: 'buffer_full' }, s.refusedFull],
+          [{ reason: 'duplicate_impression' }, s.impressionsIgnored],
+          [{ reason: 'click_refused' }, s.clicksRefused],
+          [{ reason: 'conversion_refused' }, s.conversionsRefused],
+        ]);
+      },
+    });
+    new Counter({
+      name: 'dcb_events_dead_lettered_total',
+      help: 'Tracking events the database refused, kept in event_dead_letters',
+      registers,
+      collect() {
+        readCounter(this, [[{}, stats().deadLettered]]);
+      },
+    });
+    this.merged = Registry.merge([processMetrics, this.registry]);
+    if (cluster.isWorker) {
+      // The primary asks each worker for its metrics (prom-client's IPC listener, set up by the constructor).
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([this.merged]);
+    }
+  }
+
+  /** The Prometheus text content type. */
+  get contentType(): string {
+    return this.merged.contentType;
+  }
+
+  /** Prometheus text of this process, or of every worker when it is a cluster worker (see module doc). */
+  text(): Promise<string> {
+    return cluster.isWorker ? clusterMetricsText() : this.merged.metrics();
+  }
+}
+
+/** IPC message types between a worker and the primary for cluster-wide metrics (cluster.ts answers them). */
+export const METRICS_IPC = { request: 'dcb:metrics-request', response: 'dcb:metrics-response' } as const;
+/** How long a worker waits for the primary's aggregated metrics. */
+const CLUSTER_METRICS_TIMEOUT_MS = 7000;
+
+let nextRequestId = 0;
+
+/**
+ * Asks the cluster primary for the metrics of every worker (summed by prom-client's aggregators).
+ * @throws Error when the primary does not answer within CLUSTER_METRICS_TIMEOUT_MS or reports an error.
+ */
+function clusterMetricsText(): Promise<string> {
+  const id = ++nextRequestId;
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      const m = message as { type?: string; id?: number; text?: string; error?: string };
+      if (m?.type !== METRICS_IPC.response || m.id !== id) return;
+      done();
+      if (m.error !== undefined) reject(new Error(m.error));
+      else resolve(m.text ?? '');
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error('the cluster primary did not answer the metrics request'));
+    }, CLUSTER_METRICS_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      process.off('message', onMessage);
+    };
+    process.on('message', onMessage);
+    process.send?.({ type: METRICS_IPC.request, id });
+  });
+}

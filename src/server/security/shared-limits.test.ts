@@ -1,0 +1,121 @@
+/**
+ * Rate limits shared by every server process through Redis (issue 17): two apps on one database
+ * and one Redis (two processes, as far as the limits can tell) allow a per-IP limit once in total,
+ * not once each: the sign-in limit (a route's config.rateLimit), the tracking per-IP budget
+ * (app.createRateLimit, delivery/public-policy.ts) and the per-page-view limit. Needs
+ * TEST_REDIS_URL (CI sets it); without Redis at REDIS_URL the server starts and lets requests through.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { openTestDatabase } from '../test-app';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { DEMO_DEALER, seedDemoData } from '../db/seed';
+import { dealers } from '../db/schema';
+import { forgetDealer } from '../delivery/service';
+import { LOGIN_IP_LIMIT_PER_MINUTE } from '../../domain/login-throttle';
+import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
+import { CLIENT_ERRORS_PER_MINUTE } from '../admin/client-errors';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const ORIGIN = 'https://www.hondaofdemo.com';
+
+const config = (env: Record<string, string>) =>
+  loadConfig({
+    FEED_SCHEDULER_INTERVAL_MS: '0',
+    PUBLIC_ORIGIN: 'http://localhost:3000',
+    MAX_EVENT_LOOP_DELAY_MS: '0', // no load shedding on a busy test machine (see test-app.ts)
+    WEB_DIST_DIR: path.resolve('dist/web'),
+    EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
+    ...env,
+  });
+
+const signIn = (app: FastifyInstance, remoteAddress: string) =>
+  app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: `nobody-${randomUUID()}@example.com`, password: 'wrong' }, remoteAddress });
+
+/** A signed-out browser's error report: CLIENT_ERRORS_PER_MINUTE.anonymous (10) a minute per IP. */
+const clientError = (app: FastifyInstance, remoteAddress: string) =>
+  app.inject({ method: 'POST', url: '/api/client-errors', payload: { message: 'Something went wrong', url: 'http://localhost:3000/' }, remoteAddress });
+
+const beacon = (app: FastifyInstance, remoteAddress: string, pv: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/analytics/track',
+    payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: `${ORIGIN}/new-inventory`, pv }),
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, origin: ORIGIN },
+    remoteAddress,
+  });
+
+describe.skipIf(!redisUrl)('rate limits on a shared Redis store', () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    await seedDemoData(database.db);
+    // The smallest dealer limit: 10 per page view, 10 x RATE_LIMIT_NAT_FACTOR per client IP.
+    const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
+    await database.db.update(dealers).set({ security: { ...d!.security, rateLimitEnabled: true, maxRequestsPerMinute: MAX_REQUESTS_PER_MINUTE.min } }).where(eq(dealers.id, DEMO_DEALER.id));
+    forgetDealer(DEMO_DEALER.id);
+    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `dcb-test-${randomUUID()}:` };
+    a = await buildApp({ config: config(env), db: database.db, logger: false });
+    b = await buildApp({ config: config(env), db: database.db, logger: false });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.dispose();
+  });
+
+  it(`allows ${CLIENT_ERRORS_PER_MINUTE.anonymous} client error reports a minute per IP in total across both processes, not ${CLIENT_ERRORS_PER_MINUTE.anonymous} each`, async () => {
+    const limit = CLIENT_ERRORS_PER_MINUTE.anonymous;
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 5; i++) statuses.push((await clientError(i % 2 === 0 ? a : b, '203.0.113.6')).statusCode);
+    expect(statuses).toEqual([...Array(limit).fill(204), ...Array(5).fill(429)]);
+  });
+
+  // Each failed sign-in verifies an argon2 hash: slow on a busy machine.
+  it('allows the sign-in limit per IP once across both processes', { timeout: 90_000 }, async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < LOGIN_IP_LIMIT_PER_MINUTE + 6; i++) statuses.push((await signIn(i % 2 === 0 ? a : b, '203.0.113.7')).statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_IP_LIMIT_PER_MINUTE);
+    expect(statuses.slice(LOGIN_IP_LIMIT_PER_MINUTE)).toEqual(Array(6).fill(429));
+    // Another client IP has its own count.
+    expect((await signIn(b, '203.0.113.8')).statusCode).toBe(401);
+  });
+
+  it("shares tracking's per-IP budget (app.createRateLimit) and per-page-view limit", async () => {
+    const budget = MAX_REQUESTS_PER_MINUTE.min * RATE_LIMIT_NAT_FACTOR;
+    const statuses: number[] = [];
+    for (let i = 0; i < budget + 20; i++) statuses.push((await beacon(i % 2 === 0 ? a : b, '198.51.100.77', `pv-shared-budget-${i}`)).statusCode);
+    expect(statuses.filter((s) => s === 204)).toHaveLength(budget);
+    expect(statuses.slice(budget)).toEqual(Array(20).fill(429));
+
+    const pv = `pv-shared-view-${randomUUID().slice(0, 8)}`;
+    const perView: number[] = [];
+    for (let i = 0; i < MAX_REQUESTS_PER_MINUTE.min + 2; i++) perView.push((await beacon(i % 2 === 0 ? a : b, `198.51.100.${100 + i}`, pv)).statusCode);
+    expect(perView).toEqual([...Array(MAX_REQUESTS_PER_MINUTE.min).fill(204), 429, 429]);
+  });
+});
+
+describe('rate limits when Redis does not answer', () => {
+  it('starts and lets requests through (limits fail open; the per-email throttle stays in the database)', { timeout: 60_000 }, async () => {
+    const database = await openTestDatabase();
+    await seedDemoData(database.db);
+    const started = Date.now();
+    const app = await buildApp({ config: config({ REDIS_URL: 'redis://127.0.0.1:1' }), db: database.db, logger: false });
+    try {
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const statuses: number[] = [];
+      for (let i = 0; i < CLIENT_ERRORS_PER_MINUTE.anonymous + 3; i++) statuses.push((await clientError(app, '203.0.113.9')).statusCode);
+      expect(new Set(statuses)).toEqual(new Set([204]));
+    } finally {
+      await app.close();
+      await database.dispose();
+    }
+  });
+});

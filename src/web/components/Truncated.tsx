@@ -1,0 +1,56 @@
+/**
+ * One line of text that ends in '…' when it does not fit (issue 16: a long dealer name never widens
+ * the page), with the full text in a tooltip on hover, keyboard focus and touch. The tooltip and
+ * the focus stop exist only while the text is actually cut; a link (`href` or `to`) is focusable
+ * anyway.
+ */
+import { useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { Anchor, Text, Tooltip, type MantineSize } from '@mantine/core';
+import { Link } from 'react-router';
+
+interface Props {
+  /** The full text (also the tooltip). */
+  children: string;
+  /** In-app link target: renders a router link. */
+  to?: string;
+  fw?: number;
+  size?: MantineSize;
+  c?: string;
+  testId?: string;
+}
+
+/** True while the element's text is wider than its box (re-checked whenever either changes size). */
+function useIsCut(text: string) {
+  const ref = useRef<HTMLElement>(null);
+  const [cut, setCut] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setCut(el.scrollWidth > el.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [text]);
+  return { ref, cut };
+}
+
+/** A truncated line of text or link with its full text on hover and focus. */
+export function Truncated({ children, to, fw, size, c, testId }: Props): ReactNode {
+  const { ref, cut } = useIsCut(children);
+  const common = { fw, size, c, truncate: true as const, 'data-testid': testId, 'data-truncated': cut || undefined, style: { display: 'block', maxWidth: '100%' } };
+  const body = to ? (
+    <Anchor ref={ref as Ref<HTMLAnchorElement>} component={Link} to={to} {...common}>
+      {children}
+    </Anchor>
+  ) : (
+    <Text ref={ref as Ref<HTMLParagraphElement>} tabIndex={cut ? 0 : undefined} {...common}>
+      {children}
+    </Text>
+  );
+  return (
+    <Tooltip label={children} disabled={!cut} multiline maw={360} openDelay={200} style={{ overflowWrap: 'anywhere' }}>
+      {body}
+    </Tooltip>
+  );
+}

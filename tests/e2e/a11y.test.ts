@@ -1,0 +1,185 @@
+/**
+ * Accessibility of every screen (issue 16 Proof): signed out and signed in as admin, dealer-manager
+ * and viewer, at 1280x800 and 390x844, every screen has zero serious or critical axe-core
+ * violations, no horizontal page scroll (`document.documentElement.scrollWidth` within the
+ * viewport), its own page title ("Dealers · dc-banners") and no console error. The admin's drawers
+ * and dialogs are checked open as well; the sign-in form works by keyboard alone, with a named
+ * password toggle. Any console error a test did not expect fails it.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import {
+  DESKTOP,
+  MOBILE,
+  SCREENS_BY_ROLE,
+  animationsDone,
+  contextPage,
+  horizontalOverflow,
+  openScreen,
+  seedScreens,
+  seriousViolations,
+  settled,
+  signInAs,
+  watchConsole,
+  type Role,
+} from './a11y';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext | null = null;
+let consoleWatch: ReturnType<typeof watchConsole> | null = null;
+
+beforeAll(async () => {
+  server = await startServer();
+  await seedScreens(server.origin);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+afterEach(async () => {
+  const unexpected = consoleWatch?.unexpected() ?? [];
+  await context?.close();
+  context = null;
+  consoleWatch = null;
+  expect(unexpected, 'console errors').toEqual([]);
+});
+
+/** A fresh context at `viewport`, signed in as `role` (or not), watched for console errors. */
+async function open(role: Role | 'signed-out', viewport: { width: number; height: number }): Promise<Page> {
+  const created = await contextPage(browser, viewport);
+  context = created.context;
+  consoleWatch = watchConsole(context);
+  if (role !== 'signed-out') await signInAs(context, server.origin, role);
+  return created.page;
+}
+
+const sizes = [
+  ['1280x800', DESKTOP],
+  ['390x844', MOBILE],
+] as const;
+const roles = ['signed-out', 'admin', 'manager', 'viewer'] as const;
+
+describe('every screen, every role, both sizes', () => {
+  for (const role of roles) {
+    for (const [size, viewport] of sizes) {
+      it(`${role} at ${size}: no serious or critical axe violation, no horizontal scroll, a page title`, async () => {
+        const page = await open(role, viewport);
+        const problems: string[] = [];
+        for (const screen of SCREENS_BY_ROLE[role]) {
+          await openScreen(page, server.origin, screen);
+          expect(await page.title(), screen.path).toBe(`${screen.title} · dc-banners`);
+          const { scrollWidth, widest } = await horizontalOverflow(page);
+          if (scrollWidth > viewport.width) problems.push(`${screen.path}: scrollWidth ${scrollWidth} > ${viewport.width} (${widest.join(', ')})`);
+          for (const v of await seriousViolations(page)) problems.push(`${screen.path}: ${v}`);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  }
+});
+
+describe("the admin's drawers and dialogs", () => {
+  for (const [size, viewport] of sizes) {
+    it(`at ${size}: the manufacturer drawer (details, models with trims, defaults), its discard question, Add User and a delete confirmation`, async () => {
+      const page = await open('admin', viewport);
+      const problems: string[] = [];
+      const check = async (label: string, scope: string) => {
+        await animationsDone(page);
+        for (const v of await seriousViolations(page, scope)) problems.push(`${label}: ${v}`);
+        const { scrollWidth } = await horizontalOverflow(page);
+        if (scrollWidth > viewport.width) problems.push(`${label}: scrollWidth ${scrollWidth}`);
+      };
+
+      await openScreen(page, server.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/manufacturers')!);
+      await page.getByRole('button', { name: 'Edit Honda' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
+      await drawer.waitFor();
+      await check('drawer: details', '.mantine-Drawer-content');
+      await drawer.getByRole('tab', { name: /^Models/ }).click();
+      await drawer.getByRole('button', { name: /^Civic sedan/ }).click();
+      await drawer.getByLabel('Trim name', { exact: true }).first().waitFor();
+      await check('drawer: models', '.mantine-Drawer-content');
+      // The trim rows fit the drawer: nothing reaches past its right edge.
+      const drawerBox = (await page.locator('.mantine-Drawer-content').boundingBox())!;
+      for (const name of ['Trim priority', 'Remove trim']) {
+        const box = (await drawer.getByLabel(name, { exact: true }).first().boundingBox())!;
+        expect(box.x + box.width, `${name} inside the drawer`).toBeLessThanOrEqual(drawerBox.x + drawerBox.width);
+      }
+      await drawer.getByRole('tab', { name: 'Defaults' }).click();
+      await check('drawer: defaults', '.mantine-Drawer-content');
+      await drawer.getByRole('tab', { name: 'Details' }).click();
+      await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Honda Motor');
+      await page.keyboard.press('Escape');
+      const discard = page.getByRole('dialog', { name: 'Discard changes?' });
+      await discard.waitFor();
+      await check('discard question', '.mantine-Modal-content');
+      await discard.getByRole('button', { name: 'Discard changes' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Delete Honda' }).click();
+      await page.getByRole('dialog', { name: 'Delete Honda?' }).waitFor();
+      await check('delete confirmation', '.mantine-Modal-content');
+      await page.getByRole('dialog', { name: 'Delete Honda?' }).getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+      await openScreen(page, server.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/users')!);
+      await page.getByRole('button', { name: 'Add User' }).click();
+      await page.getByRole('dialog', { name: 'Add User' }).waitFor();
+      await check('Add User', '.mantine-Modal-content');
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+describe('keyboard', () => {
+  it('signs in by keyboard alone: Tab reaches a named password toggle that shows the password, Enter submits', async () => {
+    const page = await open('signed-out', DESKTOP);
+    await page.goto(server.origin);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await settled(page);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('autocomplete') ?? document.activeElement?.tagName);
+    const tabTo = async (want: string) => {
+      for (let i = 0; i < 10 && (await focused()) !== want; i++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(want);
+    };
+    await tabTo('username');
+    await page.keyboard.type('admin@dc-banners.com');
+    await tabTo('current-password');
+    await page.keyboard.type('admin123');
+    const password = page.getByLabel(/^Password/);
+    expect(await password.getAttribute('type')).toBe('password');
+    await tabTo('Show password');
+    const toggle = page.getByRole('button', { name: 'Show password' });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => password.getAttribute('type')).toBe('text');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Space');
+    await expect.poll(() => password.getAttribute('type')).toBe('password');
+    await password.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    expect(await page.title()).toBe('Admin Dashboard · dc-banners');
+  });
+
+  it('checks the sign-in form itself (no browser bubbles) and reports a signed-out visit without a failed request', async () => {
+    const page = await open('signed-out', MOBILE);
+    const meStatuses: number[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/auth/me') meStatuses.push(r.status());
+    });
+    await page.goto(server.origin);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Enter a valid email address').waitFor();
+    await page.getByText('Password is required').waitFor();
+    expect(await page.locator('form').first().getAttribute('novalidate')).not.toBeNull();
+    expect(meStatuses).toEqual([200]);
+    // The demo accounts fit the narrow screen.
+    const table = (await page.getByTestId('demo-accounts').boundingBox())!;
+    expect(table.x + table.width).toBeLessThanOrEqual(MOBILE.width);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * Helpers of the accessibility and mobile e2e tests (issue 16): every screen of the web app by
+ * role, pages in their own browser context (what axe needs) at a given viewport, sign-in through
+ * the API, waiting until a screen has settled, axe-core's serious and critical violations, the
+ * page's horizontal overflow, and a console watcher that fails a test on any console error it did
+ * not expect.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { makeBanner, multipartBody } from '../fixtures/images';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA } from './harness';
+
+export type Role = 'admin' | 'manager' | 'viewer';
+
+/** The seeded demo accounts (src/server/db/seed.ts). */
+export const ACCOUNTS: Record<Role, { email: string; password: string }> = {
+  admin: { email: 'admin@dc-banners.com', password: 'admin123' },
+  manager: { email: 'manager@hondaofdemo.com', password: 'manager123' },
+  viewer: { email: 'viewer@hondaofdemo.com', password: 'viewer123' },
+};
+
+/** One screen: its path, the heading it shows and its page title (before " · dc-banners"). */
+export interface Screen {
+  path: string;
+  heading: string | RegExp;
+  title: string;
+}
+
+/** The seeded demo dealer. */
+export const DEMO_DEALER_ID = 'honda-of-demo';
+
+/** Every admin screen (spec 01 §2, DECISIONS 7-8, the client error log). */
+export const ADMIN_SCREENS: Screen[] = [
+  { path: '/admin', heading: 'Admin Dashboard', title: 'Admin Dashboard' },
+  { path: '/admin/dealers', heading: 'Dealer Management', title: 'Dealers' },
+  { path: '/admin/dealers/new', heading: 'Add Dealer', title: 'Add Dealer' },
+  { path: `/admin/dealers/${DEMO_DEALER_ID}/settings`, heading: 'Dealer Settings', title: 'Dealer Settings' },
+  { path: '/admin/manufacturers', heading: 'Manufacturer Management', title: 'Manufacturers' },
+  { path: '/admin/analytics', heading: 'Platform Analytics', title: 'Platform Analytics' },
+  { path: '/admin/users', heading: 'User Management', title: 'Users' },
+  { path: '/admin/errors', heading: 'Client Error Log', title: 'Client Error Log' },
+  { path: `/scripts/${DEMO_DEALER_ID}`, heading: 'Honda of Demo', title: 'Dealer Script' },
+  { path: '/admin/no-such-screen', heading: 'Page Not Found', title: 'Page Not Found' },
+];
+
+/** Every dealer screen (spec 02 §2), the dealer's script page and an unknown path. */
+export const DEALER_SCREENS: Screen[] = [
+  { path: '/dealer', heading: /^Welcome back/, title: 'Dashboard' },
+  { path: '/dealer/assets', heading: 'Asset Manager', title: 'Assets' },
+  { path: '/dealer/config', heading: 'Configuration', title: 'Configuration' },
+  { path: '/dealer/upsells', heading: 'Upsell Rules', title: 'Upsell Rules' },
+  { path: '/dealer/inventory', heading: 'Inventory Management', title: 'Inventory' },
+  { path: '/dealer/analytics', heading: 'Analytics Dashboard', title: 'Analytics' },
+  { path: '/dealer/script', heading: 'Embed Script', title: 'Embed Script' },
+  { path: '/dealer/preview', heading: 'Banner Preview', title: 'Banner Preview' },
+  { path: `/scripts/${DEMO_DEALER_ID}`, heading: 'Honda of Demo', title: 'Dealer Script' },
+  { path: '/no-such-screen', heading: 'Page Not Found', title: 'Page Not Found' },
+];
+
+/** What a signed-out visitor sees on any path. */
+export const SIGNED_OUT_SCREENS: Screen[] = [
+  { path: '/', heading: 'Sign in', title: 'Sign in' },
+  { path: '/admin/dealers', heading: 'Sign in', title: 'Sign in' },
+];
+
+/** The screens each kind of visitor can open. */
+export const SCREENS_BY_ROLE: Record<Role | 'signed-out', Screen[]> = {
+  'signed-out': SIGNED_OUT_SCREENS,
+  admin: ADMIN_SCREENS,
+  manager: DEALER_SCREENS,
+  viewer: DEALER_SCREENS,
+};
+
+/** The two viewports of issue 16. */
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE = { width: 390, height: 844 } as const;
+
+/**
+ * A page in a browser context of its own (axe-core needs one created by newContext) with a regular
+ * desktop Chrome user agent, at `viewport`.
+ */
+export async function contextPage(browser: Browser, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, userAgent: DESKTOP_UA, acceptDownloads: true });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs the context in as `role` through the API (the session cookie lands in the context). @throws unless 200. */
+export async function signInAs(context: BrowserContext, origin: string, role: Role): Promise<void> {
+  const res = await context.request.post(`${origin}/api/auth/login`, { data: ACCOUNTS[role], headers: { origin } });
+  if (res.status() !== 200) throw new Error(`sign-in as ${role} answered ${res.status()}`);
+}
+
+/**
+ * Collects console errors and uncaught page errors of every page of `context`. `expect(pattern)`
+ * allows matching errors (a test that makes a request fail on purpose); `unexpected()` lists the
+ * others; `clear()` forgets what was seen.
+ */
+export function watchConsole(context: BrowserContext) {
+  const seen: string[] = [];
+  let allowed: RegExp[] = [];
+  const watch = (page: Page) => {
+    page.on('console', (m) => {
+      if (m.type() === 'error') seen.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => seen.push(`${page.url()}: uncaught ${e.message}`));
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  return {
+    expect: (pattern: RegExp) => void allowed.push(pattern),
+    unexpected: () => seen.filter((line) => !allowed.some((p) => p.test(line))),
+    clear: () => {
+      seen.length = 0;
+      allowed = [];
+    },
+  };
+}
+
+/** Waits until CSS transitions and animations on the page have finished (drawers, modals, collapses). */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
+
+/**
+ * Opens `screen` at `origin` and waits until it has settled: its heading is visible, the title
+ * is set, no skeleton or 'Loading...' is left and animations are over.
+ */
+export async function openScreen(page: Page, origin: string, screen: Screen): Promise<void> {
+  await page.goto(`${origin}${screen.path}`);
+  await page.getByRole('heading', { name: screen.heading }).first().waitFor();
+  await settled(page);
+}
+
+/** Waits until no skeleton, loader or 'Loading...' text is visible, and animations are over. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
+    const busy = [...document.querySelectorAll('.mantine-Skeleton-root, .mantine-Loader-root')].some(visible);
+    const loadingText = [...document.querySelectorAll('p, span, div')].some((el) => el.childElementCount === 0 && el.textContent === 'Loading...' && visible(el));
+    return !busy && !loadingText;
+  });
+  await animationsDone(page);
+}
+
+/** axe-core's serious and critical violations on the page (or inside `include`), one line each. */
+export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+  if (include) builder = builder.include(include);
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);
+}
+
+/** The page's horizontal overflow: how far `document.documentElement.scrollWidth` exceeds the viewport width (0 when none). */
+export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; overflow: number; widest: string[] }> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const scrollWidth = document.documentElement.scrollWidth;
+    // The elements reaching past the viewport, to say what overflows when it does.
+    const widest = scrollWidth > width ? [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > width + 1).slice(-5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`) : [];
+    return { scrollWidth, overflow: Math.max(0, scrollWidth - width), widest };
+  });
+}
+
+/** A dealer whose name is one long run of letters plus words: it must end in '…' everywhere, never widen a page. */
+export const LONG_DEALER = {
+  name: 'Honda of Springfield Metropolitan Area Superstore Incorporated Internationalvehiclecompanyofamerica',
+  id: 'honda-of-springfield-metropolitan-area-superstore-incorporated-internationalvehiclecompanyofamerica',
+};
+
+/**
+ * Gives every screen something to show, through the API: banner events for the demo dealer (40
+ * impressions, 2 clicks: CTR 5 %), one uploaded banner, one logged client error, and the
+ * long-named dealer (LONG_DEALER).
+ */
+export async function seedScreens(origin: string): Promise<void> {
+  const post = async (path: string, body: string | Buffer, headers: Record<string, string>) => {
+    const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { origin, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
+  };
+  for (const [event, n] of [['impression', 40], ['click', 2]] as const) {
+    for (let i = 0; i < n; i++) {
+      const beacon = { dealerId: DEMO_DEALER_ID, event, type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?new=true&model=civic', pv: `a11y-view-${i}` };
+      await post('/api/analytics/track', JSON.stringify(beacon), { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN });
+    }
+  }
+  const manager = await apiSignIn(origin, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+  const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
+  await post(`/api/dealers/${DEMO_DEALER_ID}/assets`, upload.body, { cookie: manager, 'content-type': upload.contentType });
+  const admin = await apiSignIn(origin, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+  const json = { cookie: admin, 'content-type': 'application/json' };
+  await post('/api/client-errors', JSON.stringify({ message: 'TypeError: e2e sample', stack: 'TypeError: e2e sample\n    at render (app.js:1:1)', componentStack: '\n    at Dashboard', url: `${origin}/admin` }), json);
+  await post('/api/admin/dealers', JSON.stringify({ name: LONG_DEALER.name, manufacturer: 'honda', websiteUrl: 'https://www.example.com', provider: 'custom' }), json);
+}

@@ -1,0 +1,264 @@
+/**
+ * The admin screens' finish (issue 16), through the browser: every /admin path sends non-admins to
+ * /dealer; Max requests per minute takes whole numbers only and Enter saves Dealer Settings; a
+ * refused value is marked on its field in the user's words (the form's own check and the
+ * server's); an oversized save says 'Storage quota exceeded or data too large' (DECISIONS 1); a
+ * failed list shows one error state and no empty state; Add Dealer and Add User check themselves
+ * on Enter without browser bubbles; Add Dealer says how to add a manufacturer when there is none;
+ * the manufacturer drawer saves on Enter and asks before Escape discards edits; the demo dealer's
+ * CTR reads the same on every screen; the sidebar lights the Client Error Log's item. Any console
+ * error a test did not expect fails it.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './harness';
+import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, contextPage, openScreen, seedScreens, settled, signInAs, watchConsole, type Role } from './a11y';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext | null = null;
+let consoleWatch: ReturnType<typeof watchConsole> | null = null;
+
+beforeAll(async () => {
+  server = await startServer();
+  await seedScreens(server.origin);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+afterEach(async () => {
+  const unexpected = consoleWatch?.unexpected() ?? [];
+  await context?.close();
+  context = null;
+  consoleWatch = null;
+  expect(unexpected, 'console errors').toEqual([]);
+});
+
+async function pageAs(role: Role, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+  const created = await contextPage(browser, viewport);
+  context = created.context;
+  consoleWatch = watchConsole(context);
+  await signInAs(context, server.origin, role);
+  return created.page;
+}
+
+const screen = (path: string) => [...ADMIN_SCREENS, ...DEALER_SCREENS].find((s) => s.path === path)!;
+const SETTINGS = `/admin/dealers/${DEMO_DEALER_ID}/settings`;
+
+/** The PUT requests the page sends to the settings route. */
+function settingsPuts(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && r.url().endsWith('/settings')) seen.push(r.url());
+  });
+  return seen;
+}
+
+describe('routing guard (spec 01 §2)', () => {
+  for (const role of ['manager', 'viewer'] as const) {
+    it(`sends a ${role} from every /admin path, known or not, to /dealer`, async () => {
+      const page = await pageAs(role);
+      for (const path of ['/admin', '/admin/users', '/admin/no-such-screen', '/admin/dealers/honda-of-demo/settings', '/admin/a/b/c']) {
+        await page.goto(`${server.origin}${path}`);
+        await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+        expect(new URL(page.url()).pathname, path).toBe('/dealer');
+      }
+    });
+  }
+
+  it("shows an admin 'Page Not Found' on an unknown admin path", async () => {
+    const page = await pageAs('admin');
+    await page.goto(`${server.origin}/admin/no-such-screen`);
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/no-such-screen');
+  });
+});
+
+describe('Dealer Settings', () => {
+  it('Max requests per minute takes whole numbers only; Enter saves; a value out of range is marked on the field before anything is sent', async () => {
+    const page = await pageAs('admin');
+    const puts = settingsPuts(page);
+    await openScreen(page, server.origin, screen(SETTINGS));
+    const field = page.getByLabel('Max requests per minute');
+    await field.fill('');
+    await field.pressSequentially('50.5');
+    expect(await field.inputValue()).toBe('505');
+    await page.keyboard.press('Enter');
+    await page.getByText('Dealer settings saved').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
+    expect(await page.getByLabel('Max requests per minute').inputValue()).toBe('505');
+    expect(puts).toHaveLength(1);
+
+    await field.fill('5000');
+    await page.keyboard.press('Enter');
+    await page.getByText('Must be 10-1,000', { exact: true }).waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('alert').filter({ hasText: 'Max requests per minute: Must be 10-1,000.' }).waitFor();
+    await page.getByText('Unsaved changes').waitFor();
+    expect(puts).toHaveLength(1); // the form's own check: nothing sent
+    await field.fill('100');
+    await expect.poll(() => page.getByText('Must be 10-1,000', { exact: true }).count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+  });
+
+  it("marks the field a server refusal names, in the user's words, and keeps the form dirty", async () => {
+    const page = await pageAs('admin');
+    consoleWatch!.expect(/status of 400/);
+    await openScreen(page, server.origin, screen(SETTINGS));
+    const website = page.getByLabel('Website URL');
+    await website.fill('hondaofdemo');
+    const refused = page.waitForResponse((r) => r.url().endsWith('/settings') && r.request().method() === 'PUT');
+    await website.press('Enter');
+    expect((await refused).status()).toBe(400);
+    await page.getByText('Must be a URL starting with http:// or https://', { exact: true }).waitFor();
+    expect(await website.getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('alert').filter({ hasText: 'Save failed' }).filter({ hasText: 'Website URL: Must be a URL starting with http:// or https://.' }).waitFor();
+    await page.getByText('Unsaved changes').waitFor();
+    await website.fill('https://www.hondaofdemo.com');
+    await expect.poll(() => website.getAttribute('aria-invalid')).toBe('false');
+    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+  });
+
+  it("refuses an oversized save with 'Storage quota exceeded or data too large', still a 413", async () => {
+    const page = await pageAs('admin');
+    consoleWatch!.expect(/status of 413/);
+    await openScreen(page, server.origin, screen(SETTINGS));
+    await page.getByLabel('Custom CSS').fill(`/* ${'x'.repeat(1_100_000)} */`);
+    const refused = page.waitForResponse((r) => r.url().endsWith('/settings') && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    const res = await refused;
+    expect(res.status()).toBe(413);
+    expect(await res.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Storage quota exceeded or data too large' } });
+    await page.getByRole('alert').filter({ hasText: 'Storage quota exceeded or data too large' }).waitFor();
+    expect(await page.getByText(/Request body is too large/).count()).toBe(0);
+    await page.getByText('Unsaved changes').waitFor();
+  });
+});
+
+describe('one error state per failure', () => {
+  it('a dealer list that fails to load shows the error with Try again, and no empty state beside it', async () => {
+    const page = await pageAs('admin');
+    consoleWatch!.expect(/status of 500/);
+    let fail = true;
+    await page.route('**/api/admin/dealers', (route) =>
+      fail ? route.fulfill({ status: 500, json: { error: { code: 'INTERNAL', message: 'Internal server error' } } }) : route.continue(),
+    );
+    await page.goto(`${server.origin}/admin/dealers`);
+    await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).filter({ hasText: 'Internal server error' }).waitFor();
+    await settled(page);
+    expect(await page.getByText('No dealers found').count()).toBe(0);
+    expect(await page.getByText('Try adjusting your search or filter criteria.').count()).toBe(0);
+    fail = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId(`dealer-card-${DEMO_DEALER_ID}`).waitFor();
+    expect(await page.getByText('Something went wrong').count()).toBe(0);
+  });
+});
+
+describe('forms', () => {
+  it('Add Dealer and Add User check themselves on Enter, with the app’s messages and no browser bubbles', async () => {
+    const page = await pageAs('admin', MOBILE);
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().includes('/api/admin/') && posts.push(r.url()));
+    await openScreen(page, server.origin, screen('/admin/dealers/new'));
+    expect(await page.locator('form').evaluate((f) => (f as HTMLFormElement).noValidate)).toBe(true);
+    await page.getByLabel(/^Dealer name/).press('Enter');
+    await page.getByText('Name is required').waitFor();
+    await page.getByText('Choose a manufacturer').waitFor();
+    await page.getByLabel(/^Website URL/).fill('not a url');
+    await page.getByLabel(/^Website URL/).press('Enter');
+    await page.getByText('Enter the website URL, e.g. https://www.example.com').waitFor();
+
+    await openScreen(page, server.origin, screen('/admin/users'));
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add User' });
+    await animationsDone(page);
+    expect(await dialog.locator('form').evaluate((f) => (f as HTMLFormElement).noValidate)).toBe(true);
+    await dialog.getByLabel(/^Email/).press('Enter');
+    await dialog.getByText('Enter a valid email address').waitFor();
+    await dialog.getByText('Name is required').waitFor();
+    await dialog.locator('.mantine-InputWrapper-error').filter({ hasText: 'At least 8 characters' }).waitFor();
+    expect(posts).toEqual([]);
+  });
+
+  it("Add Dealer's manufacturer list says how to add one when there are none", async () => {
+    const page = await pageAs('admin');
+    await page.route('**/api/admin/manufacturers', (route) => route.fulfill({ json: { manufacturers: [] } }));
+    await openScreen(page, server.origin, screen('/admin/dealers/new'));
+    await page.getByText('There are no manufacturers yet.').waitFor();
+    expect(await page.getByRole('link', { name: 'Add one under Manufacturers' }).getAttribute('href')).toBe('/admin/manufacturers');
+    await page.getByRole('textbox', { name: /^Manufacturer/ }).click();
+    await page.getByText('No manufacturers yet: add one under Manufacturers first').waitFor();
+  });
+
+  it('the manufacturer drawer closes at once when clean, asks before Escape discards edits, and saves on Enter', async () => {
+    const page = await pageAs('admin');
+    await openScreen(page, server.origin, screen('/admin/manufacturers'));
+    const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
+    const name = drawer.getByRole('textbox', { name: 'Name', exact: true });
+
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    await name.waitFor();
+    await animationsDone(page);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    await name.fill('Toyota Motor');
+    await name.press('Escape');
+    const discard = page.getByRole('dialog', { name: 'Discard changes?' });
+    await discard.getByRole('button', { name: 'Keep editing' }).click();
+    await expect.poll(() => discard.count()).toBe(0);
+    expect(await name.inputValue()).toBe('Toyota Motor');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await discard.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByTestId('manufacturer-card-toyota').textContent()).not.toContain('Toyota Motor');
+
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    const naming = drawer.getByLabel('Asset naming convention');
+    await naming.fill('toyota_{model}_{trim}_{size}.{ext}');
+    await naming.press('Enter');
+    await page.getByText('Toyota saved').waitFor();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    expect(await drawer.getByLabel('Asset naming convention').inputValue()).toBe('toyota_{model}_{trim}_{size}.{ext}');
+  });
+});
+
+describe('one CTR format, page titles and the sidebar', () => {
+  it("shows the demo dealer's CTR as 5.00% on every screen that shows it", async () => {
+    const page = await pageAs('admin');
+    await openScreen(page, server.origin, screen('/admin'));
+    expect(await page.getByTestId('metric-Average CTR').textContent()).toBe('5.00%');
+    expect(await page.getByTestId('recent-dealers').getByRole('row', { name: /Honda of Demo/ }).textContent()).toContain('5.00%');
+    await openScreen(page, server.origin, screen('/admin/dealers'));
+    expect(await page.getByTestId(`dealer-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
+    await openScreen(page, server.origin, screen('/admin/analytics'));
+    expect(await page.getByTestId(`analytics-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
+    await openScreen(page, server.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
+    await page.getByText('5.00%').waitFor();
+
+    await context!.close();
+    const manager = await pageAs('manager');
+    await openScreen(manager, server.origin, screen('/dealer'));
+    expect(await manager.getByTestId('stat-ctr').textContent()).toBe('5.00%');
+    await openScreen(manager, server.origin, screen('/dealer/analytics'));
+    await manager.getByText('5.00%').waitFor();
+  });
+
+  it("lights the sidebar's Dashboard on the Client Error Log and Dealers on a dealer's script page", async () => {
+    const page = await pageAs('admin');
+    const item = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+    await openScreen(page, server.origin, screen('/admin/errors'));
+    expect(await item('Dashboard').getAttribute('data-active')).toBe('true');
+    expect(await page.title()).toBe('Client Error Log · dc-banners');
+    await openScreen(page, server.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
+    expect(await item('Dealers').getAttribute('data-active')).toBe('true');
+    expect(await item('Dashboard').getAttribute('data-active')).toBeNull();
+  });
+});

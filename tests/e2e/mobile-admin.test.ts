@@ -1,0 +1,184 @@
+/**
+ * The admin screens at 390x844 and 1280x800 (issue 16): no horizontal page scroll on any of them,
+ * with a dealer whose long name must end in '…' (full name on hover and keyboard focus) without
+ * squeezing its status badge; the Dealer Settings save bar stays in view while the form scrolls
+ * and its notifications never cover Save, Reset or 'Unsaved changes'; a screenshot of every admin
+ * screen at both sizes in test-results/ (80-admin-*), plus the top of each at 390 px as a phone
+ * shows it. Any console error fails the test.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchBrowser, screenshotPath, startServer, type RunningServer } from './harness';
+import { ADMIN_SCREENS, DESKTOP, LONG_DEALER, MOBILE, animationsDone, contextPage, horizontalOverflow, openScreen, seedScreens, settled, signInAs, watchConsole, type Screen } from './a11y';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext | null = null;
+let consoleWatch: ReturnType<typeof watchConsole> | null = null;
+
+beforeAll(async () => {
+  server = await startServer();
+  await seedScreens(server.origin);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+afterEach(async () => {
+  const unexpected = consoleWatch?.unexpected() ?? [];
+  await context?.close();
+  context = null;
+  consoleWatch = null;
+  expect(unexpected, 'console errors').toEqual([]);
+});
+
+async function adminPage(viewport: { width: number; height: number }): Promise<Page> {
+  const created = await contextPage(browser, viewport);
+  context = created.context;
+  consoleWatch = watchConsole(context);
+  await signInAs(context, server.origin, 'admin');
+  return created.page;
+}
+
+const sizes = [
+  ['1280', DESKTOP],
+  ['390', MOBILE],
+] as const;
+
+/** The admin screens, plus the long-named dealer's settings. */
+const SCREENS: Array<Screen & { shot: string }> = [
+  ...ADMIN_SCREENS.map((s) => ({ ...s, shot: s.title.toLowerCase().replace(/\W+/g, '-') })),
+  { path: `/admin/dealers/${LONG_DEALER.id}/settings`, heading: 'Dealer Settings', title: 'Dealer Settings', shot: 'dealer-settings-long-name' },
+];
+
+/** Screenshot without the notifications on top. */
+async function shot(page: Page, name: string, fullPage: boolean) {
+  const hide = await page.addStyleTag({ content: '.mantine-Notifications-root { display: none !important; }' });
+  await page.screenshot({ path: screenshotPath(name), fullPage });
+  await hide.evaluate((el) => (el as HTMLElement).remove());
+}
+
+/** True when two boxes overlap. */
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The element is cut by its own box (it ends in '…'), once the app has noticed (its tooltip is on then). */
+async function isCut(l: Locator): Promise<boolean> {
+  const cut = await l.evaluate((el) => el.scrollWidth > el.clientWidth);
+  if (cut) await expect.poll(() => l.getAttribute('data-truncated')).toBe('true');
+  return cut;
+}
+
+describe('admin screens at 390 px and 1280 px', () => {
+  for (const [size, viewport] of sizes) {
+    it(`at ${size} px: no screen scrolls sideways; a screenshot of each`, async () => {
+      const page = await adminPage(viewport);
+      const problems: string[] = [];
+      for (const screen of SCREENS) {
+        await openScreen(page, server.origin, screen);
+        const { scrollWidth, widest } = await horizontalOverflow(page);
+        if (scrollWidth > viewport.width) problems.push(`${screen.path}: scrollWidth ${scrollWidth} (${widest.join(', ')})`);
+        await shot(page, `80-admin-${screen.shot}-${size}`, true);
+        if (viewport === MOBILE) await shot(page, `80-admin-${screen.shot}-${size}-top`, false);
+      }
+
+      // The manufacturer drawer with a model's trims open, and the Add User dialog.
+      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/manufacturers')!);
+      await page.getByRole('button', { name: 'Edit Honda' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
+      await drawer.getByRole('tab', { name: /^Models/ }).click();
+      await drawer.getByRole('button', { name: /^Civic sedan/ }).click();
+      await drawer.getByLabel('Trim priority', { exact: true }).first().waitFor();
+      await animationsDone(page);
+      const { scrollWidth } = await horizontalOverflow(page);
+      if (scrollWidth > viewport.width) problems.push(`manufacturer drawer: scrollWidth ${scrollWidth}`);
+      await shot(page, `80-admin-manufacturer-drawer-${size}`, false);
+      await drawer.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/users')!);
+      await page.getByRole('button', { name: 'Add User' }).click();
+      await page.getByRole('dialog', { name: 'Add User' }).waitFor();
+      await animationsDone(page);
+      await shot(page, `80-admin-add-user-${size}`, false);
+      expect(problems).toEqual([]);
+    });
+
+    it(`at ${size} px: a long dealer name ends in '…' with the full name on hover and focus, and the status badge keeps its size`, async () => {
+      const page = await adminPage(viewport);
+      const tooltip = page.getByRole('tooltip');
+
+      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/analytics')!);
+      const card = page.getByTestId(`analytics-card-${LONG_DEALER.id}`);
+      const name = card.getByRole('link', { name: LONG_DEALER.name });
+      expect(await isCut(name)).toBe(true);
+      const badge = card.locator('.mantine-Badge-label');
+      expect(await badge.textContent()).toBe('active');
+      expect(await isCut(badge)).toBe(false);
+      const cardBox = (await card.boundingBox())!;
+      const nameBox = (await name.boundingBox())!;
+      expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+      await name.hover();
+      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+      await page.mouse.move(0, 0);
+      await expect.poll(() => tooltip.count()).toBe(0);
+      await name.focus();
+      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+      await animationsDone(page);
+      await shot(page, `81-admin-long-name-analytics-${size}`, false);
+
+      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!);
+      const dealerName = page.getByTestId(`dealer-card-${LONG_DEALER.id}`).getByText(LONG_DEALER.name, { exact: true });
+      expect(await isCut(dealerName)).toBe(true);
+      // Not a link, so the cut name itself takes focus to show its tooltip.
+      await dealerName.focus();
+      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+
+      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
+      const row = page.getByTestId('recent-dealers').getByText(LONG_DEALER.name, { exact: true });
+      expect(await isCut(row)).toBe(true);
+      await row.hover();
+      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+    });
+  }
+});
+
+describe('Dealer Settings: the save bar and the notifications', () => {
+  for (const [size, viewport] of sizes) {
+    it(`at ${size} px: Save, Reset and 'Unsaved changes' stay in view while the form scrolls, and no notification covers them`, async () => {
+      const page = await adminPage(viewport);
+      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path.endsWith('/settings'))!);
+      const save = page.getByRole('button', { name: 'Save Changes' });
+      const reset = page.getByRole('button', { name: 'Reset to Defaults' });
+
+      // Change the last field of the long form: the bar is still on screen down there.
+      const threshold = page.getByLabel('CTR alert threshold (%)');
+      await threshold.scrollIntoViewIfNeeded();
+      await threshold.fill('3');
+      const unsaved = page.getByText('Unsaved changes');
+      await unsaved.waitFor();
+      for (const control of [save, reset, unsaved]) {
+        const box = (await control.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      }
+      await save.click();
+      const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Dealer settings saved' });
+      await toast.waitFor();
+      // Hovering keeps the notification open (it used to cover Save for as long as that).
+      await toast.hover();
+      const toastBox = (await toast.boundingBox())!;
+      for (const control of [save, reset]) expect(overlaps((await control.boundingBox())!, toastBox)).toBe(false);
+      await page.screenshot({ path: screenshotPath(`82-admin-settings-saved-${size}`) }); // with the notification
+
+      await threshold.fill('2');
+      await unsaved.waitFor();
+      expect(overlaps((await unsaved.boundingBox())!, toastBox)).toBe(false);
+      // Clickable while the toast is still open: Playwright refuses to click a covered button.
+      await save.click({ timeout: 5_000 });
+      await expect.poll(() => unsaved.count()).toBe(0);
+      await settled(page);
+    });
+  }
+});

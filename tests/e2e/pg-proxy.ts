@@ -1,0 +1,51 @@
+/**
+ * A TCP proxy in front of PostgreSQL for the e2e tests of outages (postgres-outage.test.ts,
+ * readiness.test.ts): the server under test connects through it, and down() makes "PostgreSQL goes
+ * away" (every connection dropped, new ones refused) without touching the real server; up() brings
+ * it back on the same port, as after a restart.
+ */
+import net from 'node:net';
+
+/** A TCP proxy to PostgreSQL that can drop every connection and refuse new ones (down) until up(). */
+export interface PgProxy {
+  port: number;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a proxy to `target` on a free loopback port. */
+export async function startPgProxy(target: { host: string; port: number }): Promise<PgProxy> {
+  const sockets = new Set<net.Socket>();
+  const track = (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => s.destroy());
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    track(client);
+    track(upstream);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  await listen(0);
+  const port = (server.address() as net.AddressInfo).port;
+  const closeListener = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+  return {
+    port,
+    down: async () => {
+      const closed = closeListener();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+    up: () => (server.listening ? Promise.resolve() : listen(port)),
+    close: async () => {
+      const closed = closeListener();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * WORKERS=2 on PostgreSQL with REDIS_URL (issue 17): the real server (`src/server/main.ts`, the
+ * cluster primary) migrates and seeds once and forks two workers that both answer on one port;
+ * a per-IP limit counts once across them (client error reports: 10 a minute in total, not 10 per
+ * worker; sign-in 20; the tracking per-IP budget likewise); a due feed runs once and the hourly
+ * retention job runs once; /metrics sums both workers; a worker that dies is replaced; SIGTERM
+ * stops both gracefully and the primary exits 0. Needs
+ * TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both); its own schema and Redis key prefix.
+ * WORKERS=2 without DATABASE_URL is refused at start (always runs).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { startServer, apiSignIn, freePort, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { onOneConnection, pidOf, request } from './connections';
+import { parsePrometheus, sampleSum } from './prometheus';
+import { DEMO_DEALER } from '../../src/server/db/seed';
+import { LOGIN_IP_LIMIT_PER_MINUTE } from '../../src/domain/login-throttle';
+import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../src/domain/constants';
+import { CLIENT_ERRORS_PER_MINUTE } from '../../src/server/admin/client-errors';
+
+const url = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+const schema = `e2e_workers_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const TOKEN = `metrics-${randomUUID()}`;
+
+describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis', () => {
+  let server: RunningServer;
+  let feedServer: http.Server;
+  let feedHits = 0;
+  let metricsPort: number;
+  const healthz = { path: '/healthz' };
+  /** /metrics through the shared port (a worker asks the primary), or the primary's METRICS_PORT. */
+  const metrics = async (origin = server.origin) => {
+    const res = await request(origin, { path: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    return parsePrometheus(res.body);
+  };
+
+  beforeAll(async () => {
+    const feed = readFileSync('tests/fixtures/inventory/inventory-listofvehicles.json');
+    feedServer = http.createServer((_req, res) => {
+      feedHits += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(feed);
+    });
+    await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
+    metricsPort = await freePort();
+    server = await startServer({
+      WORKERS: '2',
+      DATABASE_URL: url!,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: redisUrl!,
+      REDIS_KEY_PREFIX: `dcb-e2e-${randomUUID()}:`,
+      METRICS_TOKEN: TOKEN,
+      METRICS_PORT: String(metricsPort),
+      // One proxy hop in front (the test): per-IP limits count the X-Forwarded-For address.
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'info',
+      FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32',
+      FEED_SCHEDULER_INTERVAL_MS: '200',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    feedServer?.closeAllConnections();
+    await new Promise((r) => feedServer?.close(r));
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  });
+
+  it('answers from two worker processes, each ready', async () => {
+    // The harness returns once one worker answers; the other may still be starting.
+    const pids = new Set<number>();
+    for (const deadline = Date.now() + 30_000; pids.size < 2 && Date.now() < deadline; ) {
+      const [health, ready] = await onOneConnection(server.origin, [healthz, { path: '/readyz' }]);
+      expect(health!.status).toBe(200);
+      expect(ready!.status).toBe(200);
+      expect(JSON.parse(ready!.body)).toMatchObject({ status: 'ok', pid: pidOf(health!), checks: { database: 'ok', migrations: 'ok', eventBuffer: 'ok' } });
+      pids.add(pidOf(health!));
+    }
+    expect(pids.size).toBe(2);
+    expect(pids.has(server.process.pid!)).toBe(false); // the primary serves nothing
+    // Migrations and the demo data: once, by the primary.
+    expect(server.output().match(/"seeded":true/g)).toHaveLength(1);
+  });
+
+  it(`allows ${CLIENT_ERRORS_PER_MINUTE.anonymous} error reports a minute per IP in total across both workers, not ${CLIENT_ERRORS_PER_MINUTE.anonymous} each`, async () => {
+    const limit = CLIENT_ERRORS_PER_MINUTE.anonymous;
+    const reports: Array<{ status: number; pid: number }> = [];
+    for (let i = 0; i < limit * 2; i++) {
+      const [report, health] = await onOneConnection(server.origin, [
+        {
+          method: 'POST',
+          path: '/api/client-errors',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.40' },
+          body: JSON.stringify({ message: `Something went wrong ${i}`, url: `${server.origin}/` }),
+        },
+        healthz,
+      ]);
+      reports.push({ status: report!.status, pid: pidOf(health!) });
+    }
+    expect(reports.map((r) => r.status)).toEqual([...Array(limit).fill(204), ...Array(limit).fill(429)]);
+    // Both workers took reports, and both refused once the shared count was reached.
+    expect(new Set(reports.slice(0, limit).map((r) => r.pid)).size).toBe(2);
+    expect(new Set(reports.slice(limit).map((r) => r.pid)).size).toBe(2);
+  });
+
+  it(`allows ${LOGIN_IP_LIMIT_PER_MINUTE} sign-in attempts a minute per IP in total across both workers, not ${LOGIN_IP_LIMIT_PER_MINUTE} each`, async () => {
+    const attempts: Array<{ status: number; pid: number }> = [];
+    for (let i = 0; i < LOGIN_IP_LIMIT_PER_MINUTE + 10; i++) {
+      const [login, health] = await onOneConnection(server.origin, [
+        {
+          method: 'POST',
+          path: '/api/auth/login',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.50' },
+          body: JSON.stringify({ email: `nobody-${i}@example.com`, password: 'wrong-password' }),
+        },
+        healthz,
+      ]);
+      attempts.push({ status: login!.status, pid: pidOf(health!) });
+    }
+    expect(attempts.filter((a) => a.status === 401)).toHaveLength(LOGIN_IP_LIMIT_PER_MINUTE);
+    expect(attempts.slice(LOGIN_IP_LIMIT_PER_MINUTE).map((a) => a.status)).toEqual(Array(10).fill(429));
+    // Both workers took attempts, and both refused once the shared count was reached.
+    expect(new Set(attempts.map((a) => a.pid)).size).toBe(2);
+    expect(new Set(attempts.filter((a) => a.status === 429).map((a) => a.pid)).size).toBe(2);
+  });
+
+  it("counts tracking's per-IP budget once across both workers", async () => {
+    const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
+    const dealer = (await (await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
+    const saved = await fetch(`${server.origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
+      method: 'PUT',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: true, maxRequestsPerMinute: MAX_REQUESTS_PER_MINUTE.min } }),
+    });
+    expect(saved.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500)); // the other worker's settings cache (1 s)
+    const budget = MAX_REQUESTS_PER_MINUTE.min * RATE_LIMIT_NAT_FACTOR;
+    const statuses: number[] = [];
+    for (let i = 0; i < budget + 10; i++) {
+      const res = await request(server.origin, {
+        method: 'POST',
+        path: '/api/analytics/track',
+        headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN, 'x-forwarded-for': '198.51.100.60' },
+        body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: `${DEALER_SITE_ORIGIN}/new-inventory`, pv: `pv-workers-${i}` }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s === 204)).toHaveLength(budget);
+    expect(statuses.slice(budget)).toEqual(Array(10).fill(429));
+  });
+
+  it('runs a due feed once, and the retention job once, although both workers schedule them', async () => {
+    const manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
+    const port = (feedServer.address() as AddressInfo).port;
+    const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
+    const saved = await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, {
+      method: 'PUT',
+      headers: { cookie: manager, 'content-type': 'application/json' },
+      body: JSON.stringify({ feedUrl: `http://127.0.0.1:${port}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping }),
+    });
+    expect(saved.status).toBe(200);
+    const runs = async () => (await (await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, { headers: { cookie: manager } })).json()).runs as Array<{ status: string }>;
+    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 5000, interval: 200 }).toEqual(['success']);
+    await new Promise((r) => setTimeout(r, 1500)); // several more passes of both workers' schedulers
+    expect((await runs()).length).toBe(1);
+    expect(feedHits).toBe(1);
+    expect(server.output().match(/retention pruning done/g)).toHaveLength(1);
+    await expect.poll(async () => sampleSum(await metrics(), 'dcb_feed_runs_total', { result: 'success' }), { timeout: 3000 }).toBe(1);
+  });
+
+  it('serves /metrics as the sum over both workers, on the shared port and on METRICS_PORT', async () => {
+    const route = { route: '/healthz', status_code: '200' };
+    const internal = `http://127.0.0.1:${metricsPort}`;
+    const before = sampleSum(await metrics(), 'http_request_duration_seconds_count', route);
+    const pids = new Set<number>();
+    for (let i = 0; i < 10; i++) pids.add(pidOf(await request(server.origin, healthz)));
+    expect(pids.size).toBe(2);
+    await expect.poll(async () => sampleSum(await metrics(), 'http_request_duration_seconds_count', route) - before, { timeout: 3000 }).toBe(10);
+    expect(sampleSum(await metrics(internal), 'http_request_duration_seconds_count', route) - before).toBe(10);
+  });
+
+  it('replaces a worker that dies', async () => {
+    const pids = async () => {
+      const seen = new Set<number>();
+      for (let i = 0; i < 10; i++) seen.add(pidOf(await request(server.origin, healthz)));
+      return seen;
+    };
+    const [victim] = [...(await pids())];
+    process.kill(victim!, 'SIGKILL');
+    await expect.poll(() => server.output(), { timeout: 5000 }).toContain('worker exited; replacing it');
+    await expect
+      .poll(async () => {
+        const seen = await pids();
+        return seen.size === 2 && !seen.has(victim!);
+      }, { timeout: 20_000, interval: 250 })
+      .toBe(true);
+  });
+
+  it('stops both workers gracefully on SIGTERM and exits 0', async () => {
+    const code = await server.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(server.output()).toContain('all workers stopped');
+    expect(server.output()).not.toContain('killed by timeout');
+  });
+});
+
+describe('WORKERS on PGlite', () => {
+  it('refuses to start, naming DATABASE_URL', async () => {
+    const { DATABASE_URL: _url, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...env, WORKERS: '2', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(out).toContain('WORKERS=2 needs PostgreSQL (DATABASE_URL): the embedded PGlite database in DATA_DIR belongs to one process');
+  });
+});
