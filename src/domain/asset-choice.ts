@@ -73,6 +73,9 @@ export function pickFallback<F extends { url: string; isActive: boolean; priorit
   return usable[0] ?? null;
 }
 
+/** Comparison form of a trim, as asset choice, delivery caching and Free up space compare trims: 'Sport Touring' -> 'sport-touring'. */
+export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
+
 /**
  * Chooses the asset a slot shows (spec 02 §4 "Preview asset choice"), scanning `assets` in the given
  * order (callers pass newest first: among equally good assets the newest wins, issue 12), the
@@ -90,10 +93,9 @@ export function chooseAsset<A extends ChoosableAsset>(
   q: { model: string; slot: SlotType; variant: Variant; sizes: BannerSizes; trim?: string },
 ): A | null {
   const key = modelKey(q.model);
-  const trimOf = (t: string | undefined) => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
-  const trim = trimOf(q.trim);
+  const trim = trimKey(q.trim);
   const ofModel = assets.filter((a) => a.isActive && a.parsedMetadata.isValid && modelKey(a.model) === key);
-  const mine = trim ? [...ofModel.filter((a) => trimOf(a.parsedMetadata.trim) === trim), ...ofModel.filter((a) => trimOf(a.parsedMetadata.trim) !== trim)] : ofModel;
+  const mine = trim ? [...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) === trim), ...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) !== trim)] : ofModel;
   const size = slotSize(q.slot, q.variant, q.sizes);
   const exact = mine.find((a) => a.dimensions.width === size.width && a.dimensions.height === size.height);
   if (exact) return exact;

@@ -16,6 +16,7 @@ import {
 import { validateAssetFilename, fileExtension } from '../../domain/filename';
 import { bannerTypeFromDimensions } from '../../domain/banner-type';
 import { modelKey } from '../../domain/model-keys';
+import { trimKey } from '../../domain/asset-choice';
 import { Invalid, NotFound, QuotaExceeded } from '../errors';
 import { inspectImage } from './image';
 import { forgetDealer } from '../delivery/service';
@@ -240,9 +241,6 @@ interface PlanContext {
   sizes: BannerSizes;
   models: VehicleModel[];
 }
-
-/** Trim as asset choice compares it (asset-choice.ts chooseAsset): trimmed, lowercase, spaces as hyphens. */
-const trimKey = (t: string | undefined) => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
 
 const toCleanupAsset = (row: AssetRow): CleanupAsset => ({
   id: row.id,

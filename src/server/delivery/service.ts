@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
 import type { AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
-import { cdnAssetUrl, chooseAsset, type ChoosableAsset, pickFallback, slotSize, slotSizeKey } from '../../domain/asset-choice';
+import { cdnAssetUrl, chooseAsset, type ChoosableAsset, pickFallback, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
 import { allPagePlans, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
@@ -230,9 +230,6 @@ export function slotModelOf(dealer: Pick<DealerDelivery, 'plans'>, pageModel: st
 
 /** A delivery choice with the dealer settings it was made from. */
 export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
-
-/** Normalised trim for comparisons ('Sport Touring' -> 'sport-touring'). */
-const trimKey = (t: string | undefined) => (t ?? '').trim().toLowerCase().replace(/\s+/g, '-');
 
 /**
  * Chooses the banner for a slot (issue 12: the one decision the script, Preview and analytics
