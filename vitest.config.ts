@@ -5,6 +5,8 @@
  * - api-postgres: the same server tests again on PostgreSQL, only when TEST_DATABASE_URL is set
  *   (each test file gets its own schema, dropped afterwards).
  * - e2e: Playwright (playwright-core + Debian Chromium) against a real listening server; needs `npm run build` first.
+ *   Its expect.poll waits up to 30 s by default (not vitest's 1 s): a poll waits for something the
+ *   server or the page does eventually, which a busy machine (the suite beside a CPU hog) delays.
  */
 import { defineConfig } from 'vitest/config';
 
@@ -28,7 +30,9 @@ const projects = [
       name: 'e2e',
       include: ['tests/e2e/**/*.test.ts'],
       testTimeout: 120_000,
-      hookTimeout: 120_000,
+      // A server's cold start in beforeAll takes minutes on a busy machine (harness startServer).
+      hookTimeout: 240_000,
+      expect: { poll: { timeout: 30_000 } },
       fileParallelism: false,
     },
   },

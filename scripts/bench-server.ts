@@ -20,7 +20,6 @@ import { openDatabase } from '../src/server/db/client';
 import { seedDemoData, DEMO_ACCOUNTS, DEMO_DEALER } from '../src/server/db/seed';
 import { buildApp } from '../src/server/app';
 import { dealers } from '../src/server/db/schema';
-import { forgetDealer } from '../src/server/delivery/service';
 import { makeBanner, multipartBody } from '../tests/fixtures/images';
 
 /** With BENCH_PROFILE=file.cpuprofile, profiles from "listening" to SIGTERM (startup excluded). */
@@ -58,7 +57,6 @@ if (process.env.BENCH_MODE === 'baseline') {
   await seedDemoData(database.db);
   const [d] = await database.db.select().from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
   await database.db.update(dealers).set({ security: { ...d!.security, rateLimitEnabled: false } }).where(eq(dealers.id, DEMO_DEALER.id));
-  forgetDealer(DEMO_DEALER.id);
   const port = Number(process.env.BENCH_PORT ?? 0);
   const config = loadConfig({
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),

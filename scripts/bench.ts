@@ -17,7 +17,7 @@
  * Env: BENCH_SECONDS (10) per row, BENCH_TRACK_SECONDS (30) for track, BENCH_CONNECTIONS (50),
  * BENCH_PAGE_LOADS (5) paired page loads per page and profile.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -35,6 +35,7 @@ import { multipartBody } from '../tests/fixtures/images';
 import { MAX_IMAGE_PIXELS } from '../src/domain/constants';
 import { freePort } from '../tests/e2e/harness';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
+import { routeSizes, routeSizesMarkdown } from './web-budget';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TRACK_SECONDS = Number(process.env.BENCH_TRACK_SECONDS ?? 30);
@@ -335,6 +336,9 @@ const ratio = (a: number | null, b: number | null) => (a && b ? (a / b).toFixed(
 const pageSpeedSection = pageSpeedMarkdown(pageSpeed, PAGE_LOADS);
 const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}`;
 const allRows = [baseline, ...results.flatMap((r) => r.rows)];
+// The web app's route chunks as this commit builds them (about 15 s).
+if (spawnSync('npm', ['run', 'build:web'], { stdio: 'ignore' }).status !== 0) throw new Error('bench: npm run build:web failed');
+const webSizes = routeSizes();
 const report = `# Performance
 
 Measured by \`npm run bench\` (scripts/bench.ts) on ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. The server runs in its own process (scripts/bench-server.ts); autocannon with ${CONNECTIONS} connections drives it from the bench process on the same machine, so client and server share its ${os.cpus().length} cores. Rows run ${SECONDS} s (track ${TRACK_SECONDS} s).
@@ -415,6 +419,15 @@ ${crashes
     return `| ${c.label} | ${c.acknowledged} | ${c.stored} | ${lost} (${((lost / Math.max(1, c.acknowledged)) * 100).toFixed(2)} %) | ${c.rps ? Math.round((lost / c.rps) * 1000) : '?'} ms at ${c.rps}/s |`;
   })
   .join('\n')}
+
+Web app first load per route (issue 18; \`npm run size\`, from the build's Vite manifest: the files a cold browser fetches to draw the screen, gzip -9; budgets: sign-in 150 KB, every other screen 200 KB):
+
+${routeSizesMarkdown(webSizes)}
 `;
 process.stdout.write(report);
+const overBudget = webSizes.filter((r) => r.jsBytes > r.budgetBytes);
+if (overBudget.length) {
+  process.stderr.write(`bench: web first load over budget: ${overBudget.map((r) => r.route).join(', ')}\n`);
+  process.exitCode = 1;
+}
 if (process.argv.includes('--write')) writeFileSync(path.resolve('docs/PERFORMANCE.md'), report);

@@ -55,6 +55,8 @@ export async function buildEmbed(): Promise<Record<string, { bytes: number; gzip
         platform: 'browser',
         legalComments: 'none',
         plugins: [providerModule(provider)],
+        // The embed's own TypeScript project (tsconfig.json only lists the projects).
+        tsconfig: 'tsconfig.embed.json',
       });
       const code = readFileSync(outfile);
       sizes[path.relative(process.cwd(), outfile)] = { bytes: code.length, gzipBytes: gzipSync(code).length };

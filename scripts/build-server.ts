@@ -37,6 +37,8 @@ export async function buildServer(): Promise<{ bytes: number; packages: string[]
     metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
+    // The server's own TypeScript project (tsconfig.json only lists the projects).
+    tsconfig: 'tsconfig.server.json',
   });
   cpSync(path.resolve('src/server/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
   const builtins = new Set(builtinModules);

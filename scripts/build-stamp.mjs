@@ -18,6 +18,10 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const EXTRA_INPUTS = [
   'package-lock.json',
   'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.server.json',
+  'tsconfig.web.json',
+  'tsconfig.embed.json',
   'vite.config.ts',
   'postcss.config.cjs',
   'scripts/build-embed.ts',

@@ -4,7 +4,7 @@
  */
 import type { AnalyticsPeriod, Dealer, Manufacturer, Role } from './schemas';
 
-/** A dealer card of Dealer Management: the dealer plus its all-time figures. */
+/** A dealer card of Dealer Management: the dealer plus its all-time figures (labelled periodLabel('all')). */
 export interface DealerListItem extends Dealer {
   impressions: number;
   clicks: number;
@@ -28,13 +28,18 @@ export interface AdminUser {
   createdAt: string;
 }
 
+/** GET /api/admin/dashboard: the Admin Dashboard's cards (spec 01 §2, DECISIONS 18, issue 14). */
 export interface AdminDashboard {
+  /** What the totals below cover: all recorded time (activeDealers: active now). */
+  period: 'all';
   activeDealers: number;
   impressions: number;
   clicks: number;
   /** Average CTR across the platform, percent; null without impressions. */
   ctr: number | null;
-  /** Percent change of the last 30 days against the 30 before; null (shown '--') without previous data. */
+  /** The same figures over the trend period (the last 30 days, domain/periods.ts), ISO window [from, to). */
+  recent: { period: AnalyticsPeriod; from: string; to: string; impressions: number; clicks: number; ctr: number | null };
+  /** Percent change of `recent` against the period before it (activeDealers: now vs the window's start); null (shown '--') without previous data. */
   trends: { activeDealers: number | null; impressions: number | null; clicks: number | null; ctr: number | null };
   /** The first 5 dealers (oldest first) with all-time figures. */
   recentDealers: DealerListItem[];
@@ -42,6 +47,7 @@ export interface AdminDashboard {
   deadLetteredEvents: number;
 }
 
+/** GET /api/admin/analytics?period=: Platform Analytics (spec 01 §2); every figure covers `period`, the window [from, to). */
 export interface PlatformAnalytics {
   period: AnalyticsPeriod;
   from: string;

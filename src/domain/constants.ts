@@ -130,8 +130,6 @@ export const TEXT = {
   invalidImportData: 'Invalid import data format',
 } as const;
 
-/** Length of each analytics period, milliseconds (spec 02 §2 Analytics). */
-export const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '90d': 90 * 86_400_000 } as const;
 /** Period labels of the selector (spec 02 §2 Analytics). */
 export const PERIOD_LABELS = { '24h': 'Last 24 Hours', '7d': 'Last 7 Days', '30d': 'Last 30 Days', '90d': 'Last 90 Days' } as const;
 
@@ -147,7 +145,10 @@ export const JSON_TOO_DEEP = `JSON nested too deeply (limit ${MAX_JSON_DEPTH} le
 /** Inventory limits (issue 5): largest upload or feed body, most vehicles in one inventory. */
 export const MAX_INVENTORY_BYTES = 20 * 1024 * 1024;
 export const MAX_VEHICLES = 50_000;
-/** Feed fetch timeout (spec 02 §9, DECISIONS 20) and the most redirects a feed may follow. */
+/**
+ * Default feed fetch timeout (spec 02 §9, DECISIONS 20; the server's FEED_TIMEOUT_MS overrides it)
+ * and the most redirects a feed may follow.
+ */
 export const FEED_TIMEOUT_MS = 15_000;
 export const FEED_MAX_REDIRECTS = 3;
 /** How often an active feed runs, milliseconds, per update frequency (spec 02 §3 InventoryFeed). */
@@ -178,6 +179,7 @@ export const INVENTORY_TEXT = {
   empty: 'Feed returned empty inventory data',
   noNew: 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true',
   fetchFailed: 'Failed to fetch inventory feed',
+  /** The timeout message at the default FEED_TIMEOUT_MS (DECISIONS 20); feedTimeoutText for another deadline. */
   timeout: 'Request timed out after 15 seconds. The feed may be too large or the server is slow to respond.',
   /** A run left 'running' by a stopped server, once its lease expired (issue 10 'Retention'). */
   runInterrupted: 'Run interrupted: the server stopped before it finished',
@@ -189,6 +191,16 @@ export const INVENTORY_TEXT = {
     'Try opening the feed URL directly in your browser',
   ],
 } as const;
+
+/**
+ * The feed timeout message for a deadline of `ms` milliseconds: INVENTORY_TEXT.timeout at the
+ * default 15 s (DECISIONS 20), the same sentence naming the configured deadline otherwise
+ * (e.g. 200 -> "Request timed out after 0.2 seconds. ...").
+ */
+export function feedTimeoutText(ms: number): string {
+  const seconds = Number((ms / 1000).toFixed(3));
+  return `Request timed out after ${seconds} second${seconds === 1 ? '' : 's'}. The feed may be too large or the server is slow to respond.`;
+}
 
 /**
  * Upload request limits (issue 11 §11): at most MAX_UPLOAD_FILES files per asset upload request

@@ -49,8 +49,11 @@ export interface InventoryView {
 export interface InventoryPreview extends InventoryView {
   /** Data rows read from the file (before skipping). */
   rowsRead: number;
-  /** Rows not counted, with the reason (at most 100 listed; skippedCount has them all). */
-  skipped: Array<{ row: number; reason: string }>;
+  /**
+   * Rows not counted, with the reason (at most 100 listed; skippedCount has them all): `row` is the
+   * vehicle's position (1-based data row); for CSV files `line` is the file's own line number.
+   */
+  skipped: Array<{ row: number; line?: number; reason: string }>;
   skippedCount: number;
 }
 

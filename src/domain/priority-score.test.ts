@@ -47,6 +47,7 @@ describe('priorityScore (spec 02 §9)', () => {
     expect(score({ interiorColorCount: 4 })).toBe(6);
     expect(score({ exteriorColorCount: 5, interiorColorCount: 4 })).toBe(6); // only +0.5 once
     expect(score({ yearCount: 2 })).toBe(5); // 5.3 -> 5
+    expect(score({ trimCount: 4, yearCount: 2 })).toBe(6); // 5.8 -> 6
     expect(score({ trimCount: 4, exteriorColorCount: 5, yearCount: 2 })).toBe(6); // 6.3 -> 6
   });
 

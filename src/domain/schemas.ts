@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import {
   BANNER_SIZE_RANGES,
+  DEFAULT_ALERT_THRESHOLD,
   DEFAULT_BANNER_SIZES,
   MAX_REQUESTS_PER_MINUTE,
   FONT_CHOICES,
@@ -115,15 +116,20 @@ export type BannerSize = z.infer<typeof bannerSizeSchema>;
 export const BANNER_SLOTS = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'] as const;
 export type BannerSlot = (typeof BANNER_SLOTS)[number];
 
+/**
+ * One slot's size within its range; a missing width or height is the slot's default (DECISIONS 23:
+ * an empty entry falls back to the default, decided here, on the server, not by the form).
+ */
 function sizeInRange(slot: BannerSlot) {
   const r = BANNER_SIZE_RANGES[slot];
+  const d = DEFAULT_BANNER_SIZES[slot];
   return z.object({
-    width: z.number().int().min(r.width.min, `${slot} width must be ${r.width.min}-${r.width.max}`).max(r.width.max, `${slot} width must be ${r.width.min}-${r.width.max}`),
-    height: z.number().int().min(r.height.min, `${slot} height must be ${r.height.min}-${r.height.max}`).max(r.height.max, `${slot} height must be ${r.height.min}-${r.height.max}`),
+    width: z.number().int().min(r.width.min, `${slot} width must be ${r.width.min}-${r.width.max}`).max(r.width.max, `${slot} width must be ${r.width.min}-${r.width.max}`).default(d.width),
+    height: z.number().int().min(r.height.min, `${slot} height must be ${r.height.min}-${r.height.max}`).max(r.height.max, `${slot} height must be ${r.height.min}-${r.height.max}`).default(d.height),
   });
 }
 
-/** The four configured banner sizes, each within the ranges of spec 02 §5. */
+/** The four configured banner sizes, each within the ranges of spec 02 §5 (a missing number: its default). */
 export const bannerSizesSchema = z.object({
   srpHeaderDesktop: sizeInRange('srpHeaderDesktop'),
   srpHeaderMobile: sizeInRange('srpHeaderMobile'),
@@ -199,7 +205,8 @@ export const securitySchema = z.object({
   enableCors: z.boolean(),
   requireHttps: z.boolean(),
   rateLimitEnabled: z.boolean(),
-  maxRequestsPerMinute: z.number().int().min(MAX_REQUESTS_PER_MINUTE.min).max(MAX_REQUESTS_PER_MINUTE.max),
+  /** 10..1000; missing: 100 (spec 01 §5 'empty means 100', applied by the server, issue 14). */
+  maxRequestsPerMinute: z.number().int().min(MAX_REQUESTS_PER_MINUTE.min).max(MAX_REQUESTS_PER_MINUTE.max).default(MAX_REQUESTS_PER_MINUTE.fallback),
   /**
    * Honour the visitor's Do-Not-Track / Global Privacy Control signal (issue 13): banners still
    * show, but the script sends no beacon and stores nothing in the browser (the track route also
@@ -215,8 +222,8 @@ export const notificationsSchema = z.object({
   performanceAlerts: z.boolean(),
   errorAlerts: z.boolean(),
   weeklyReports: z.boolean(),
-  /** CTR percent below which a performance alert fires. */
-  alertThreshold: z.number().min(0).max(100),
+  /** CTR percent below which a performance alert fires; missing: 2 (spec 01 §5, applied by the server). */
+  alertThreshold: z.number().min(0).max(100).default(DEFAULT_ALERT_THRESHOLD),
 });
 export type Notifications = z.infer<typeof notificationsSchema>;
 

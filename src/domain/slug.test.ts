@@ -11,6 +11,7 @@ describe('slugify (DECISIONS 8)', () => {
     ['Dealer -- Two', 'dealer-two'],
     ['-Edge-', 'edge'],
     ['Citroën 24', 'citron-24'],
+    ['Ünïcode Motors 2', 'ncode-motors-2'],
     ['snake_case_name', 'snakecasename'],
     ['!!!', ''],
     ['', ''],

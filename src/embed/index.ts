@@ -29,9 +29,9 @@
  * Privacy Control (when the dealer respects them, the default) banners show but nothing is sent or
  * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
-import { CONFIG_PLACEHOLDER, type EmbedConfig } from './config';
-import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, viewportVariant, type Slot } from './shortcodes';
-import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor, type MadeSlot } from './slots';
+import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
+import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
+import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor, viewportVariant, type MadeSlot } from './slots';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';

@@ -1,5 +1,5 @@
 /** Pure helpers of the embed script (no DOM), unit-tested. Spec 01 §4, §7, §9. */
-import type { EmbedConfig } from './config';
+import type { EmbedConfig } from '../domain/embed-config';
 import { modelKey } from '../domain/model-keys';
 import { HEADER_MAX_WIDTH_PX, INLINE_MAX_WIDTH_PX, MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
 
@@ -26,13 +26,6 @@ export function shortcodeTypes(text: string): Slot[] {
 export function variantFor(windowWidth: number): 'desktop' | 'mobile' {
   return windowWidth <= MOBILE_BREAKPOINT_PX ? 'mobile' : 'desktop';
 }
-
-/**
- * variantFor the viewport's width, read through a media query: on a mobile viewport
- * `innerWidth` makes the browser lay the page out first (a 30-60 ms stretch on a large page at 4x
- * CPU), a media query does not.
- */
-export const viewportVariant = (): 'desktop' | 'mobile' => (matchMedia(`(max-width:${MOBILE_BREAKPOINT_PX}px)`).matches ? 'mobile' : 'desktop');
 
 /** Configured size of a slot, [width, height] pixels: header -> SRP header sizes, primary/upsell -> inline sizes. */
 export function slotSize(type: Slot, variant: 'desktop' | 'mobile', sizes: EmbedConfig['sizes']): [number, number] {

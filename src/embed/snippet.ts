@@ -20,9 +20,9 @@
  * dealer's colour once a creative has loaded). Once the main script runs it takes shortcodes
  * itself and the snippet stops observing. No globals; never throws.
  */
-import { CONFIG_PLACEHOLDER, type SnippetConfig } from './config';
-import { assetUrl, maxWidth, slotSize, variantFor, viewportVariant, type Slot } from './shortcodes';
-import { addedRoots, IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor } from './slots';
+import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
+import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
+import { addedRoots, IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor, viewportVariant } from './slots';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
 import { modelKey } from '../domain/model-keys';

@@ -15,7 +15,8 @@ import type { Db } from './db/client';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
 import { AppError, Invalid, RateLimited } from './errors';
 import { JSON_TOO_DEEP, TEXT } from '../domain/constants';
-import { jsonTooDeep } from './validation';
+import { jsonTooDeep, zodSerializerCompiler, zodValidatorCompiler } from './validation';
+import { openApiPlugin } from './openapi';
 import { accessPlugin } from './auth/access';
 import { authRoutes } from './auth/routes';
 import { dealerRoutes } from './dealers/routes';
@@ -30,9 +31,11 @@ import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
 import { MaintenanceScheduler } from './maintenance/retention';
+import { Mailer, NotificationScheduler } from './notifications/service';
+import { notificationRoutes } from './notifications/routes';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 import { CdnProber } from './delivery/cdn-probe';
-import { dealerLogos } from './delivery/logo-fetcher';
+import { cachesPlugin } from './delivery/caches';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
@@ -48,10 +51,14 @@ declare module 'fastify' {
     events: EventIngestor;
     feeds: FeedScheduler;
     maintenance: MaintenanceScheduler;
+    /** Dealer notification e-mails (issue 15). */
+    notifications: NotificationScheduler;
     /** CDN auto-discovery answers, probed through the outbound guard (issue 11 §7). */
     cdnProbes: CdnProber;
     /** Prometheus metrics of this app and process (issue 17, observability/metrics.ts). */
     metrics: AppMetrics;
+    /** The current time for reporting windows (issue 14, domain/periods.ts); tests pin it through BuildOptions.now. */
+    now: () => Date;
   }
 }
 
@@ -66,10 +73,12 @@ export interface BuildOptions {
   timeouts?: ServerTimeouts;
   /** Database.pendingMigrations, for GET /readyz (issue 17); absent = migrations not checked there. */
   pendingMigrations?: () => Promise<number>;
+  /** The clock routes read the request time from (app.now, issue 14); default the real clock. Tests pin it. */
+  now?: () => Date;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(logger ?? { level: config.logLevel }), // cookies and authorization redacted (issue 17)
     // One line per request, sampled for the public delivery routes; ids from X-Request-Id or new UUIDs (issue 17).
@@ -83,6 +92,12 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('now', now ?? (() => new Date()));
+  // Route schemas are zod schemas from src/domain/contracts (issue 14): the validator turns a
+  // failure into the usual 400 INVALID naming each field (404 for a malformed path param); the
+  // serializer encodes JSON answers with the route's response schema, so no other field leaves.
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
   // Events wait in the buffer while the data disk is low (app.storage, registered below).
   app.decorate('metrics', new AppMetrics({ events: () => app.events.stats(), eventHighWater: () => app.events.highWater }));
   app.decorate(
@@ -96,16 +111,17 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     }),
   );
   const countRun = (run: { status: string }) => app.metrics.feedRuns.inc({ result: run.status });
-  app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts }, app.log, countRun));
+  app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts, timeoutMs: config.feedTimeoutMs }, app.log, countRun));
   app.feeds.start(config.feedSchedulerIntervalMs);
   app.decorate('maintenance', new MaintenanceScheduler(db, config.eventRetentionDays, app.log));
   app.maintenance.start(config.feedSchedulerIntervalMs);
+  app.decorate('notifications', new NotificationScheduler(db, new Mailer(config.smtpUrl, config.mailFrom), config.notificationIntervalMs, app.log));
+  app.notifications.start(config.notificationIntervalMs);
   app.decorate('cdnProbes', new CdnProber({ allowPrivateHosts: config.feedAllowPrivateHosts }));
   app.addHook('onClose', () => app.cdnProbes.settle());
-  dealerLogos.configure({ allowPrivateHosts: config.feedAllowPrivateHosts }); // placeholder logos: one fetcher per process
-  app.addHook('onClose', () => dealerLogos.settle());
+  await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close (issue 14)
   app.addHook('onClose', async () => {
-    await Promise.all([app.feeds.stop(), app.maintenance.stop()]);
+    await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);
     await app.events.close();
   });
 
@@ -186,6 +202,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   });
   await app.register(accessPlugin);
   await app.register(storagePlugin, { guard: storage }); // app.storage; 507 for changes while the disk is low (issue 10)
+  await app.register(openApiPlugin); // the OpenAPI 3 document of every route's schema, GET /api/openapi.json (issue 14)
 
   await app.register(authRoutes);
   await app.register(dealerRoutes);
@@ -197,6 +214,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(configRoutes);
   await app.register(inventoryRoutes);
   await app.register(adminRoutes);
+  await app.register(notificationRoutes);
 
   const webIndex = path.join(config.webDistDir, 'index.html');
   if (existsSync(webIndex)) {

@@ -71,4 +71,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.2' })).toMatchObject({ metricsPort: 9464, metricsHost: '10.0.0.2' });
     expect(() => loadConfig({ LOG_PUBLIC_SAMPLE_RATE: '2' })).toThrow(/LOG_PUBLIC_SAMPLE_RATE/);
   });
+
+  it('reads the feed fetch timeout, 15 s by default (DECISIONS 20)', () => {
+    expect(loadConfig({}).feedTimeoutMs).toBe(15_000);
+    expect(loadConfig({ FEED_TIMEOUT_MS: '200' }).feedTimeoutMs).toBe(200);
+    expect(() => loadConfig({ FEED_TIMEOUT_MS: '0' })).toThrow(/FEED_TIMEOUT_MS/);
+  });
 });

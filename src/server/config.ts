@@ -18,6 +18,7 @@
  * | WEB_DIST_DIR | ./dist/web | the built web app |
  * | EMBED_DIST_FILE | ./dist/embed/dc-banners.js | the built embed script |
  * | FEED_ALLOW_PRIVATE_HOSTS | false | every server-side fetch (inventory feeds, CDN auto-discovery probes; outbound/guard.ts) may reach private, loopback or link-local addresses, and dealer settings and imports accept such base and fallback URLs: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
+ * | FEED_TIMEOUT_MS | 15000 | deadline of one inventory feed fetch (Test Feed and scheduled runs), whole exchange; the timeout error names it (DECISIONS 20: 15 seconds) |
  * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
  * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; hourly rollups are kept |
  * | WORKERS | 1 | server processes (node:cluster) sharing PORT; more than 1 needs DATABASE_URL (PGlite's DATA_DIR belongs to one process) |
@@ -29,10 +30,15 @@
  * | MAX_EVENT_LOOP_DELAY_MS | 1000 | above this mean event-loop delay (per second) requests answer 503 with Retry-After, /readyz too (load shedding; /healthz and /metrics still answer); 0 = off |
  * | LOG_PUBLIC_SAMPLE_RATE | 0 | share (0..1) of the public beacon, banner image and embed script requests written to the request log (their 5xx always are); other requests log one line each |
  * | SHUTDOWN_GRACE_MS | 15000 | on SIGTERM/SIGINT: the time to stop accepting, abort feed fetches, flush events and close the database before the process exits 1 anyway |
+ * | SMTP_URL | (unset) | where dealer notification e-mails go (issue 15), e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
+ * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
+ * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (once across processes); 0 = off |
  */
 import path from 'node:path';
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
+import { NOTIFICATION_INTERVAL_MS } from '../domain/notifications';
+import { FEED_TIMEOUT_MS } from '../domain/constants';
 
 function isCidr(v: string): boolean {
   try {
@@ -114,6 +120,7 @@ const envSchema = z.object({
       if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not true, false or a CIDR such as 127.0.0.1/32` });
       return cidrs;
     }),
+  FEED_TIMEOUT_MS: z.coerce.number().int().min(1).default(FEED_TIMEOUT_MS),
   FEED_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   WORKERS: z.coerce.number().int().min(1).max(256).default(1),
@@ -129,6 +136,13 @@ const envSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   LOG_PUBLIC_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).default(15_000),
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:$/.test(new URL(v).protocol), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).default('dc-banners <notifications@localhost>'),
+  NOTIFICATION_INTERVAL_MS: z.coerce.number().int().min(0).default(NOTIFICATION_INTERVAL_MS),
 });
 
 export interface Config {
@@ -152,6 +166,8 @@ export interface Config {
   embedDistFile: string;
   /** true, false, or the private CIDRs feeds may reach. */
   feedAllowPrivateHosts: boolean | string[];
+  /** Deadline of one feed fetch, ms (FEED_TIMEOUT_MS; DECISIONS 20: 15 s). */
+  feedTimeoutMs: number;
   feedSchedulerIntervalMs: number;
   /** Days raw events are kept (issue 10 'Retention'). */
   eventRetentionDays: number;
@@ -171,6 +187,11 @@ export interface Config {
   logPublicSampleRate: number;
   /** How long a graceful shutdown may take before the process exits 1. */
   shutdownGraceMs: number;
+  /** SMTP server of the notification e-mails (issue 15); undefined = Outbox only. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** How often the notification job runs; 0 = off. */
+  notificationIntervalMs: number;
 }
 
 /**
@@ -218,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     embedDistFile: path.resolve(e.EMBED_DIST_FILE),
     feedAllowPrivateHosts: e.FEED_ALLOW_PRIVATE_HOSTS,
+    feedTimeoutMs: e.FEED_TIMEOUT_MS,
     feedSchedulerIntervalMs: e.FEED_SCHEDULER_INTERVAL_MS,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     workers: e.WORKERS,
@@ -229,5 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     logPublicSampleRate: e.LOG_PUBLIC_SAMPLE_RATE,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
   };
 }

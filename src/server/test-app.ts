@@ -50,12 +50,16 @@ export async function openTestDatabase(): Promise<Database & { dispose(): Promis
   return { ...database, dispose: () => database.close() };
 }
 
-/** Builds an app on a fresh database, seeded with the demo data unless `seed` is false. */
-export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+/**
+ * Builds an app on a fresh database, seeded with the demo data unless `seed` is false. `now` pins
+ * the clock routes use for reporting windows (app.now, issue 14); default the real clock.
+ */
+export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string>; now?: () => Date } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   if (opts.seed !== false) await seedDemoData(database.db);
   const config = loadConfig({
     FEED_SCHEDULER_INTERVAL_MS: '0',
+    NOTIFICATION_INTERVAL_MS: '0',
     PUBLIC_ORIGIN: 'http://localhost:3000',
     // No load shedding unless a test asks for it: test files share busy CPUs, and one long PGlite
     // statement would shed the requests of the next second (issue 17).
@@ -65,7 +69,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: false, pendingMigrations: () => database.pendingMigrations() });
+  const app = await buildApp({ config, db: database.db, logger: false, pendingMigrations: () => database.pendingMigrations(), now: opts.now });
   const login = async (email: string, password: string) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);

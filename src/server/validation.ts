@@ -1,21 +1,53 @@
 /**
- * Boundary validation: parses untrusted input with a zod schema and turns a failure into an
- * `Invalid` error whose message names each wrong field, e.g. "maxRequestsPerMinute: Too big";
- * and refuses JSON text nested deeper than MAX_JSON_DEPTH before anything parses it.
+ * Boundary validation: the zod validator compiler of every route schema (params, querystring, body)
+ * turns a failure into an `Invalid` error whose message names each wrong field, e.g.
+ * "maxRequestsPerMinute: Too big" (a malformed path param is a `NotFound` instead: no such
+ * resource); `assertValid` does the same for a whole document a service checks again; and
+ * `jsonTooDeep` refuses JSON text nested deeper than MAX_JSON_DEPTH before anything parses it.
  */
-import type { z } from 'zod';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { ZodType, type z } from 'zod';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../domain/constants';
-import { Invalid } from './errors';
+import { Invalid, NotFound } from './errors';
 
-/** Parses `data` with `schema`; @throws Invalid naming the failing fields. */
-export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+/**
+ * The message of a failed parse: each issue as `path.join('.') + ': ' + message` (the message
+ * alone at the root), joined by '; '. The error contract of every 400 INVALID (docs/API.md).
+ */
+export function issuesMessage(error: z.ZodError): string {
+  const message = error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  return message || 'Invalid input';
+}
+
+/** Parses `data` with `schema` (a whole document a service validates again). @throws Invalid naming the failing fields. */
+export function assertValid<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const message = result.error.issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
-  throw new Invalid(message || 'Invalid input');
+  throw new Invalid(issuesMessage(result.error));
 }
+
+/**
+ * Fastify's validator compiler for the zod route schemas (fastify-type-provider-zod's schemas, issue
+ * 14): the parsed value replaces the raw one (defaults, coercion, trimming); a failure is an
+ * `Invalid` (400) naming the fields, or for the path params a `NotFound` (404) with the issue
+ * messages alone, so a malformed id reads like an unknown one (e.g. 'Asset not found').
+ */
+export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => (data) => {
+  if (!(schema instanceof ZodType)) return { value: data }; // no plugin route of ours validates with JSON Schema
+  const result = schema.safeParse(data);
+  if (result.success) return { value: result.data };
+  if (httpPart === 'params') return { error: new NotFound([...new Set(result.error.issues.map((i) => i.message))].join('; ')) };
+  return { error: new Invalid(issuesMessage(result.error)) };
+};
+
+/**
+ * Fastify's serializer compiler: a zod response schema encodes the answer with
+ * fastify-type-provider-zod (fields not in the schema are dropped: the leak guard); a plugin's
+ * JSON Schema (@fastify/under-pressure's /readyz) falls back to JSON.stringify.
+ */
+export const zodSerializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
+  route.schema instanceof ZodType ? serializerCompiler(route as Parameters<typeof serializerCompiler>[0]) : (data) => JSON.stringify(data);
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;

@@ -1,34 +1,18 @@
 /**
- * Routes of the web app (spec 01 §2, spec 02 §2): the session gate ('Loading...' / sign-in),
+ * Routes of the signed-in web app (spec 01 §2, spec 02 §2; the session gate is in Root.tsx):
  * '/' by role, the admin area for admins only (every /admin/* path, known or not: other users go
  * to /dealer), the dealer area, the dealer script page, and 'Page Not Found'. Route render errors
  * show the 'Something went wrong' screen. Each screen names itself in `document.title`
  * ("Dealers · dc-banners", issue 16) through its route's `handle.title`.
  */
-import { createBrowserRouter, Navigate, Outlet, useMatches, useRouteError } from 'react-router';
-import { useEffect } from 'react';
+import { createBrowserRouter, Link, Navigate, Outlet, RouterProvider, useMatches, useRouteError } from 'react-router';
+import { useEffect, type ComponentType } from 'react';
 import { useAuth } from './components/auth';
 import { useDocumentTitle } from './components/title';
-import { Shell } from './components/Shell';
-import { ErrorScreen, LoadingScreen, NotFoundPage } from './components/feedback';
-import { LoginPage } from './auth/LoginPage';
-import { DealerDashboard } from './dealer/dashboard/DealerDashboard';
-import { AssetManager } from './dealer/assets/AssetManager';
-import { ScriptPage } from './dealer/script/ScriptPage';
-import { ConfigManager } from './dealer/config/ConfigManager';
-import { UpsellRules } from './dealer/config/UpsellRules';
-import { BannerPreview } from './dealer/config/BannerPreview';
-import { DealerScriptPage } from './scripts/DealerScriptPage';
-import { AnalyticsPage } from './dealer/analytics/AnalyticsPage';
-import { InventoryPage } from './dealer/inventory/InventoryPage';
-import { AdminDashboard } from './admin/AdminDashboard';
-import { DealersPage } from './admin/DealersPage';
-import { NewDealerPage } from './admin/NewDealerPage';
-import { DealerSettingsPage } from './admin/DealerSettingsPage';
-import { ManufacturersPage } from './admin/ManufacturersPage';
-import { PlatformAnalyticsPage } from './admin/PlatformAnalyticsPage';
-import { UsersPage } from './admin/UsersPage';
-import { ClientErrorsPage } from './admin/ClientErrorsPage';
+import { Button, Center, Stack, Text, Title } from '@mantine/core';
+import { SearchX } from 'lucide-react';
+import { TEXT } from '../domain/constants';
+import { ErrorScreen, LoadingScreen } from './components/feedback';
 
 /** The title of the deepest matched route that has one (`handle: { title }`). */
 function RouteTitle() {
@@ -38,10 +22,8 @@ function RouteTitle() {
   return null;
 }
 
-function SessionGate() {
-  const { status } = useAuth();
-  if (status === 'loading') return <LoadingScreen />;
-  if (status === 'signed-out') return <SignedOut />;
+/** Root of the signed-in app: the tab title of the matched route, then the route's screen. */
+function TitledOutlet() {
   return (
     <>
       <RouteTitle />
@@ -50,9 +32,20 @@ function SessionGate() {
   );
 }
 
-function SignedOut() {
-  useDocumentTitle('Sign in');
-  return <LoginPage />;
+/** 'Page Not Found' with a link home. */
+function NotFoundPage() {
+  return (
+    <Center mih="60vh" p="xl">
+      <Stack align="center" gap="sm">
+        <SearchX size={48} strokeWidth={1.5} />
+        <Title order={2}>{TEXT.pageNotFound}</Title>
+        <Text c="dimmed">{TEXT.pageNotFoundBody}</Text>
+        <Button component={Link} to="/">
+          Go Home
+        </Button>
+      </Stack>
+    </Center>
+  );
 }
 
 function HomeRedirect() {
@@ -74,27 +67,38 @@ function RouteError() {
 
 const title = (t: string) => ({ title: t });
 
-export const router = createBrowserRouter([
+/**
+ * Route-level code splitting (issue 18): a screen's module, with its charts, dropzone and their
+ * CSS, is fetched when its route is first visited, so the sign-in screen and the shell load only
+ * what they draw. Returns React Router's `lazy` function for the module's export `name`.
+ */
+function screen<M extends Record<K, ComponentType>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
+  return async () => ({ Component: (await load())[name] });
+}
+
+const router = createBrowserRouter([
   {
-    element: <SessionGate />,
+    element: <TitledOutlet />,
     errorElement: <RouteError />,
+    hydrateFallbackElement: <LoadingScreen />,
     children: [
       { path: '/', element: <HomeRedirect /> },
       {
-        element: <Shell />,
+        lazy: screen(() => import('./components/Shell'), 'Shell'),
         children: [
           {
             path: '/admin',
             element: <AdminOnly />,
             children: [
-              { index: true, element: <AdminDashboard />, handle: title('Admin Dashboard') },
-              { path: 'dealers', element: <DealersPage />, handle: title('Dealers') },
-              { path: 'dealers/new', element: <NewDealerPage />, handle: title('Add Dealer') },
-              { path: 'dealers/:dealerId/settings', element: <DealerSettingsPage />, handle: title('Dealer Settings') },
-              { path: 'manufacturers', element: <ManufacturersPage />, handle: title('Manufacturers') },
-              { path: 'analytics', element: <PlatformAnalyticsPage />, handle: title('Platform Analytics') },
-              { path: 'users', element: <UsersPage />, handle: title('Users') },
-              { path: 'errors', element: <ClientErrorsPage />, handle: title('Client Error Log') },
+              { index: true, lazy: screen(() => import('./admin/AdminDashboard'), 'AdminDashboard'), handle: title('Admin Dashboard') },
+              { path: 'dealers', lazy: screen(() => import('./admin/DealersPage'), 'DealersPage'), handle: title('Dealers') },
+              { path: 'dealers/new', lazy: screen(() => import('./admin/NewDealerPage'), 'NewDealerPage'), handle: title('Add Dealer') },
+              { path: 'dealers/:dealerId/settings', lazy: screen(() => import('./admin/DealerSettingsPage'), 'DealerSettingsPage'), handle: title('Dealer Settings') },
+              { path: 'manufacturers', lazy: screen(() => import('./admin/ManufacturersPage'), 'ManufacturersPage'), handle: title('Manufacturers') },
+              { path: 'analytics', lazy: screen(() => import('./admin/PlatformAnalyticsPage'), 'PlatformAnalyticsPage'), handle: title('Platform Analytics') },
+              { path: 'users', lazy: screen(() => import('./admin/UsersPage'), 'UsersPage'), handle: title('Users') },
+              { path: 'errors', lazy: screen(() => import('./admin/ClientErrorsPage'), 'ClientErrorsPage'), handle: title('Client Error Log') },
+              { path: 'outbox', lazy: screen(() => import('./admin/OutboxPage'), 'OutboxPage'), handle: title('Outbox') },
               // Unknown admin paths: 'Page Not Found' for admins; AdminOnly sends everyone else to /dealer (spec 01 §2).
               { path: '*', element: <NotFoundPage />, handle: title('Page Not Found') },
             ],
@@ -102,20 +106,28 @@ export const router = createBrowserRouter([
           {
             path: '/dealer',
             children: [
-              { index: true, element: <DealerDashboard />, handle: title('Dashboard') },
-              { path: 'assets', element: <AssetManager />, handle: title('Assets') },
-              { path: 'config', element: <ConfigManager />, handle: title('Configuration') },
-              { path: 'upsells', element: <UpsellRules />, handle: title('Upsell Rules') },
-              { path: 'inventory', element: <InventoryPage />, handle: title('Inventory') },
-              { path: 'analytics', element: <AnalyticsPage />, handle: title('Analytics') },
-              { path: 'script', element: <ScriptPage />, handle: title('Embed Script') },
-              { path: 'preview', element: <BannerPreview />, handle: title('Banner Preview') },
+              { index: true, lazy: screen(() => import('./dealer/dashboard/DealerDashboard'), 'DealerDashboard'), handle: title('Dashboard') },
+              { path: 'assets', lazy: screen(() => import('./dealer/assets/AssetManager'), 'AssetManager'), handle: title('Assets') },
+              { path: 'config', lazy: screen(() => import('./dealer/config/ConfigManager'), 'ConfigManager'), handle: title('Configuration') },
+              { path: 'upsells', lazy: screen(() => import('./dealer/config/UpsellRules'), 'UpsellRules'), handle: title('Upsell Rules') },
+              { path: 'inventory', lazy: screen(() => import('./dealer/inventory/InventoryPage'), 'InventoryPage'), handle: title('Inventory') },
+              { path: 'analytics', lazy: screen(() => import('./dealer/analytics/AnalyticsPage'), 'AnalyticsPage'), handle: title('Analytics') },
+              { path: 'script', lazy: screen(() => import('./dealer/script/ScriptPage'), 'ScriptPage'), handle: title('Embed Script') },
+              { path: 'preview', lazy: screen(() => import('./dealer/config/BannerPreview'), 'BannerPreview'), handle: title('Banner Preview') },
             ],
           },
-          { path: '/scripts/:dealerId', element: <DealerScriptPage />, handle: title('Dealer Script') },
+          { path: '/scripts/:dealerId', lazy: screen(() => import('./scripts/DealerScriptPage'), 'DealerScriptPage'), handle: title('Dealer Script') },
           { path: '*', element: <NotFoundPage />, handle: title('Page Not Found') },
         ],
       },
     ],
   },
 ]);
+
+/**
+ * The signed-in app: every route above. This module (and React Router with it) is loaded only
+ * once a session exists (`SessionGate` in `Root.tsx`), so the sign-in screen does not download it.
+ */
+export function AppRoutes() {
+  return <RouterProvider router={router} />;
+}

@@ -1,17 +1,14 @@
 /** Web app entry: Mantine theme (theme.ts), notifications, TanStack Query, session, router. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dropzone/styles.css';
-import '@mantine/charts/styles.css';
 import { AuthProvider } from './components/auth';
 import { ErrorBoundary } from './components/feedback';
-import { router } from './App';
+import { SessionGate } from './Root';
 import { reportClientError } from './api/client-errors';
 import { cssVariablesResolver, theme } from './theme';
 import './global.css';
@@ -31,7 +28,7 @@ createRoot(document.getElementById('root')!, { onCaughtError: onRenderError, onU
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <AuthProvider>
-            <RouterProvider router={router} />
+            <SessionGate />
           </AuthProvider>
         </QueryClientProvider>
       </ErrorBoundary>

@@ -6,55 +6,12 @@
  * and dialogs are checked open as well; the sign-in form works by keyboard alone, with a named
  * password toggle. Any console error a test did not expect fails it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness';
-import {
-  DESKTOP,
-  MOBILE,
-  SCREENS_BY_ROLE,
-  animationsDone,
-  contextPage,
-  horizontalOverflow,
-  openScreen,
-  seedScreens,
-  seriousViolations,
-  settled,
-  signInAs,
-  watchConsole,
-  type Role,
-} from './a11y';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, MOBILE, SCREENS_BY_ROLE, animationsDone, horizontalOverflow, openScreen, seriousViolations, settled, type Role, screenSuite } from './a11y';
 
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext | null = null;
-let consoleWatch: ReturnType<typeof watchConsole> | null = null;
+const suite = screenSuite();
 
-beforeAll(async () => {
-  server = await startServer();
-  await seedScreens(server.origin);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-afterEach(async () => {
-  const unexpected = consoleWatch?.unexpected() ?? [];
-  await context?.close();
-  context = null;
-  consoleWatch = null;
-  expect(unexpected, 'console errors').toEqual([]);
-});
-
-/** A fresh context at `viewport`, signed in as `role` (or not), watched for console errors. */
-async function open(role: Role | 'signed-out', viewport: { width: number; height: number }): Promise<Page> {
-  const created = await contextPage(browser, viewport);
-  context = created.context;
-  consoleWatch = watchConsole(context);
-  if (role !== 'signed-out') await signInAs(context, server.origin, role);
-  return created.page;
-}
+const open = (role: Role | 'signed-out', viewport: { width: number; height: number }) => suite.open(role, viewport);
 
 const sizes = [
   ['1280x800', DESKTOP],
@@ -69,7 +26,7 @@ describe('every screen, every role, both sizes', () => {
         const page = await open(role, viewport);
         const problems: string[] = [];
         for (const screen of SCREENS_BY_ROLE[role]) {
-          await openScreen(page, server.origin, screen);
+          await openScreen(page, suite.origin, screen);
           expect(await page.title(), screen.path).toBe(`${screen.title} · dc-banners`);
           const { scrollWidth, widest } = await horizontalOverflow(page);
           if (scrollWidth > viewport.width) problems.push(`${screen.path}: scrollWidth ${scrollWidth} > ${viewport.width} (${widest.join(', ')})`);
@@ -93,7 +50,7 @@ describe("the admin's drawers and dialogs", () => {
         if (scrollWidth > viewport.width) problems.push(`${label}: scrollWidth ${scrollWidth}`);
       };
 
-      await openScreen(page, server.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/manufacturers')!);
+      await openScreen(page, suite.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/manufacturers')!);
       await page.getByRole('button', { name: 'Edit Honda' }).click();
       const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
       await drawer.waitFor();
@@ -125,7 +82,7 @@ describe("the admin's drawers and dialogs", () => {
       await page.getByRole('dialog', { name: 'Delete Honda?' }).getByRole('button', { name: 'Cancel' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
-      await openScreen(page, server.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/users')!);
+      await openScreen(page, suite.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/users')!);
       await page.getByRole('button', { name: 'Add User' }).click();
       await page.getByRole('dialog', { name: 'Add User' }).waitFor();
       await check('Add User', '.mantine-Modal-content');
@@ -137,7 +94,7 @@ describe("the admin's drawers and dialogs", () => {
 describe('keyboard', () => {
   it('signs in by keyboard alone: Tab reaches a named password toggle that shows the password, Enter submits', async () => {
     const page = await open('signed-out', DESKTOP);
-    await page.goto(server.origin);
+    await page.goto(suite.origin);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await settled(page);
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('autocomplete') ?? document.activeElement?.tagName);
@@ -171,7 +128,7 @@ describe('keyboard', () => {
     page.on('response', (r) => {
       if (new URL(r.url()).pathname === '/api/auth/me') meStatuses.push(r.status());
     });
-    await page.goto(server.origin);
+    await page.goto(suite.origin);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Enter a valid email address').waitFor();

@@ -5,10 +5,11 @@
  * page's horizontal overflow, and a console watcher that fails a test on any console error it did
  * not expect.
  */
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeBanner, multipartBody } from '../fixtures/images';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, startServer, type RunningServer } from './harness';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -39,6 +40,7 @@ export const ADMIN_SCREENS: Screen[] = [
   { path: '/admin/analytics', heading: 'Platform Analytics', title: 'Platform Analytics' },
   { path: '/admin/users', heading: 'User Management', title: 'Users' },
   { path: '/admin/errors', heading: 'Client Error Log', title: 'Client Error Log' },
+  { path: '/admin/outbox', heading: 'Outbox', title: 'Outbox' },
   { path: `/scripts/${DEMO_DEALER_ID}`, heading: 'Honda of Demo', title: 'Dealer Script' },
   { path: '/admin/no-such-screen', heading: 'Page Not Found', title: 'Page Not Found' },
 ];
@@ -193,4 +195,53 @@ export async function seedScreens(origin: string): Promise<void> {
   const json = { cookie: admin, 'content-type': 'application/json' };
   await post('/api/client-errors', JSON.stringify({ message: 'TypeError: e2e sample', stack: 'TypeError: e2e sample\n    at render (app.js:1:1)', componentStack: '\n    at Dashboard', url: `${origin}/admin` }), json);
   await post('/api/admin/dealers', JSON.stringify({ name: LONG_DEALER.name, manufacturer: 'honda', websiteUrl: 'https://www.example.com', provider: 'custom' }), json);
+}
+
+/**
+ * The set-up every screen test file shares: one server seeded with seedScreens and one browser for
+ * the file, and per test a fresh context opened by `open(role, viewport)` (signed in through the
+ * API unless 'signed-out'), watched for console errors and closed after the test, which fails on
+ * any console error it did not `expect`. Call once at the top level of a test file.
+ */
+export function screenSuite() {
+  let server: RunningServer;
+  let browser: Browser;
+  let current: { context: BrowserContext; watch: ReturnType<typeof watchConsole> } | null = null;
+  beforeAll(async () => {
+    server = await startServer();
+    await seedScreens(server.origin);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async () => {
+    const unexpected = current?.watch.unexpected() ?? [];
+    await current?.context.close();
+    current = null;
+    expect(unexpected, 'console errors').toEqual([]);
+  });
+  return {
+    /** The server's origin (after beforeAll). */
+    get origin(): string {
+      return server.origin;
+    },
+    /** The current test's context and its console watcher. @throws before open(). */
+    get context(): BrowserContext {
+      if (!current) throw new Error('screenSuite: open() a page first');
+      return current.context;
+    },
+    get consoleWatch(): ReturnType<typeof watchConsole> {
+      if (!current) throw new Error('screenSuite: open() a page first');
+      return current.watch;
+    },
+    /** A page in a new context at `viewport`, signed in as `role`. */
+    async open(role: Role | 'signed-out', viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+      const created = await contextPage(browser, viewport);
+      current = { context: created.context, watch: watchConsole(created.context) };
+      if (role !== 'signed-out') await signInAs(created.context, server.origin, role);
+      return created.page;
+    },
+  };
 }

@@ -192,6 +192,10 @@ describe('admin area', () => {
     // Security and notifications are not reset (spec 01 §4).
     expect(await app.getByLabel('Max requests per minute').inputValue()).toBe('250');
     expect(await app.getByLabel('Weekly reports').isChecked()).toBe(false);
+    // The reset is not saved: leaving asks first (issue 15), and leaving drops it.
+    await nav('Dealers');
+    await app.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();
+    await app.getByRole('heading', { name: 'Dealer Management' }).waitFor();
   });
 
   it('searches and filters dealers, and refuses a duplicate dealer', async () => {
@@ -310,13 +314,17 @@ describe('admin area', () => {
     writeFileSync(path.join(dir, 'export.json'), JSON.stringify(doc));
     await app.locator('input[type=file]').setInputFiles(path.join(dir, 'export.json'));
     await app.getByRole('dialog', { name: 'Import platform data?' }).getByRole('button', { name: 'Import' }).click();
-    await app.getByText('Import complete').waitFor();
-    await expect.poll(() => app.getByTestId('recent-dealers').textContent()).toContain('Kia of Shelbyville');
+    await app.getByText('Import complete').first().waitFor();
+    // The dashboard reloads after an import: wait for the imported name itself (Playwright's 30 s
+    // limit), not a 1-second poll of the list, which a busy machine does not refresh in time.
+    const recent = app.getByTestId('recent-dealers');
+    await recent.getByText('Kia of Shelbyville').waitFor();
     doc.dealers.find((d: { id: string }) => d.id === 'kia-of-springfield').name = 'Kia of Springfield';
     writeFileSync(path.join(dir, 'export.json'), JSON.stringify(doc));
     await app.locator('input[type=file]').setInputFiles(path.join(dir, 'export.json'));
     await app.getByRole('dialog', { name: 'Import platform data?' }).getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => app.getByTestId('recent-dealers').textContent()).toContain('Kia of Springfield');
+    await recent.getByText('Kia of Springfield').waitFor();
+    expect(await recent.getByText('Kia of Shelbyville').count()).toBe(0);
   });
 
   it('logs a page crash and shows it in the client error log', async () => {

@@ -2,47 +2,21 @@
  * The admin screens' finish (issue 16), through the browser: every /admin path sends non-admins to
  * /dealer; Max requests per minute takes whole numbers only and Enter saves Dealer Settings; a
  * refused value is marked on its field in the user's words (the form's own check and the
- * server's); an oversized save says 'Storage quota exceeded or data too large' (DECISIONS 1); a
+ * server's); an oversized Custom CSS is marked on its field, and the server still answers such a
+ * body 'Storage quota exceeded or data too large' (DECISIONS 1); a
  * failed list shows one error state and no empty state; Add Dealer and Add User check themselves
  * on Enter without browser bubbles; Add Dealer says how to add a manufacturer when there is none;
  * the manufacturer drawer saves on Enter and asks before Escape discards edits; the demo dealer's
  * CTR reads the same on every screen; the sidebar lights the Client Error Log's item. Any console
  * error a test did not expect fails it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness';
-import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, contextPage, openScreen, seedScreens, settled, signInAs, watchConsole, type Role } from './a11y';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, settled, type Role, screenSuite } from './a11y';
 
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext | null = null;
-let consoleWatch: ReturnType<typeof watchConsole> | null = null;
+const suite = screenSuite();
 
-beforeAll(async () => {
-  server = await startServer();
-  await seedScreens(server.origin);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-afterEach(async () => {
-  const unexpected = consoleWatch?.unexpected() ?? [];
-  await context?.close();
-  context = null;
-  consoleWatch = null;
-  expect(unexpected, 'console errors').toEqual([]);
-});
-
-async function pageAs(role: Role, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const created = await contextPage(browser, viewport);
-  context = created.context;
-  consoleWatch = watchConsole(context);
-  await signInAs(context, server.origin, role);
-  return created.page;
-}
+const pageAs = (role: Role, viewport: { width: number; height: number } = DESKTOP) => suite.open(role, viewport);
 
 const screen = (path: string) => [...ADMIN_SCREENS, ...DEALER_SCREENS].find((s) => s.path === path)!;
 const SETTINGS = `/admin/dealers/${DEMO_DEALER_ID}/settings`;
@@ -61,7 +35,7 @@ describe('routing guard (spec 01 §2)', () => {
     it(`sends a ${role} from every /admin path, known or not, to /dealer`, async () => {
       const page = await pageAs(role);
       for (const path of ['/admin', '/admin/users', '/admin/no-such-screen', '/admin/dealers/honda-of-demo/settings', '/admin/a/b/c']) {
-        await page.goto(`${server.origin}${path}`);
+        await page.goto(`${suite.origin}${path}`);
         await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
         expect(new URL(page.url()).pathname, path).toBe('/dealer');
       }
@@ -70,7 +44,7 @@ describe('routing guard (spec 01 §2)', () => {
 
   it("shows an admin 'Page Not Found' on an unknown admin path", async () => {
     const page = await pageAs('admin');
-    await page.goto(`${server.origin}/admin/no-such-screen`);
+    await page.goto(`${suite.origin}/admin/no-such-screen`);
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/no-such-screen');
   });
@@ -80,7 +54,7 @@ describe('Dealer Settings', () => {
   it('Max requests per minute takes whole numbers only; Enter saves; a value out of range is marked on the field before anything is sent', async () => {
     const page = await pageAs('admin');
     const puts = settingsPuts(page);
-    await openScreen(page, server.origin, screen(SETTINGS));
+    await openScreen(page, suite.origin, screen(SETTINGS));
     const field = page.getByLabel('Max requests per minute');
     await field.fill('');
     await field.pressSequentially('50.5');
@@ -107,8 +81,8 @@ describe('Dealer Settings', () => {
 
   it("marks the field a server refusal names, in the user's words, and keeps the form dirty", async () => {
     const page = await pageAs('admin');
-    consoleWatch!.expect(/status of 400/);
-    await openScreen(page, server.origin, screen(SETTINGS));
+    suite.consoleWatch.expect(/status of 400/);
+    await openScreen(page, suite.origin, screen(SETTINGS));
     const website = page.getByLabel('Website URL');
     await website.fill('hondaofdemo');
     const refused = page.waitForResponse((r) => r.url().endsWith('/settings') && r.request().method() === 'PUT');
@@ -123,31 +97,38 @@ describe('Dealer Settings', () => {
     await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
   });
 
-  it("refuses an oversized save with 'Storage quota exceeded or data too large', still a 413", async () => {
+  it("an oversized Custom CSS is marked on its field before anything is sent; the server still refuses such a body with 'Storage quota exceeded or data too large', a 413", async () => {
     const page = await pageAs('admin');
-    consoleWatch!.expect(/status of 413/);
-    await openScreen(page, server.origin, screen(SETTINGS));
-    await page.getByLabel('Custom CSS').fill(`/* ${'x'.repeat(1_100_000)} */`);
-    const refused = page.waitForResponse((r) => r.url().endsWith('/settings') && r.request().method() === 'PUT');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    const res = await refused;
+    const puts = settingsPuts(page);
+    await openScreen(page, suite.origin, screen(SETTINGS));
+    const css = `/* ${'x'.repeat(1_100_000)} */`;
+    const field = page.getByLabel('Custom CSS');
+    await field.fill(css);
+    // The shared schema's limit (issue 14): the form says so on the field and Save waits.
+    await page.getByText('At most 20,000 characters', { exact: true }).waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);
+    await page.getByText('Unsaved changes').waitFor();
+    expect(puts).toEqual([]);
+    // The same body sent anyway: the server's answer (DECISIONS 1).
+    const res = await page.request.put(`${suite.origin}/api/admin/dealers/${DEMO_DEALER_ID}/settings`, {
+      data: { branding: { primaryColor: '#000000', secondaryColor: '#666666', logoUrl: '', customCss: css, fontFamily: 'Arial, sans-serif' } },
+      headers: { origin: suite.origin },
+    });
     expect(res.status()).toBe(413);
     expect(await res.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Storage quota exceeded or data too large' } });
-    await page.getByRole('alert').filter({ hasText: 'Storage quota exceeded or data too large' }).waitFor();
-    expect(await page.getByText(/Request body is too large/).count()).toBe(0);
-    await page.getByText('Unsaved changes').waitFor();
   });
 });
 
 describe('one error state per failure', () => {
   it('a dealer list that fails to load shows the error with Try again, and no empty state beside it', async () => {
     const page = await pageAs('admin');
-    consoleWatch!.expect(/status of 500/);
+    suite.consoleWatch.expect(/status of 500/);
     let fail = true;
     await page.route('**/api/admin/dealers', (route) =>
       fail ? route.fulfill({ status: 500, json: { error: { code: 'INTERNAL', message: 'Internal server error' } } }) : route.continue(),
     );
-    await page.goto(`${server.origin}/admin/dealers`);
+    await page.goto(`${suite.origin}/admin/dealers`);
     await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).filter({ hasText: 'Internal server error' }).waitFor();
     await settled(page);
     expect(await page.getByText('No dealers found').count()).toBe(0);
@@ -164,7 +145,7 @@ describe('forms', () => {
     const page = await pageAs('admin', MOBILE);
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && r.url().includes('/api/admin/') && posts.push(r.url()));
-    await openScreen(page, server.origin, screen('/admin/dealers/new'));
+    await openScreen(page, suite.origin, screen('/admin/dealers/new'));
     expect(await page.locator('form').evaluate((f) => (f as HTMLFormElement).noValidate)).toBe(true);
     await page.getByLabel(/^Dealer name/).press('Enter');
     await page.getByText('Name is required').waitFor();
@@ -173,7 +154,7 @@ describe('forms', () => {
     await page.getByLabel(/^Website URL/).press('Enter');
     await page.getByText('Enter the website URL, e.g. https://www.example.com').waitFor();
 
-    await openScreen(page, server.origin, screen('/admin/users'));
+    await openScreen(page, suite.origin, screen('/admin/users'));
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await animationsDone(page);
@@ -188,7 +169,7 @@ describe('forms', () => {
   it("Add Dealer's manufacturer list says how to add one when there are none", async () => {
     const page = await pageAs('admin');
     await page.route('**/api/admin/manufacturers', (route) => route.fulfill({ json: { manufacturers: [] } }));
-    await openScreen(page, server.origin, screen('/admin/dealers/new'));
+    await openScreen(page, suite.origin, screen('/admin/dealers/new'));
     await page.getByText('There are no manufacturers yet.').waitFor();
     expect(await page.getByRole('link', { name: 'Add one under Manufacturers' }).getAttribute('href')).toBe('/admin/manufacturers');
     await page.getByRole('textbox', { name: /^Manufacturer/ }).click();
@@ -197,7 +178,7 @@ describe('forms', () => {
 
   it('the manufacturer drawer closes at once when clean, asks before Escape discards edits, and saves on Enter', async () => {
     const page = await pageAs('admin');
-    await openScreen(page, server.origin, screen('/admin/manufacturers'));
+    await openScreen(page, suite.origin, screen('/admin/manufacturers'));
     const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
     const name = drawer.getByRole('textbox', { name: 'Name', exact: true });
 
@@ -233,31 +214,31 @@ describe('forms', () => {
 describe('one CTR format, page titles and the sidebar', () => {
   it("shows the demo dealer's CTR as 5.00% on every screen that shows it", async () => {
     const page = await pageAs('admin');
-    await openScreen(page, server.origin, screen('/admin'));
+    await openScreen(page, suite.origin, screen('/admin'));
     expect(await page.getByTestId('metric-Average CTR').textContent()).toBe('5.00%');
     expect(await page.getByTestId('recent-dealers').getByRole('row', { name: /Honda of Demo/ }).textContent()).toContain('5.00%');
-    await openScreen(page, server.origin, screen('/admin/dealers'));
+    await openScreen(page, suite.origin, screen('/admin/dealers'));
     expect(await page.getByTestId(`dealer-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
-    await openScreen(page, server.origin, screen('/admin/analytics'));
+    await openScreen(page, suite.origin, screen('/admin/analytics'));
     expect(await page.getByTestId(`analytics-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
-    await openScreen(page, server.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
+    await openScreen(page, suite.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
     await page.getByText('5.00%').waitFor();
 
-    await context!.close();
+    await suite.context.close();
     const manager = await pageAs('manager');
-    await openScreen(manager, server.origin, screen('/dealer'));
+    await openScreen(manager, suite.origin, screen('/dealer'));
     expect(await manager.getByTestId('stat-ctr').textContent()).toBe('5.00%');
-    await openScreen(manager, server.origin, screen('/dealer/analytics'));
+    await openScreen(manager, suite.origin, screen('/dealer/analytics'));
     await manager.getByText('5.00%').waitFor();
   });
 
   it("lights the sidebar's Dashboard on the Client Error Log and Dealers on a dealer's script page", async () => {
     const page = await pageAs('admin');
     const item = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-    await openScreen(page, server.origin, screen('/admin/errors'));
+    await openScreen(page, suite.origin, screen('/admin/errors'));
     expect(await item('Dashboard').getAttribute('data-active')).toBe('true');
     expect(await page.title()).toBe('Client Error Log · dc-banners');
-    await openScreen(page, server.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
+    await openScreen(page, suite.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
     expect(await item('Dealers').getAttribute('data-active')).toBe('true');
     expect(await item('Dashboard').getAttribute('data-active')).toBeNull();
   });

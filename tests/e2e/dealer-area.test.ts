@@ -3,18 +3,19 @@
  * (two stored, one refused), edits a mapping and a weight and saves them, switches to Custom Rules and
  * adds a rule, previews the model (uploaded header in the header slot, placeholder where nothing
  * matches); the viewer finds no enabled Save or Upload. Screenshots of each screen in test-results/.
+ * Each test stands alone: it seeds through the API what it needs, on a dealer of its own
+ * (harness seedDealer), never on what an earlier test left.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { apiSignIn, launchBrowser, newPage, screenshotPath, seedAssets, seedDealer, signedInPage, startServer, type RunningServer, type SeededDealer } from './harness';
 import { makeBanner } from '../fixtures/images';
 
 let server: RunningServer;
 let browser: Browser;
-let app: Page;
 
 async function signIn(page: Page, email: string, password: string, name: string) {
   await page.goto(server.origin);
@@ -24,13 +25,21 @@ async function signIn(page: Page, email: string, password: string, name: string)
   await page.getByText(`Welcome back, ${name}!`).waitFor();
 }
 
+/** A new dealer (Honda defaults) of this test alone, its manager signed in on its dashboard. */
+async function freshDealer(name: string): Promise<{ app: Page; dealer: SeededDealer; cookie: string }> {
+  const dealer = await seedDealer(server.origin, name);
+  const app = await signedInPage(browser, server.origin, dealer.email, dealer.password);
+  await app.goto(server.origin);
+  await app.getByText(`Welcome back, ${dealer.name}!`).waitFor();
+  return { app, dealer, cookie: await apiSignIn(server.origin, dealer.email, dealer.password) };
+}
+
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 const inputValues = (page: Page) => page.locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  app = await newPage(browser);
 });
 afterAll(async () => {
   await browser?.close();
@@ -39,7 +48,7 @@ afterAll(async () => {
 
 describe('dealer area', () => {
   it('uploads three files at once: two stored, one refused with its error', async () => {
-    await signIn(app, 'manager@hondaofdemo.com', 'manager123', 'Morgan Manager');
+    const { app } = await freshDealer('Upload Motors');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
     const files = [
       ['new_2025_honda_civic_sport_1920x300.jpg', await makeBanner(1920, 300)],
@@ -60,9 +69,11 @@ describe('dealer area', () => {
     await app.getByRole('button', { name: 'Close Upload' }).click();
     await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_sport_350x564.jpg' }).waitFor();
     await app.screenshot({ path: screenshotPath('11-asset-manager'), fullPage: true });
+    await app.close();
   });
 
   it("edits a mapping and a weight, sees 'Unsaved changes', saves and still sees them after a reload", async () => {
+    const { app } = await freshDealer('Mapping Motors');
     await nav(app, 'Configuration');
     await app.getByRole('tab', { name: 'Model Mapping' }).waitFor();
     const save = app.getByRole('button', { name: 'Save Changes' });
@@ -94,9 +105,11 @@ describe('dealer area', () => {
     await app.getByRole('tab', { name: 'Banner Sizes' }).click();
     await app.getByRole('button', { name: 'Compact' }).waitFor();
     await app.screenshot({ path: screenshotPath('14-config-banner-sizes'), fullPage: true });
+    await app.close();
   });
 
   it('switches to Custom Rules, adds a rule and saves', async () => {
+    const { app } = await freshDealer('Custom Rule Motors');
     await nav(app, 'Upsell Rules');
     await app.getByRole('heading', { name: 'How Upsell Rules Work' }).or(app.getByText('How Upsell Rules Work')).first().waitFor();
     await app.getByTestId('strategy-custom').click();
@@ -114,9 +127,19 @@ describe('dealer area', () => {
     await app.reload();
     await app.getByTestId('active-rules').getByText('pilot').waitFor();
     expect(await app.getByTestId('strategy-custom').getAttribute('aria-pressed')).toBe('true');
+    await app.close();
   });
 
   it('previews the model: the uploaded header in the header slot, a placeholder where nothing matches', async () => {
+    const { app, dealer, cookie } = await freshDealer('Preview Motors');
+    // Seeded through the API: the Civic Sport header (no inline creative) and the custom rule civic → pilot.
+    await seedAssets(server.origin, cookie, dealer.dealerId, [{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
+    const rules = await fetch(`${server.origin}/api/dealers/${dealer.dealerId}/configs`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ customUpsellLogic: 'custom', customUpsellRules: { civic: 'pilot' } }),
+    });
+    expect(rules.status).toBe(200);
     await nav(app, 'Preview');
     await app.getByRole('heading', { name: 'Banner Preview' }).waitFor();
     await app.getByRole('textbox', { name: 'Model' }).click();
@@ -140,9 +163,16 @@ describe('dealer area', () => {
     // The 1920x300 header in the 600x500 mobile slot: marked in amber with both sizes, not 'found' (issue 12).
     await app.getByTestId('status-header').getByText('Shape differs: 1920x300 in a 600x500 slot').waitFor();
     await app.screenshot({ path: screenshotPath('17-preview-mobile'), fullPage: true });
+    await app.close();
   });
 
   it("'Free up space' groups by model, trim, slot and size, shows what is kept and deletes only the ticked assets", async () => {
+    const { app, dealer, cookie } = await freshDealer('Space Motors');
+    // Seeded first (so older): the Sport header and inline the new uploads replace.
+    await seedAssets(server.origin, cookie, dealer.dealerId, [
+      { filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) },
+      { filename: 'new_2025_honda_civic_sport_350x564.jpg', data: await makeBanner(350, 564, 'jpeg', '#0055aa') },
+    ]);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
     // A Touring header beside the Sport one (another trim: nothing offered), and a newer Sport header
     // and inline (the older Sport ones are offered; the newer ones are what the site shows, so kept).
@@ -194,16 +224,23 @@ describe('dealer area', () => {
     expect(await dialog.getByRole('group').count()).toBe(1);
     await app.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    await app.close();
   });
 
   it('shows the dashboard with trend texts', async () => {
+    const app = await newPage(browser);
+    await signIn(app, 'manager@hondaofdemo.com', 'manager123', 'Morgan Manager');
     await nav(app, 'Dashboard');
     await app.getByTestId('stat-impressions').waitFor();
     await app.getByText('vs previous 7 days').first().waitFor();
     await app.screenshot({ path: screenshotPath('18-dealer-dashboard-trends'), fullPage: true });
+    await app.close();
   });
 
   it('gives the viewer no enabled Save or Upload', async () => {
+    // The viewer's dealer has a banner (uploaded by its manager), so the asset list shows.
+    const manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
+    await seedAssets(server.origin, manager, 'honda-of-demo', [{ filename: 'new_2025_honda_accord_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
     const viewer = await newPage(browser);
     await signIn(viewer, 'viewer@hondaofdemo.com', 'viewer123', 'Val Viewer');
     await nav(viewer, 'Assets');

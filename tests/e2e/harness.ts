@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { multipartBody } from '../fixtures/images';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -57,7 +58,9 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
+  // A cold start (tsx, migrations, seeding) takes seconds, and minutes on a machine busy with other
+  // work: wait up to just under the e2e hook timeout (240 s) rather than fail the file.
+  const deadline = Date.now() + 230_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${out}`);
     try {
@@ -269,4 +272,47 @@ export async function recordBeacons(page: Page): Promise<void> {
 /** The beacons recorded so far on this page (recordBeacons), parsed. */
 export async function beaconsOf(page: Page): Promise<Array<{ event: string; type: string; model: string; pv?: string; url?: string; leadId?: string }>> {
   return (await page.evaluate(() => (window as unknown as { __beacons: string[] }).__beacons)).map((t) => JSON.parse(t));
+}
+
+/** A dealer made for one test (seedDealer), with its own dealer-manager's credentials. */
+export interface SeededDealer {
+  dealerId: string;
+  email: string;
+  password: string;
+  /** The dealer-manager's display name (its dashboard greets it). */
+  name: string;
+}
+
+/**
+ * Creates a dealer of `manufacturer` through the admin API (name → slug id, manufacturer default
+ * configs, default settings: DECISIONS 8) and a dealer-manager for it, so that a test starts from
+ * its own known state instead of one an earlier test left. @throws unless both calls answer 201.
+ */
+export async function seedDealer(origin: string, name: string, manufacturer = 'honda'): Promise<SeededDealer> {
+  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+  const post = (url: string, body: unknown) =>
+    fetch(`${origin}${url}`, { method: 'POST', headers: { cookie: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const dealerRes = await post('/api/admin/dealers', { name, manufacturer, websiteUrl: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com`, provider: 'mxs' });
+  if (dealerRes.status !== 201) throw new Error(`creating dealer ${name} answered ${dealerRes.status}: ${await dealerRes.text()}`);
+  const dealerId = ((await dealerRes.json()) as { dealer: { id: string } }).dealer.id;
+  const user = { email: `manager@${dealerId}.example.com`, name: `${name} Manager`, password: 'seeded-password-1' };
+  const userRes = await post('/api/admin/users', { ...user, role: 'dealer-manager', dealerId });
+  if (userRes.status !== 201) throw new Error(`creating the manager of ${dealerId} answered ${userRes.status}: ${await userRes.text()}`);
+  return { dealerId, ...user };
+}
+
+/** Uploads banner files to a dealer through the asset API as `cookie`'s user. @throws unless every file is stored. */
+export async function seedAssets(origin: string, cookie: string, dealerId: string, files: Array<{ filename: string; data: Buffer }>): Promise<void> {
+  const { body, contentType } = multipartBody(files);
+  const res = await fetch(`${origin}/api/dealers/${dealerId}/assets`, { method: 'POST', headers: { cookie, 'content-type': contentType }, body: new Uint8Array(body) });
+  const results = res.ok ? ((await res.json()) as { results: Array<{ ok: boolean }> }).results : [];
+  if (results.length !== files.length || !results.every((r) => r.ok)) throw new Error(`seeding assets of ${dealerId} answered ${res.status}`);
+}
+
+/** A new page (newPage) already signed in as `email`: the session cookie from the sign-in API, no sign-in screen. */
+export async function signedInPage(browser: Browser, origin: string, email: string, password: string, opts: BrowserContextOptions = {}): Promise<Page> {
+  const [name, value] = (await apiSignIn(origin, email, password)).split(/=(.*)/s) as [string, string];
+  const page = await newPage(browser, opts);
+  await page.context().addCookies([{ name, value, url: origin }]);
+  return page;
 }

@@ -60,7 +60,7 @@ describe('inventory', () => {
     await app.locator('input[type=file]').setInputFiles(path.join(FIXTURES, 'honda-inventory.csv'));
     await app.getByTestId('inventory-preview').waitFor();
     expect(await app.getByTestId('rows-summary').textContent()).toContain('28 rows read, 26 new vehicles counted, 2 skipped');
-    expect(await app.getByTestId('skipped-rows').textContent()).toContain('Row 27: not a new vehicle (IsNew is false)');
+    expect(await app.getByTestId('skipped-rows').textContent()).toContain('Line 29: not a new vehicle (IsNew is false)');
     expect(await statValue('Total units')).toBe('26');
     expect(await statValue('Models')).toBe('4');
     expect(await statValue('Aged units (60+ days)')).toBe('6');

@@ -40,7 +40,7 @@ describe('graceful shutdown with a feed fetch in flight', () => {
       body: JSON.stringify({ feedUrl: `http://127.0.0.1:${port}/feed.json`, updateFrequency: 'daily', fieldMapping: mapping }),
     });
     expect(saved.status).toBe(200);
-    await expect.poll(() => requests, { timeout: 5000, interval: 50 }).toBe(1);
+    await expect.poll(() => requests, { timeout: 30_000, interval: 50 }).toBe(1);
 
     const started = Date.now();
     expect(await server.stop('SIGTERM')).toBe(0);

@@ -60,7 +60,7 @@ describe('GET /metrics', () => {
       await script.arrayBuffer();
     }
     const diff = (m: Exposition, name: string, labels: Record<string, string> = {}) => sampleSum(m, name, labels) - sampleSum(before, name, labels);
-    await expect.poll(async () => diff(await scrape(), 'dcb_events_stored_total'), { timeout: 5000 }).toBe(5);
+    await expect.poll(async () => diff(await scrape(), 'dcb_events_stored_total'), { timeout: 30_000 }).toBe(5);
     const after = await scrape();
     expect(diff(after, 'dcb_events_accepted_total')).toBe(5);
     expect(diff(after, 'http_request_duration_seconds_count', { route: '/api/analytics/track', status_code: '204' })).toBe(5);

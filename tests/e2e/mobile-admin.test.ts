@@ -6,40 +6,14 @@
  * screen at both sizes in test-results/ (80-admin-*), plus the top of each at 390 px as a phone
  * shows it. Any console error fails the test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, screenshotPath, startServer, type RunningServer } from './harness';
-import { ADMIN_SCREENS, DESKTOP, LONG_DEALER, MOBILE, animationsDone, contextPage, horizontalOverflow, openScreen, seedScreens, settled, signInAs, watchConsole, type Screen } from './a11y';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { screenshotPath } from './harness';
+import { ADMIN_SCREENS, DESKTOP, LONG_DEALER, MOBILE, animationsDone, horizontalOverflow, openScreen, settled, type Screen, screenSuite } from './a11y';
 
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext | null = null;
-let consoleWatch: ReturnType<typeof watchConsole> | null = null;
+const suite = screenSuite();
 
-beforeAll(async () => {
-  server = await startServer();
-  await seedScreens(server.origin);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-afterEach(async () => {
-  const unexpected = consoleWatch?.unexpected() ?? [];
-  await context?.close();
-  context = null;
-  consoleWatch = null;
-  expect(unexpected, 'console errors').toEqual([]);
-});
-
-async function adminPage(viewport: { width: number; height: number }): Promise<Page> {
-  const created = await contextPage(browser, viewport);
-  context = created.context;
-  consoleWatch = watchConsole(context);
-  await signInAs(context, server.origin, 'admin');
-  return created.page;
-}
+const adminPage = (viewport: { width: number; height: number }) => suite.open('admin', viewport);
 
 const sizes = [
   ['1280', DESKTOP],
@@ -77,7 +51,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       const page = await adminPage(viewport);
       const problems: string[] = [];
       for (const screen of SCREENS) {
-        await openScreen(page, server.origin, screen);
+        await openScreen(page, suite.origin, screen);
         const { scrollWidth, widest } = await horizontalOverflow(page);
         if (scrollWidth > viewport.width) problems.push(`${screen.path}: scrollWidth ${scrollWidth} (${widest.join(', ')})`);
         await shot(page, `80-admin-${screen.shot}-${size}`, true);
@@ -85,7 +59,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       }
 
       // The manufacturer drawer with a model's trims open, and the Add User dialog.
-      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/manufacturers')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/manufacturers')!);
       await page.getByRole('button', { name: 'Edit Honda' }).click();
       const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
       await drawer.getByRole('tab', { name: /^Models/ }).click();
@@ -97,7 +71,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       await shot(page, `80-admin-manufacturer-drawer-${size}`, false);
       await drawer.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/users')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/users')!);
       await page.getByRole('button', { name: 'Add User' }).click();
       await page.getByRole('dialog', { name: 'Add User' }).waitFor();
       await animationsDone(page);
@@ -109,7 +83,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       const page = await adminPage(viewport);
       const tooltip = page.getByRole('tooltip');
 
-      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/analytics')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/analytics')!);
       const card = page.getByTestId(`analytics-card-${LONG_DEALER.id}`);
       const name = card.getByRole('link', { name: LONG_DEALER.name });
       expect(await isCut(name)).toBe(true);
@@ -128,14 +102,14 @@ describe('admin screens at 390 px and 1280 px', () => {
       await animationsDone(page);
       await shot(page, `81-admin-long-name-analytics-${size}`, false);
 
-      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!);
       const dealerName = page.getByTestId(`dealer-card-${LONG_DEALER.id}`).getByText(LONG_DEALER.name, { exact: true });
       expect(await isCut(dealerName)).toBe(true);
       // Not a link, so the cut name itself takes focus to show its tooltip.
       await dealerName.focus();
       await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
 
-      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
       const row = page.getByTestId('recent-dealers').getByText(LONG_DEALER.name, { exact: true });
       expect(await isCut(row)).toBe(true);
       await row.hover();
@@ -148,7 +122,7 @@ describe('Dealer Settings: the save bar and the notifications', () => {
   for (const [size, viewport] of sizes) {
     it(`at ${size} px: Save, Reset and 'Unsaved changes' stay in view while the form scrolls, and no notification covers them`, async () => {
       const page = await adminPage(viewport);
-      await openScreen(page, server.origin, ADMIN_SCREENS.find((s) => s.path.endsWith('/settings'))!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path.endsWith('/settings'))!);
       const save = page.getByRole('button', { name: 'Save Changes' });
       const reset = page.getByRole('button', { name: 'Reset to Defaults' });
 

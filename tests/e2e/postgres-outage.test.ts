@@ -66,13 +66,13 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
       [appName],
     );
     expect(terminated.rowCount).toBeGreaterThan(0);
-    await expect.poll(() => server.output(), { timeout: 5000 }).toContain('PostgreSQL closed an idle connection');
+    await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('PostgreSQL closed an idle connection');
     expect(alive()).toBe(true);
 
     expect((await get('/api/auth/me')).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await beacon()).status).toBe(204);
     await expect
-      .poll(async () => ((await (await analytics()).json()) as { current: { impressions: number } }).current.impressions, { timeout: 5000 })
+      .poll(async () => ((await (await analytics()).json()) as { current: { impressions: number } }).current.impressions, { timeout: 30_000 })
       .toBe(3);
   });
 
@@ -103,7 +103,7 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
     } finally {
       await admin.query(`ALTER SCHEMA "${schema}_away" RENAME TO "${schema}"`);
     }
-    await expect.poll(async () => (await analytics()).status, { timeout: 5000 }).toBe(200);
+    await expect.poll(async () => (await analytics()).status, { timeout: 30_000 }).toBe(200);
     expect(alive()).toBe(true);
   });
 

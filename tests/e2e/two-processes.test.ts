@@ -82,7 +82,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     });
     expect(saved.status).toBe(200);
     const runs = async () => (await (await fetch(`${a.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, { headers: { cookie: manager } })).json()).runs as Array<{ status: string }>;
-    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 5000, interval: 200 }).toEqual(['success']);
+    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 30_000, interval: 200 }).toEqual(['success']);
     // Several more scheduler passes of both processes: still one run, one fetch.
     await new Promise((r) => setTimeout(r, 1500));
     expect((await runs()).length).toBe(1);

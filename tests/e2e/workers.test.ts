@@ -168,12 +168,12 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
     });
     expect(saved.status).toBe(200);
     const runs = async () => (await (await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, { headers: { cookie: manager } })).json()).runs as Array<{ status: string }>;
-    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 5000, interval: 200 }).toEqual(['success']);
+    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 30_000, interval: 200 }).toEqual(['success']);
     await new Promise((r) => setTimeout(r, 1500)); // several more passes of both workers' schedulers
     expect((await runs()).length).toBe(1);
     expect(feedHits).toBe(1);
     expect(server.output().match(/retention pruning done/g)).toHaveLength(1);
-    await expect.poll(async () => sampleSum(await metrics(), 'dcb_feed_runs_total', { result: 'success' }), { timeout: 3000 }).toBe(1);
+    await expect.poll(async () => sampleSum(await metrics(), 'dcb_feed_runs_total', { result: 'success' }), { timeout: 30_000 }).toBe(1);
   });
 
   it('serves /metrics as the sum over both workers, on the shared port and on METRICS_PORT', async () => {
@@ -183,7 +183,7 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
     const pids = new Set<number>();
     for (let i = 0; i < 10; i++) pids.add(pidOf(await request(server.origin, healthz)));
     expect(pids.size).toBe(2);
-    await expect.poll(async () => sampleSum(await metrics(), 'http_request_duration_seconds_count', route) - before, { timeout: 3000 }).toBe(10);
+    await expect.poll(async () => sampleSum(await metrics(), 'http_request_duration_seconds_count', route) - before, { timeout: 30_000 }).toBe(10);
     expect(sampleSum(await metrics(internal), 'http_request_duration_seconds_count', route) - before).toBe(10);
   });
 
@@ -195,7 +195,7 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
     };
     const [victim] = [...(await pids())];
     process.kill(victim!, 'SIGKILL');
-    await expect.poll(() => server.output(), { timeout: 5000 }).toContain('worker exited; replacing it');
+    await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('worker exited; replacing it');
     await expect
       .poll(async () => {
         const seen = await pids();

@@ -6,11 +6,11 @@
  */
 import { desc, notInArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Db } from '../db/client';
 import { clientErrors } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT } from '../../domain/constants';
 import type { ClientErrorEntry } from '../../domain/admin';
+import type { ClientErrorReport } from '../../domain/contracts/admin';
 import type { SessionUser } from '../../domain/schemas';
 import { sessionToken } from '../auth/access';
 import { getSessionUser } from '../auth/service';
@@ -49,18 +49,8 @@ export const clientErrorRateLimit = {
     key.startsWith('client-errors|user|') ? CLIENT_ERRORS_PER_MINUTE.user : CLIENT_ERRORS_PER_MINUTE.anonymous,
 };
 
-const cut = (max: number) => z.string().transform((s) => s.slice(0, max));
-
-/** Body of POST /api/client-errors. */
-export const clientErrorSchema = z
-  .object({
-    message: cut(2_000).pipe(z.string().min(1, 'is required')),
-    stack: cut(20_000).nullish(),
-    componentStack: cut(20_000).nullish(),
-    url: cut(2_000),
-  })
-  .strict();
-export type ClientErrorReport = z.infer<typeof clientErrorSchema>;
+// The request body: src/domain/contracts/admin.ts (issue 14).
+export { clientErrorSchema } from '../../domain/contracts/admin';
 
 /** Stores one report and drops all but the newest CLIENT_ERROR_LOG_LIMIT, in one transaction. */
 export async function recordClientError(db: Db, report: ClientErrorReport, user: SessionUser | null, userAgent: string | null): Promise<void> {

@@ -5,31 +5,21 @@
  * fields) validated field by field, and delete.
  */
 import { eq, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../db/client';
 import { dealers, eventRollupsHourly, manufacturers, sessions, users } from '../db/schema';
 import {
   BANNER_SLOTS,
-  DEALER_STATUSES,
-  assetStorageSchema,
-  fallbackAssetSchema,
   type BannerSlot,
   type FallbackAsset,
-  brandingSchema,
-  notificationsSchema,
-  providerSchema,
-  securitySchema,
   type Dealer,
 } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
 import { ctr } from '../../domain/metrics';
-import { TEXT, TEXT_LIMITS } from '../../domain/constants';
+import { TEXT } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
-import { parseInput } from '../validation';
+import type { CreateDealer, DealerSettingsUpdate } from '../../domain/contracts/admin';
 import { getDealer, newDealerRow, toDealer } from '../dealers/service';
 import type { DealerListItem } from '../../domain/admin';
-import { bumpDealerVersion } from '../assets/service';
-import { forgetDealer } from '../delivery/service';
 import { outboundUrlProblem, type PrivateHostPolicy } from '../outbound/guard';
 
 /**
@@ -53,55 +43,8 @@ export function assertDealerUrlsAllowed(
   for (const slot of BANNER_SLOTS) (d.fallbackAssets?.[slot] ?? []).forEach((f, i) => check(`fallbackAssets.${slot}.${i}.url`, f.url));
 }
 
-const websiteUrl = z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' }).max(TEXT_LIMITS.url);
-const optionalHttpUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' })]);
-
-/** Body of POST /api/admin/dealers (DECISIONS 8). */
-export const createDealerSchema = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(120),
-    manufacturer: z.string().trim().min(1, 'is required').max(TEXT_LIMITS.id),
-    websiteUrl,
-    provider: providerSchema,
-    status: z.enum(DEALER_STATUSES).default('active'),
-  })
-  .strict();
-
-/**
- * The dealer settings sections, each validated field by field (spec 01 §9): the settings route
- * takes any subset of them, the import (platform.ts) every one (issue 11 §9).
- */
-export const dealerSettingsFields = z.object({
-  name: z.string().trim().min(1, 'is required').max(120),
-  websiteUrl,
-  provider: providerSchema,
-  status: z.enum(DEALER_STATUSES),
-  assetStorage: assetStorageSchema.extend({
-    baseUrl: optionalHttpUrl,
-    storageQuotaBytes: z.number().int().min(1024 * 1024, 'must be at least 1 MB').max(10 * 1024 ** 3, 'must be at most 10 GB'),
-  }),
-  branding: brandingSchema.extend({ logoUrl: optionalHttpUrl }),
-  security: securitySchema,
-  notifications: notificationsSchema,
-});
-
-const fallbackAssetInput = fallbackAssetSchema.extend({
-  url: z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' }),
-});
-/** Fallback assets as the import accepts them: each URL an http(s) URL (issue 11 §9). */
-export const fallbackAssetsInputSchema = z.object({
-  srpHeaderDesktop: z.array(fallbackAssetInput),
-  srpHeaderMobile: z.array(fallbackAssetInput),
-  inlineDesktop: z.array(fallbackAssetInput),
-  inlineMobile: z.array(fallbackAssetInput),
-});
-
-/** Body of PUT /api/admin/dealers/:dealerId/settings: any subset; each section replaces the stored one whole. */
-export const dealerSettingsSchema = dealerSettingsFields
-  .partial()
-  .strict()
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one section');
-export type DealerSettingsUpdate = z.infer<typeof dealerSettingsSchema>;
+// Request bodies: src/domain/contracts/admin.ts (issue 14); re-exported for the import path and tests.
+export { createDealerSchema, dealerSettingsFields, dealerSettingsSchema, fallbackAssetsInputSchema } from '../../domain/contracts/admin';
 
 /** Every dealer, oldest first (the dashboard's "first 5"), with all-time impressions, clicks and CTR. */
 export async function listDealers(db: Db): Promise<DealerListItem[]> {
@@ -133,7 +76,7 @@ export async function listDealers(db: Db): Promise<DealerListItem[]> {
  * default mappings, upsell rules and trim patterns.
  * @throws Invalid (name gives an empty id, unknown manufacturer), Conflict (id taken).
  */
-export async function createDealer(db: Db, body: z.infer<typeof createDealerSchema>): Promise<Dealer> {
+export async function createDealer(db: Db, body: CreateDealer): Promise<Dealer> {
   const id = slugify(body.name);
   if (!id) throw new Invalid('name: must contain at least one letter or digit (the dealer id is made from it)');
   await db.transaction(async (tx) => {
@@ -150,8 +93,8 @@ export async function createDealer(db: Db, body: z.infer<typeof createDealerSche
 }
 
 /**
- * Saves settings sections in one transaction holding the dealer row lock and bumps the dealer
- * version (delivery caches read security and storage). A base URL pointing at a private address
+ * Saves settings sections in one transaction holding the dealer row lock; the database bumps the
+ * dealer version (migration 0007: delivery caches read security and storage). A base URL pointing at a private address
  * is refused unless `opts.allowPrivateHosts` (FEED_ALLOW_PRIVATE_HOSTS) allows it (issue 11 §7).
  * @throws NotFound, Invalid (naming the field).
  */
@@ -161,9 +104,7 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
     const [row] = await tx.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId)).for('update');
     if (!row) throw new NotFound(TEXT.dealerNotFound);
     await tx.update(dealers).set(update).where(eq(dealers.id, dealerId));
-    await bumpDealerVersion(tx, dealerId);
   });
-  forgetDealer(dealerId); // again after commit: a request during the transaction may have cached the old row
   return getDealer(db, dealerId);
 }
 
@@ -179,10 +120,6 @@ export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
     if (staff.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, staff.map((u) => u.id)));
     const deleted = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
     if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
-    await bumpDealerVersion(tx, dealerId);
   });
-  forgetDealer(dealerId);
 }
 
-/** Parses a settings body; exported for the import path. */
-export const parseDealerSettings = (body: unknown) => parseInput(dealerSettingsSchema, body);

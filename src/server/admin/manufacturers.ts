@@ -5,45 +5,16 @@
  * patterns), and delete, refused while dealers use the manufacturer.
  */
 import { count, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { dealers, manufacturers } from '../db/schema';
-import {
-  modelMapSchema,
-  providerSchema,
-  trimPatternsSchema,
-  upsellMapSchema,
-  vehicleModelSchema,
-  type Manufacturer,
-} from '../../domain/schemas';
+import { providerSchema, type Manufacturer } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
-import { TEXT_LIMITS } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
 import type { ManufacturerListItem } from '../../domain/admin';
+import type { ManufacturerInput } from '../../domain/contracts/admin';
 
-const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
-const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' }).max(TEXT_LIMITS.url)]);
-
-/** The editable fields of a manufacturer (the form plus the catalogue). */
-export const manufacturerInputSchema = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(80),
-    logoUrl: optionalUrl.default(''),
-    primaryColor: hexColor.default('#000000'),
-    secondaryColor: hexColor.default('#666666'),
-    providerCompatibility: z.array(providerSchema).default([]),
-    assetNamingConvention: z.string().max(200).default(''),
-    models: z
-      .array(vehicleModelSchema)
-      .default([])
-      .refine((ms) => new Set(ms.map((m) => m.name.toLowerCase())).size === ms.length, 'model names must be unique')
-      .refine((ms) => ms.every((m) => m.msrp.min <= m.msrp.max), 'each model MSRP min must not exceed its max'),
-    defaultModelMappings: modelMapSchema.default({}),
-    defaultUpsellRules: upsellMapSchema.default({}),
-    defaultTrimPatterns: trimPatternsSchema.default({}),
-  })
-  .strict();
-export type ManufacturerInput = z.infer<typeof manufacturerInputSchema>;
+// The request body: src/domain/contracts/admin.ts (issue 14); re-exported for the import path.
+export { manufacturerInputSchema } from '../../domain/contracts/admin';
 
 function toManufacturer(row: typeof manufacturers.$inferSelect): Manufacturer {
   return {

@@ -1,35 +1,26 @@
 /**
  * Platform-wide figures and data exchange for admins (spec 01 §2 Admin Dashboard, Platform
  * Analytics, §8 import/export texts, §9 CTR and performance score; DECISIONS 3, 18, 19): the
- * dashboard cards with real trends against the previous 30 days, per-dealer analytics with a
- * per-day series across dealers, all from the hourly rollups; and the versioned export/import.
+ * dashboard cards (all-time totals, the last 30 days and their trends against the 30 days before),
+ * per-dealer analytics with a per-day series across dealers, all from the hourly rollups and the
+ * windows of domain/periods.ts; and the versioned export/import.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, sessions, users } from '../db/schema';
-import {
-  dealerConfigsSchema,
-  dealerSchema,
-  manufacturerSchema,
-  roleSchema,
-  type AnalyticsPeriod,
-} from '../../domain/schemas';
+import { dealerConfigsSchema, manufacturerSchema, type AnalyticsPeriod } from '../../domain/schemas';
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
-import { periodRange } from '../analytics/service';
-import { bumpDealerVersion } from '../assets/service';
-import { forgetDealer } from '../delivery/service';
+import { ADMIN_TREND_PERIOD, BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
 import { assertDealerUrlsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
 import { manufacturerInputSchema } from './manufacturers';
 import type { PrivateHostPolicy } from '../outbound/guard';
 import type { AdminDashboard, ImportResult, PlatformAnalytics } from '../../domain/admin';
 import { hashPassword } from '../auth/password';
-
-const DAY = 86_400_000;
-const TREND_DAYS = 30;
+import { EXPORT_FORMAT, exportedDealerSchema, exportedUserSchema, type PlatformExport } from '../../domain/contracts/admin';
 
 const sums = {
   impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
@@ -41,25 +32,37 @@ async function totals(db: Db, from: Date, to: Date) {
   return { impressions: row?.impressions ?? 0, clicks: row?.clicks ?? 0 };
 }
 
-/** The Admin Dashboard (spec 01 §2): all-time totals, trends of the last 30 days vs the 30 before. */
-export async function adminDashboard(db: Db, now = new Date()): Promise<AdminDashboard> {
+/**
+ * The Admin Dashboard (spec 01 §2) at `now` (the request time): the all-time totals and active
+ * dealers now (`period: 'all'`), the same figures over the last 30 days (`recent`, the window of
+ * domain/periods.ts) and their trends against the 30 days before (DECISIONS 18). Active Dealers'
+ * trend compares the active dealers now with those of them that existed when the window began.
+ */
+export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard> {
   const all = await listDealers(db);
   const impressions = all.reduce((s, d) => s + d.impressions, 0);
   const clicks = all.reduce((s, d) => s + d.clicks, 0);
-  const to = now;
-  const from = new Date(to.getTime() - TREND_DAYS * DAY);
-  const prevFrom = new Date(from.getTime() - TREND_DAYS * DAY);
-  const [cur, prev] = await Promise.all([totals(db, from, new Date(to.getTime() + 3_600_000)), totals(db, prevFrom, from)]);
+  const window = periodWindow(ADMIN_TREND_PERIOD, now);
+  const prevWindow = previousWindow(window, PERIOD_SPANS[ADMIN_TREND_PERIOD]);
+  const [cur, prev] = await Promise.all([totals(db, window.from, window.to), totals(db, prevWindow.from, prevWindow.to)]);
   const active = all.filter((d) => d.status === 'active');
-  // Active dealers then and now: active dealers that existed at each period's end.
-  const activeBefore = active.filter((d) => Date.parse(d.createdAt) < from.getTime()).length;
+  const activeBefore = active.filter((d) => Date.parse(d.createdAt) < window.from.getTime()).length;
   const curCtr = ctr(cur.clicks, cur.impressions);
   const prevCtr = ctr(prev.clicks, prev.impressions);
   return {
+    period: 'all',
     activeDealers: active.length,
     impressions,
     clicks,
     ctr: ctr(clicks, impressions),
+    recent: {
+      period: ADMIN_TREND_PERIOD,
+      from: window.from.toISOString(),
+      to: window.to.toISOString(),
+      impressions: cur.impressions,
+      clicks: cur.clicks,
+      ctr: curCtr,
+    },
     trends: {
       activeDealers: trendPercent(active.length, activeBefore),
       impressions: trendPercent(cur.impressions, prev.impressions),
@@ -71,9 +74,13 @@ export async function adminDashboard(db: Db, now = new Date()): Promise<AdminDas
   };
 }
 
-/** Platform Analytics (spec 01 §2, DECISIONS 18-19): per dealer figures and score for the period, plus the series. */
-export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now = new Date()): Promise<PlatformAnalytics> {
-  const { from, to } = periodRange(period, now);
+/**
+ * Platform Analytics (spec 01 §2, DECISIONS 18-19): per dealer figures and score for the period's
+ * window at `now` (the request time; domain/periods.ts), plus the series, one bucket per hour (24h)
+ * or UTC day.
+ */
+export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now: Date): Promise<PlatformAnalytics> {
+  const { from, to } = periodWindow(period, now);
   const inPeriod = and(gte(r.hour, from), lt(r.hour, to));
   const perDealer = await db.select({ dealerId: r.dealerId, ...sums }).from(r).where(inPeriod).groupBy(r.dealerId);
   const byDealer = new Map(perDealer.map((p) => [p.dealerId, p]));
@@ -82,19 +89,14 @@ export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now = n
     .from(dealers)
     .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
     .orderBy(dealers.name);
-  const unit = period === '24h' ? 'hour' : 'day';
-  const format = unit === 'hour' ? `'YYYY-MM-DD"T"HH24:00'` : `'YYYY-MM-DD'`;
-  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), ${sql.raw(format)})`;
+  const unit = PERIOD_SPANS[period].unit;
+  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), '${sql.raw(BUCKET_SQL_FORMAT[unit])}')`;
   const rows = await db.select({ bucket: bucketSql, ...sums }).from(r).where(inPeriod).groupBy(bucketSql);
   const byBucket = new Map(rows.map((s) => [s.bucket, s]));
-  const step = unit === 'hour' ? 3_600_000 : DAY;
-  const series: PlatformAnalytics['series'] = [];
-  for (let t = Math.floor(from.getTime() / step) * step; t < to.getTime(); t += step) {
-    const iso = new Date(t).toISOString();
-    const bucket = unit === 'hour' ? `${iso.slice(0, 13)}:00` : iso.slice(0, 10);
+  const series: PlatformAnalytics['series'] = bucketKeys({ from, to }, unit).map((bucket) => {
     const s = byBucket.get(bucket);
-    series.push({ bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0 });
-  }
+    return { bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0 };
+  });
   return {
     period,
     from: from.toISOString(),
@@ -111,27 +113,9 @@ export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now = n
 // ---------------------------------------------------------------------------------------------
 // Export / import (DECISIONS 3)
 
-export const EXPORT_FORMAT = 'dc-banners-export';
 export const EXPORT_VERSION = 1;
-
-const exportedUserSchema = z.object({
-  id: z.uuid(),
-  email: z.email(),
-  name: z.string().min(1),
-  role: roleSchema,
-  dealerId: z.string().nullable(),
-  isActive: z.boolean(),
-});
-const exportedDealerSchema = dealerSchema.omit({ manufacturerName: true });
-/** The export document: each entity in its stored shape (the import checks them more strictly, below). */
-export interface PlatformExport {
-  format: typeof EXPORT_FORMAT;
-  version: number;
-  exportedAt: string;
-  manufacturers: Array<z.infer<typeof manufacturerSchema>>;
-  dealers: Array<z.infer<typeof exportedDealerSchema>>;
-  users: Array<z.infer<typeof exportedUserSchema>>;
-}
+// The export document's shape (the GET /api/admin/export response schema): src/domain/contracts/admin.ts (issue 14).
+export { EXPORT_FORMAT, type PlatformExport } from '../../domain/contracts/admin';
 
 /**
  * What an import accepts (issue 11 §9): the same rules as the screens that edit the data, not the
@@ -231,8 +215,8 @@ export async function importPlatform(db: Db, doc: unknown, opts: { allowPrivateH
     for (const { createdAt: _c, updatedAt: _u, manufacturer, ...d } of data.dealers) {
       if (!known.has(manufacturer)) throw new Invalid(`${TEXT.invalidImportData}: dealer "${d.id}" uses unknown manufacturer "${manufacturer}"`);
       const row = { ...d, manufacturerId: manufacturer };
+      // The database bumps the version of a changed dealer, never lowering it (migration 0007).
       await tx.insert(dealers).values(row).onConflictDoUpdate({ target: dealers.id, set: { ...row, updatedAt: new Date() } });
-      await bumpDealerVersion(tx, d.id);
     }
     const dealerIds = new Set((await tx.select({ id: dealers.id }).from(dealers)).map((d) => d.id));
     const signOut: string[] = [];
@@ -260,6 +244,5 @@ export async function importPlatform(db: Db, doc: unknown, opts: { allowPrivateH
     if (admins.length === 0) throw new Conflict(IMPORT_NO_ACTIVE_ADMIN);
     if (signOut.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, signOut));
   });
-  for (const d of data.dealers) forgetDealer(d.id); // after commit, so no request re-caches the old row
   return { manufacturers: data.manufacturers.length, dealers: data.dealers.length, users: data.users.length, passwordResetRequired: created };
 }

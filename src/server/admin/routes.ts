@@ -8,96 +8,147 @@
  * so no anonymous caller can evict the stored entries (issue 11 §10).
  */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { analyticsPeriodSchema } from '../../domain/schemas';
-import { parseInput } from '../validation';
-import { NotFound } from '../errors';
-import { createDealer, createDealerSchema, deleteDealer, listDealers, parseDealerSettings, updateDealerSettings } from './dealers';
-import { createManufacturer, deleteManufacturer, listManufacturers, manufacturerInputSchema, updateManufacturer } from './manufacturers';
-import { createUser, createUserSchema, listUsers, resetPassword, resetPasswordSchema, updateUser, updateUserSchema } from './users';
+import {
+  adminDashboardSchema,
+  clientErrorListSchema,
+  clientErrorSchema,
+  createDealerSchema,
+  createUserSchema,
+  dealerAnswerSchema,
+  dealerListSchema,
+  dealerSettingsSchema,
+  importAnswerSchema,
+  importBodySchema,
+  manufacturerAnswerSchema,
+  manufacturerInputSchema,
+  manufacturerListSchema,
+  platformAnalyticsQuery,
+  platformAnalyticsSchema,
+  platformExportSchema,
+  resetPasswordSchema,
+  updateUserSchema,
+  userAnswerSchema,
+  userListSchema,
+  userParams,
+} from '../../domain/contracts/admin';
+import { dealerParams, idParams } from '../../domain/contracts/common';
+import { createDealer, deleteDealer, listDealers, updateDealerSettings } from './dealers';
+import { createManufacturer, deleteManufacturer, listManufacturers, updateManufacturer } from './manufacturers';
+import { createUser, listUsers, resetPassword, updateUser } from './users';
 import { adminDashboard, exportPlatform, importPlatform, platformAnalytics } from './platform';
-import { clientErrorRateLimit, clientErrorReporter, clientErrorSchema, listClientErrors, recordClientError } from './client-errors';
+import { clientErrorRateLimit, clientErrorReporter, listClientErrors, recordClientError } from './client-errors';
 
-type Dealer = { Params: { dealerId: string } };
-type Id = { Params: { id: string } };
 const admin = { config: { access: 'admin' as const } };
-const periodQuery = z.object({ period: analyticsPeriodSchema.default('30d') });
+const tags = ['admin'];
+const noContent = { 204: z.void().describe('No content') };
 
-/** The :id of a user route; a malformed id is simply not found. */
-function userId(params: { id: string }): string {
-  if (!z.uuid().safeParse(params.id).success) throw new NotFound('User not found');
-  return params.id;
-}
-
-export async function adminRoutes(app: FastifyInstance) {
-  app.get('/api/admin/dashboard', admin, async () => {
+export async function adminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/admin/dashboard', { ...admin, schema: { tags, summary: 'Dashboard figures', response: { 200: adminDashboardSchema } } }, async () => {
     await app.events.flush();
-    return adminDashboard(app.db);
+    return adminDashboard(app.db, app.now());
   });
-  app.get('/api/admin/analytics', admin, async (request) => {
-    const { period } = parseInput(periodQuery, request.query);
-    await app.events.flush();
-    return platformAnalytics(app.db, period);
-  });
+  app.get(
+    '/api/admin/analytics',
+    { ...admin, schema: { tags, summary: 'Platform analytics of a period', querystring: platformAnalyticsQuery, response: { 200: platformAnalyticsSchema } } },
+    async (request) => {
+      await app.events.flush();
+      return platformAnalytics(app.db, request.query.period, app.now());
+    },
+  );
 
-  app.get('/api/admin/dealers', admin, async () => ({ dealers: await listDealers(app.db) }));
-  app.post('/api/admin/dealers', admin, async (request, reply) => {
-    const dealer = await createDealer(app.db, parseInput(createDealerSchema, request.body));
-    return reply.status(201).send({ dealer });
-  });
-  app.put<Dealer>('/api/admin/dealers/:dealerId/settings', admin, async (request) => ({
-    dealer: await updateDealerSettings(app.db, request.params.dealerId, parseDealerSettings(request.body), { allowPrivateHosts: app.config.feedAllowPrivateHosts }),
+  app.get('/api/admin/dealers', { ...admin, schema: { tags, summary: 'Dealers with all-time figures', response: { 200: dealerListSchema } } }, async () => ({
+    dealers: await listDealers(app.db),
   }));
-  app.delete<Dealer>('/api/admin/dealers/:dealerId', admin, async (request, reply) => {
+  app.post(
+    '/api/admin/dealers',
+    { ...admin, schema: { tags, summary: 'Create a dealer', body: createDealerSchema, response: { 201: dealerAnswerSchema } } },
+    async (request, reply) => {
+      const dealer = await createDealer(app.db, request.body);
+      return reply.status(201).send({ dealer });
+    },
+  );
+  app.put(
+    '/api/admin/dealers/:dealerId/settings',
+    { ...admin, schema: { tags, summary: 'Save dealer settings sections', params: dealerParams, body: dealerSettingsSchema, response: { 200: dealerAnswerSchema } } },
+    async (request) => ({
+      dealer: await updateDealerSettings(app.db, request.params.dealerId, request.body, { allowPrivateHosts: app.config.feedAllowPrivateHosts }),
+    }),
+  );
+  app.delete('/api/admin/dealers/:dealerId', { ...admin, schema: { tags, summary: 'Delete a dealer and its data', params: dealerParams, response: noContent } }, async (request, reply) => {
     await app.events.flush(); // buffered events of this dealer are stored before its rows go
     await deleteDealer(app.db, request.params.dealerId);
     return reply.status(204).send();
   });
 
-  app.get('/api/admin/manufacturers', admin, async () => ({ manufacturers: await listManufacturers(app.db) }));
-  app.post('/api/admin/manufacturers', admin, async (request, reply) => {
-    const manufacturer = await createManufacturer(app.db, parseInput(manufacturerInputSchema, request.body));
-    return reply.status(201).send({ manufacturer });
-  });
-  app.put<Id>('/api/admin/manufacturers/:id', admin, async (request) => ({
-    manufacturer: await updateManufacturer(app.db, request.params.id, parseInput(manufacturerInputSchema, request.body)),
+  app.get('/api/admin/manufacturers', { ...admin, schema: { tags, summary: 'Manufacturers with usage counts', response: { 200: manufacturerListSchema } } }, async () => ({
+    manufacturers: await listManufacturers(app.db),
   }));
-  app.delete<Id>('/api/admin/manufacturers/:id', admin, async (request, reply) => {
+  app.post(
+    '/api/admin/manufacturers',
+    { ...admin, schema: { tags, summary: 'Create a manufacturer', body: manufacturerInputSchema, response: { 201: manufacturerAnswerSchema } } },
+    async (request, reply) => {
+      const manufacturer = await createManufacturer(app.db, request.body);
+      return reply.status(201).send({ manufacturer });
+    },
+  );
+  app.put(
+    '/api/admin/manufacturers/:id',
+    { ...admin, schema: { tags, summary: 'Save a manufacturer', params: idParams, body: manufacturerInputSchema, response: { 200: manufacturerAnswerSchema } } },
+    async (request) => ({ manufacturer: await updateManufacturer(app.db, request.params.id, request.body) }),
+  );
+  app.delete('/api/admin/manufacturers/:id', { ...admin, schema: { tags, summary: 'Delete an unused manufacturer', params: idParams, response: noContent } }, async (request, reply) => {
     await deleteManufacturer(app.db, request.params.id);
     return reply.status(204).send();
   });
 
-  app.get('/api/admin/users', admin, async () => ({ users: await listUsers(app.db) }));
-  app.post('/api/admin/users', admin, async (request, reply) => {
-    const user = await createUser(app.db, parseInput(createUserSchema, request.body));
+  app.get('/api/admin/users', { ...admin, schema: { tags, summary: 'Users', response: { 200: userListSchema } } }, async () => ({ users: await listUsers(app.db) }));
+  app.post('/api/admin/users', { ...admin, schema: { tags, summary: 'Create a user', body: createUserSchema, response: { 201: userAnswerSchema } } }, async (request, reply) => {
+    const user = await createUser(app.db, request.body);
     return reply.status(201).send({ user });
   });
-  app.patch<Id>('/api/admin/users/:id', admin, async (request) => ({
-    user: await updateUser(app.db, userId(request.params), parseInput(updateUserSchema, request.body)),
-  }));
-  app.post<Id>('/api/admin/users/:id/password', admin, async (request, reply) => {
-    await resetPassword(app.db, userId(request.params), parseInput(resetPasswordSchema, request.body).password);
-    return reply.status(204).send();
-  });
+  app.patch(
+    '/api/admin/users/:id',
+    { ...admin, schema: { tags, summary: 'Change a user', params: userParams, body: updateUserSchema, response: { 200: userAnswerSchema } } },
+    async (request) => ({ user: await updateUser(app.db, request.params.id, request.body) }),
+  );
+  app.post(
+    '/api/admin/users/:id/password',
+    { ...admin, schema: { tags, summary: "Reset a user's password", params: userParams, body: resetPasswordSchema, response: noContent } },
+    async (request, reply) => {
+      await resetPassword(app.db, request.params.id, request.body.password);
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/admin/export', admin, async (_request, reply) => {
+  app.get('/api/admin/export', { ...admin, schema: { tags, summary: 'Export the platform (JSON attachment)', response: { 200: platformExportSchema } } }, async (_request, reply) => {
     const doc = await exportPlatform(app.db);
     return reply.header('Content-Disposition', `attachment; filename="dc-banners-export-${doc.exportedAt.slice(0, 10)}.json"`).send(doc);
   });
-  app.post('/api/admin/import', { ...admin, bodyLimit: 20 * 1024 * 1024 }, async (request) => ({
-    imported: await importPlatform(app.db, request.body, { allowPrivateHosts: app.config.feedAllowPrivateHosts }),
-  }));
+  app.post(
+    '/api/admin/import',
+    { ...admin, bodyLimit: 20 * 1024 * 1024, schema: { tags, summary: 'Import an export document', body: importBodySchema, response: { 200: importAnswerSchema } } },
+    async (request) => ({ imported: await importPlatform(app.db, request.body, { allowPrivateHosts: app.config.feedAllowPrivateHosts }) }),
+  );
 
   app.post(
     '/api/client-errors',
-    { config: { access: 'public', rateLimit: clientErrorRateLimit }, bodyLimit: 64 * 1024 },
+    {
+      config: { access: 'public', rateLimit: clientErrorRateLimit },
+      bodyLimit: 64 * 1024,
+      schema: { tags: ['client errors'], summary: "Report a web app render error", body: clientErrorSchema, response: noContent },
+    },
     async (request, reply) => {
-      const report = parseInput(clientErrorSchema, request.body);
+      const report = request.body;
       const user = await clientErrorReporter(request);
       if (user) await recordClientError(app.db, report, user, request.headers['user-agent'] ?? null);
       else request.log.warn({ clientError: { message: report.message.slice(0, 500), url: report.url.slice(0, 500), stack: report.stack?.slice(0, 2000) ?? null } }, 'client error reported while signed out (server log only)');
       return reply.status(204).send();
     },
   );
-  app.get('/api/admin/client-errors', admin, async () => ({ errors: await listClientErrors(app.db) }));
+  app.get('/api/admin/client-errors', { ...admin, schema: { tags, summary: 'The client error log, newest first', response: { 200: clientErrorListSchema } } }, async () => ({
+    errors: await listClientErrors(app.db),
+  }));
 }

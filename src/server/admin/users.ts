@@ -10,36 +10,14 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { dealers, sessions, users } from '../db/schema';
-import { roleSchema, type Role } from '../../domain/schemas';
+import { type Role } from '../../domain/schemas';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { hashPassword } from '../auth/password';
 import type { AdminUser } from '../../domain/admin';
+import type { createUserSchema, updateUserSchema } from '../../domain/contracts/admin';
 
-export const MIN_PASSWORD_LENGTH = 8;
-const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(200);
-
-export const createUserSchema = z
-  .object({
-    email: z.email('must be a valid email address').transform((e) => e.trim()),
-    name: z.string().trim().min(1, 'is required').max(120),
-    role: roleSchema,
-    dealerId: z.string().min(1).nullable().default(null),
-    password,
-  })
-  .strict();
-
-export const updateUserSchema = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(120),
-    role: roleSchema,
-    dealerId: z.string().min(1).nullable(),
-    isActive: z.boolean(),
-  })
-  .partial()
-  .strict()
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one field');
-
-export const resetPasswordSchema = z.object({ password }).strict();
+// Request bodies: src/domain/contracts/admin.ts (issue 14).
+export { MIN_PASSWORD_LENGTH, createUserSchema, resetPasswordSchema, updateUserSchema } from '../../domain/contracts/admin';
 
 const columns = {
   id: users.id,

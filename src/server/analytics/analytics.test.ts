@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
@@ -7,11 +7,15 @@ import { eventRollupsHourly } from '../db/schema';
 let t: TestApp;
 let cookie: string;
 const HOUR = 3_600_000;
-const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - h * HOUR);
+// The app's clock is pinned (app.now, issue 14): 23:30 UTC is the hour in which the old window
+// (end of hour - 7 days) started at midnight and gave 7 day buckets instead of the usual 8.
+const NOW = new Date('2026-03-10T23:30:00Z');
+let clock = NOW;
+const hoursAgo = (h: number) => new Date(Math.floor(NOW.getTime() / HOUR) * HOUR - h * HOUR);
 const get = (url: string) => t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}${url}`, headers: { cookie } });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ now: () => clock });
   cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
   const row = (h: number, model: string, impressions: number, clicks: number, conversions: number) => ({
     dealerId: DEMO_DEALER.id,
@@ -31,6 +35,9 @@ beforeAll(async () => {
   ]);
 });
 afterAll(() => t.close());
+afterEach(() => {
+  clock = NOW;
+});
 
 describe('dealer analytics', () => {
   it('totals the period, compares with the previous one and ranks models by conversions', async () => {
@@ -43,8 +50,9 @@ describe('dealer analytics', () => {
     expect(a.trends.clicks).toBe(230);
     expect(a.models.map((m: { model: string }) => m.model)).toEqual(['cr-v', 'civic', 'accord']);
     expect(a.models[0]).toMatchObject({ impressions: 500, clicks: 25, conversions: 5, ctr: 5, conversionRate: 20 });
-    expect(a.series).toHaveLength(8);
+    expect(a.series.map((b: { bucket: string }) => b.bucket)).toEqual(['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10']);
     expect(a.series.reduce((s: number, b: { impressions: number }) => s + b.impressions, 0)).toBe(1600);
+    expect({ from: a.from, to: a.to }).toEqual({ from: '2026-03-04T00:00:00.000Z', to: '2026-03-11T00:00:00.000Z' });
     expect(a.lastUpdated).toBe(hoursAgo(2).toISOString());
   });
 
@@ -54,7 +62,23 @@ describe('dealer analytics', () => {
     expect(a.previous.impressions).toBe(500); // the cr-v hour 30 h ago
     expect(a.trends.impressions).toBe(100);
     expect(a.series).toHaveLength(24);
+    expect(a.series.at(-1)).toMatchObject({ bucket: '2026-03-10T23:00' });
   });
+
+  // Before issue 14 the day series had 8 buckets except from 23:00 to 23:59 UTC (7), and the test
+  // that expected 8 failed every evening. Now a period has one bucket per day, ending today.
+  it.each(['2026-03-10T00:30:00Z', '2026-03-10T12:00:00Z', '2026-03-10T23:00:00Z', '2026-03-10T23:59:59.999Z'])(
+    'has one bucket per day of the period, the last one today, with the clock at %s',
+    async (at) => {
+      clock = new Date(at);
+      for (const [period, days] of [['7d', 7], ['30d', 30], ['90d', 90]] as const) {
+        const a = (await get(`/analytics?period=${period}`)).json();
+        expect(a.series).toHaveLength(days);
+        expect(a.series.at(-1).bucket).toBe('2026-03-10');
+        expect(a.series.reduce((s: number, b: { impressions: number }) => s + b.impressions, 0)).toBe(a.current.impressions);
+      }
+    },
+  );
 
   it('exports the period per day and model as CSV', async () => {
     const res = await get('/analytics/export.csv?period=7d');

@@ -3,34 +3,36 @@
  * DECISIONS 18).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { analyticsPeriodSchema } from '../../domain/schemas';
-import { parseInput } from '../validation';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dealerParams } from '../../domain/contracts/common';
+import { dealerAnalyticsQuery, dealerAnalyticsSchema } from '../../domain/contracts/analytics';
 import { getDealer } from '../dealers/service';
 import { analyticsCsv, dealerAnalytics } from './service';
 
-const query = z.object({ period: analyticsPeriodSchema.default('7d') });
+const tags = ['analytics'];
 
-export async function analyticsRoutes(app: FastifyInstance) {
-  app.get<{ Params: { dealerId: string } }>(
+export async function analyticsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/dealers/:dealerId/analytics',
-    { config: { access: 'dealer-read' } },
+    { config: { access: 'dealer-read' }, schema: { tags, summary: 'Analytics of a period', params: dealerParams, querystring: dealerAnalyticsQuery, response: { 200: dealerAnalyticsSchema } } },
     async (request) => {
-      const { period } = parseInput(query, request.query);
+      const { period } = request.query;
       const dealer = await getDealer(app.db, request.params.dealerId);
       await app.events.flush();
-      return dealerAnalytics(app.db, dealer.id, period, dealer.configs.modelMap);
+      return dealerAnalytics(app.db, dealer.id, period, dealer.configs.modelMap, app.now());
     },
   );
 
-  app.get<{ Params: { dealerId: string } }>(
+  app.get(
     '/api/dealers/:dealerId/analytics/export.csv',
-    { config: { access: 'dealer-read' } },
+    // text/csv attachment: no JSON answer to describe.
+    { config: { access: 'dealer-read' }, schema: { tags, summary: 'Analytics of a period as CSV', params: dealerParams, querystring: dealerAnalyticsQuery } },
     async (request, reply) => {
-      const { period } = parseInput(query, request.query);
+      const { period } = request.query;
       const dealer = await getDealer(app.db, request.params.dealerId);
       await app.events.flush();
-      const csv = await analyticsCsv(app.db, dealer.id, period, dealer.configs.modelMap);
+      const csv = await analyticsCsv(app.db, dealer.id, period, dealer.configs.modelMap, app.now());
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="dc-banners-${dealer.id}-${period}.csv"`)

@@ -1,25 +1,17 @@
 /**
  * Dealer analytics from the hourly rollups (spec 02 §2 Analytics, DECISIONS 18-19): totals of a
  * period and of the previous period of the same length, trends, per-model performance, a time
- * series, and the CSV export per day and model.
+ * series, and the CSV export per day and model. Windows from domain/periods.ts at the given `now`.
  */
 import { and, desc, eq, gte, lt, max, sql } from 'drizzle-orm';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/client';
 import { eventRollupsHourly as r } from '../db/schema';
 import type { AnalyticsPeriod, DealerAnalytics, DealerStats, ModelPerformance } from '../../domain/schemas';
-import { PERIOD_MS } from '../../domain/constants';
+import { BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
 import { conversionRate, ctr, trendPercent } from '../../domain/metrics';
 import { canonicalModel } from '../../domain/model-keys';
 import { dealerStats } from '../tracking/service';
-
-const HOUR = 3_600_000;
-
-/** [from, to) of a period ending now, aligned to the hour the rollups use. */
-export function periodRange(period: AnalyticsPeriod, now = new Date()): { from: Date; to: Date } {
-  const to = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
-  return { from: new Date(to.getTime() - PERIOD_MS[period]), to };
-}
 
 const sums = {
   impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
@@ -30,11 +22,16 @@ const sums = {
 const rate = (s: DealerStats) => conversionRate(s.conversions, s.clicks);
 const trendOf = (a: number | null, b: number | null) => (a === null || b === null ? null : trendPercent(a, b));
 
-/** The analytics of one dealer for a period; model keys are shown as the dealer's canonical names. */
-export async function dealerAnalytics(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now = new Date()): Promise<DealerAnalytics> {
-  const { from, to } = periodRange(period, now);
-  const prevFrom = new Date(from.getTime() - PERIOD_MS[period]);
-  const [current, previous] = await Promise.all([dealerStats(db, dealerId, from, to), dealerStats(db, dealerId, prevFrom, from)]);
+/**
+ * The analytics of one dealer for a period at `now` (the request time): the window and the previous
+ * window of domain/periods.ts, one series bucket per hour (24h) or UTC day; model keys are shown as
+ * the dealer's canonical names.
+ */
+export async function dealerAnalytics(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<DealerAnalytics> {
+  const span = PERIOD_SPANS[period];
+  const { from, to } = periodWindow(period, now);
+  const prev = previousWindow({ from, to }, span);
+  const [current, previous] = await Promise.all([dealerStats(db, dealerId, from, to), dealerStats(db, dealerId, prev.from, prev.to)]);
   const inPeriod = and(eq(r.dealerId, dealerId), gte(r.hour, from), lt(r.hour, to));
 
   const modelRows = await db.select({ model: r.model, ...sums }).from(r).where(inPeriod).groupBy(r.model);
@@ -51,20 +48,15 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
     .map((m) => ({ ...m, ctr: ctr(m.clicks, m.impressions), conversionRate: conversionRate(m.conversions, m.clicks) }))
     .sort((a, b) => b.conversions - a.conversions || b.clicks - a.clicks || b.impressions - a.impressions);
 
-  const unit = period === '24h' ? 'hour' : 'day';
+  const unit = span.unit;
   // Constants inlined (not bound) so GROUP BY sees the same expression as SELECT.
-  const format = unit === 'hour' ? `'YYYY-MM-DD"T"HH24:00'` : `'YYYY-MM-DD'`;
-  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), ${sql.raw(format)})`;
+  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), '${sql.raw(BUCKET_SQL_FORMAT[unit])}')`;
   const seriesRows = await db.select({ bucket: bucketSql, ...sums }).from(r).where(inPeriod).groupBy(bucketSql);
   const byBucket = new Map(seriesRows.map((s) => [s.bucket, s]));
-  const series: DealerAnalytics['series'] = [];
-  const step = unit === 'hour' ? HOUR : 86_400_000;
-  for (let t = Math.floor(from.getTime() / step) * step; t < to.getTime(); t += step) {
-    const iso = new Date(t).toISOString();
-    const bucket = unit === 'hour' ? iso.slice(0, 13) + ':00' : iso.slice(0, 10);
+  const series: DealerAnalytics['series'] = bucketKeys({ from, to }, unit).map((bucket) => {
     const s = byBucket.get(bucket);
-    series.push({ bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0, conversions: s?.conversions ?? 0 });
-  }
+    return { bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0, conversions: s?.conversions ?? 0 };
+  });
 
   const [last] = await db.select({ at: max(r.hour) }).from(r).where(eq(r.dealerId, dealerId));
   return {
@@ -90,8 +82,8 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
  * conversions. A text cell starting with =, +, -, @, tab or CR (a model name from a dealer page) is
  * prefixed with a single quote, so spreadsheets show it instead of running it (OWASP CSV injection).
  */
-export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now = new Date()): Promise<string> {
-  const { from, to } = periodRange(period, now);
+export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<string> {
+  const { from, to } = periodWindow(period, now);
   const day = sql<string>`to_char(date_trunc('day', ${r.hour} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const rows = await db
     .select({ day, model: r.model, ...sums })

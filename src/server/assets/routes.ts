@@ -2,16 +2,25 @@
  * Asset routes of the dealer area (spec 02 §2 Asset Manager and upload panel, DECISIONS 10-13).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ASSET_BYTES, MAX_FILENAME_LENGTH, MAX_UPLOAD_FILES, TEXT, UPLOAD_TEXT } from '../../domain/constants';
-import { Invalid, NotFound, PayloadTooLarge } from '../errors';
-import { parseInput } from '../validation';
+import { activeBodySchema, dealerParams } from '../../domain/contracts/common';
+import {
+  assetAnswerSchema,
+  assetListSchema,
+  assetParams,
+  cleanupBodySchema,
+  cleanupPlanSchema,
+  freeUpSpaceResultSchema,
+  uploadAnswerSchema,
+  type UploadResult,
+} from '../../domain/contracts/assets';
+import { Invalid, PayloadTooLarge } from '../errors';
 import { getDealer } from '../dealers/service';
-import { assetBytes, cleanupPlan, deleteAsset, freeUpSpace, listAssets, setAssetActive, storageUsage, uploadAsset, type UploadResult } from './service';
+import { assetBytes, cleanupPlan, deleteAsset, freeUpSpace, listAssets, setAssetActive, storageUsage, uploadAsset } from './service';
 
-const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid() });
-const activeBody = z.object({ isActive: z.boolean() }).strict();
-const cleanupBody = z.object({ assetIds: z.array(z.string().max(100)).min(1, 'Choose at least one asset').max(1000) }).strict();
+const tags = ['assets'];
 
 /** One file part of an upload, read whole: its name and bytes, or the reason it is refused. */
 type ReadPart = { filename: string; bytes: Buffer } | { refused: UploadResult };
@@ -45,16 +54,11 @@ async function readUploadParts(request: FastifyRequest): Promise<ReadPart[]> {
   return read;
 }
 
-function parseAssetParams(params: unknown) {
-  const parsed = assetParams.safeParse(params);
-  if (!parsed.success) throw new NotFound('Asset not found');
-  return parsed.data;
-}
-
-export async function assetRoutes(app: FastifyInstance) {
-  app.get<{ Params: { dealerId: string } }>(
+export async function assetRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/dealers/:dealerId/assets',
-    { config: { access: 'dealer-read' } },
+    { config: { access: 'dealer-read' }, schema: { tags, summary: 'Assets, newest first, and storage use', params: dealerParams, response: { 200: assetListSchema } } },
     async (request) => {
       const { dealerId } = request.params;
       const usage = await storageUsage(app.db, dealerId);
@@ -62,9 +66,13 @@ export async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: { dealerId: string } }>(
+  app.post(
     '/api/dealers/:dealerId/assets',
-    { config: { access: 'dealer-write' } },
+    {
+      config: { access: 'dealer-write' },
+      // multipart/form-data with one or more "file" fields, read by the handler (no body schema).
+      schema: { tags, summary: 'Upload assets (multipart "file" fields)', consumes: ['multipart/form-data'], params: dealerParams, response: { 200: uploadAnswerSchema } },
+    },
     async (request) => {
       const { dealerId } = request.params;
       await getDealer(app.db, dealerId);
@@ -79,49 +87,48 @@ export async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { dealerId: string; assetId: string } }>(
+  app.delete(
     '/api/dealers/:dealerId/assets/:assetId',
-    { config: { access: 'dealer-write' } },
+    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Delete an asset', params: assetParams, response: { 204: z.void().describe('No content') } } },
     async (request, reply) => {
-      const { dealerId, assetId } = parseAssetParams(request.params);
+      const { dealerId, assetId } = request.params;
       await deleteAsset(app.db, dealerId, assetId);
       return reply.status(204).send();
     },
   );
 
   // Asset active/inactive toggle (spec 02 §3 Asset.isActive).
-  app.patch<{ Params: { dealerId: string; assetId: string } }>(
+  app.patch(
     '/api/dealers/:dealerId/assets/:assetId',
-    { config: { access: 'dealer-write' } },
+    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Make an asset active or inactive', params: assetParams, body: activeBodySchema, response: { 200: assetAnswerSchema } } },
     async (request) => {
-      const { dealerId, assetId } = parseAssetParams(request.params);
-      const { isActive } = parseInput(activeBody, request.body);
-      return { asset: await setAssetActive(app.db, dealerId, assetId, isActive) };
+      const { dealerId, assetId } = request.params;
+      return { asset: await setAssetActive(app.db, dealerId, assetId, request.body.isActive) };
     },
   );
 
   // 'Free up space' (DECISIONS 12, issue 12): the plan per model, trim, slot and size, then deletion
   // of the confirmed ids that are still in the plan's remove lists only.
-  app.get<{ Params: { dealerId: string } }>(
+  app.get(
     '/api/dealers/:dealerId/assets/cleanup',
-    { config: { access: 'dealer-read' } },
+    { config: { access: 'dealer-read' }, schema: { tags, summary: "The 'Free up space' plan", params: dealerParams, response: { 200: cleanupPlanSchema } } },
     async (request) => cleanupPlan(app.db, request.params.dealerId),
   );
 
-  app.post<{ Params: { dealerId: string } }>(
+  app.post(
     '/api/dealers/:dealerId/assets/cleanup',
-    { config: { access: 'dealer-write' } },
+    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Delete confirmed assets of the plan', params: dealerParams, body: cleanupBodySchema, response: { 200: freeUpSpaceResultSchema } } },
     async (request) => {
-      const { assetIds } = parseInput(cleanupBody, request.body);
-      return freeUpSpace(app.db, request.params.dealerId, assetIds);
+      return freeUpSpace(app.db, request.params.dealerId, request.body.assetIds);
     },
   );
 
-  app.get<{ Params: { dealerId: string; assetId: string } }>(
+  app.get(
     '/api/dealers/:dealerId/assets/:assetId/image',
-    { config: { access: 'dealer-read' } },
+    // Image bytes (the asset's own type): no JSON answer to describe.
+    { config: { access: 'dealer-read' }, schema: { tags, summary: "An asset's image bytes", params: assetParams } },
     async (request, reply) => {
-      const { dealerId, assetId } = parseAssetParams(request.params);
+      const { dealerId, assetId } = request.params;
       const { mimeType, data } = await assetBytes(app.db, dealerId, assetId);
       return reply.type(mimeType).header('Cache-Control', 'private, max-age=3600').send(data);
     },

@@ -19,13 +19,12 @@ import { modelKey } from '../../domain/model-keys';
 import { trimKey } from '../../domain/asset-choice';
 import { Invalid, NotFound, QuotaExceeded } from '../errors';
 import { inspectImage } from './image';
-import { forgetDealer } from '../delivery/service';
+import type { CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
 
 type AssetRow = typeof assets.$inferSelect;
 
-export type UploadResult =
-  | { filename: string; ok: true; asset: Asset; warnings: string[] }
-  | { filename: string; ok: false; error: string; hint?: string };
+// Answer shapes: src/domain/contracts/assets.ts (issue 14).
+export type { CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
 
 /** API shape of an asset row. */
 export function toAsset(row: AssetRow): Asset {
@@ -133,7 +132,6 @@ export async function uploadAsset(db: Db, dealerId: string, filename: string, by
         })
         .returning();
       await tx.insert(assetBlobs).values({ assetId: id, data: bytes });
-      await bumpDealerVersion(tx, dealerId);
       return toAsset(row!);
     });
     return { filename, ok: true, asset, warnings };
@@ -141,15 +139,6 @@ export async function uploadAsset(db: Db, dealerId: string, filename: string, by
     if (err instanceof QuotaExceeded) return { filename, ok: false, error: err.message };
     throw err;
   }
-}
-
-/** Marks a change that affects banner delivery, so delivery caches keyed by version expire. */
-export async function bumpDealerVersion(tx: Db | Tx, dealerId: string): Promise<void> {
-  forgetDealer(dealerId);
-  await tx
-    .update(dealers)
-    .set({ version: sql`${dealers.version} + 1`, updatedAt: new Date() })
-    .where(eq(dealers.id, dealerId));
 }
 
 /** Deletes one asset of a dealer. @throws NotFound when the dealer has no such asset. */
@@ -160,7 +149,6 @@ export async function deleteAsset(db: Db, dealerId: string, assetId: string): Pr
       .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
       .returning({ id: assets.id });
     if (deleted.length === 0) throw new NotFound('Asset not found');
-    await bumpDealerVersion(tx, dealerId);
   });
 }
 
@@ -177,7 +165,7 @@ export async function assetBytes(db: Db, dealerId: string, assetId: string): Pro
 
 /**
  * Turns one asset of a dealer on or off for delivery and preview (spec 02 §3 Asset.isActive;
- * inactive assets are never chosen, spec 02 §4 step 2). Bumps dealers.version.
+ * inactive assets are never chosen, spec 02 §4 step 2). The database bumps dealers.version (migration 0007).
  * @throws NotFound('Asset not found').
  */
 export async function setAssetActive(db: Db, dealerId: string, assetId: string, isActive: boolean): Promise<Asset> {
@@ -188,53 +176,10 @@ export async function setAssetActive(db: Db, dealerId: string, assetId: string, 
       .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
       .returning();
     if (!row) throw new NotFound('Asset not found');
-    await bumpDealerVersion(tx, dealerId);
     return toAsset(row);
   });
 }
 
-/** An asset as the 'Free up space' dialog lists it. */
-export interface CleanupAsset {
-  id: string;
-  name: string;
-  createdAt: string;
-  sizeBytes: number;
-  isActive: boolean;
-}
-
-/**
- * One group of interchangeable assets (issue 12): same model (modelKey), trim, slot and exact pixel
- * size. Delivery never tells them apart except by age and isActive, so only `keep` can ever be shown.
- */
-export interface CleanupGroup {
-  /** The model's catalogue display name ('Civic'), else as the filename writes it. */
-  model: string;
-  modelKey: string;
-  /** The trim's catalogue display name ('Sport'), else as the filename writes it. */
-  trim: string;
-  /** The slot the size serves with the dealer's current banner sizes (banner-type rules). */
-  slot: 'header' | 'primary';
-  /** 'WIDTHxHEIGHT' in pixels. */
-  size: string;
-  /** What delivery shows for this group: the newest active asset, else the newest one. */
-  keep: CleanupAsset;
-  /** Every other asset of the group, newest first; removed only when the dealer confirms. */
-  remove: CleanupAsset[];
-}
-
-/** The 'Free up space' plan: groups with something to remove, and the bytes removing all of it frees. */
-export interface CleanupPlan {
-  groups: CleanupGroup[];
-  freedBytes: number;
-}
-
-/** What POST /assets/cleanup did: assets deleted, bytes freed, and requested ids not deleted. */
-export interface FreeUpSpaceResult {
-  deleted: number;
-  freedBytes: number;
-  /** Requested ids that are not (or no longer) in the plan's remove lists: kept, unknown, another dealer's. */
-  skipped: string[];
-}
 
 /** The dealer's data the plan reads: current banner sizes and the manufacturer's models (display names). */
 interface PlanContext {
@@ -321,7 +266,7 @@ export async function cleanupPlan(db: Db, dealerId: string): Promise<CleanupPlan
  * Deletes the assets the dealer confirmed in the 'Free up space' dialog, in one transaction: only ids
  * that are in the remove lists of the plan as it stands now (the dealer's asset rows are locked
  * while it is worked out), never a kept asset nor another dealer's; the rest come back in `skipped`.
- * Bumps dealers.version when anything was deleted. @throws NotFound when the dealer does not exist.
+ * The database bumps dealers.version when anything was deleted (migration 0007). @throws NotFound when the dealer does not exist.
  */
 export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]): Promise<FreeUpSpaceResult> {
   const wanted = [...new Set(assetIds)];
@@ -343,7 +288,6 @@ export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]):
       .delete(assets)
       .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, victims)))
       .returning({ id: assets.id, sizeBytes: assets.sizeBytes });
-    await bumpDealerVersion(tx, dealerId);
     return { deleted: deleted.length, freedBytes: deleted.reduce((n, a) => n + a.sizeBytes, 0), skipped };
   });
 }

@@ -67,7 +67,9 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
     }
   });
 
-  app.addHook('preHandler', async (request) => {
+  // preValidation: who may call is decided before the route schema judges the input, so a caller
+  // without access gets 401/403 whatever it sent (issue 14).
+  app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     const token = sessionToken(request);

@@ -101,6 +101,8 @@ const ROWS: Row[] = [
   { method: 'POST', route: '/api/admin/import', url: '/api/admin/import', payload: { format: 'nope' }, expect: [401, 400, 403, 403, 403] },
   { method: 'POST', route: '/api/client-errors', url: '/api/client-errors', payload: { message: 'Boom', url: 'http://localhost/x' }, expect: [204, 204, 204, 204, 204] },
   { method: 'GET', route: '/api/admin/client-errors', url: '/api/admin/client-errors', expect: [401, 200, 403, 403, 403] },
+  { method: 'GET', route: '/api/admin/outbox', url: '/api/admin/outbox', expect: [401, 200, 403, 403, 403] },
+  { method: 'GET', route: '/api/openapi.json', url: '/api/openapi.json', expect: [401, 200, 403, 403, 403] },
   { method: 'GET', route: '/api/scripts/:dealerId/asset', url: `/api/scripts/${A}/asset?model=civic&type=header`, expect: [200, 200, 200, 200, 200] },
   {
     method: 'POST',

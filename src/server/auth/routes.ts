@@ -4,19 +4,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { loginBodySchema } from '../../domain/schemas';
+import { demoAccountsSchema, loginAnswerSchema, loginBodySchema, meAnswerSchema } from '../../domain/contracts/auth';
 import { LOGIN_IP_LIMIT_PER_MINUTE, tooManyAttemptsMessage } from '../../domain/login-throttle';
-import { parseInput } from '../validation';
+import { DEMO_ACCOUNTS } from '../../domain/demo';
 import { RateLimited } from '../errors';
 import { SESSION_COOKIE, sessionToken } from './access';
 import { getSessionUser, login, logout } from './service';
 import { hashPassword } from './password';
-import { DEMO_ACCOUNTS } from '../db/seed';
 import { users } from '../db/schema';
 
 /** Registers the /api/auth routes on `app` (uses app.db and app.config; errors go to the app's error handler). */
-export async function authRoutes(app: FastifyInstance) {
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['auth'];
   const secure = app.config.publicOrigin.startsWith('https:');
   // Unknown emails are verified against this hash (issue 11): made once per app, in the background,
   // with the same argon2 parameters as real hashes. The catch only marks the promise handled; login awaits it.
@@ -35,9 +38,10 @@ export async function authRoutes(app: FastifyInstance) {
           errorResponseBuilder: (_request, context) => new RateLimited(tooManyAttemptsMessage(context.ttl), Math.ceil(context.ttl / 1000)),
         },
       },
+      schema: { tags, summary: 'Sign in (sets the session cookie)', body: loginBodySchema, response: { 200: loginAnswerSchema } },
     },
     async (request, reply) => {
-      const body = parseInput(loginBodySchema, request.body);
+      const body = request.body;
       const { token, user } = await login(app.db, body.email, body.password, { ttlMs: app.config.sessionTtlMs, dummyHash });
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
@@ -51,7 +55,7 @@ export async function authRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post('/api/auth/logout', { config: { access: 'signed-in' } }, async (request, reply) => {
+  app.post('/api/auth/logout', { config: { access: 'signed-in' }, schema: { tags, summary: 'Sign out', response: { 204: z.void().describe('No content') } } }, async (request, reply) => {
     if (request.sessionToken) await logout(app.db, request.sessionToken);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.status(204).send();
@@ -61,7 +65,7 @@ export async function authRoutes(app: FastifyInstance) {
    * The session's user, or `{ user: null }` when signed out (no, a bad or an expired session
    * cookie): a 200 either way, so a signed-out page load logs no failed request (issue 16).
    */
-  app.get('/api/auth/me', { config: { access: 'public' } }, async (request) => {
+  app.get('/api/auth/me', { config: { access: 'public' }, schema: { tags, summary: "The session's user, null when signed out", response: { 200: meAnswerSchema } } }, async (request) => {
     const token = sessionToken(request);
     return { user: token ? await getSessionUser(app.db, token) : null };
   });
@@ -71,7 +75,7 @@ export async function authRoutes(app: FastifyInstance) {
    * have their seeded demo password (users.demo_password; any password change clears it), in
    * DEMO_ACCOUNTS order; an empty list otherwise.
    */
-  app.get('/api/auth/demo-accounts', { config: { access: 'public' } }, async () => {
+  app.get('/api/auth/demo-accounts', { config: { access: 'public' }, schema: { tags, summary: 'Demo accounts for the sign-in hint', response: { 200: demoAccountsSchema } } }, async () => {
     if (!app.config.seedDemo) return { accounts: [] };
     const rows = await app.db
       .select({ email: sql<string>`lower(${users.email})` })

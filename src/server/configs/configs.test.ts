@@ -6,7 +6,6 @@ import { assets, dealerInventory, dealers, eventRollupsHourly } from '../db/sche
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { embeddedConfig } from '../scripts/service';
 import { planOf } from '../../embed/shortcodes';
-import { bumpDealerVersion } from '../assets/service';
 import { CATALOGUE } from '../db/seed-catalogue';
 
 let t: TestApp;
@@ -14,9 +13,11 @@ let cookie: string;
 const A = DEMO_DEALER.id;
 const base = `/api/dealers/${A}`;
 const honda = CATALOGUE.find((m) => m.id === 'honda')!;
+// The reporting clock (app.now, issue 14), pinned just after midnight UTC: "an hour ago" is yesterday.
+const NOW = new Date('2026-03-10T00:30:00Z');
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ now: () => NOW });
   cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
 });
 afterAll(() => t.close());
@@ -153,7 +154,7 @@ describe('upsell rules per strategy', () => {
       upsellRules: { civic: 'hr-v' },
       source: 'manual',
     });
-    await bumpDealerVersion(t.database.db, A);
+    t.app.caches.forgetDealer(A); // the database bumped the version (migration 0007)
     const r = (await get(`${base}/upsell-rules`)).json();
     expect(r.active).toEqual({ civic: 'hr-v' });
     expect(r.inventory).toMatchObject({ totalUnits: 12, modelCount: 2, agedUnits: 3, avgDaysOnLot: 41.5 });
@@ -266,7 +267,7 @@ describe('dashboard trend', () => {
   it("compares the last 7 days with the 7 before, null ('--') without previous data", async () => {
     const first = (await get(`${base}/stats/trend?days=7`)).json();
     expect(first.trend).toEqual({ impressions: null, clicks: null, ctr: null });
-    const hourAgo = new Date(Math.floor((Date.now() - 3_600_000) / 3_600_000) * 3_600_000);
+    const hourAgo = new Date('2026-03-09T23:00:00Z');
     const tenDaysAgo = new Date(hourAgo.getTime() - 10 * 86_400_000);
     await t.database.db.insert(eventRollupsHourly).values([
       { dealerId: A, hour: hourAgo, model: 'civic', slotType: 'header', impressions: 150, clicks: 6, conversions: 0 },
@@ -276,6 +277,8 @@ describe('dashboard trend', () => {
     expect(res.statusCode).toBe(200);
     const s = res.json();
     expect(s).toMatchObject({ impressions: 150, clicks: 6, previous: { impressions: 100, clicks: 2 } });
+    // Today (UTC) and the 6 days before, up to the end of the current hour (domain/periods.ts).
+    expect({ days: s.days, from: s.from, to: s.to }).toEqual({ days: 7, from: '2026-03-04T00:00:00.000Z', to: '2026-03-10T01:00:00.000Z' });
     expect(s.trend.impressions).toBeCloseTo(50);
     expect(s.trend.clicks).toBeCloseTo(200);
     expect(s.trend.ctr).toBeCloseTo(100); // 4 % vs 2 %

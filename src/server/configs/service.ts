@@ -5,7 +5,6 @@
  * per strategy, the banner preview through the delivery choice, and dashboard trends.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../db/client';
 import { assets, dealerInventory, dealers, manufacturers } from '../db/schema';
 import {
@@ -13,49 +12,27 @@ import {
   dealerConfigsSchema,
   type BannerSizes,
   type DealerConfigs,
-  type DealerStats,
   type Variant,
 } from '../../domain/schemas';
 import { defaultDealerConfigs, weightLabel } from '../../domain/defaults';
 import { DEFAULT_BANNER_SIZES, TEXT } from '../../domain/constants';
 import { activeUpsellRules } from '../../domain/upsell';
 import { trendPercent } from '../../domain/metrics';
+import { previousWindow, spanWindow } from '../../domain/periods';
 import { NotFound } from '../errors';
-import { parseInput } from '../validation';
-import { bumpDealerVersion } from '../assets/service';
+import { assertValid } from '../validation';
+import type { ConfigsUpdate, ConfigsView, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
 import type { InventorySummaryView } from '../../domain/inventory';
-import { resolveBanner } from '../delivery/service';
+import { resolveBanner, type DeliveryContext } from '../delivery/service';
 import { regenerateInventoryRules } from '../inventory/service';
 import { shapeMismatch } from '../../domain/asset-choice';
 import { modelKey } from '../../domain/model-keys';
 import type { CdnProber } from '../delivery/cdn-probe';
 import { dealerStats } from '../tracking/service';
 
-/** The config fields the dealer edits (spec 02 §3 Dealer configs) plus the four banner sizes. */
-export const editableConfigsSchema = z.object({
-  modelMap: dealerConfigsSchema.shape.modelMap,
-  upsellMap: dealerConfigsSchema.shape.upsellMap,
-  trimPatterns: dealerConfigsSchema.shape.trimPatterns,
-  inventoryWeights: dealerConfigsSchema.shape.inventoryWeights,
-  customUpsellLogic: dealerConfigsSchema.shape.customUpsellLogic,
-  customUpsellRules: dealerConfigsSchema.shape.customUpsellRules,
-  bannerSizes: bannerSizesSchema,
-});
-export type EditableConfigs = z.infer<typeof editableConfigsSchema>;
-
-/** Body of PUT /configs: any subset of the editable fields; each given field replaces the saved one whole. */
-export const configsUpdateSchema = editableConfigsSchema
-  .partial()
-  .strict()
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one field');
-export type ConfigsUpdate = z.infer<typeof configsUpdateSchema>;
-
-export interface ConfigsView extends EditableConfigs {
-  manufacturer: { id: string; name: string };
-  /** dealers.version after the read or save (changes on every delivery-affecting write). */
-  version: number;
-}
+// Shapes of the routes: src/domain/contracts/configs.ts (issue 14).
+export type { ConfigsUpdate, ConfigsView, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
 
 function pick(configs: DealerConfigs, bannerSizes: BannerSizes): EditableConfigs {
   return {
@@ -101,9 +78,10 @@ export async function getConfigs(db: Db, dealerId: string): Promise<ConfigsView>
 
 /**
  * Saves the given config fields in ONE transaction holding the dealer row lock: the body is already
- * validated by configsUpdateSchema; the merged configs and sizes are validated again whole, so an
- * invalid value anywhere leaves every saved value unchanged. Bumps dealers.version (delivery caches).
- * @throws NotFound('Dealer not found'), Invalid (via the caller's parse).
+ * validated by the route's configsUpdateSchema; the merged configs and sizes are validated again whole, so an
+ * invalid value anywhere leaves every saved value unchanged. The database bumps dealers.version
+ * (migration 0007: delivery caches).
+ * @throws NotFound('Dealer not found'), Invalid naming the field of the merged configs.
  */
 export async function saveConfigs(db: Db, dealerId: string, update: ConfigsUpdate): Promise<ConfigsView> {
   await db.transaction(async (tx) => {
@@ -114,11 +92,10 @@ export async function saveConfigs(db: Db, dealerId: string, update: ConfigsUpdat
       .for('update');
     if (!row) throw new NotFound(TEXT.dealerNotFound);
     const { bannerSizes, ...configFields } = update;
-    const configs = parseInput(dealerConfigsSchema, { ...row.configs, ...configFields });
-    const storage = { ...row.storage, bannerSizes: parseInput(bannerSizesSchema, bannerSizes ?? row.storage.bannerSizes) };
+    const configs = assertValid(dealerConfigsSchema, { ...row.configs, ...configFields });
+    const storage = { ...row.storage, bannerSizes: assertValid(bannerSizesSchema, bannerSizes ?? row.storage.bannerSizes) };
     await tx.update(dealers).set({ configs, assetStorage: storage }).where(eq(dealers.id, dealerId));
     await regenerateInventoryRules(tx, dealerId); // weights and rules feed the inventory strategy's choice
-    await bumpDealerVersion(tx, dealerId);
   });
   return getConfigs(db, dealerId);
 }
@@ -204,10 +181,10 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  * app.cdnProbes). The upsell slot also lists the candidates weighed, best first, with their
  * weights and labels (issue 12). @throws NotFound for an unknown dealer.
  */
-export async function previewSlots(db: Db, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
+export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
   for (const slot of ['header', 'primary', 'upsell'] as const) {
-    const r = await resolveBanner(db, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim }, cdn);
+    const r = await resolveBanner(ctx, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim }, cdn);
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
     params.set('v', String(r.version));
@@ -231,7 +208,7 @@ export async function previewSlots(db: Db, dealerId: string, q: { model: string;
   }
   const ids = out.flatMap((s) => (s.assetId ? [s.assetId] : []));
   if (ids.length > 0) {
-    const names = await db
+    const names = await ctx.db
       .select({ id: assets.id, name: assets.name })
       .from(assets)
       .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, ids)));
@@ -240,22 +217,20 @@ export async function previewSlots(db: Db, dealerId: string, q: { model: string;
   return out;
 }
 
-/** Stats of a period plus the previous period of the same length and the change in percent (DECISIONS 18). */
-export interface StatsWithTrend extends DealerStats {
-  previous: DealerStats;
-  /** Percent change vs the previous period, null when the previous period has no data ('--'). */
-  trend: { impressions: number | null; clicks: number | null; ctr: number | null };
-}
-
-/** Totals of the last `days` days and of the `days` before them (spec 02 §2 Dashboard, DECISIONS 18). */
-export async function statsWithTrend(db: Db, dealerId: string, days: number, now = new Date()): Promise<StatsWithTrend> {
-  const span = days * 86_400_000;
-  // Rollups are hourly: both periods start on an hour boundary so no hour is counted twice.
-  const from = new Date(Math.floor((now.getTime() - span) / 3_600_000) * 3_600_000);
-  const current = await dealerStats(db, dealerId, from, now);
-  const previous = await dealerStats(db, dealerId, new Date(from.getTime() - span), from);
+/**
+ * Totals of the last `days` days at `now` (the request time) and of the `days` before them, by the
+ * windows of domain/periods.ts (spec 02 §2 Dashboard, DECISIONS 18).
+ */
+export async function statsWithTrend(db: Db, dealerId: string, days: number, now: Date): Promise<StatsWithTrend> {
+  const span = { unit: 'day' as const, count: days };
+  const window = spanWindow(span, now);
+  const prev = previousWindow(window, span);
+  const [current, previous] = await Promise.all([dealerStats(db, dealerId, window.from, window.to), dealerStats(db, dealerId, prev.from, prev.to)]);
   return {
     ...current,
+    days,
+    from: window.from.toISOString(),
+    to: window.to.toISOString(),
     previous,
     trend: {
       impressions: trendPercent(current.impressions, previous.impressions),

@@ -156,12 +156,19 @@ function fieldOf(err: object, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * Node's WebAssembly.RuntimeError (PGlite's wasm trapped). Read through globalThis: the server's
+ * TypeScript project has Node's types but not the DOM lib, which is where TypeScript declares the
+ * WebAssembly global.
+ */
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: new () => Error } }).WebAssembly.RuntimeError;
+
 /** Looks at an error PGlite threw and tells the guard (see module doc, defence 2). */
 function observePgliteError(err: unknown, guard: StorageGuard): void {
   if (!err || typeof err !== 'object') return;
   const severity = fieldOf(err, 'severity');
   const message = fieldOf(err, 'message') ?? String(err);
-  if (severity === 'PANIC' || severity === 'FATAL' || err instanceof WebAssembly.RuntimeError || fieldOf(err, 'name') === 'ExitStatus') {
+  if (severity === 'PANIC' || severity === 'FATAL' || err instanceof WasmRuntimeError || fieldOf(err, 'name') === 'ExitStatus') {
     guard.noteStopped(message);
   } else if (fieldOf(err, 'code') === DISK_FULL_SQLSTATE) {
     guard.noteDiskFull(message);

@@ -10,7 +10,8 @@
  *   notifications) are JSONB columns validated by the domain zod schemas at the API boundary;
  *   each group is replaced whole in one transaction.
  * - Asset bytes live in `asset_blobs`, apart from the metadata, so listing assets never reads bytes.
- * - `dealers.version` increases on every change that affects delivery (assets, configs), so
+ * - `dealers.version` increases on every change that affects delivery (dealer settings, assets,
+ *   inventory, the manufacturer's catalogue), raised by database triggers (migration 0007), so
  *   caches keyed by it invalidate across server processes.
  *
  * Spec 01 §3, spec 02 §3, DECISIONS 1, 10.
@@ -321,3 +322,31 @@ export const loginThrottles = pgTable('login_throttles', {
   lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
+
+/**
+ * Every notification e-mail (issue 15), sent or not: the admin's Outbox. A row is written before
+ * the message is sent, and (dealer, dedupe_key) is unique, so an alert or report goes out once even
+ * when two processes find it due at the same moment. `status`: 'sending' while the SMTP server is
+ * asked, then 'sent', 'failed' (with `error`), 'not-configured' (no SMTP_URL: kept here only) or
+ * 'no-recipients' (the dealer has no active dealer-manager).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    recipients: jsonb('recipients').$type<string[]>().notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    status: text('status').notNull(),
+    error: text('error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('mail_outbox_dedupe_idx').on(t.dealerId, t.dedupeKey), index('mail_outbox_created_idx').on(t.createdAt)],
+);

@@ -9,30 +9,11 @@ import type { Db } from './client';
 import { dealers, manufacturers, users } from './schema';
 import { CATALOGUE } from './seed-catalogue';
 import { hashPassword } from '../auth/password';
-import type { Role } from '../../domain/schemas';
-import { newDealerRow } from '../dealers/service';
+import { DEMO_ACCOUNTS, DEMO_DEALER, DEMO_LOCAL_DOMAINS } from '../../domain/demo';
+import { newDealerRow } from './dealer-row';
 
-export const DEMO_DEALER = {
-  id: 'honda-of-demo',
-  name: 'Honda of Demo',
-  manufacturer: 'honda',
-  websiteUrl: 'https://www.hondaofdemo.com',
-  provider: 'mxs',
-  status: 'active',
-} as const;
-
-/** Hosts the demo dealer allows besides its website, for trying the embed script locally. */
-export const DEMO_LOCAL_DOMAINS = ['localhost', '127.0.0.1'];
-
-/**
- * Demo accounts; their passwords are public by design and listed on the sign-in screen while
- * SEED_DEMO is on and the account still has this password (users.demo_password, issue 11).
- */
-export const DEMO_ACCOUNTS: ReadonlyArray<{ email: string; password: string; role: Role; name: string; dealerId: string | null }> = [
-  { email: 'admin@dc-banners.com', password: 'admin123', role: 'admin', name: 'Alex Admin', dealerId: null },
-  { email: 'manager@hondaofdemo.com', password: 'manager123', role: 'dealer-manager', name: 'Morgan Manager', dealerId: DEMO_DEALER.id },
-  { email: 'viewer@hondaofdemo.com', password: 'viewer123', role: 'viewer', name: 'Val Viewer', dealerId: DEMO_DEALER.id },
-];
+/** The demo facts (domain/demo.ts), re-exported for the seed's callers and tests. */
+export { DEMO_ACCOUNTS, DEMO_DEALER, DEMO_LOCAL_DOMAINS };
 
 /** Inserts the manufacturer catalogue (idempotent per manufacturer id). */
 export async function seedCatalogue(db: Db): Promise<void> {

@@ -2,28 +2,32 @@
  * Dealer routes for the dealer area: the dealer record and its headline stats (spec 02 §2 Dashboard).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { parseInput } from '../validation';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dealerParams } from '../../domain/contracts/common';
+import { dealerRecordSchema, dealerStatsSchema, statsQuery } from '../../domain/contracts/dealers';
 import { getDealer } from './service';
 import { dealerStats } from '../tracking/service';
+import { spanWindow } from '../../domain/periods';
 
-const statsQuery = z.object({ days: z.coerce.number().int().min(1).max(3650).default(30) });
+const tags = ['dealer'];
 
-export async function dealerRoutes(app: FastifyInstance) {
-  app.get<{ Params: { dealerId: string } }>(
+export async function dealerRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/dealers/:dealerId',
-    { config: { access: 'dealer-read' } },
+    { config: { access: 'dealer-read' }, schema: { tags, summary: 'The dealer record', params: dealerParams, response: { 200: dealerRecordSchema } } },
     async (request) => ({ dealer: await getDealer(app.db, request.params.dealerId) }),
   );
 
-  app.get<{ Params: { dealerId: string } }>(
+  app.get(
     '/api/dealers/:dealerId/stats',
-    { config: { access: 'dealer-read' } },
+    { config: { access: 'dealer-read' }, schema: { tags, summary: 'Totals of the last days', params: dealerParams, querystring: statsQuery, response: { 200: dealerStatsSchema } } },
     async (request) => {
-      const { days } = parseInput(statsQuery, request.query);
+      const { days } = request.query;
       await getDealer(app.db, request.params.dealerId);
       await app.events.flush();
-      return dealerStats(app.db, request.params.dealerId, new Date(Date.now() - days * 86_400_000), new Date());
+      const { from, to } = spanWindow({ unit: 'day', count: days }, app.now()); // today (UTC) and the days - 1 before
+      return dealerStats(app.db, request.params.dealerId, from, to);
     },
   );
 }

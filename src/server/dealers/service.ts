@@ -1,44 +1,18 @@
 /**
- * Dealer reads and the construction of a new dealer with every default (spec 01 §3, §9;
- * DECISIONS 8). Later issues add create/update/delete here.
+ * Dealer reads; a new dealer with every default (spec 01 §3, §9; DECISIONS 8) is built by
+ * db/dealer-row.ts. Later issues add create/update/delete here.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { dealers, manufacturers } from '../db/schema';
-import type { Dealer, Manufacturer, Provider } from '../../domain/schemas';
-import {
-  defaultAssetStorage,
-  defaultBranding,
-  defaultDealerConfigs,
-  defaultNotifications,
-  defaultSecurity,
-  emptyFallbackAssets,
-} from '../../domain/defaults';
+import type { Dealer, Provider } from '../../domain/schemas';
 import { NotFound } from '../errors';
 import { TEXT } from '../../domain/constants';
 
 type DealerRow = typeof dealers.$inferSelect;
 
-/** The insert row for a new dealer: its identity plus every default of spec 01 §9 and its manufacturer's defaults. */
-export function newDealerRow(
-  d: { id: string; name: string; manufacturer: string; websiteUrl: string; provider: Provider; status: string },
-  m: Pick<Manufacturer, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'>,
-): typeof dealers.$inferInsert {
-  return {
-    id: d.id,
-    name: d.name,
-    manufacturerId: d.manufacturer,
-    websiteUrl: d.websiteUrl,
-    provider: d.provider,
-    status: d.status,
-    assetStorage: defaultAssetStorage(d.id),
-    configs: defaultDealerConfigs(m, d.provider),
-    fallbackAssets: emptyFallbackAssets(),
-    branding: defaultBranding(),
-    security: defaultSecurity(d.websiteUrl),
-    notifications: defaultNotifications(),
-  };
-}
+/** The insert row for a new dealer with every default; built in the db layer (db/dealer-row.ts), re-exported for the dealers feature. */
+export { newDealerRow } from '../db/dealer-row';
 
 /** API shape of a dealer row. */
 export function toDealer(row: DealerRow, manufacturerName: string): Dealer {

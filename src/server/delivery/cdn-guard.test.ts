@@ -12,9 +12,7 @@ import { eq } from 'drizzle-orm';
 import { CdnProber } from './cdn-probe';
 import { createTestApp, type TestApp } from '../test-app';
 import { dealers } from '../db/schema';
-import { bumpDealerVersion } from '../assets/service';
 import { DEMO_DEALER } from '../db/seed';
-import { forgetDealer } from './service';
 
 /** A fake DNS: these names resolve to the given addresses, anything else fails. */
 function fakeLookup(table: Record<string, string>) {
@@ -118,8 +116,7 @@ describe('banner delivery with an internal base URL (the issue 11 §7 attack)', 
       .update(dealers)
       .set({ assetStorage: { ...row!.assetStorage, baseUrl, fallbackEnabled: false, customNaming: { pattern: '{model}.{ext}', variables: [] } } })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    await bumpDealerVersion(app.database.db, DEMO_DEALER.id);
-    forgetDealer(DEMO_DEALER.id);
+    app.app.caches.forgetDealer(DEMO_DEALER.id); // the database bumped the version (migration 0007)
   }
 
   afterAll(async () => {
@@ -146,7 +143,7 @@ describe('banner delivery with an internal base URL (the issue 11 §7 attack)', 
     await setBaseUrl(t, `http://127.0.0.1:${cdn.port}/assets`);
     await asset('model=pilot&type=header');
     await t.app.cdnProbes.settle();
-    forgetDealer(DEMO_DEALER.id);
+    t.app.caches.forgetDealer(DEMO_DEALER.id);
     const res = await asset('model=pilot&type=header');
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(`http://127.0.0.1:${cdn.port}/assets/pilot.jpg`);

@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { dealers } from '../db/schema';
-import { bumpDealerVersion } from '../assets/service';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -149,7 +148,7 @@ describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
         fallbackAssets: { ...row!.fallbackAssets, srpHeaderDesktop: [fallback('second', 2), fallback('inactive', 0, false), fallback('first', 1)] },
       })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    await bumpDealerVersion(t.database.db, DEMO_DEALER.id);
+    t.app.caches.forgetDealer(DEMO_DEALER.id); // the database bumped the version (migration 0007)
   });
   afterAll(async () => {
     t.app.cdnProbes.clear();

@@ -11,12 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
-import { dealerLogos, LOGO_BOX, LogoFetcher } from './logo-fetcher';
+import { LOGO_BOX, LogoFetcher } from './logo-fetcher';
 import { createTestApp, type TestApp } from '../test-app';
 import { dealers } from '../db/schema';
-import { bumpDealerVersion } from '../assets/service';
 import { DEMO_DEALER } from '../db/seed';
-import { forgetDealer } from './service';
 
 function fakeLookup(table: Record<string, string>) {
   return (hostname: string, _opts: dns.LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, a: dns.LookupAddress[]) => void) => {
@@ -157,8 +155,7 @@ describe('placeholder banners with the dealer branding and logo (banner delivery
       .update(dealers)
       .set({ branding: { primaryColor: '#0A2540', secondaryColor: '#FFD166', logoUrl, customCss: '', fontFamily: 'Georgia, serif' } })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    await bumpDealerVersion(app.database.db, DEMO_DEALER.id);
-    forgetDealer(DEMO_DEALER.id);
+    app.app.caches.forgetDealer(DEMO_DEALER.id); // the database bumped the version (migration 0007)
   }
 
   afterAll(async () => {
@@ -172,7 +169,7 @@ describe('placeholder banners with the dealer branding and logo (banner delivery
     logos.hits.length = 0;
     for (let i = 0; i < 2; i++) {
       const res = await banner(t);
-      await dealerLogos.settle();
+      await t.app.caches.logos.settle();
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-banner-source']).toBe('placeholder');
       expect(res.body).toContain('fill="#0A2540"');
@@ -192,7 +189,7 @@ describe('placeholder banners with the dealer branding and logo (banner delivery
     const first = await banner(t);
     expect(first.statusCode).toBe(200);
     expect(first.body).not.toContain('<image'); // delivery never waits for the logo
-    await dealerLogos.settle();
+    await t.app.caches.logos.settle();
     const second = await banner(t);
     expect(second.body).toMatch(/<image href="data:image\/png;base64,[A-Za-z0-9+/=]+"/);
     expect(second.body).toContain('fill="#0A2540"');
@@ -200,7 +197,7 @@ describe('placeholder banners with the dealer branding and logo (banner delivery
     expect((await sharp(Buffer.from(second.body)).metadata()).format).toBe('svg');
     // Later requests use the cached answer and bytes: one fetch in all.
     await banner(t);
-    await dealerLogos.settle();
+    await t.app.caches.logos.settle();
     expect(logos.hits).toEqual(['GET /logo.png']);
   });
 });

@@ -14,8 +14,8 @@
  * logo". Answers live in a size-bounded LRU cache: 1 hour when found, 10 minutes when not, then
  * fetched again (the old answer stands meanwhile).
  *
- * One instance per process (`dealerLogos`), like the banner bytes cache it feeds; the app sets its
- * policy from its config (app.ts) and waits for fetches in flight on close.
+ * One instance per app (`app.caches.logos`, delivery/caches.ts), like the banner bytes cache it
+ * feeds, with the app's outbound policy; the app waits for fetches in flight on close.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -92,7 +92,7 @@ export async function inlineLogo(bytes: Buffer): Promise<InlineLogo | null> {
   });
 }
 
-/** The process's logo cache and background fetcher (see module doc). */
+/** An app's logo cache and background fetcher (see module doc). */
 export class LogoFetcher {
   private readonly answers = new LRUCache<string, Entry>({
     max: MAX_ENTRIES,
@@ -173,6 +173,3 @@ export class LogoFetcher {
     this.answers.clear();
   }
 }
-
-/** The process's logo fetcher; refuses non-public addresses until the app configures its policy. */
-export const dealerLogos = new LogoFetcher({ allowPrivateHosts: false });

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
-import { bannerBytes, forgetDealer, resolveBanner } from './service';
+import { bannerBytes, resolveBanner } from './service';
 
 let t: TestApp;
 
@@ -32,8 +32,8 @@ function countQueries(): { count: () => number } {
 }
 
 async function deliver(model: string, trim?: string) {
-  const r = await resolveBanner(t.database.db, DEMO_DEALER.id, { model, type: 'header', variant: 'desktop', trim }, t.app.cdnProbes);
-  return { r, bytes: await bannerBytes(t.database.db, r, { type: 'header', acceptsWebp: true }) };
+  const r = await resolveBanner(t.app, DEMO_DEALER.id, { model, type: 'header', variant: 'desktop', trim }, t.app.cdnProbes);
+  return { r, bytes: await bannerBytes(t.app, r, { type: 'header', acceptsWebp: true }) };
 }
 
 describe('unknown models (issue 11 §13)', () => {
@@ -55,7 +55,7 @@ describe('unknown models (issue 11 §13)', () => {
     expect(again.r).toBe(hot.r); // the same cached choice object
     expect(again.bytes).toBe(hot.bytes); // the same cached bytes, not re-encoded
 
-    forgetDealer(DEMO_DEALER.id);
+    t.app.caches.forgetDealer(DEMO_DEALER.id);
     await deliver('civic');
     expect(queries.count()).toBe(1); // the counter does see queries: the dealer's settings, read again
   });
@@ -64,7 +64,7 @@ describe('unknown models (issue 11 §13)', () => {
     const now = Date.now();
     vi.useFakeTimers({ toFake: ['Date'], now });
     await deliver('civic');
-    forgetDealer(DEMO_DEALER.id);
+    t.app.caches.forgetDealer(DEMO_DEALER.id);
     const queries = countQueries();
     const all = await Promise.all(Array.from({ length: 50 }, () => deliver('civic')));
     expect(all.every((d) => d.r.source === 'asset')).toBe(true);

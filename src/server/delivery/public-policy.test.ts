@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealers } from '../db/schema';
-import { forgetDealer } from './service';
 import { hostAllowed } from './public-policy';
 import type { Security } from '../../domain/schemas';
 
@@ -21,7 +20,7 @@ const image = (headers: Record<string, string> = {}) =>
 async function setSecurity(patch: Partial<Security>) {
   const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
   await t.database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
-  forgetDealer(DEMO_DEALER.id);
+  t.app.caches.forgetDealer(DEMO_DEALER.id);
 }
 
 beforeAll(async () => {

@@ -88,7 +88,7 @@ export interface BeaconKey {
 
 /** The dealer's `maxRequestsPerMinute`, or null when nothing is limited (limiting off, or an unknown dealer: the route answers 404). */
 async function dealerLimit(request: FastifyRequest, dealerId: string): Promise<number | null> {
-  const dealer = await findDeliveryDealer(request.server.db, dealerId);
+  const dealer = await findDeliveryDealer(request.server, dealerId);
   return dealer?.security.rateLimitEnabled ? dealer.security.maxRequestsPerMinute : null;
 }
 

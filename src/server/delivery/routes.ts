@@ -12,24 +12,30 @@
  * failed image load).
  */
 import type { FastifyInstance } from 'fastify';
-import { assetQuerySchema } from '../../domain/schemas';
-import { parseInput } from '../validation';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { assetQuerySchema, deliveryParams } from '../../domain/contracts/public';
 import { bannerBytes, findDeliveryDealer, resolveBanner } from './service';
 import { applyDealerPolicy } from './public-policy';
 import { sendEntity } from './encoding';
 import { NotFound } from '../errors';
 
-export async function deliveryRoutes(app: FastifyInstance) {
-  app.get<{ Params: { dealerId: string } }>(
+export async function deliveryRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/scripts/:dealerId/asset',
-    // Image bytes and redirects: helmet's page headers do not apply (nosniff is set below).
-    { helmet: false, config: { access: 'public' } },
+    // Image bytes and redirects: helmet's page headers do not apply (nosniff is set below). No
+    // response schema: the answer is an image, a 304 or a redirect.
+    {
+      helmet: false,
+      config: { access: 'public' },
+      schema: { tags: ['public'], summary: "A slot's banner image (bytes, 304 or 302 redirect)", params: deliveryParams, querystring: assetQuerySchema },
+    },
     async (request, reply) => {
-      const q = parseInput(assetQuerySchema, request.query);
-      const dealer = await findDeliveryDealer(app.db, request.params.dealerId);
+      const q = request.query;
+      const dealer = await findDeliveryDealer(app, request.params.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security);
-      const chosen = await resolveBanner(app.db, request.params.dealerId, q, app.cdnProbes);
+      const chosen = await resolveBanner(app, request.params.dealerId, q, app.cdnProbes);
       // The script's one swap after a failed image load: the placeholder of the same model and slot.
       const resolved = q.placeholder ? { ...chosen, source: 'placeholder' as const, assetId: null, url: null, creative: null } : chosen;
       if (resolved.url) {
@@ -43,7 +49,7 @@ export async function deliveryRoutes(app: FastifyInstance) {
           .redirect(resolved.url, 302);
       }
       const acceptsWebp = /image\/webp/.test(request.headers.accept ?? '');
-      const bytes = await bannerBytes(app.db, resolved, { type: q.type, acceptsWebp, scale: q.scale });
+      const bytes = await bannerBytes(app, resolved, { type: q.type, acceptsWebp, scale: q.scale });
       reply
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .header('X-Content-Type-Options', 'nosniff')

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { cacheCounter } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
@@ -17,10 +17,10 @@ import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
-import { dealerLogos } from './logo-fetcher';
 import type { CdnProber } from './cdn-probe';
+import type { AppCaches, DealerEntry } from './caches';
 import { runImageJob } from '../assets/image-queue';
-import { compressVariants, encodedBytes, type Encoded } from './encoding';
+import { compressVariants, type Encoded } from './encoding';
 
 export interface ResolvedBanner {
   /**
@@ -66,34 +66,15 @@ export interface DealerDelivery {
   color: string;
 }
 
-/** Delivery choices kept (known models only, so the count is bounded by the dealers' catalogues and assets). */
-const MAX_CHOICES = 5000;
-/** Encoded banner bytes kept, by total size: hot banners stay, the least recently used go first. */
-const MAX_BYTES_CACHED = 64 * 1024 * 1024;
-/** Dealers (and unknown dealer ids) whose delivery settings are kept. */
-const MAX_DEALERS = 10_000;
-/** (dealer, version) pairs whose set of asset model keys is kept. */
-const MAX_ASSET_KEY_SETS = 2000;
-
-/** How long a process trusts its cached copy of a dealer's delivery settings (cross-process staleness bound). */
-export const DEALER_CACHE_TTL_MS = 1000;
 /**
- * One database per process, so the caches are per process: size-bounded LRU caches (issue 11 §13),
- * so a flood of new keys evicts the least recently used entries, never a hot banner in use.
+ * What the delivery functions work with: the app's database and its caches (delivery/caches.ts,
+ * keyed by dealers.version, which the database raises on every delivery-affecting write). The
+ * Fastify app itself is one (`app.db`, `app.caches`).
  */
-const dealerCache = new LRUCache<string, { value: DealerDelivery | null }, Db>({
-  max: MAX_DEALERS,
-  ttl: DEALER_CACHE_TTL_MS,
-  // Past the TTL the old copy answers while one query refreshes it, and concurrent misses share
-  // one query: a version bump under load costs one dealer query, not one per waiting request.
-  allowStale: true,
-  // forgetDealer during a query: the waiting requests get its answer, the cache does not keep it.
-  ignoreFetchAbort: true,
-  // Date.now on every read (no 1 ms debounce timer), so tests can move the clock with a fake Date.
-  perf: { now: () => Date.now() },
-  ttlResolution: 0,
-  fetchMethod: async (dealerId, _stale, { context }) => ({ value: await queryDealer(context, dealerId) }),
-});
+export interface DeliveryContext {
+  db: Db;
+  caches: AppCaches;
+}
 
 /** Hit and miss counters of the delivery caches (dcb_cache_lookups_total, issue 17). */
 const lookups = {
@@ -104,20 +85,14 @@ const lookups = {
   bytes: cacheCounter('bytes'),
 };
 
-/** Drops this process's cached copy of a dealer (called when its assets or settings change). */
-export function forgetDealer(dealerId: string): void {
-  dealerCache.delete(dealerId);
-}
-
 /**
- * The negative cache of issue 11 §13: per dealer and version, the model keys that have uploaded
- * assets (active or not). A model outside the set has no candidate asset, known without a query.
- * The version changes with every asset upload or deletion (bumpDealerVersion), so a new set is
- * loaded (one query) after each change; concurrent first requests share the load.
+ * Per dealer and version, the model keys that have uploaded assets (active or not): the negative
+ * cache of issue 11 §13. A model outside the set has no candidate asset, known without a query.
+ * The version changes with every asset upload, change or deletion (database triggers, migration
+ * 0007), so a new set is loaded (one query) after each change; concurrent first requests share the load.
  */
-const assetKeySets = new LRUCache<string, Promise<Set<string>>>({ max: MAX_ASSET_KEY_SETS });
-
-function assetModelKeys(db: Db, dealer: DealerDelivery): Promise<Set<string>> {
+function assetModelKeys({ db, caches }: DeliveryContext, dealer: DealerDelivery): Promise<Set<string>> {
+  const assetKeySets = caches.assetKeySets;
   const key = `${dealer.id}|${dealer.version}`;
   const hit = assetKeySets.get(key);
   if (hit) {
@@ -136,29 +111,30 @@ function assetModelKeys(db: Db, dealer: DealerDelivery): Promise<Set<string>> {
 }
 
 /**
- * A dealer's delivery settings, cached in-process for DEALER_CACHE_TTL_MS so hot public
+ * A dealer's delivery settings, cached in the app for DEALER_CACHE_TTL_MS (caches.ts) so hot public
  * endpoints (banner images, tracking) do not query the database on every request; concurrent
- * misses share one query, and an expired copy answers while it is refreshed. Changes made by this
- * process invalidate at once (forgetDealer); other processes see them within the TTL plus one
+ * misses share one query, and an expired copy answers while it is refreshed. This app's own writes
+ * are seen at once (caches.ts onSend hook); other processes see them within the TTL plus one
  * query, and the dealer's version number in every cache key keeps their image caches consistent.
  * @returns null for an unknown dealer (also cached, against id probing).
  */
-export async function findDeliveryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
-  const status: LRUCache.Status<string, { value: DealerDelivery | null }, Db> = {};
-  const entry = await dealerCache.fetch(dealerId, { context: db, status });
+export async function findDeliveryDealer({ db, caches }: DeliveryContext, dealerId: string): Promise<DealerDelivery | null> {
+  const status: LRUCache.Status<string, DealerEntry, Db> = {};
+  const entry = await caches.dealers.fetch(dealerId, { context: db, status });
   // 'miss' ran a query; a current or stale copy, or a query another request is already running, did not.
   if (status.fetch === 'miss') lookups.dealer.miss();
   else lookups.dealer.hit();
   return entry?.value ?? null;
 }
 
-async function loadDealer(db: Db, dealerId: string): Promise<DealerDelivery> {
-  const dealer = await findDeliveryDealer(db, dealerId);
+async function loadDealer(ctx: DeliveryContext, dealerId: string): Promise<DealerDelivery> {
+  const dealer = await findDeliveryDealer(ctx, dealerId);
   if (!dealer) throw new NotFound('Unknown dealer');
   return dealer;
 }
 
-async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
+/** Reads a dealer's delivery settings (one query; the dealer cache's fetch, caches.ts). @returns null for an unknown dealer. */
+export async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
   const [row] = await db
     .select({
       id: dealers.id,
@@ -239,17 +215,19 @@ export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
  * dealer's uploaded asset by the preview rules (newest first, the page's trim preferred); else the
  * CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts, `cdn` = app.cdnProbes);
  * else, with fallback enabled, the dealer's best fallback asset for the banner type; else the
- * placeholder. Choices are cached per dealer version; one with a trim outside the catalogue and
+ * placeholder. Choices are cached per dealer version (caches.choices), used only while the cached
+ * dealer object they were made for is current, so a hot banner costs no query; one with a trim outside the catalogue and
  * trim ladders (any string a visitor's URL carries) is neither cached nor probed.
  * @throws NotFound for an unknown dealer or a model the dealer does not have.
  */
 export async function resolveBanner(
-  db: Db,
+  ctx: DeliveryContext,
   dealerId: string,
   q: { model: string; type: SlotType; variant: Variant; trim?: string },
   cdn: CdnProber,
 ): Promise<DeliveryChoice> {
-  const dealer = await loadDealer(db, dealerId);
+  const dealer = await loadDealer(ctx, dealerId);
+  const choiceCache = ctx.caches.choices;
   const planned = slotModelOf(dealer, q.model, q.type);
   if (!planned) throw new NotFound('No banner: the model is not one of this dealer\'s models');
   const trim = trimKey(q.trim);
@@ -263,8 +241,8 @@ export async function resolveBanner(
   lookups.choice.miss();
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
-  const withAssets = await assetModelKeys(db, dealer);
-  const candidates = withAssets.has(planned.key) ? await assetCandidates(db, dealer, planned.key) : [];
+  const withAssets = await assetModelKeys(ctx, dealer);
+  const candidates = withAssets.has(planned.key) ? await assetCandidates(ctx, dealer, planned.key) : [];
   const chosen = chooseAsset(candidates, { model: planned.name, slot: q.type, variant: q.variant, sizes: dealer.sizes, trim });
   const resolved: DeliveryChoice = {
     dealer,
@@ -283,7 +261,7 @@ export async function resolveBanner(
 }
 
 /** An uploaded asset as the preview rules read it. */
-interface Candidate extends ChoosableAsset {
+export interface Candidate extends ChoosableAsset {
   id: string;
   width: number;
   height: number;
@@ -295,7 +273,8 @@ interface Candidate extends ChoosableAsset {
  * version and model key: one query per model with assets and version, whatever slot, variant or
  * trim is asked (a flood of unique trims costs no query either).
  */
-function assetCandidates(db: Db, dealer: DealerDelivery, key: string): Promise<Candidate[]> {
+function assetCandidates({ db, caches }: DeliveryContext, dealer: DealerDelivery, key: string): Promise<Candidate[]> {
+  const candidateCache = caches.candidates;
   const cacheKey = `${dealer.id}|${dealer.version}|${key}`;
   const hit = candidateCache.get(cacheKey);
   if (hit) {
@@ -321,8 +300,6 @@ function assetCandidates(db: Db, dealer: DealerDelivery, key: string): Promise<C
   return load;
 }
 
-const candidateCache = new LRUCache<string, Promise<Candidate[]>>({ max: MAX_CHOICES });
-
 /** Steps b-d of the choice order (no uploaded asset matched); only known models and trims (`probe`) start CDN probes. */
 function otherSource(
   dealer: DealerDelivery,
@@ -345,13 +322,6 @@ function otherSource(
   return { source: 'placeholder', url: null };
 }
 
-/**
- * Choices already made for known models, keyed by dealer version, model key, slot and variant; an
- * entry is used only while the cached dealer object it was made for is current, so a hot banner
- * costs no query. LRU, bounded (issue 11 §13).
- */
-const choiceCache = new LRUCache<string, DeliveryChoice>({ max: MAX_CHOICES });
-
 export interface BannerBytes {
   contentType: string;
   body: Buffer;
@@ -360,18 +330,15 @@ export interface BannerBytes {
   encoded?: Encoded;
 }
 
-/** Encoded bytes of known models' banners, LRU by total size (issue 11 §13). */
-const cache = new LRUCache<string, BannerBytes>({ maxSize: MAX_BYTES_CACHED, sizeCalculation: (b) => Math.max(1, b.body.length + encodedBytes(b.encoded)) });
-
 /**
  * The bytes of a resolved banner: the asset resized to fit the slot size times `scale` (1 or 2, the
  * srcset candidate; never enlarged, aspect ratio kept),
  * as WebP when the client accepts it, else in its own format; or the placeholder SVG.
- * Results are cached in-process: an asset's encodings by asset id, size and format (they outlive
+ * Results are cached in the app (caches.bannerBytes, LRU by size in bytes): an asset's encodings by asset id, size and format (they outlive
  * the dealer's version), placeholders by dealer version; so a hot banner is encoded once. Resizing runs
  * in the bounded image queue (issue 11 §8). @throws NotFound when the asset vanished.
  */
-export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
+export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
   const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
   // srcset's 2x candidate: twice the slot's pixels (an SVG placeholder is the same at any scale).
   const scale = r.assetId && q.scale === 2 ? 2 : 1;
@@ -379,8 +346,9 @@ export async function bannerBytes(db: Db, r: DeliveryChoice, q: { type: SlotType
   // An asset's bytes never change (a replacement is a new asset id), so its encodings outlive the
   // dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
   // A placeholder shows the dealer's logo once fetched in the background (never waited for): its tag is in the key.
-  const logo = r.assetId ? null : dealerLogos.logo(r.dealer.branding.logoUrl);
+  const logo = r.assetId ? null : caches.logos.logo(r.dealer.branding.logoUrl);
   const key = r.assetId ? `asset|${r.assetId}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
+  const cache = caches.bannerBytes;
   const hit = cache.get(key);
   if (hit) {
     lookups.bytes.hit();

@@ -14,12 +14,11 @@
  * feed is due again at once, for another process or the next start.
  */
 import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { dealers, feedRuns, inventoryFeeds } from '../db/schema';
-import { fieldMappingSchema, updateFrequencySchema, type FieldMapping } from '../../domain/schemas';
-import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT, TEXT_LIMITS } from '../../domain/constants';
+import { updateFrequencySchema, type FieldMapping } from '../../domain/schemas';
+import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedTestResult, FeedView, StoredInventory } from '../../domain/inventory';
 import { modelViews } from '../../domain/inventory';
 import { Invalid, NotFound } from '../errors';
@@ -27,26 +26,15 @@ import { buildInventory, vehicleListCandidates, type ParseOptions, type ParseRes
 import { fetchFeedJson, type FetchFeedOptions } from './fetch-feed';
 import { applyInventory, parseOptionsFor } from './service';
 import { PeriodicTask } from '../maintenance/periodic';
+import type { FeedSave, FeedTest } from '../../domain/contracts/inventory';
 
 /** How long a claimed run holds its feed before another process may take it over. */
 export const FEED_LEASE_MS = 5 * 60_000;
 /** Runs listed on the feed card. */
 const RUNS_LISTED = 10;
 
-const feedUrlSchema = z
-  .string({ error: INVENTORY_TEXT.enterFeedUrl })
-  .trim()
-  .min(1, INVENTORY_TEXT.enterFeedUrl)
-  .max(TEXT_LIMITS.url, `Feed URL must be at most ${TEXT_LIMITS.url} characters`)
-  .pipe(z.url({ protocol: /^https?$/, error: 'Feed URL must be a valid http(s) URL' }));
-
-/** Body of Test Feed: the URL and optional field mapping. */
-export const feedTestSchema = z.object({ feedUrl: feedUrlSchema, fieldMapping: fieldMappingSchema.partial().optional() }).strict();
-/** Body of Save: URL, frequency and field mapping (spec 02 §3 InventoryFeed). */
-export const feedSaveSchema = z
-  .object({ feedUrl: feedUrlSchema, updateFrequency: updateFrequencySchema, fieldMapping: fieldMappingSchema })
-  .strict();
-export type FeedSave = z.infer<typeof feedSaveSchema>;
+// Request bodies: src/domain/contracts/inventory.ts (issue 14).
+export { feedSaveSchema, feedTestSchema, type FeedSave } from '../../domain/contracts/inventory';
 
 /**
  * Vehicle records of a feed document, built into InventoryData.
@@ -70,7 +58,7 @@ async function fetchAndParse(db: Db, dealerId: string, feedUrl: string, fieldMap
 export async function testFeed(
   db: Db,
   dealerId: string,
-  input: z.infer<typeof feedTestSchema>,
+  input: FeedTest,
   fetchOpts: FetchFeedOptions,
 ): Promise<FeedTestResult> {
   const parsed = await fetchAndParse(db, dealerId, input.feedUrl, input.fieldMapping, fetchOpts);

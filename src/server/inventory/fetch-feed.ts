@@ -1,12 +1,12 @@
 /**
  * Server-side inventory feed fetch (DECISIONS 20, spec 02 §5 Feed, §8): GET with
- * `Accept: application/json`, one 15-second deadline for the whole exchange, at most 3 redirects
+ * `Accept: application/json`, one deadline for the whole exchange (FEED_TIMEOUT_MS, 15 s by default), at most 3 redirects
  * (each target checked again), a 20 MB body cap, and a refusal of hosts that resolve to private,
  * loopback, link-local or other non-public addresses unless `allowPrivateHosts` is set, all through
  * the shared outbound guard (outbound/guard.ts, issue 11 §7), whose address check runs inside the
  * socket's DNS lookup (no window for DNS rebinding between check and connect).
  */
-import { FEED_MAX_REDIRECTS, FEED_TIMEOUT_MS, INVENTORY_TEXT, MAX_INVENTORY_BYTES } from '../../domain/constants';
+import { FEED_MAX_REDIRECTS, FEED_TIMEOUT_MS, INVENTORY_TEXT, MAX_INVENTORY_BYTES, feedTimeoutText } from '../../domain/constants';
 import { Invalid } from '../errors';
 import { assertJsonDepth } from '../validation';
 import { BlockedAddress, ResponseTooLarge, TooManyRedirects, UnsupportedProtocol, guardedRequest, type PrivateHostPolicy } from '../outbound/guard';
@@ -14,7 +14,7 @@ import { BlockedAddress, ResponseTooLarge, TooManyRedirects, UnsupportedProtocol
 export interface FetchFeedOptions {
   /** Non-public addresses allowed: all (true), none (false), or those inside the given CIDRs. */
   allowPrivateHosts: PrivateHostPolicy;
-  /** Defaults to FEED_TIMEOUT_MS (15 s); tests may shorten it. */
+  /** Deadline of the whole exchange, ms; defaults to FEED_TIMEOUT_MS (15 s), the server passes config.feedTimeoutMs. */
   timeoutMs?: number;
   /** Defaults to MAX_INVENTORY_BYTES (20 MB). */
   maxBytes?: number;
@@ -24,7 +24,7 @@ export interface FetchFeedOptions {
 
 /**
  * Fetches a feed URL and returns its parsed JSON document.
- * @throws Invalid with: the 15-second timeout text, 'HTTP {status}: {statusText}', a refused
+ * @throws Invalid with: the timeout text (feedTimeoutText(timeoutMs); INVENTORY_TEXT.timeout at 15 s), 'HTTP {status}: {statusText}', a refused
  * private address, too many redirects, an oversized, non-JSON or too deeply nested body, or
  * 'Failed to fetch inventory feed (reason)' for network errors, or INVENTORY_TEXT.runInterrupted when
  * `options.signal` aborted it.
@@ -59,7 +59,7 @@ export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions):
     }
   } catch (e) {
     if (stop?.aborted) throw new Invalid(INVENTORY_TEXT.runInterrupted);
-    if (controller.signal.aborted) throw new Invalid(INVENTORY_TEXT.timeout);
+    if (controller.signal.aborted) throw new Invalid(feedTimeoutText(opts.timeoutMs));
     if (e instanceof Invalid) throw e;
     if (e instanceof BlockedAddress) {
       throw new Invalid(`Feed URL host ${e.host} resolves to ${e.address}, a private, loopback or link-local address; such feeds are not allowed`);

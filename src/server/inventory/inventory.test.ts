@@ -45,8 +45,10 @@ describe('inventory preview', () => {
     expect(p.rowsRead).toBe(28);
     expect(p.skippedCount).toBe(2);
     expect(p.skipped).toEqual([
-      { row: 27, reason: 'not a new vehicle (IsNew is false)' },
-      { row: 28, reason: 'no model' },
+      // Numbered as the dealer's editor shows the file: the header is line 1 and row 15's quoted
+      // field spans two lines (file lines 16-17), so data row 27 is line 29.
+      { row: 27, line: 29, reason: 'not a new vehicle (IsNew is false)' },
+      { row: 28, line: 30, reason: 'no model' },
     ]);
     expect(p.summary).toMatchObject({ totalUnits: 26, modelCount: 4, agedUnits: 6 });
     // (8 x 75 + ... ) hand-computed: civic 4x75 + 10x20, cr-v 7x10, accord 2x95, pilot 3x45 = 895 / 26.
@@ -105,8 +107,8 @@ describe('inventory preview', () => {
     expect(p.rowsRead).toBe(8);
     expect(p.summary.totalUnits).toBe(6);
     expect(p.skipped).toEqual([
-      { row: 3, reason: 'line 4 has 4 fields, the header has 15' },
-      { row: 6, reason: 'year "twenty25" is not a number' },
+      { row: 3, line: 4, reason: 'line 4 has 4 fields, the header has 15' },
+      { row: 6, line: 7, reason: 'year "twenty25" is not a number' },
     ]);
   });
 

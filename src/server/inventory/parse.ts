@@ -45,6 +45,8 @@ interface ModelCounts {
 export interface SkippedRow {
   /** 1-based row (CSV data row or array position). */
   row: number;
+  /** CSV only: the file's line the record ends on (the header is line 1), as the dealer's editor numbers it (issue 15). */
+  line?: number;
   reason: string;
 }
 
@@ -111,7 +113,7 @@ export function parseInventoryFile(filename: string, bytes: Buffer, opts: ParseO
 /**
  * CSV through csv-parse (DECISIONS 21): header row, quoted fields with commas and newlines, BOM,
  * CRLF; empty rows dropped. A row whose field count differs from the header's is reported in
- * `skipped` (numbered as data rows, 1 = first row after the header) and the rest still count.
+ * `skipped` (numbered as data rows, 1 = first row after the header, with the file's line) and the rest still count.
  */
 function parseCsvInventory(bytes: Buffer, opts: ParseOptions): ParseResult {
   let rows: Array<{ record: string[]; info: { lines: number } }>;
@@ -133,7 +135,7 @@ function parseCsvInventory(bytes: Buffer, opts: ParseOptions): ParseResult {
     }
   });
   const result = buildInventory(records, opts, badRows.map((b) => b.row));
-  result.skipped = [...result.skipped, ...badRows].sort((a, b) => a.row - b.row);
+  result.skipped = [...result.skipped, ...badRows].sort((a, b) => a.row - b.row).map((s) => ({ row: s.row, line: data[s.row - 1]?.info.lines, reason: s.reason }));
   result.rowsRead = data.length;
   return result;
 }

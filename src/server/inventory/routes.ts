@@ -4,15 +4,27 @@
  * feed (read, save, pause/resume, test).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MAX_INVENTORY_BYTES } from '../../domain/constants';
+import { activeBodySchema, dealerParams } from '../../domain/contracts/common';
+import {
+  feedAnswerSchema,
+  feedSaveSchema,
+  feedStateSchema,
+  feedTestResultSchema,
+  feedTestSchema,
+  inventoryPreviewSchema,
+  storedInventoryAnswerSchema,
+  uploadedInventoryAnswerSchema,
+} from '../../domain/contracts/inventory';
 import { Invalid } from '../errors';
-import { parseInput } from '../validation';
 import { getInventory, previewInventory, uploadInventory } from './service';
-import { feedSaveSchema, feedTestSchema, getFeed, saveFeed, setFeedActive, testFeed } from './feeds';
+import { getFeed, saveFeed, setFeedActive, testFeed } from './feeds';
 
-type P = { Params: { dealerId: string } };
-const activeBody = z.object({ isActive: z.boolean() }).strict();
+const tags = ['inventory'];
+const read = { access: 'dealer-read' as const };
+const write = { access: 'dealer-write' as const };
+const multipart = ['multipart/form-data'];
 
 /** The single uploaded file of a multipart request, refused above 20 MB. @throws Invalid. */
 async function uploadedFile(request: FastifyRequest): Promise<{ filename: string; bytes: Buffer }> {
@@ -24,39 +36,59 @@ async function uploadedFile(request: FastifyRequest): Promise<{ filename: string
   return { filename: part.filename, bytes };
 }
 
-export async function inventoryRoutes(app: FastifyInstance) {
-  const fetchOpts = () => ({ allowPrivateHosts: app.config.feedAllowPrivateHosts });
+export async function inventoryRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const fetchOpts = () => ({ allowPrivateHosts: app.config.feedAllowPrivateHosts, timeoutMs: app.config.feedTimeoutMs });
 
-  app.get<P>('/api/dealers/:dealerId/inventory', { config: { access: 'dealer-read' } }, async (request) => ({
-    inventory: await getInventory(app.db, request.params.dealerId),
-  }));
-
-  app.post<P>('/api/dealers/:dealerId/inventory/preview', { config: { access: 'dealer-write' } }, async (request) => {
-    const { filename, bytes } = await uploadedFile(request);
-    return previewInventory(app.db, request.params.dealerId, filename, bytes);
-  });
-
-  app.post<P>('/api/dealers/:dealerId/inventory', { config: { access: 'dealer-write' } }, async (request) => {
-    const { filename, bytes } = await uploadedFile(request);
-    return { inventory: await uploadInventory(app.db, request.params.dealerId, filename, bytes) };
-  });
-
-  app.get<P>('/api/dealers/:dealerId/inventory/feed', { config: { access: 'dealer-read' } }, async (request) =>
-    getFeed(app.db, request.params.dealerId),
+  app.get(
+    '/api/dealers/:dealerId/inventory',
+    { config: read, schema: { tags, summary: 'The stored inventory (null before any)', params: dealerParams, response: { 200: storedInventoryAnswerSchema } } },
+    async (request) => ({ inventory: await getInventory(app.db, request.params.dealerId) }),
   );
 
-  app.put<P>('/api/dealers/:dealerId/inventory/feed', { config: { access: 'dealer-write' } }, async (request) => {
-    const feed = await saveFeed(app.db, request.params.dealerId, parseInput(feedSaveSchema, request.body));
-    app.feeds.kick(); // the new feed is due now: run it without waiting for the next pass
-    return { feed };
-  });
+  app.post(
+    '/api/dealers/:dealerId/inventory/preview',
+    { config: write, schema: { tags, summary: 'Parse an inventory file (multipart "file") without storing it', consumes: multipart, params: dealerParams, response: { 200: inventoryPreviewSchema } } },
+    async (request) => {
+      const { filename, bytes } = await uploadedFile(request);
+      return previewInventory(app.db, request.params.dealerId, filename, bytes);
+    },
+  );
 
-  app.patch<P>('/api/dealers/:dealerId/inventory/feed', { config: { access: 'dealer-write' } }, async (request) => {
-    const { isActive } = parseInput(activeBody, request.body);
-    return { feed: await setFeedActive(app.db, request.params.dealerId, isActive) };
-  });
+  app.post(
+    '/api/dealers/:dealerId/inventory',
+    { config: write, schema: { tags, summary: 'Apply an inventory file (multipart "file")', consumes: multipart, params: dealerParams, response: { 200: uploadedInventoryAnswerSchema } } },
+    async (request) => {
+      const { filename, bytes } = await uploadedFile(request);
+      return { inventory: await uploadInventory(app.db, request.params.dealerId, filename, bytes) };
+    },
+  );
 
-  app.post<P>('/api/dealers/:dealerId/inventory/feed/test', { config: { access: 'dealer-write' } }, async (request) =>
-    testFeed(app.db, request.params.dealerId, parseInput(feedTestSchema, request.body), fetchOpts()),
+  app.get(
+    '/api/dealers/:dealerId/inventory/feed',
+    { config: read, schema: { tags, summary: 'The automatic feed and its latest runs', params: dealerParams, response: { 200: feedStateSchema } } },
+    async (request) => getFeed(app.db, request.params.dealerId),
+  );
+
+  app.put(
+    '/api/dealers/:dealerId/inventory/feed',
+    { config: write, schema: { tags, summary: 'Save the feed (active, due at once)', params: dealerParams, body: feedSaveSchema, response: { 200: feedAnswerSchema } } },
+    async (request) => {
+      const feed = await saveFeed(app.db, request.params.dealerId, request.body);
+      app.feeds.kick(); // the new feed is due now: run it without waiting for the next pass
+      return { feed };
+    },
+  );
+
+  app.patch(
+    '/api/dealers/:dealerId/inventory/feed',
+    { config: write, schema: { tags, summary: 'Pause or resume the feed', params: dealerParams, body: activeBodySchema, response: { 200: feedAnswerSchema } } },
+    async (request) => ({ feed: await setFeedActive(app.db, request.params.dealerId, request.body.isActive) }),
+  );
+
+  app.post(
+    '/api/dealers/:dealerId/inventory/feed/test',
+    { config: write, schema: { tags, summary: 'Fetch and parse a feed without storing anything', params: dealerParams, body: feedTestSchema, response: { 200: feedTestResultSchema } } },
+    async (request) => testFeed(app.db, request.params.dealerId, request.body, fetchOpts()),
   );
 }

@@ -11,7 +11,6 @@ import { TEXT } from '../../domain/constants';
 import { activeUpsellRules, optimalUpsellRules } from '../../domain/upsell';
 import { inventoryView, type InventoryPreview, type StoredInventory } from '../../domain/inventory';
 import { NotFound } from '../errors';
-import { bumpDealerVersion } from '../assets/service';
 import { parseInventoryFile, type ParseOptions, type ParseResult } from './parse';
 
 const MAX_LISTED_SKIPS = 100;
@@ -88,7 +87,7 @@ function previewOf(parsed: ParseResult, rules: Record<string, string>): Inventor
 
 /**
  * Stores `data` as the dealer's inventory and its regenerated inventory-optimised upsell rules, in
- * one transaction that also bumps the dealer version (delivery caches). Returns the stored view.
+ * one transaction; the database bumps the dealer version (migration 0007: delivery caches). Returns the stored view.
  * @throws NotFound('Dealer not found').
  */
 export async function applyInventory(db: Db, dealerId: string, data: InventoryData, source: 'upload' | 'feed'): Promise<StoredInventory> {
@@ -100,7 +99,6 @@ export async function applyInventory(db: Db, dealerId: string, data: InventoryDa
       .insert(dealerInventory)
       .values({ dealerId, data, upsellRules, source, updatedAt })
       .onConflictDoUpdate({ target: dealerInventory.dealerId, set: { data, upsellRules, source, updatedAt } });
-    await bumpDealerVersion(tx, dealerId);
     return upsellRules;
   });
   return { ...inventoryView(data, rules), source, updatedAt: updatedAt.toISOString() };

@@ -6,11 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dealerParams } from '../../domain/contracts/common';
+import { scriptFileParams, scriptPageSchema } from '../../domain/contracts/public';
 import { getDealer } from '../dealers/service';
 import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
 import { NotFound } from '../errors';
 import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig } from './service';
-import { compressVariants, sendEntity, type Entity } from '../delivery/encoding';
+import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../tracking/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 import { cacheCounter } from '../observability/metrics';
@@ -37,11 +40,11 @@ export function scriptInfo(origin: string, dealerId: string, snippet: string) {
 
 /** The dealer's inline snippet (snippet.ts) with its configuration. */
 function snippetFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer, app.config.publicOrigin));
+  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer, app.config.publicOrigin), app.caches.bundles);
 }
 
 function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  return dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), embedConfig(dealer, app.config.publicOrigin));
+  return dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), embedConfig(dealer, app.config.publicOrigin), app.caches.bundles);
 }
 
 /**
@@ -56,20 +59,21 @@ function upsellPairs(dealer: DealerDelivery): Array<[string, string]> {
   return [...pairs.values()];
 }
 
-export async function scriptRoutes(app: FastifyInstance) {
-  /** Built script bytes, their strong ETag and compressed copies per dealer version. */
-  const scriptCache = new Map<string, Entity>();
+export async function scriptRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  /** Built script bytes, their strong ETag and compressed copies per dealer version (LRU by size, delivery/caches.ts). */
+  const scriptCache = app.caches.scripts;
 
   // /scripts/:file serves dc-banners-{id}.js; any other /scripts/* path is the SPA's script page.
-  app.get<{ Params: { file: string } }>(
+  app.get(
     '/scripts/:file',
     // JavaScript for other sites: helmet's page headers do not apply (nosniff is set below). No
     // per-IP limit (issue 12): shoppers behind one NAT share an IP; caching and 304s protect it.
-    { helmet: false, config: { access: 'public' } },
+    { helmet: false, config: { access: 'public' }, schema: { tags: ['script'], summary: "A dealer's embed script, dc-banners-{dealerId}.js (JavaScript)", params: scriptFileParams } },
     async (request, reply) => {
       const match = SCRIPT_FILE.exec(request.params.file);
       if (!match) return reply.callNotFound();
-      const current = await findDeliveryDealer(app.db, match[1]!);
+      const current = await findDeliveryDealer(app, match[1]!);
       if (!current) {
         return reply.status(404).type('application/javascript').send('/* dc-banners: unknown dealer */');
       }
@@ -82,7 +86,6 @@ export async function scriptRoutes(app: FastifyInstance) {
         const body = Buffer.from(await scriptFor(app, current));
         const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
         built = { body, etag, encoded: await compressVariants(body) };
-        if (scriptCache.size > 1000) scriptCache.clear();
         scriptCache.set(key, built);
       }
       reply
@@ -95,12 +98,12 @@ export async function scriptRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { dealerId: string } }>(
+  app.get(
     '/api/dealers/:dealerId/script',
-    { config: { access: 'dealer-read' } },
+    { config: { access: 'dealer-read' }, schema: { tags: ['script'], summary: 'The script page: address, tag, script text and summary', params: dealerParams, response: { 200: scriptPageSchema } } },
     async (request) => {
       const dealer = await getDealer(app.db, request.params.dealerId);
-      const delivery = await findDeliveryDealer(app.db, dealer.id);
+      const delivery = await findDeliveryDealer(app, dealer.id);
       if (!delivery) throw new NotFound(TEXT.dealerNotFound);
       const content = await scriptFor(app, delivery);
       await app.events.flush();

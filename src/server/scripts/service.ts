@@ -4,15 +4,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../embed/config';
+import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../domain/embed-config';
 import type { DealerDelivery } from '../delivery/service';
 import type { Provider } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
 
-/** Built bundles by file (one per provider), read once per process. */
-const bundles = new Map<string, string>();
+/** Where built bundle texts are kept by file (app.caches.bundles): read once per app. */
+export interface BundleCache {
+  get(file: string): string | undefined;
+  set(file: string, text: string): unknown;
+}
 
-async function loadBundle(file: string): Promise<string> {
+async function loadBundle(bundles: BundleCache, file: string): Promise<string> {
   let text = bundles.get(file);
   if (text === undefined) bundles.set(file, (text = await readFile(file, 'utf8')));
   return text;
@@ -55,10 +58,11 @@ export function embedBundleFile(base: string, provider: Provider): string {
 /**
  * A built bundle with `config` injected in place of its placeholder token: the JavaScript text
  * served at /scripts/dc-banners-{dealerId}.js (with EmbedConfig) or the inline snippet (with
- * SnippetConfig). @throws Error when the bundle has not been built (`npm run build:embed`).
+ * SnippetConfig); `bundles` keeps the bundle texts read (app.caches.bundles). @throws Error when
+ * the bundle has not been built (`npm run build:embed`).
  */
-export async function dealerScript(bundleFile: string, config: EmbedConfig | SnippetConfig): Promise<string> {
-  const text = await loadBundle(bundleFile);
+export async function dealerScript(bundleFile: string, config: EmbedConfig | SnippetConfig, bundles: BundleCache): Promise<string> {
+  const text = await loadBundle(bundles, bundleFile);
   const token = JSON.stringify(CONFIG_PLACEHOLDER);
   if (!text.includes(token)) throw new Error(`Embed bundle ${bundleFile} lacks the ${token} placeholder`);
   // JSON is valid JS; escape '<' so the config can never close a surrounding <script> tag.

@@ -15,7 +15,6 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { DEMO_DEALER, seedDemoData } from '../db/seed';
 import { dealers } from '../db/schema';
-import { forgetDealer } from '../delivery/service';
 import { LOGIN_IP_LIMIT_PER_MINUTE } from '../../domain/login-throttle';
 import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
 import { CLIENT_ERRORS_PER_MINUTE } from '../admin/client-errors';
@@ -60,7 +59,6 @@ describe.skipIf(!redisUrl)('rate limits on a shared Redis store', () => {
     // The smallest dealer limit: 10 per page view, 10 x RATE_LIMIT_NAT_FACTOR per client IP.
     const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
     await database.db.update(dealers).set({ security: { ...d!.security, rateLimitEnabled: true, maxRequestsPerMinute: MAX_REQUESTS_PER_MINUTE.min } }).where(eq(dealers.id, DEMO_DEALER.id));
-    forgetDealer(DEMO_DEALER.id);
     const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `dcb-test-${randomUUID()}:` };
     a = await buildApp({ config: config(env), db: database.db, logger: false });
     b = await buildApp({ config: config(env), db: database.db, logger: false });

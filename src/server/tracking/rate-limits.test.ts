@@ -9,7 +9,6 @@ import { and, eq, like } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealers, events } from '../db/schema';
-import { forgetDealer } from '../delivery/service';
 import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
 import type { Security } from '../../domain/schemas';
 
@@ -44,7 +43,7 @@ async function security(): Promise<Security> {
 }
 async function setSecurity(patch: Partial<Security>) {
   await t.database.db.update(dealers).set({ security: { ...(await security()), ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
-  forgetDealer(DEMO_DEALER.id);
+  t.app.caches.forgetDealer(DEMO_DEALER.id);
 }
 
 beforeAll(async () => {

@@ -8,9 +8,12 @@
  * RATE_LIMIT_NAT_FACTOR, gets 429 (issue 12); a full buffer answers 503.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { isbot } from 'isbot';
-import { PAGE_VIEW_ID, trackBodySchema } from '../../domain/schemas';
-import { parseInput } from '../validation';
+import type { LRUCache } from 'lru-cache';
+import { PAGE_VIEW_ID } from '../../domain/schemas';
+import { trackBodySchema } from '../../domain/contracts/public';
 import { AppError, Invalid, NotFound } from '../errors';
 import { findDeliveryDealer } from '../delivery/service';
 import { applyDealerPolicy, clientIpBudget, pageViewRateLimit, type BeaconKey } from '../delivery/public-policy';
@@ -46,16 +49,14 @@ function beaconOf(request: FastifyRequest): BeaconKey {
 }
 
 /**
- * isbot's answer per user agent, remembered: visitors share few distinct user agents, and the
- * pattern is one of the costlier steps of a beacon. Bounded: cleared at 5,000 entries.
+ * isbot's answer per user agent, remembered in the app's LRU cache (app.caches.botAnswers):
+ * visitors share few distinct user agents, and the pattern is one of the costlier steps of a beacon.
  */
-const botAnswers = new Map<string, boolean>();
-function isBotCached(ua: string): boolean {
-  let answer = botAnswers.get(ua);
+function isBotCached(answers: LRUCache<string, boolean>, ua: string): boolean {
+  let answer = answers.get(ua);
   if (answer === undefined) {
     answer = isbot(ua);
-    if (botAnswers.size >= 5000) botAnswers.clear();
-    botAnswers.set(ua, answer);
+    answers.set(ua, answer);
   }
   return answer;
 }
@@ -69,28 +70,32 @@ export function optedOut(request: FastifyRequest): boolean {
   return request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
 }
 
-export async function trackingRoutes(app: FastifyInstance) {
+export async function trackingRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/analytics/track',
     {
       bodyLimit: TRACK_BODY_LIMIT,
       helmet: false, // a 204 beacon: helmet's page headers do not apply
-      // text/plain beacons arrive as JSON text: parsed once here, before the limits read their keys.
-      preValidation: async (request) => {
-        request.body = bodyObject(request);
+      // text/plain beacons arrive as JSON text: parsed once here, before the body schema and the
+      // limits read it; every answer, a refusal included, is readable by the dealer's page.
+      preValidation: async (request, reply) => {
+        reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+        request.body = bodyObject(request) as typeof request.body; // the body schema checks it next
       },
       // Per client IP and dealer: the NAT-friendly budget (issue 12); runs before the page-view limit below.
       preHandler: clientIpBudget(app, dealerIdOf),
       // Dealer sites post beacons from their own pages: exempt from the same-origin check (issue 11 §4).
       config: { access: 'public', allowCrossSite: true, rateLimit: pageViewRateLimit(beaconOf) },
+      // JSON or text/plain JSON; answers 204 (no body).
+      schema: { tags: ['public'], summary: 'Record an impression, click or conversion', body: trackBodySchema, response: { 204: z.void().describe('Accepted (or not counted: bot, opted out)') } },
     },
     async (request, reply) => {
-      reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
-      const input = parseInput(trackBodySchema, request.body);
-      const dealer = await findDeliveryDealer(app.db, input.dealerId);
+      const input = request.body;
+      const dealer = await findDeliveryDealer(app, input.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security, { beacon: true });
-      if (isBotCached(request.headers['user-agent'] ?? '')) return reply.status(204).send();
+      if (isBotCached(app.caches.botAnswers, request.headers['user-agent'] ?? '')) return reply.status(204).send();
       if (dealer.security.respectDoNotTrack !== false && optedOut(request)) return reply.status(204).send();
       const accepted = app.events.enqueue({
         dealerId: input.dealerId,

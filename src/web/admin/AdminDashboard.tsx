@@ -1,8 +1,9 @@
 /**
- * Admin Dashboard (/admin; spec 01 §2, §9; DECISIONS 18-19): Active Dealers, Total Impressions,
- * Total Clicks and Average CTR with the real change against the previous 30 days ('--' without
- * previous data); Recent Dealers (first 5) with View all and Add Dealer; export and import; a link
- * to the client error log.
+ * Admin Dashboard (/admin; spec 01 §2, §9; DECISIONS 18-19): Active Dealers (now), Total
+ * Impressions, Total Clicks and Average CTR (all time), each with its last-30-days figure and the
+ * real change against the previous 30 days ('--' without previous data), every figure labelled with
+ * its period (issue 14); Recent Dealers (first 5) with View all and Add Dealer; export and import;
+ * a link to the client error log.
  */
 import { Link } from 'react-router';
 import { Anchor, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
@@ -13,12 +14,10 @@ import type { AdminDashboard as AdminDashboardData } from '../../domain/admin';
 import { useNarrowScreen } from '../components/responsive';
 import { useAdminDashboard } from './api';
 import { StatusBadge, providerLabel } from './parts';
-import { MetricCard, TrendText } from '../components/metrics';
+import { MetricCard, PeriodCaption, TrendText } from '../components/metrics';
+import { NOW_LABEL, PERIOD_SPANS, agoLabel, periodLabel, previousLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
 import { ExportImport } from './ExportImport';
-
-/** The dashboard cards compare the last 30 days with the 30 before (server: admin/platform.ts). */
-const TREND_DAYS = 30;
 
 export function AdminDashboard() {
   const q = useAdminDashboard();
@@ -39,15 +38,18 @@ export function AdminDashboard() {
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-            <MetricCard label="Active Dealers" testId="metric-Active Dealers" value={d && formatCount(d.activeDealers)} note={<TrendText value={d?.trends.activeDealers ?? null} days={TREND_DAYS} />} icon={Building2} color="blue" />
-            <MetricCard label="Total Impressions" testId="metric-Total Impressions" value={d && formatCount(d.impressions)} note={<TrendText value={d?.trends.impressions ?? null} days={TREND_DAYS} />} icon={Eye} color="indigo" />
-            <MetricCard label="Total Clicks" testId="metric-Total Clicks" value={d && formatCount(d.clicks)} note={<TrendText value={d?.trends.clicks ?? null} days={TREND_DAYS} />} icon={MousePointerClick} color="teal" />
-            <MetricCard label="Average CTR" testId="metric-Average CTR" value={d && formatCtr(d.ctr)} note={<TrendText value={d?.trends.ctr ?? null} days={TREND_DAYS} />} icon={Percent} color="grape" />
+            <MetricCard label="Active Dealers" period={NOW_LABEL} testId="metric-Active Dealers" value={d && formatCount(d.activeDealers)} note={d && <TrendText value={d.trends.activeDealers} against={agoLabel(PERIOD_SPANS[d.recent.period])} />} icon={Building2} color="blue" />
+            <MetricCard label="Total Impressions" period={d ? periodLabel(d.period) : ''} testId="metric-Total Impressions" value={d && formatCount(d.impressions)} note={d && <RecentTrend d={d} figure={formatCount(d.recent.impressions)} trend={d.trends.impressions} testId="metric-Total Impressions-recent" />} icon={Eye} color="indigo" />
+            <MetricCard label="Total Clicks" period={d ? periodLabel(d.period) : ''} testId="metric-Total Clicks" value={d && formatCount(d.clicks)} note={d && <RecentTrend d={d} figure={formatCount(d.recent.clicks)} trend={d.trends.clicks} testId="metric-Total Clicks-recent" />} icon={MousePointerClick} color="teal" />
+            <MetricCard label="Average CTR" period={d ? periodLabel(d.period) : ''} testId="metric-Average CTR" value={d && formatCtr(d.ctr)} note={d && <RecentTrend d={d} figure={formatCtr(d.recent.ctr)} trend={d.trends.ctr} testId="metric-Average CTR-recent" />} icon={Percent} color="grape" />
           </SimpleGrid>
 
           <Paper withBorder radius="md" p="lg">
             <Group justify="space-between" mb="md">
-              <Title order={4}>Recent Dealers</Title>
+              <div>
+                <Title order={4}>Recent Dealers</Title>
+                <PeriodCaption label={`CTR: ${periodLabel('all')}`} />
+              </div>
               <Group gap="md">
                 <Anchor component={Link} to="/admin/dealers" size="sm">
                   View all
@@ -86,6 +88,24 @@ export function AdminDashboard() {
         </Group>
       </Paper>
     </Stack>
+  );
+}
+
+/** Under an all-time total: the figure of the trend period and its trend ('Last 30 Days: 80 · +60.0% vs previous 30 days'). */
+function RecentTrend({ d, figure, trend, testId }: { d: AdminDashboardData; figure: string; trend: number | null; testId: string }) {
+  return (
+    <TrendText
+      value={trend}
+      against={previousLabel(PERIOD_SPANS[d.recent.period])}
+      lead={
+        <>
+          {periodLabel(d.recent.period)}:{' '}
+          <Text span inherit fw={600} c="dark" data-testid={testId}>
+            {figure}
+          </Text>
+        </>
+      }
+    />
   );
 }
 

@@ -1,15 +1,17 @@
 /**
  * Dealer Settings (/admin/dealers/:dealerId/settings; spec 01 §2, §4, §5, §9; DECISIONS 2, 12):
- * dealer details, asset storage (provider, base URL, fallback, the four banner sizes with numeric
- * fallback to the defaults, naming pattern and variables, storage quota), branding, security (with
+ * dealer details, asset storage (provider, base URL, fallback, the four banner sizes (an empty one
+ * is left to the server's default), naming pattern and variables, storage quota), branding, security (with
  * Respect Do-Not-Track / Global Privacy Control, issue 13) and notifications. 'Unsaved changes',
  * Reset to Defaults (asset storage and branding only; marks the form dirty) and Save Changes
  * ('Saving...', disabled when clean or saving) in a bar that stays in view while the form scrolls;
  * Enter in any field saves. A refused save marks each field the server (or the form's own check)
- * names, in the user's words, keeps the form dirty and says so in a notification (issue 16). The
+ * names, in the user's words, keeps the form dirty and says so in a notification (issue 16). A
+ * @mantine/form checked on every change against the shared domain schemas: Save is disabled while
+ * a changed field is invalid; leaving with unsaved changes asks first (issue 14). The
  * configuration guide, and 'Dealer Not Found'.
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import {
   Alert,
@@ -31,26 +33,35 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { Info, RotateCcw } from 'lucide-react';
-import { SaveControls, StickyActionBar } from '../components/SaveControls';
+import { Info, MailWarning, RotateCcw } from 'lucide-react';
+import { z } from 'zod';
+import { enterWhileInvalid, SaveControls, StickyActionBar } from '../components/SaveControls';
+import { useUnsavedChangesPrompt } from '../components/unsaved';
 import { Truncated } from '../components/Truncated';
-import { fieldErrorsOf, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
-import type { Dealer } from '../../domain/schemas';
-import { BANNER_SLOTS, DEALER_STATUSES, PROVIDERS, STORAGE_PROVIDERS, type BannerSlot, type Provider } from '../../domain/schemas';
-import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE } from '../../domain/constants';
+import { fieldAmong, schemaValidator, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
 import {
-  alertThresholdOrDefault,
-  defaultAssetStorage,
-  defaultBranding,
-  maxRequestsOrDefault,
-  numberOr,
-  parseAllowedDomains,
-  sizesWithFallback,
-} from '../../domain/defaults';
+  assetStorageSchema,
+  BANNER_SLOTS,
+  brandingSchema,
+  DEALER_STATUSES,
+  dealerSchema,
+  notificationsSchema,
+  PROVIDERS,
+  providerSchema,
+  securitySchema,
+  STORAGE_PROVIDERS,
+  type BannerSlot,
+  type Dealer,
+  type Provider,
+} from '../../domain/schemas';
+import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE, TEXT_LIMITS } from '../../domain/constants';
+import { defaultAssetStorage, defaultBranding, parseAllowedDomains } from '../../domain/defaults';
 import { isApiStatus } from '../dealer/api';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealer, useSaveDealerSettings, type DealerSettings } from './api';
+import { useOutbox } from './outbox-api';
 import { providerLabel } from './parts';
 
 const MB = 1024 * 1024;
@@ -63,50 +74,62 @@ const SLOT_LABELS: Record<BannerSlot, string> = {
 
 type Num = number | string;
 
-/** The form as typed: numbers may be '' or text until saved (then they fall back to defaults). */
-interface Draft {
+/**
+ * The form's values, at the paths the server names its fields by; numbers may be '' while typed
+ * (an empty one is not sent, so the server's schema default applies: 100 requests per minute, a
+ * 2 % alert threshold, the slot's default size), allowed domains are the textarea's text, and the
+ * storage quota is in MB.
+ */
+interface Values {
   name: string;
   websiteUrl: string;
   provider: Provider;
   status: string;
-  storage: Omit<Dealer['assetStorage'], 'bannerSizes' | 'storageQuotaBytes'> & { sizes: Record<BannerSlot, { width: Num; height: Num }>; quotaMb: Num };
+  assetStorage: Omit<Dealer['assetStorage'], 'bannerSizes' | 'storageQuotaBytes'> & { bannerSizes: Record<BannerSlot, { width: Num; height: Num }>; storageQuotaMb: Num };
   branding: Dealer['branding'];
-  security: Omit<Dealer['security'], 'allowedDomains' | 'maxRequestsPerMinute'> & { domains: string; maxRequestsPerMinute: Num };
+  security: Omit<Dealer['security'], 'allowedDomains' | 'maxRequestsPerMinute'> & { allowedDomains: string; maxRequestsPerMinute: Num };
   notifications: Omit<Dealer['notifications'], 'alertThreshold'> & { alertThreshold: Num };
 }
 
-function draftOf(d: Dealer): Draft {
+function valuesOf(d: Pick<Dealer, 'name' | 'websiteUrl' | 'provider' | 'status' | 'assetStorage' | 'branding' | 'security' | 'notifications'>): Values {
   const { bannerSizes, storageQuotaBytes, ...storage } = d.assetStorage;
-  const { allowedDomains, ...security } = d.security;
   return {
     name: d.name,
     websiteUrl: d.websiteUrl,
     provider: d.provider,
     status: d.status,
-    storage: { ...storage, customNaming: { ...storage.customNaming, variables: [...storage.customNaming.variables] }, sizes: structuredClone(bannerSizes), quotaMb: storageQuotaBytes / MB },
+    assetStorage: { ...structuredClone(storage), bannerSizes: structuredClone(bannerSizes), storageQuotaMb: storageQuotaBytes / MB },
     branding: { ...d.branding },
-    security: { ...security, domains: allowedDomains.join('\n') },
+    security: { ...d.security, allowedDomains: d.security.allowedDomains.join('\n') },
     notifications: { ...d.notifications },
   };
 }
 
-/** The settings body of a draft, with the spec's numeric fallbacks applied. */
-function payloadOf(d: Draft): DealerSettings {
-  const { sizes, quotaMb, ...storage } = d.storage;
-  const { domains, ...security } = d.security;
+/** A number as typed: undefined when empty (the server's default applies), else the number ('abc' stays NaN and is refused). */
+const typed = (v: Num): number | undefined => (typeof v === 'number' ? v : v.trim() === '' ? undefined : Number(v));
+
+/** The settings body Save sends for the form's values (no defaults filled in: the server decides them). */
+function bodyOf(v: Values) {
+  const { storageQuotaMb, bannerSizes, ...storage } = v.assetStorage;
+  const quotaMb = typed(storageQuotaMb);
   return {
-    name: d.name.trim(),
-    websiteUrl: d.websiteUrl.trim(),
-    provider: d.provider,
-    status: d.status,
-    assetStorage: { ...storage, baseUrl: storage.baseUrl.trim(), bannerSizes: sizesWithFallback(sizes), storageQuotaBytes: Math.round(numberOr(quotaMb, 50) * MB) },
-    branding: { ...d.branding, logoUrl: d.branding.logoUrl.trim() },
-    security: { ...security, allowedDomains: parseAllowedDomains(domains), maxRequestsPerMinute: maxRequestsOrDefault(security.maxRequestsPerMinute) },
-    notifications: { ...d.notifications, alertThreshold: alertThresholdOrDefault(d.notifications.alertThreshold) },
+    name: v.name.trim(),
+    websiteUrl: v.websiteUrl.trim(),
+    provider: v.provider,
+    status: v.status,
+    assetStorage: {
+      ...storage,
+      baseUrl: storage.baseUrl.trim(),
+      bannerSizes: Object.fromEntries(BANNER_SLOTS.map((slot) => [slot, { width: typed(bannerSizes[slot].width), height: typed(bannerSizes[slot].height) }])),
+      storageQuotaBytes: quotaMb === undefined ? undefined : Math.round(quotaMb * MB),
+    },
+    branding: { ...v.branding, logoUrl: v.branding.logoUrl.trim() },
+    security: { ...v.security, allowedDomains: parseAllowedDomains(v.security.allowedDomains), maxRequestsPerMinute: typed(v.security.maxRequestsPerMinute) },
+    notifications: { ...v.notifications, alertThreshold: typed(v.notifications.alertThreshold) },
   };
 }
 
-/** The label of each settings field, by the path the server names it with. */
+/** The label of each settings field, by its form path (the path the server names it with, but the quota in MB). */
 const LABELS: Record<string, string> = {
   name: 'Name',
   websiteUrl: 'Website URL',
@@ -116,7 +139,7 @@ const LABELS: Record<string, string> = {
   'assetStorage.baseUrl': 'Base URL',
   'assetStorage.customNaming.pattern': 'Naming pattern',
   'assetStorage.customNaming.variables': 'Pattern variables',
-  'assetStorage.storageQuotaBytes': 'Storage quota (MB)',
+  'assetStorage.storageQuotaMb': 'Storage quota (MB)',
   ...Object.fromEntries(BANNER_SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`assetStorage.bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
   'branding.primaryColor': 'Primary colour',
   'branding.secondaryColor': 'Secondary colour',
@@ -127,51 +150,42 @@ const LABELS: Record<string, string> = {
   'security.maxRequestsPerMinute': 'Max requests per minute',
   'notifications.alertThreshold': 'CTR alert threshold (%)',
 };
+const FIELDS = Object.keys(LABELS);
 
-/** The label of the field a server error path is about ('security.allowedDomains.2' -> 'Allowed domains'). */
-function labelOf(path: string): string | undefined {
-  const key = Object.keys(LABELS)
-    .filter((k) => path === k || path.startsWith(`${k}.`))
-    .sort((a, b) => b.length - a.length)[0];
-  return key && LABELS[key];
+/** The form field a server path is about ('security.allowedDomains.2' -> 'security.allowedDomains'; bytes -> the MB field). */
+function fieldOf(path: string): string {
+  return path.startsWith('assetStorage.storageQuotaBytes') ? 'assetStorage.storageQuotaMb' : fieldAmong(FIELDS, path);
 }
 
-/** The value at a dotted path ('assetStorage.bannerSizes.inlineMobile.width'), undefined when absent. */
-function valueAt(obj: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), obj);
-}
+const labelOf = (field: string): string | undefined => LABELS[field];
 
-/** True when both settings bodies hold the same value at `path`. */
-function sameAt(a: unknown, b: unknown, path: string): boolean {
-  return JSON.stringify(valueAt(a, path)) === JSON.stringify(valueAt(b, path));
-}
+/** Range messages as the fields' descriptions say them ('Must be 10-1,000'), for the range checks of the shared schema. */
+const RANGE_WORDS: Record<string, string> = {
+  'security.maxRequestsPerMinute': `Must be ${MAX_REQUESTS_PER_MINUTE.min}-${MAX_REQUESTS_PER_MINUTE.max.toLocaleString('en-US')}`,
+  'notifications.alertThreshold': 'Must be 0-100',
+  'assetStorage.storageQuotaMb': 'Must be 1-10,240 MB',
+};
 
 /**
- * What the form can tell before asking the server: integer and range limits of the numbers as
- * typed (a value typed and saved with Enter is not clamped yet) and a name. Empty numbers fall
- * back to the defaults. The server checks everything again.
+ * What the form checks before asking the server: the body Save would send against the shared
+ * domain schemas the server validates with (spec 01 §9; the server adds its own URL and quota
+ * checks and checks everything again), plus a name.
  */
-function checkDraft(d: Draft, payload: DealerSettings): FieldErrors {
-  const errors: FieldErrors = {};
-  const whole = (path: string, typed: Num, min: number, max: number) => {
-    if (typeof typed === 'string' && typed.trim() === '') return;
-    const n = Number(typed);
-    if (!Number.isInteger(n)) errors[path] = 'Enter a whole number';
-    else if (n < min || n > max) errors[path] = `Must be ${min.toLocaleString('en-US')}-${max.toLocaleString('en-US')}`;
-  };
-  if (!payload.name) errors.name = 'Required';
-  whole('security.maxRequestsPerMinute', d.security.maxRequestsPerMinute, MAX_REQUESTS_PER_MINUTE.min, MAX_REQUESTS_PER_MINUTE.max);
-  for (const slot of BANNER_SLOTS) {
-    const r = BANNER_SIZE_RANGES[slot];
-    whole(`assetStorage.bannerSizes.${slot}.width`, d.storage.sizes[slot].width, r.width.min, r.width.max);
-    whole(`assetStorage.bannerSizes.${slot}.height`, d.storage.sizes[slot].height, r.height.min, r.height.max);
-  }
-  const quota = numberOr(d.storage.quotaMb, 50);
-  if (quota < 1 || quota > 10240) errors['assetStorage.storageQuotaBytes'] = 'Must be 1-10,240 MB';
-  const threshold = numberOr(d.notifications.alertThreshold, 2);
-  if (threshold < 0 || threshold > 100) errors['notifications.alertThreshold'] = 'Must be 0-100';
-  return errors;
-}
+const settingsSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(TEXT_LIMITS.name),
+  websiteUrl: dealerSchema.shape.websiteUrl,
+  provider: providerSchema,
+  status: z.enum(DEALER_STATUSES),
+  assetStorage: assetStorageSchema.extend({ storageQuotaBytes: assetStorageSchema.shape.storageQuotaBytes.min(MB).max(10 * 1024 * MB) }),
+  branding: brandingSchema,
+  security: securitySchema,
+  notifications: notificationsSchema,
+});
+
+const validate = schemaValidator<Values>(settingsSchema, bodyOf, {
+  fieldOf,
+  words: (field, message) => (/^Too (big|small)/.test(message) ? RANGE_WORDS[field] : undefined),
+});
 
 export function DealerSettingsPage() {
   const { dealerId } = useParams();
@@ -181,15 +195,6 @@ export function DealerSettingsPage() {
 
 function Settings({ dealerId }: { dealerId: string }) {
   const dealer = useAdminDealer(dealerId);
-  const save = useSaveDealerSettings(dealerId);
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [loadedAt, setLoadedAt] = useState<string | null>(null);
-  /** The last refused save: its field errors and the values they were about. */
-  const [refused, setRefused] = useState<{ errors: FieldErrors; payload: DealerSettings } | null>(null);
-  if (dealer.data && loadedAt !== dealer.data.updatedAt) {
-    setLoadedAt(dealer.data.updatedAt);
-    setDraft(draftOf(dealer.data));
-  }
 
   if (dealer.error) {
     if (isApiStatus(dealer.error, 404)) {
@@ -207,53 +212,58 @@ function Settings({ dealerId }: { dealerId: string }) {
     }
     return <ErrorNotice message={dealer.error.message} onRetry={() => void dealer.refetch()} />;
   }
-  if (!dealer.data || !draft) return <Text c="dimmed">Loading...</Text>;
+  if (!dealer.data) return <Text c="dimmed">Loading...</Text>;
+  return <SettingsForm dealer={dealer.data} />;
+}
 
-  const payload = payloadOf(draft);
-  const dirty = JSON.stringify(payload) !== JSON.stringify(payloadOf(draftOf(dealer.data)));
-  const set = <K extends keyof Draft>(k: K, patch: Partial<Draft[K]>) => setDraft({ ...draft, [k]: { ...(draft[k] as object), ...patch } });
-  // An error stays on its field while the field still holds the refused value.
-  const shown = Object.fromEntries(Object.entries(refused?.errors ?? {}).filter(([path]) => sameAt(payload, refused!.payload, path)));
-  const errorOf = (field: string) => Object.entries(shown).find(([path]) => path === field || path.startsWith(`${field}.`))?.[1];
+/** The settings form, from the dealer as the API returns it; after a save, from what the save returned. */
+function SettingsForm({ dealer: d }: { dealer: Dealer }) {
+  const save = useSaveDealerSettings(d.id);
+  const form = useForm<Values>({ initialValues: valuesOf(d), validate, validateInputOnChange: true, validateInputOnBlur: true });
+  const dirty = form.isDirty();
+  const invalid = !form.isValid();
+  const prompt = useUnsavedChangesPrompt(dirty);
 
   const reset = () => {
-    const base = draftOf({ ...dealer.data, assetStorage: defaultAssetStorage(dealerId), branding: defaultBranding() });
-    setDraft({ ...draft, storage: base.storage, branding: base.branding });
+    const base = valuesOf({ ...d, assetStorage: defaultAssetStorage(d.id), branding: defaultBranding() });
+    form.setValues({ assetStorage: base.assetStorage, branding: base.branding });
   };
 
-  const onSave = () => {
-    const mine = checkDraft(draft, payload);
-    if (Object.keys(mine).length > 0) {
-      setRefused({ errors: mine, payload });
-      notifications.show({ color: 'red', title: 'Not saved', message: summarizeFieldErrors(mine, labelOf) });
-      return;
-    }
-    save.mutate(payload, {
-      onSuccess: () => {
-        setRefused(null);
+  /** The form's own check refused the values: mark the fields and say so (nothing is sent). */
+  const refuse = (errors: FieldErrors) => notifications.show({ color: 'red', title: 'Not saved', message: summarizeFieldErrors(errors, labelOf) });
+
+  const onSave = (v: Values) => {
+    save.mutate(bodyOf(v) as DealerSettings, {
+      onSuccess: ({ dealer: saved }) => {
+        // The form now shows what the server stored (its defaults included) and is clean.
+        const next = valuesOf(saved);
+        form.setInitialValues(next);
+        form.setValues(next);
+        form.resetDirty(next);
         notifications.show({ color: 'teal', message: 'Dealer settings saved' });
       },
       onError: (e) => {
-        const fields = fieldErrorsOf(e);
-        setRefused({ errors: fields, payload });
+        const fields = serverFormErrors(e, fieldOf);
+        form.setErrors(fields);
         const known = Object.keys(fields).length > 0;
         notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : e.message });
       },
     });
   };
 
-  const d = dealer.data;
-  const sizeError = (slot: BannerSlot, dim: 'width' | 'height') => errorOf(`assetStorage.bannerSizes.${slot}.${dim}`);
+  const sizeProps = (slot: BannerSlot, dim: 'width' | 'height') => form.getInputProps(`assetStorage.bannerSizes.${slot}.${dim}`);
   return (
-    // One form: Enter in any field saves, with the app's own messages (no browser bubbles; issue 16).
+    // One form: Enter in any field saves, with the app's own messages (no browser bubbles; issue 16);
+    // Enter while a field is invalid marks it and says why instead.
     <form
       noValidate
       aria-label="Dealer settings"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (dirty && !save.isPending) onSave();
-      }}
+      onKeyDown={enterWhileInvalid(dirty && invalid, () => refuse(form.validate().errors as FieldErrors))}
+      onSubmit={form.onSubmit((v) => {
+        if (dirty && !save.isPending) onSave(v);
+      }, (errors) => refuse(errors as FieldErrors))}
     >
+      {prompt}
       <Stack gap="lg">
         <div>
           <Anchor component={Link} to="/admin/dealers" size="sm">
@@ -272,7 +282,7 @@ function Settings({ dealerId }: { dealerId: string }) {
             </Truncated>
           }
         >
-          <SaveControls dirty={dirty} saving={save.isPending}>
+          <SaveControls dirty={dirty} saving={save.isPending} invalid={invalid}>
             <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={reset}>
               Reset to Defaults
             </Button>
@@ -281,31 +291,27 @@ function Settings({ dealerId }: { dealerId: string }) {
 
         <Section title="Dealer">
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <TextInput label="Name" value={draft.name} error={errorOf('name')} onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
-            <TextInput label="Website URL" type="url" value={draft.websiteUrl} error={errorOf('websiteUrl')} onChange={(e) => setDraft({ ...draft, websiteUrl: e.currentTarget.value })} />
-            <Select label="Provider" data={PROVIDERS.map((p) => ({ value: p, label: providerLabel(p) }))} value={draft.provider} allowDeselect={false} error={errorOf('provider')} onChange={(v) => setDraft({ ...draft, provider: (v ?? 'mxs') as Provider })} />
-            <Select label="Status" data={[...DEALER_STATUSES]} value={draft.status} allowDeselect={false} error={errorOf('status')} onChange={(v) => setDraft({ ...draft, status: v ?? 'active' })} />
+            <TextInput label="Name" {...form.getInputProps('name')} />
+            <TextInput label="Website URL" type="url" {...form.getInputProps('websiteUrl')} />
+            <Select label="Provider" data={PROVIDERS.map((p) => ({ value: p, label: providerLabel(p) }))} allowDeselect={false} {...form.getInputProps('provider')} />
+            <Select label="Status" data={[...DEALER_STATUSES]} allowDeselect={false} {...form.getInputProps('status')} />
           </SimpleGrid>
         </Section>
 
         <Section title="Asset Storage">
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Select label="Storage provider" data={[...STORAGE_PROVIDERS]} value={draft.storage.provider} allowDeselect={false} error={errorOf('assetStorage.provider')} onChange={(v) => set('storage', { provider: (v ?? 'dc-banners') as Draft['storage']['provider'] })} />
-            <TextInput label="Base URL" description="CDN folder searched for banners by the naming pattern" value={draft.storage.baseUrl} error={errorOf('assetStorage.baseUrl')} onChange={(e) => set('storage', { baseUrl: e.currentTarget.value })} />
+            <Select label="Storage provider" data={[...STORAGE_PROVIDERS]} allowDeselect={false} {...form.getInputProps('assetStorage.provider')} />
+            <TextInput label="Base URL" description="CDN folder searched for banners by the naming pattern" {...form.getInputProps('assetStorage.baseUrl')} />
             <TextInput
               label="Naming pattern"
-              value={draft.storage.customNaming.pattern}
-              error={errorOf('assetStorage.customNaming.pattern')}
-              onChange={(e) => set('storage', { customNaming: { ...draft.storage.customNaming, pattern: e.currentTarget.value } })}
+              {...form.getInputProps('assetStorage.customNaming.pattern')}
             />
             <TagsInput
               label="Pattern variables"
-              value={draft.storage.customNaming.variables}
-              error={errorOf('assetStorage.customNaming.variables')}
-              onChange={(variables) => set('storage', { customNaming: { ...draft.storage.customNaming, variables } })}
+              {...form.getInputProps('assetStorage.customNaming.variables')}
             />
-            <NumberInput label="Storage quota (MB)" min={1} max={10240} decimalScale={2} value={draft.storage.quotaMb} error={errorOf('assetStorage.storageQuotaBytes')} onChange={(quotaMb) => set('storage', { quotaMb })} />
-            <Switch mt="lg" label="Use fallback assets when no banner matches" checked={draft.storage.fallbackEnabled} onChange={(e) => set('storage', { fallbackEnabled: e.currentTarget.checked })} />
+            <NumberInput label="Storage quota (MB)" min={1} max={10240} decimalScale={2} {...form.getInputProps('assetStorage.storageQuotaMb')} />
+            <Switch mt="lg" label="Use fallback assets when no banner matches" {...form.getInputProps('assetStorage.fallbackEnabled', { type: 'checkbox' })} />
           </SimpleGrid>
           <Text fw={600} size="sm" mt="lg" mb="xs">
             Banner sizes (px)
@@ -313,16 +319,14 @@ function Settings({ dealerId }: { dealerId: string }) {
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
             {BANNER_SLOTS.map((slot) => {
               const r = BANNER_SIZE_RANGES[slot];
-              const size = draft.storage.sizes[slot];
-              const setSize = (patch: Partial<typeof size>) => set('storage', { sizes: { ...draft.storage.sizes, [slot]: { ...size, ...patch } } });
               return (
                 <Paper key={slot} withBorder p="sm" radius="md">
                   <Text size="sm" fw={500} mb={4}>
                     {SLOT_LABELS[slot]}
                   </Text>
                   <Group grow gap="xs" align="flex-start">
-                    <NumberInput label="Width" aria-label={`${SLOT_LABELS[slot]} width`} allowDecimal={false} allowNegative={false} min={r.width.min} max={r.width.max} value={size.width} error={sizeError(slot, 'width')} onChange={(width) => setSize({ width })} />
-                    <NumberInput label="Height" aria-label={`${SLOT_LABELS[slot]} height`} allowDecimal={false} allowNegative={false} min={r.height.min} max={r.height.max} value={size.height} error={sizeError(slot, 'height')} onChange={(height) => setSize({ height })} />
+                    <NumberInput label="Width" aria-label={`${SLOT_LABELS[slot]} width`} allowDecimal={false} allowNegative={false} min={r.width.min} max={r.width.max} {...sizeProps(slot, 'width')} />
+                    <NumberInput label="Height" aria-label={`${SLOT_LABELS[slot]} height`} allowDecimal={false} allowNegative={false} min={r.height.min} max={r.height.max} {...sizeProps(slot, 'height')} />
                   </Group>
                 </Paper>
               );
@@ -332,12 +336,12 @@ function Settings({ dealerId }: { dealerId: string }) {
 
         <Section title="Branding">
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <ColorInput label="Primary colour" format="hex" value={draft.branding.primaryColor} error={errorOf('branding.primaryColor')} eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} onChange={(primaryColor) => set('branding', { primaryColor })} />
-            <ColorInput label="Secondary colour" format="hex" value={draft.branding.secondaryColor} error={errorOf('branding.secondaryColor')} eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} onChange={(secondaryColor) => set('branding', { secondaryColor })} />
-            <TextInput label="Logo URL" type="url" value={draft.branding.logoUrl} error={errorOf('branding.logoUrl')} onChange={(e) => set('branding', { logoUrl: e.currentTarget.value })} />
-            <Select label="Font" data={[...FONT_CHOICES]} value={draft.branding.fontFamily} allowDeselect={false} error={errorOf('branding.fontFamily')} onChange={(v) => set('branding', { fontFamily: (v ?? FONT_CHOICES[0]) as Dealer['branding']['fontFamily'] })} />
+            <ColorInput label="Primary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} {...form.getInputProps('branding.primaryColor')} />
+            <ColorInput label="Secondary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} {...form.getInputProps('branding.secondaryColor')} />
+            <TextInput label="Logo URL" type="url" {...form.getInputProps('branding.logoUrl')} />
+            <Select label="Font" data={[...FONT_CHOICES]} allowDeselect={false} {...form.getInputProps('branding.fontFamily')} />
           </SimpleGrid>
-          <Textarea mt="md" label="Custom CSS" autosize minRows={3} styles={{ input: { fontFamily: 'monospace' } }} value={draft.branding.customCss} error={errorOf('branding.customCss')} onChange={(e) => set('branding', { customCss: e.currentTarget.value })} />
+          <Textarea mt="md" label="Custom CSS" autosize minRows={3} styles={{ input: { fontFamily: 'monospace' } }} {...form.getInputProps('branding.customCss')} />
         </Section>
 
         <Section title="Security">
@@ -347,19 +351,16 @@ function Settings({ dealerId }: { dealerId: string }) {
               description="One per line; blank lines are dropped"
               autosize
               minRows={3}
-              value={draft.security.domains}
-              error={errorOf('security.allowedDomains')}
-              onChange={(e) => set('security', { domains: e.currentTarget.value })}
+              {...form.getInputProps('security.allowedDomains')}
             />
             <Stack gap="sm">
-              <Switch label="Enable CORS (only allowed domains may call)" checked={draft.security.enableCors} onChange={(e) => set('security', { enableCors: e.currentTarget.checked })} />
-              <Switch label="Require HTTPS" checked={draft.security.requireHttps} onChange={(e) => set('security', { requireHttps: e.currentTarget.checked })} />
-              <Switch label="Rate limit" checked={draft.security.rateLimitEnabled} onChange={(e) => set('security', { rateLimitEnabled: e.currentTarget.checked })} />
+              <Switch label="Enable CORS (only allowed domains may call)" {...form.getInputProps('security.enableCors', { type: 'checkbox' })} />
+              <Switch label="Require HTTPS" {...form.getInputProps('security.requireHttps', { type: 'checkbox' })} />
+              <Switch label="Rate limit" {...form.getInputProps('security.rateLimitEnabled', { type: 'checkbox' })} />
               <Switch
                 label="Respect Do-Not-Track / Global Privacy Control"
                 description="With a Do-Not-Track or Global Privacy Control signal, banners still show but nothing is counted or stored in the browser."
-                checked={draft.security.respectDoNotTrack}
-                onChange={(e) => set('security', { respectDoNotTrack: e.currentTarget.checked })}
+                {...form.getInputProps('security.respectDoNotTrack', { type: 'checkbox' })}
               />
               <NumberInput
                 label="Max requests per minute"
@@ -368,21 +369,20 @@ function Settings({ dealerId }: { dealerId: string }) {
                 allowNegative={false}
                 min={MAX_REQUESTS_PER_MINUTE.min}
                 max={MAX_REQUESTS_PER_MINUTE.max}
-                value={draft.security.maxRequestsPerMinute}
-                error={errorOf('security.maxRequestsPerMinute')}
-                onChange={(maxRequestsPerMinute) => set('security', { maxRequestsPerMinute })}
+                {...form.getInputProps('security.maxRequestsPerMinute')}
               />
             </Stack>
           </SimpleGrid>
         </Section>
 
         <Section title="Notifications">
+          <MailNotConfigured />
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Stack gap="sm">
-              <Switch label="Email alerts" checked={draft.notifications.emailAlerts} onChange={(e) => set('notifications', { emailAlerts: e.currentTarget.checked })} />
-              <Switch label="Performance alerts" checked={draft.notifications.performanceAlerts} onChange={(e) => set('notifications', { performanceAlerts: e.currentTarget.checked })} />
-              <Switch label="Error alerts" checked={draft.notifications.errorAlerts} onChange={(e) => set('notifications', { errorAlerts: e.currentTarget.checked })} />
-              <Switch label="Weekly reports" checked={draft.notifications.weeklyReports} onChange={(e) => set('notifications', { weeklyReports: e.currentTarget.checked })} />
+              <Switch label="Email alerts" {...form.getInputProps('notifications.emailAlerts', { type: 'checkbox' })} />
+              <Switch label="Performance alerts" {...form.getInputProps('notifications.performanceAlerts', { type: 'checkbox' })} />
+              <Switch label="Error alerts" {...form.getInputProps('notifications.errorAlerts', { type: 'checkbox' })} />
+              <Switch label="Weekly reports" {...form.getInputProps('notifications.weeklyReports', { type: 'checkbox' })} />
             </Stack>
             <NumberInput
               label="CTR alert threshold (%)"
@@ -391,9 +391,7 @@ function Settings({ dealerId }: { dealerId: string }) {
               max={100}
               decimalScale={2}
               allowNegative={false}
-              value={draft.notifications.alertThreshold}
-              error={errorOf('notifications.alertThreshold')}
-              onChange={(alertThreshold) => set('notifications', { alertThreshold })}
+              {...form.getInputProps('notifications.alertThreshold')}
             />
           </SimpleGrid>
         </Section>
@@ -419,5 +417,16 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       </Title>
       {children}
     </Paper>
+  );
+}
+
+/** Says that notification e-mails are only kept in the Outbox while the server has no SMTP_URL (issue 15). */
+function MailNotConfigured() {
+  const outbox = useOutbox();
+  if (outbox.data?.mailConfigured !== false) return null;
+  return (
+    <Alert icon={<MailWarning size={18} />} color="blue" mb="md" title="E-mail is not configured">
+      The server has no SMTP server (SMTP_URL), so these notifications are written to the <Anchor component={Link} to="/admin/outbox">Outbox</Anchor> and not sent.
+    </Alert>
   );
 }

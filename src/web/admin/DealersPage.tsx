@@ -1,7 +1,7 @@
 /**
  * Dealer Management (/admin/dealers; spec 01 §2; DECISIONS 9): search on name or id, the
  * manufacturer filter (All Manufacturers plus the distinct manufacturers), one card per dealer
- * (name, id, manufacturer, provider, status, Visit Site, impressions, clicks, CTR (two decimals, domain/metrics FIGURE_DECIMALS),
+ * (name, id, manufacturer, provider, status, Visit Site, all-time impressions, clicks, CTR (two decimals, domain/metrics FIGURE_DECIMALS) labelled 'All Time' (issue 14),
  * creation date, View Script; icons to open the script in a new tab, settings and delete with
  * confirmation), and the 'No dealers found' empty state.
  */
@@ -14,7 +14,8 @@ import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealers, useDeleteDealer } from './api';
 import { CardGridSkeleton, useConfirmDelete, EmptyState, StatusBadge, providerLabel } from './parts';
-import { Figure } from '../components/metrics';
+import { Figure, PeriodCaption } from '../components/metrics';
+import { periodLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
 
 const ALL = '__all__';
@@ -95,7 +96,10 @@ export function DealersPage() {
               <Anchor href={d.websiteUrl} target="_blank" rel="noreferrer" size="sm" mt={6}>
                 Visit Site
               </Anchor>
-              <SimpleGrid cols={3} mt="md">
+              <Group mt="md" mb={4}>
+                <PeriodCaption label={periodLabel('all')} testId={`dealer-period-${d.id}`} />
+              </Group>
+              <SimpleGrid cols={3}>
                 <Figure label="Impressions" value={formatCount(d.impressions)} />
                 <Figure label="Clicks" value={formatCount(d.clicks)} />
                 <Figure label="CTR" value={formatCtr(d.ctr)} />

@@ -6,9 +6,13 @@
  * default model mappings, upsell rules and trim patterns. Opens empty (add) or prefilled (edit);
  * closes on save or cancel. Save and Cancel sit in the drawer's sticky header; Enter in a field
  * saves; closing with unsaved edits (Escape, the overlay, the close button, Cancel) asks first;
- * trims are cards on narrow screens (issue 16). The server validates everything again.
+ * trims are cards on narrow screens (issue 16). A @mantine/form checked on every change against the
+ * shared domain schema: a wrong field is marked in the user's words, Save is disabled while a
+ * changed form is invalid, a server refusal marks the fields it names, numbers are sent as typed
+ * (an empty one is refused, never replaced by 0), and leaving the page with unsaved edits asks
+ * first (issue 14). The server validates everything again.
  */
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import {
   Accordion,
   ActionIcon,
@@ -34,15 +38,17 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { Plus, Trash2 } from 'lucide-react';
 import type { ManufacturerListItem } from '../../domain/admin';
-import { MODEL_CATEGORIES, PROVIDERS, type Trim, type VehicleModel } from '../../domain/schemas';
+import { manufacturerSchema, MODEL_CATEGORIES, PROVIDERS, type Trim, type VehicleModel } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
 import { providerLabel } from './parts';
 import { useSaveManufacturer, type ManufacturerInput } from './api';
-import { fieldErrorsOf, summarizeFieldErrors } from '../api/field-errors';
+import { fieldErrorsOf, schemaValidator, serverFormErrors, summarizeFieldErrors } from '../api/field-errors';
+import { useUnsavedChangesPrompt } from '../components/unsaved';
 
 type Pair = { key: string; value: string };
 const toPairs = (r: Record<string, string>): Pair[] => Object.entries(r).map(([key, value]) => ({ key, value }));
@@ -69,10 +75,23 @@ function draftOf(m: ManufacturerListItem | null): Draft {
   };
 }
 
+/** A number field as typed: undefined when empty (refused as 'Enter a number': the form fills in nothing). */
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : (undefined as unknown as number));
+
 function inputOf(d: Draft): ManufacturerInput {
   const { mappings, rules, patterns, ...rest } = d;
   return {
     ...rest,
+    // Ids follow the names (slug), so a renamed model or trim keeps a sensible id; an empty
+    // display name is the name.
+    models: rest.models.map((m) => ({
+      ...m,
+      id: slugify(m.name) || m.id,
+      displayName: m.displayName.trim() || m.name,
+      msrp: { min: num(m.msrp.min), max: num(m.msrp.max) },
+      priority: num(m.priority),
+      trims: m.trims.map((t) => ({ ...t, id: slugify(t.name) || t.id, displayName: t.displayName.trim() || t.name, msrp: num(t.msrp), priority: num(t.priority) })),
+    })),
     name: rest.name.trim(),
     logoUrl: rest.logoUrl.trim(),
     defaultModelMappings: fromPairs(mappings),
@@ -94,49 +113,75 @@ const newModel = (n: number): VehicleModel => ({
 });
 const newTrim = (n: number): Trim => ({ id: `trim-${n}`, name: '', displayName: '', msrp: 0, isPopular: false, priority: n });
 
+/** The form field (or editor) a body path is about: the catalogue's own paths, the default maps' editors. */
+function fieldOf(path: string): string {
+  const [root] = path.split('.');
+  if (root === 'defaultModelMappings') return 'mappings';
+  if (root === 'defaultUpsellRules') return 'rules';
+  if (root === 'defaultTrimPatterns') return 'patterns';
+  return path;
+}
+
+/** The tab showing a field. */
+const tabOf = (field: string) => (field.startsWith('models') ? 'models' : ['mappings', 'rules', 'patterns'].includes(field) ? 'defaults' : 'details');
+
+/** The manufacturer's editable fields as the shared domain schema has them (the server checks them again, with its own extra rules). */
+const validate = schemaValidator<Draft>(
+  manufacturerSchema.pick({
+    name: true,
+    logoUrl: true,
+    primaryColor: true,
+    secondaryColor: true,
+    providerCompatibility: true,
+    assetNamingConvention: true,
+    models: true,
+    defaultModelMappings: true,
+    defaultUpsellRules: true,
+    defaultTrimPatterns: true,
+  }),
+  inputOf,
+  { fieldOf, words: (field, message) => (field === 'name' && /expected string to have >=?\s*1 characters/.test(message) ? 'Name is required' : undefined) },
+);
+
 export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: ManufacturerListItem | null; onClose: () => void }) {
   const save = useSaveManufacturer();
   const formId = useId();
-  const [initial] = useState<Draft>(() => draftOf(manufacturer));
-  const [draft, setDraft] = useState<Draft>(initial);
-  const [nameError, setNameError] = useState<string | null>(null);
+  const form = useForm<Draft>({ initialValues: draftOf(manufacturer), validate, validateInputOnChange: true, validateInputOnBlur: true });
+  const draft = form.values;
   const [tab, setTab] = useState<string | null>('details');
   /** Open model panels (by index); a newly added model opens at once. */
   const [openModels, setOpenModels] = useState<string[]>([]);
   /** 'Discard changes?' is open (a close was asked for with unsaved edits). */
   const [confirmingClose, setConfirmingClose] = useState(false);
   const narrow = useMediaQuery('(max-width: 40em)');
-  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const set = (patch: Partial<Draft>) => form.setValues(patch);
   const modelNames = draft.models.map((m) => m.name).filter(Boolean);
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+  const dirty = form.isDirty();
+  // Save is disabled while a changed form is invalid (a new, untouched one says what is missing on Save).
+  const errorsNow = dirty ? validate(draft) : {};
+  const invalid = Object.keys(errorsNow).length > 0;
+  const prompt = useUnsavedChangesPrompt(dirty && !save.isPending);
+  const errorOf = (field: string): ReactNode => form.errors[field] ?? errorsNow[field];
   /** Escape, the overlay, the close button and Cancel: ask first when there are unsaved edits (issue 16). */
   const requestClose = () => (dirty && !save.isPending ? setConfirmingClose(true) : onClose());
 
   const setModel = (i: number, patch: Partial<VehicleModel>) => set({ models: draft.models.map((m, j) => (j === i ? { ...m, ...patch } : m)) });
-  const setTrim = (mi: number, ti: number, patch: Partial<Trim>) => setModel(mi, { trims: draft.models[mi]!.trims.map((t, j) => (j === ti ? { ...t, ...patch } : t)) });
   const removeTrim = (mi: number, ti: number) => setModel(mi, { trims: draft.models[mi]!.trims.filter((_, j) => j !== ti) });
 
-  const submit = () => {
-    if (!draft.name.trim()) {
-      setNameError('Name is required');
-      setTab('details');
-      return;
-    }
-    const input = inputOf(draft);
-    // Ids follow the names (slug), so a renamed model or trim keeps a sensible id; an empty
-    // display name falls back to the name.
-    input.models = input.models.map((m) => ({
-      ...m,
-      id: slugify(m.name) || m.id,
-      displayName: m.displayName.trim() || m.name,
-      trims: m.trims.map((t) => ({ ...t, id: slugify(t.name) || t.id, displayName: t.displayName.trim() || t.name })),
-    }));
+  const submit = (values: Draft) => {
+    const input = inputOf(values);
     save.mutate(
       { id: manufacturer?.id ?? null, input },
       {
         onSuccess: ({ manufacturer: saved }) => {
           notifications.show({ color: 'teal', message: `${saved.name} saved` });
           onClose();
+        },
+        onError: (e) => {
+          const fields = serverFormErrors(e, fieldOf);
+          form.setErrors(fields);
+          const first = Object.keys(fields)[0];
+          if (first) setTab(tabOf(first));
         },
       },
     );
@@ -165,7 +210,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
               <Button variant="default" onClick={requestClose}>
                 Cancel
               </Button>
-              <Button type="submit" form={formId} loading={save.isPending}>
+              <Button type="submit" form={formId} loading={save.isPending} disabled={invalid}>
                 {manufacturer ? 'Save Manufacturer' : 'Add Manufacturer'}
               </Button>
               <Drawer.CloseButton aria-label="Close" />
@@ -176,10 +221,12 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
             <form
               id={formId}
               noValidate
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (!save.isPending) submit();
-              }}
+              onSubmit={form.onSubmit(
+                (values) => {
+                  if (!save.isPending) submit(values);
+                },
+                (errors) => setTab(tabOf(Object.keys(errors)[0] ?? 'name')),
+              )}
             >
               <Stack>
                 {saveError && (
@@ -196,34 +243,25 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
 
                   <Tabs.Panel value="details">
                     <Stack>
-                      <TextInput
-                        label="Name"
-                        required
-                        value={draft.name}
-                        error={nameError}
-                        onChange={(e) => {
-                          setNameError(null);
-                          set({ name: e.currentTarget.value });
-                        }}
-                      />
-                      <TextInput label="Logo URL" type="url" value={draft.logoUrl} onChange={(e) => set({ logoUrl: e.currentTarget.value })} />
+                      <TextInput label="Name" required {...form.getInputProps('name')} />
+                      <TextInput label="Logo URL" type="url" {...form.getInputProps('logoUrl')} />
                       <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                        <ColorInput label="Primary colour" format="hex" value={draft.primaryColor} eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} onChange={(primaryColor) => set({ primaryColor })} />
-                        <ColorInput label="Secondary colour" format="hex" value={draft.secondaryColor} eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} onChange={(secondaryColor) => set({ secondaryColor })} />
+                        <ColorInput label="Primary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} {...form.getInputProps('primaryColor')} />
+                        <ColorInput label="Secondary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} {...form.getInputProps('secondaryColor')} />
                       </SimpleGrid>
                       <MultiSelect
                         label="Provider compatibility"
                         data={PROVIDERS.map((p) => ({ value: p, label: providerLabel(p) }))}
-                        value={draft.providerCompatibility}
-                        onChange={(v) => set({ providerCompatibility: v as Draft['providerCompatibility'] })}
+                        {...form.getInputProps('providerCompatibility')}
                       />
-                      <TextInput label="Asset naming convention" placeholder="new_{year}_{manufacturer}_{model}_{trim}_{size}.{ext}" value={draft.assetNamingConvention} onChange={(e) => set({ assetNamingConvention: e.currentTarget.value })} />
+                      <TextInput label="Asset naming convention" placeholder="new_{year}_{manufacturer}_{model}_{trim}_{size}.{ext}" {...form.getInputProps('assetNamingConvention')} />
                     </Stack>
                   </Tabs.Panel>
 
                   <Tabs.Panel value="models">
                     <Stack>
                       {draft.models.length === 0 && <Text c="dimmed">No models yet. Add the first one.</Text>}
+                      <EditorError error={errorOf('models')} />
                       <Accordion variant="separated" multiple value={openModels} onChange={setOpenModels}>
                         {draft.models.map((m, i) => (
                           <Accordion.Item key={`${m.id}-${i}`} value={`${i}`}>
@@ -240,28 +278,28 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                             <Accordion.Panel>
                               <Stack gap="sm">
                                 <SimpleGrid cols={{ base: 1, xs: 3 }}>
-                                  <TextInput label="Name (key)" value={m.name} onChange={(e) => setModel(i, { name: e.currentTarget.value })} />
-                                  <TextInput label="Display name" value={m.displayName} onChange={(e) => setModel(i, { displayName: e.currentTarget.value })} />
-                                  <Select label="Category" data={[...MODEL_CATEGORIES]} value={m.category} allowDeselect={false} onChange={(v) => setModel(i, { category: (v ?? 'sedan') as VehicleModel['category'] })} />
-                                  <NumberInput label="MSRP from ($)" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," value={m.msrp.min} onChange={(v) => setModel(i, { msrp: { ...m.msrp, min: Number(v) || 0 } })} />
-                                  <NumberInput label="MSRP to ($)" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," value={m.msrp.max} onChange={(v) => setModel(i, { msrp: { ...m.msrp, max: Number(v) || 0 } })} />
-                                  <NumberInput label="Priority" allowDecimal={false} value={m.priority} onChange={(v) => setModel(i, { priority: Math.round(Number(v) || 0) })} />
+                                  <TextInput label="Name (key)" {...form.getInputProps(`models.${i}.name`)} />
+                                  <TextInput label="Display name" {...form.getInputProps(`models.${i}.displayName`)} />
+                                  <Select label="Category" data={[...MODEL_CATEGORIES]} allowDeselect={false} {...form.getInputProps(`models.${i}.category`)} />
+                                  <NumberInput label="MSRP from ($)" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," {...form.getInputProps(`models.${i}.msrp.min`)} />
+                                  <NumberInput label="MSRP to ($)" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," {...form.getInputProps(`models.${i}.msrp.max`)} />
+                                  <NumberInput label="Priority" allowDecimal={false} {...form.getInputProps(`models.${i}.priority`)} />
                                 </SimpleGrid>
-                                <TagsInput label="Upsell targets (best first)" data={modelNames.filter((n) => n !== m.name)} value={m.upsellTargets} onChange={(upsellTargets) => setModel(i, { upsellTargets })} />
-                                <Switch label="Active" checked={m.isActive} onChange={(e) => setModel(i, { isActive: e.currentTarget.checked })} />
+                                <TagsInput label="Upsell targets (best first)" data={modelNames.filter((n) => n !== m.name)} {...form.getInputProps(`models.${i}.upsellTargets`)} />
+                                <Switch label="Active" {...form.getInputProps(`models.${i}.isActive`, { type: 'checkbox' })} />
                                 {narrow ? (
                                   // Narrow screens: one card per trim instead of a six-column table (issue 16).
                                   <Stack gap="xs">
                                     {m.trims.map((t, ti) => (
                                       <Paper key={`${t.id}-${ti}`} withBorder p="xs" radius="sm" data-testid="trim-card">
                                         <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
-                                          <TextInput size="xs" label="Trim name" aria-label="Trim name" value={t.name} onChange={(e) => setTrim(i, ti, { name: e.currentTarget.value })} />
-                                          <TextInput size="xs" label="Display name" aria-label="Trim display name" value={t.displayName} onChange={(e) => setTrim(i, ti, { displayName: e.currentTarget.value })} />
-                                          <NumberInput size="xs" label="MSRP ($)" aria-label="Trim MSRP" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," value={t.msrp} onChange={(v) => setTrim(i, ti, { msrp: Number(v) || 0 })} />
-                                          <NumberInput size="xs" label="Priority" aria-label="Trim priority" allowDecimal={false} value={t.priority} onChange={(v) => setTrim(i, ti, { priority: Math.round(Number(v) || 0) })} />
+                                          <TextInput size="xs" label="Trim name" aria-label="Trim name" {...form.getInputProps(`models.${i}.trims.${ti}.name`)} />
+                                          <TextInput size="xs" label="Display name" aria-label="Trim display name" {...form.getInputProps(`models.${i}.trims.${ti}.displayName`)} />
+                                          <NumberInput size="xs" label="MSRP ($)" aria-label="Trim MSRP" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," {...form.getInputProps(`models.${i}.trims.${ti}.msrp`)} />
+                                          <NumberInput size="xs" label="Priority" aria-label="Trim priority" allowDecimal={false} {...form.getInputProps(`models.${i}.trims.${ti}.priority`)} />
                                         </SimpleGrid>
                                         <Group justify="space-between" mt="xs">
-                                          <Checkbox size="xs" label="Popular" aria-label="Popular trim" checked={t.isPopular} onChange={(e) => setTrim(i, ti, { isPopular: e.currentTarget.checked })} />
+                                          <Checkbox size="xs" label="Popular" aria-label="Popular trim" {...form.getInputProps(`models.${i}.trims.${ti}.isPopular`, { type: 'checkbox' })} />
                                           <Button size="compact-xs" variant="subtle" color="red" leftSection={<Trash2 size={12} />} aria-label="Remove trim" onClick={() => removeTrim(i, ti)}>
                                             Remove
                                           </Button>
@@ -287,19 +325,19 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                                       {m.trims.map((t, ti) => (
                                         <Table.Tr key={`${t.id}-${ti}`}>
                                           <Table.Td>
-                                            <TextInput size="xs" aria-label="Trim name" value={t.name} onChange={(e) => setTrim(i, ti, { name: e.currentTarget.value })} />
+                                            <TextInput size="xs" aria-label="Trim name" {...form.getInputProps(`models.${i}.trims.${ti}.name`)} />
                                           </Table.Td>
                                           <Table.Td>
-                                            <TextInput size="xs" aria-label="Trim display name" value={t.displayName} onChange={(e) => setTrim(i, ti, { displayName: e.currentTarget.value })} />
+                                            <TextInput size="xs" aria-label="Trim display name" {...form.getInputProps(`models.${i}.trims.${ti}.displayName`)} />
                                           </Table.Td>
                                           <Table.Td>
-                                            <NumberInput size="xs" aria-label="Trim MSRP" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," value={t.msrp} onChange={(v) => setTrim(i, ti, { msrp: Number(v) || 0 })} />
+                                            <NumberInput size="xs" aria-label="Trim MSRP" min={0} allowDecimal={false} allowNegative={false} thousandSeparator="," {...form.getInputProps(`models.${i}.trims.${ti}.msrp`)} />
                                           </Table.Td>
                                           <Table.Td>
-                                            <Checkbox aria-label="Popular trim" checked={t.isPopular} onChange={(e) => setTrim(i, ti, { isPopular: e.currentTarget.checked })} />
+                                            <Checkbox aria-label="Popular trim" {...form.getInputProps(`models.${i}.trims.${ti}.isPopular`, { type: 'checkbox' })} />
                                           </Table.Td>
                                           <Table.Td>
-                                            <NumberInput size="xs" aria-label="Trim priority" w={70} allowDecimal={false} value={t.priority} onChange={(v) => setTrim(i, ti, { priority: Math.round(Number(v) || 0) })} />
+                                            <NumberInput size="xs" aria-label="Trim priority" w={70} allowDecimal={false} {...form.getInputProps(`models.${i}.trims.${ti}.priority`)} />
                                           </Table.Td>
                                           <Table.Td>
                                             <ActionIcon variant="subtle" color="red" aria-label="Remove trim" onClick={() => removeTrim(i, ti)}>
@@ -349,7 +387,9 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                   <Tabs.Panel value="defaults">
                     <Stack gap="lg">
                       <PairsEditor title="Default model mappings" keyLabel="Inventory model name" valueLabel="Standard model" pairs={draft.mappings} options={modelNames} onChange={(mappings) => set({ mappings })} />
+                      <EditorError error={errorOf('mappings')} />
                       <PairsEditor title="Default upsell rules" keyLabel="Model" valueLabel="Upsell target" pairs={draft.rules} options={modelNames} onChange={(rules) => set({ rules })} />
+                      <EditorError error={errorOf('rules')} />
                       <Stack gap="xs">
                         <Text fw={600}>Trim patterns (entry trim first)</Text>
                         {draft.patterns.map((p, i) => (
@@ -364,6 +404,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                         <Button size="xs" variant="light" w="fit-content" leftSection={<Plus size={14} />} onClick={() => set({ patterns: [...draft.patterns, { key: '', trims: [] }] })}>
                           Add Trim Pattern
                         </Button>
+                        <EditorError error={errorOf('patterns')} />
                       </Stack>
                     </Stack>
                   </Tabs.Panel>
@@ -373,6 +414,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
           </Drawer.Body>
         </Drawer.Content>
       </Drawer.Root>
+      {prompt}
       {/* Outside the drawer in the React tree, so its Escape does not reach the drawer as well. */}
       <Modal opened={confirmingClose} onClose={() => setConfirmingClose(false)} title="Discard changes?" centered zIndex={300}>
         <Stack>
@@ -391,8 +433,23 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
   );
 }
 
-/** The label of a manufacturer field a server error names ('models.0.trims.1.name' -> 'Model 1, trim 2: name'). */
+/** The form's own labels of the top-level fields a server error may name. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  logoUrl: 'Logo URL',
+  primaryColor: 'Primary colour',
+  secondaryColor: 'Secondary colour',
+  providerCompatibility: 'Provider compatibility',
+  assetNamingConvention: 'Asset naming convention',
+  defaultModelMappings: 'Default model mappings',
+  defaultUpsellRules: 'Default upsell rules',
+  defaultTrimPatterns: 'Trim patterns',
+};
+
+/** The label of a manufacturer field a server error names ('logoUrl' -> 'Logo URL', 'models.0.trims.1.name' -> 'Model 1, trim 2, name'). */
 function manufacturerLabel(path: string): string {
+  const own = FIELD_LABELS[path.split('.')[0]!];
+  if (own) return own;
   const parts = path.split('.');
   const words: string[] = [];
   for (let i = 0; i < parts.length; i++) {
@@ -405,6 +462,15 @@ function manufacturerLabel(path: string): string {
   }
   const text = words.join(', ');
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A problem with a whole editor (a map's entries, the model list), in the user's words; nothing when there is none. */
+function EditorError({ error }: { error: ReactNode }) {
+  return error ? (
+    <Text c="red" size="sm" role="alert">
+      {error}
+    </Text>
+  ) : null;
 }
 
 function PairsEditor({ title, keyLabel, valueLabel, pairs, options, onChange }: { title: string; keyLabel: string; valueLabel: string; pairs: Pair[]; options: string[]; onChange: (p: Pair[]) => void }) {

@@ -2,25 +2,21 @@
  * Platform Analytics (/admin/analytics; spec 01 §2, §9; DECISIONS 18-19): a period selector
  * (24h, 7d, 30d, 90d), a chart of impressions and clicks across dealers, and one card per dealer
  * with impressions, clicks, CTR and the performance score bar (min(100, 20 x CTR)), all from
- * recorded events.
+ * recorded events; the chart and every card say the period their figures cover (issue 14), as the
+ * server answered it.
  */
 import { useState } from 'react';
 import { Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { LineChart } from '@mantine/charts';
+import { LineChart } from '../components/LineChart';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
 import { PERIOD_LABELS } from '../../domain/constants';
 import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { usePlatformAnalytics } from './api';
 import { StatusBadge } from './parts';
-import { Figure } from '../components/metrics';
+import { Figure, PeriodCaption } from '../components/metrics';
+import { bucketLabel, periodLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
-
-/** Chart label of a series bucket: 'Nov 22' for a UTC day, 'Nov 22, 09:00' (local time) for an hour. */
-function bucketLabel(bucket: string): string {
-  if (bucket.length === 10) return new Date(`${bucket}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-  return new Date(`${bucket}:00Z`).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
-}
 
 export function PlatformAnalyticsPage() {
   const [period, setPeriod] = useState<AnalyticsPeriod>('30d');
@@ -48,9 +44,12 @@ export function PlatformAnalyticsPage() {
       ) : (
         <>
           <Paper withBorder radius="md" p="lg">
-            <Title order={3} size="h4" mb="md">
-              Impressions and clicks, all dealers
-            </Title>
+            <Group justify="space-between" mb="md">
+              <Title order={3} size="h4">
+                Impressions and clicks, all dealers
+              </Title>
+              {a && <PeriodCaption label={periodLabel(a.period)} testId="analytics-chart-period" />}
+            </Group>
             {!a ? (
               <Skeleton h={260} />
             ) : total === 0 ? (
@@ -92,7 +91,10 @@ export function PlatformAnalyticsPage() {
                       <StatusBadge status={d.status} />
                     </div>
                   </Group>
-                  <SimpleGrid cols={3} mt="md">
+                  <Group mt="md" mb={4}>
+                    {a && <PeriodCaption label={periodLabel(a.period)} testId={`analytics-card-period-${d.id}`} />}
+                  </Group>
+                  <SimpleGrid cols={3}>
                     <Figure label="Impressions" value={formatCount(d.impressions)} />
                     <Figure label="Clicks" value={formatCount(d.clicks)} />
                     <Figure label="CTR" value={formatCtr(d.ctr)} />

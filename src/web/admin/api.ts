@@ -4,7 +4,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
-import type { AnalyticsPeriod, Dealer, Manufacturer, Provider, Role } from '../../domain/schemas';
+import type { AnalyticsPeriod, Dealer, Manufacturer } from '../../domain/schemas';
+import type { DealerSettings, ManufacturerInput, NewDealer, NewUser, UserPatch } from '../../domain/contracts/admin';
 import { apiFetch } from '../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../dealer/api';
 
@@ -61,13 +62,8 @@ function useInvalidateAdmin() {
   return () => qc.invalidateQueries({ queryKey: adminKeys.all });
 }
 
-export interface NewDealer {
-  name: string;
-  manufacturer: string;
-  websiteUrl: string;
-  provider: Provider;
-  status: string;
-}
+// Request shapes of the admin API: the server's own route schemas (src/domain/contracts/admin.ts, issue 14).
+export type { DealerSettings, ManufacturerInput, NewDealer, NewUser };
 
 export function useCreateDealer() {
   const invalidate = useInvalidateAdmin();
@@ -76,8 +72,6 @@ export function useCreateDealer() {
     onSettled: invalidate,
   });
 }
-
-export type DealerSettings = Partial<Pick<Dealer, 'name' | 'websiteUrl' | 'provider' | 'status' | 'assetStorage' | 'branding' | 'security' | 'notifications'>>;
 
 export function useSaveDealerSettings(id: string) {
   const qc = useQueryClient();
@@ -96,11 +90,6 @@ export function useDeleteDealer() {
     onSettled: invalidate,
   });
 }
-
-export type ManufacturerInput = Pick<
-  Manufacturer,
-  'name' | 'logoUrl' | 'primaryColor' | 'secondaryColor' | 'providerCompatibility' | 'assetNamingConvention' | 'models' | 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'
->;
 
 export function useSaveManufacturer() {
   const invalidate = useInvalidateAdmin();
@@ -121,14 +110,6 @@ export function useDeleteManufacturer() {
   });
 }
 
-export interface NewUser {
-  email: string;
-  name: string;
-  role: Role;
-  dealerId: string | null;
-  password: string;
-}
-
 export function useCreateUser() {
   const invalidate = useInvalidateAdmin();
   return useMutation({
@@ -140,7 +121,7 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const invalidate = useInvalidateAdmin();
   return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: Partial<Pick<AdminUser, 'name' | 'role' | 'dealerId' | 'isActive'>> }) =>
+    mutationFn: ({ id, patch }: { id: string; patch: UserPatch }) =>
       apiFetch<{ user: AdminUser }>(`/api/admin/users/${id}`, { method: 'PATCH', json: patch }),
     onSettled: invalidate,
   });

@@ -9,12 +9,15 @@
  * mobile header while the page scrolls, at the top, where notifications (bottom right) never
  * cover it.
  */
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { Badge, Box, Button, Group } from '@mantine/core';
 import { Save } from 'lucide-react';
 
-/** 'Unsaved changes', the extra buttons in `children`, and the submit button Save Changes. */
-export function SaveControls({ dirty, saving, canEdit = true, children }: { dirty: boolean; saving: boolean; canEdit?: boolean; children?: ReactNode }) {
+/**
+ * 'Unsaved changes', the extra buttons in `children`, and the submit button Save Changes; with
+ * `invalid` (a field's value is refused by the form's check, issue 14) Save Changes is disabled too.
+ */
+export function SaveControls({ dirty, saving, canEdit = true, invalid = false, children }: { dirty: boolean; saving: boolean; canEdit?: boolean; invalid?: boolean; children?: ReactNode }) {
   return (
     <Group gap="sm" justify="flex-end">
       {dirty && (
@@ -23,7 +26,7 @@ export function SaveControls({ dirty, saving, canEdit = true, children }: { dirt
         </Badge>
       )}
       {children}
-      <Button type="submit" leftSection={<Save size={16} />} disabled={!canEdit || !dirty || saving}>
+      <Button type="submit" leftSection={<Save size={16} />} disabled={!canEdit || !dirty || saving || invalid}>
         {saving ? 'Saving...' : 'Save Changes'}
       </Button>
     </Group>
@@ -54,4 +57,17 @@ export function StickyActionBar({ start, children }: { start?: ReactNode; childr
       </Group>
     </Box>
   );
+}
+
+/**
+ * A form's keydown handler for Enter in a one-line field while Save is disabled because a field is
+ * invalid (the browser then does not submit at all): calls `onInvalid` (mark the fields, say why)
+ * so Enter never does nothing silently (issue 16). Textareas and buttons keep their own Enter.
+ */
+export function enterWhileInvalid(invalid: boolean, onInvalid: () => void) {
+  return (e: KeyboardEvent<HTMLFormElement>) => {
+    if (!invalid || e.key !== 'Enter' || !(e.target instanceof HTMLInputElement)) return;
+    e.preventDefault();
+    onInvalid();
+  };
 }

@@ -16,6 +16,7 @@ import {
   Image,
   LayoutDashboard,
   LogOut,
+  Mail,
   Package,
   Settings2,
   TrendingUp,
@@ -41,6 +42,7 @@ export const ADMIN_NAV: Item[] = [
   { label: 'Manufacturers', to: '/admin/manufacturers', icon: Factory },
   { label: 'Analytics', to: '/admin/analytics', icon: BarChart3 },
   { label: 'Users', to: '/admin/users', icon: Users },
+  { label: 'Outbox', to: '/admin/outbox', icon: Mail },
 ];
 
 export const DEALER_NAV: Item[] = [

@@ -1,9 +1,7 @@
 /** Shared full-page states: loading, not found, inline error and the error boundary screen (spec 01 §2, §8). */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { RotateCcw, SearchX, TriangleAlert } from 'lucide-react';
-import { TEXT } from '../../domain/constants';
+import { RotateCcw, TriangleAlert } from 'lucide-react';
 
 /** Centered spinner with 'Loading...'. */
 export function LoadingScreen() {
@@ -12,22 +10,6 @@ export function LoadingScreen() {
       <Stack align="center" gap="xs">
         <Loader />
         <Text c="dimmed">Loading...</Text>
-      </Stack>
-    </Center>
-  );
-}
-
-/** 'Page Not Found' with a link home. */
-export function NotFoundPage() {
-  return (
-    <Center mih="60vh" p="xl">
-      <Stack align="center" gap="sm">
-        <SearchX size={48} strokeWidth={1.5} />
-        <Title order={2}>{TEXT.pageNotFound}</Title>
-        <Text c="dimmed">{TEXT.pageNotFoundBody}</Text>
-        <Button component={Link} to="/">
-          Go Home
-        </Button>
       </Stack>
     </Center>
   );

@@ -1,23 +1,39 @@
 /**
  * Metric widgets shared by the dealer and admin dashboards and the cards that show a few figures:
- * a metric card (value, a note such as the trend, an icon; skeletons while loading), the trend
- * text of DECISIONS 18 ('+12.5% vs previous 7 days', '--' without previous data), and a small
- * labelled figure.
+ * a metric card (value, the period it covers, a note such as the trend, an icon; skeletons while
+ * loading), the trend text of DECISIONS 18 ('+12.5% vs previous 7 days', '--' without previous
+ * data), the period caption every figure carries (issue 14: 'All Time', 'Last 30 Days'; texts in
+ * domain/periods.ts), and a small labelled figure.
  */
 import type { ReactNode } from 'react';
 import { Group, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { LucideIcon } from 'lucide-react';
 import { formatTrend } from '../../domain/metrics';
 
-/** One metric card; `value` undefined while loading (value and note show skeletons). */
-export function MetricCard({ label, value, note, icon: Icon, color, testId }: { label: string; value: string | undefined; note: ReactNode; icon: LucideIcon; color: string; testId: string }) {
+/** The period a figure covers, as a small caption ('All Time', 'Last 30 Days'; domain/periods.ts labels). */
+export function PeriodCaption({ label, testId }: { label: string; testId?: string }) {
+  return (
+    <Text size="xs" c="dimmed" fw={600} tt="uppercase" lts={0.3} data-testid={testId}>
+      {label}
+    </Text>
+  );
+}
+
+/**
+ * One metric card; `value` undefined while loading (value and note show skeletons); `period` is the
+ * label of what the value covers (issue 14), shown under the card's name.
+ */
+export function MetricCard({ label, period, value, note, icon: Icon, color, testId }: { label: string; period: string; value: string | undefined; note: ReactNode; icon: LucideIcon; color: string; testId: string }) {
   return (
     <Paper withBorder p="lg" radius="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Stack gap={6}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
+          <div>
+            <Text size="sm" c="dimmed" fw={500}>
+              {label}
+            </Text>
+            <PeriodCaption label={period} testId={`${testId}-period`} />
+          </div>
           {value === undefined ? (
             <Skeleton h={34} w={90} />
           ) : (
@@ -35,15 +51,22 @@ export function MetricCard({ label, value, note, icon: Icon, color, testId }: { 
   );
 }
 
-/** '+12.5% vs previous 7 days' (green up, red down) or '-- vs previous 7 days' without previous data. */
-export function TrendText({ value, days }: { value: number | null; days: number }) {
+/**
+ * '+12.5% vs previous 7 days' (green up, red down) or '-- vs previous 7 days' without previous data;
+ * `against` is the comparison's label (domain/periods.ts previousLabel). `lead` goes before it: the
+ * figure of the period the trend is about, when the card's value covers another period
+ * ('Last 30 Days: 80 · +60.0% vs previous 30 days' under an all-time total).
+ */
+export function TrendText({ value, against, lead, testId }: { value: number | null; against: string; lead?: ReactNode; testId?: string }) {
   const color = value === null || Math.abs(value) < 0.05 ? 'dimmed' : value > 0 ? 'teal' : 'red';
   return (
-    <Text size="xs" c="dimmed">
+    <Text size="xs" c="dimmed" data-testid={testId}>
+      {lead}
+      {lead && ' · '}
       <Text span inherit c={color} fw={600}>
         {formatTrend(value)}
       </Text>{' '}
-      vs previous {days} days
+      {against}
     </Text>
   );
 }

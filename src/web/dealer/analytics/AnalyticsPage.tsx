@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Center, Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { LineChart } from '@mantine/charts';
+import { LineChart } from '../../components/LineChart';
 import { BarChart3, Download, RefreshCw } from 'lucide-react';
 import type { AnalyticsPeriod, DealerAnalytics } from '../../../domain/schemas';
 import { ANALYTICS_PERIODS } from '../../../domain/schemas';
@@ -15,16 +15,20 @@ import { conversionRate, formatConversionRate, formatCtr, formatTrend, isAboveAv
 import { apiFetch } from '../../api/client';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
+import { PeriodCaption } from '../../components/metrics';
+import { bucketLabel, periodLabel } from '../../../domain/periods';
 
 /** Bar width of a model's conversion rate: 10 x rate, capped at 100 % (spec 02 §2). */
 const barWidth = (rate: number | null) => Math.min(100, 10 * (rate ?? 0));
 
-function Card({ label, value, note, trend }: { label: string; value: string; note?: string; trend: number | null }) {
+/** One figure of the period (its label from the server's answer, issue 14) with its trend vs the previous period. */
+function Card({ label, period, value, note, trend }: { label: string; period: string; value: string; note?: string; trend: number | null }) {
   return (
     <Paper withBorder p="lg" radius="md">
       <Text size="sm" c="dimmed" fw={500}>
         {label}
       </Text>
+      <PeriodCaption label={period} />
       <Text fz={28} fw={700}>
         {value}
       </Text>
@@ -105,24 +109,26 @@ export function AnalyticsPage() {
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-            <Card label="Total Impressions" value={a.current.impressions.toLocaleString('en-US')} trend={a.trends.impressions} />
-            <Card label="Total Clicks" value={a.current.clicks.toLocaleString('en-US')} trend={a.trends.clicks} />
+            <Card label="Total Impressions" period={periodLabel(a.period)} value={a.current.impressions.toLocaleString('en-US')} trend={a.trends.impressions} />
+            <Card label="Total Clicks" period={periodLabel(a.period)} value={a.current.clicks.toLocaleString('en-US')} trend={a.trends.clicks} />
             <Card
               label="Click-through Rate"
+              period={periodLabel(a.period)}
               value={formatCtr(a.current.ctr)}
               note={isAboveAverage(a.current.ctr) ? 'Above average' : 'Below average'}
               trend={a.trends.ctr}
             />
-            <Card label="Conversion Rate" value={formatConversionRate(convRate)} trend={a.trends.conversionRate} />
+            <Card label="Conversion Rate" period={periodLabel(a.period)} value={formatConversionRate(convRate)} trend={a.trends.conversionRate} />
           </SimpleGrid>
           <Paper withBorder p="lg" radius="md">
-            <Title order={4} mb="md">
-              Impressions and clicks
-            </Title>
+            <Group justify="space-between" mb="md">
+              <Title order={4}>Impressions and clicks</Title>
+              <PeriodCaption label={periodLabel(a.period)} />
+            </Group>
             <LineChart
               h={260}
-              data={a.series}
-              dataKey="bucket"
+              data={a.series.map((p) => ({ ...p, label: bucketLabel(p.bucket) }))}
+              dataKey="label"
               series={[
                 { name: 'impressions', label: 'Impressions', color: 'red.6' },
                 { name: 'clicks', label: 'Clicks', color: 'blue.6' },
@@ -134,9 +140,8 @@ export function AnalyticsPage() {
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Paper withBorder p="lg" radius="md">
-              <Title order={4} mb="sm">
-                Top Performing Models
-              </Title>
+              <Title order={4}>Top Performing Models</Title>
+              <PeriodCaption label={periodLabel(a.period)} />
               <Stack gap="xs">
                 {a.models.slice(0, 5).map((m, i) => (
                   <Group key={m.model} justify="space-between">
@@ -151,9 +156,8 @@ export function AnalyticsPage() {
               </Stack>
             </Paper>
             <Paper withBorder p="lg" radius="md">
-              <Title order={4} mb="sm">
-                Model Performance
-              </Title>
+              <Title order={4}>Model Performance</Title>
+              <PeriodCaption label={periodLabel(a.period)} />
               <Stack gap="sm">
                 {a.models.map((m) => (
                   <div key={m.model}>

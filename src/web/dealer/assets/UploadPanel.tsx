@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Code, Group, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/dropzone/styles.css';
 import { Dropzone, type FileRejection, type FileWithPath } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, CircleCheck, CircleX, HardDrive, ImageUp, Info, TriangleAlert } from 'lucide-react';

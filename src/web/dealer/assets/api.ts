@@ -5,61 +5,12 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Asset } from '../../../domain/schemas';
+import type { AssetList, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, StorageUsage, UploadResult } from '../../../domain/contracts/assets';
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 
-/** GET /api/dealers/:dealerId/assets answer: newest first, plus storage use against the quota. */
-export interface AssetList {
-  assets: Asset[];
-  usage: StorageUsage;
-}
-
-export interface StorageUsage {
-  usedBytes: number;
-  quotaBytes: number;
-}
-
-/** One file's outcome of POST /api/dealers/:dealerId/assets. */
-export type UploadResult =
-  | { filename: string; ok: true; asset: Asset; warnings: string[] }
-  | { filename: string; ok: false; error: string; hint?: string };
-
-/** An asset as the 'Free up space' plan lists it. */
-export interface CleanupAsset {
-  id: string;
-  name: string;
-  createdAt: string;
-  sizeBytes: number;
-  isActive: boolean;
-}
-
-/**
- * One group of interchangeable assets: same model, trim, slot and size. `keep` is what delivery
- * shows (the newest active one); `remove` are the others, newest first.
- */
-export interface CleanupGroup {
-  model: string;
-  modelKey: string;
-  trim: string;
-  slot: 'header' | 'primary';
-  /** 'WIDTHxHEIGHT'. */
-  size: string;
-  keep: CleanupAsset;
-  remove: CleanupAsset[];
-}
-
-/** The 'Free up space' plan (DECISIONS 12, issue 12): only groups with something to remove. */
-export interface CleanupPlan {
-  groups: CleanupGroup[];
-  freedBytes: number;
-}
-
-/** POST /assets/cleanup answer: ids not (or no longer) removable come back in `skipped`. */
-export interface FreeUpSpaceResult {
-  deleted: number;
-  freedBytes: number;
-  skipped: string[];
-}
+// Answer shapes: the server's route schemas (src/domain/contracts/assets.ts, issue 14).
+export type { AssetList, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, StorageUsage, UploadResult };
 
 /** The upload endpoint's answer, success or error. */
 interface UploadAnswer {

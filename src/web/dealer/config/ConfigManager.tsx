@@ -3,19 +3,27 @@
  * DECISIONS 2, 22-23): Model Mapping, Upsell Rules, Inventory Logic and Banner Sizes tabs edited
  * locally, 'Unsaved changes', 'Reset to {manufacturer} Defaults' and one all-or-nothing Save (the
  * form's submit: Enter in a field saves; the controls stay in view while the form scrolls).
+ * A @mantine/form checked on every change against the shared domain schemas the server validates
+ * with: Save is disabled while a field is invalid, a refused save marks the fields the server names
+ * in the user's words, nothing the server decides is filled in here (an empty size or an unset
+ * weight is left to the server), and leaving with unsaved changes asks first (issue 14).
  */
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Slider, Stack, Tabs, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { Plus, RotateCcw, Trash2 } from 'lucide-react';
-import { SaveControls, StickyActionBar } from '../../components/SaveControls';
-import type { BannerSizes, BannerSlot } from '../../../domain/schemas';
+import { z } from 'zod';
+import { enterWhileInvalid, SaveControls, StickyActionBar } from '../../components/SaveControls';
+import { useUnsavedChangesPrompt } from '../../components/unsaved';
+import { schemaValidator, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
+import { BANNER_SLOTS, bannerSizesSchema, dealerConfigsSchema, modelMapSchema, trimPatternsSchema, upsellMapSchema, type BannerSizes, type BannerSlot } from '../../../domain/schemas';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
-import { DEFAULT_WEIGHT, numberOr, sizesWithFallback, weightLabel } from '../../../domain/defaults';
+import { DEFAULT_WEIGHT, weightLabel } from '../../../domain/defaults';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
-import { emptyRow, ownValue, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
+import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 
 const SLOT_LABELS: Record<BannerSlot, string> = {
   srpHeaderDesktop: 'SRP Header Desktop',
@@ -23,95 +31,141 @@ const SLOT_LABELS: Record<BannerSlot, string> = {
   inlineDesktop: 'Inline Desktop',
   inlineMobile: 'Inline Mobile',
 };
-const SLOTS = Object.keys(SLOT_LABELS) as BannerSlot[];
+const SLOTS = BANNER_SLOTS;
 
-type SizeDraft = Record<BannerSlot, { width: string | number; height: string | number }>;
+type Num = number | string;
+type SizeValues = Record<BannerSlot, { width: Num; height: Num }>;
 
-interface Draft {
+/** The form's values: rows for the maps, trims as typed (model -> comma-separated), weights as the API returned them, sizes as typed. */
+interface Values {
   mappings: Row[];
   upsells: Row[];
-  /** model -> trims as typed, comma-separated. */
   trims: Record<string, string>;
-  weights: Record<string, number>;
-  sizes: SizeDraft;
+  inventoryWeights: Record<string, number>;
+  bannerSizes: SizeValues;
 }
 
-function sizesDraft(s: BannerSizes): SizeDraft {
-  return Object.fromEntries(SLOTS.map((k) => [k, { width: s[k].width, height: s[k].height }])) as SizeDraft;
+function sizeValues(s: BannerSizes): SizeValues {
+  return Object.fromEntries(SLOTS.map((k) => [k, { width: s[k].width, height: s[k].height }])) as SizeValues;
 }
 
-function draftOf(c: Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>): Draft {
+function valuesOf(c: Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>): Values {
   return {
     mappings: toRows(c.modelMap),
     upsells: toRows(c.upsellMap),
     trims: Object.fromEntries(Object.entries(c.trimPatterns).map(([m, t]) => [m, t.join(', ')])),
-    weights: { ...c.inventoryWeights },
-    sizes: sizesDraft(c.bannerSizes),
+    inventoryWeights: { ...c.inventoryWeights },
+    bannerSizes: sizeValues(c.bannerSizes),
   };
 }
 
-/** What Save sends for a draft; also what 'Unsaved changes' compares. */
-function payloadOf(d: Draft) {
-  const modelMap = toRecord(d.mappings);
+/** A number as typed: undefined when empty (the server's default size applies). */
+const typed = (v: Num): number | undefined => (typeof v === 'number' ? v : v.trim() === '' ? undefined : Number(v));
+
+/** What Save sends for the form's values: the maps, trims and weights as edited, sizes as typed (no defaults filled in). */
+function bodyOf(v: Values) {
   const trimPatterns = Object.fromEntries(
-    Object.entries(d.trims)
+    Object.entries(v.trims)
       .map(([m, text]) => [m.trim(), text.split(',').map((t) => t.trim()).filter(Boolean)] as const)
       .filter(([m, list]) => m && list.length > 0),
   );
   return {
-    modelMap,
-    upsellMap: toRecord(d.upsells),
+    modelMap: toRecord(v.mappings),
+    upsellMap: toRecord(v.upsells),
     trimPatterns,
-    inventoryWeights: weightsFor(standardModels(modelMap), d.weights),
-    bannerSizes: sizesWithFallback(d.sizes),
+    inventoryWeights: v.inventoryWeights,
+    bannerSizes: Object.fromEntries(SLOTS.map((slot) => [slot, { width: typed(v.bannerSizes[slot].width), height: typed(v.bannerSizes[slot].height) }])),
   };
 }
 
-function rangeError(slot: BannerSlot, dim: 'width' | 'height', v: string | number): string | null {
-  const n = numberOr(v, NaN);
-  if (Number.isNaN(n)) return null; // falls back to the default on save
-  const r = BANNER_SIZE_RANGES[slot][dim];
-  return n < r.min || n > r.max ? `${r.min}-${r.max}` : null;
+/** The form field a body path is about: a map entry marks its editor, a size its own field. */
+function fieldOf(path: string): string {
+  const [root] = path.split('.');
+  if (root === 'modelMap') return 'mappings';
+  if (root === 'upsellMap') return 'upsells';
+  if (root === 'trimPatterns') return 'trims';
+  if (root === 'inventoryWeights') return 'inventoryWeights';
+  return path;
 }
+
+const LABELS: Record<string, string> = {
+  mappings: 'Model Mapping',
+  upsells: 'Upsell Rules',
+  trims: 'Trim Patterns',
+  inventoryWeights: 'Inventory Priority Weights',
+  ...Object.fromEntries(SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
+};
+
+/** The editable configs as the server checks them (configs service: the same domain schemas). */
+const configsSchema = z.object({
+  modelMap: modelMapSchema,
+  upsellMap: upsellMapSchema,
+  trimPatterns: trimPatternsSchema,
+  inventoryWeights: dealerConfigsSchema.shape.inventoryWeights,
+  bannerSizes: bannerSizesSchema,
+});
+const validate = schemaValidator<Values>(configsSchema, bodyOf, { fieldOf });
 
 /** The Configuration manager screen. */
 export function ConfigManager() {
   const { user } = useAuth();
   const dealerId = user?.dealerId ?? null;
-  const canEdit = user?.role !== 'viewer';
   const configs = useConfigs(dealerId);
-  const save = useSaveConfigs(dealerId ?? '');
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [loadedVersion, setLoadedVersion] = useState<number | null>(null);
-  const [resetting, setResetting] = useState(false);
-
-  // Adopt the server's values when they first arrive or change after a save.
-  if (configs.data && loadedVersion !== configs.data.version) {
-    setLoadedVersion(configs.data.version);
-    setDraft(draftOf(configs.data));
-  }
+  const [tab, setTab] = useState<string | null>('mapping');
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error) return <ErrorNotice message={configs.error.message} onRetry={() => void configs.refetch()} />;
-  if (!configs.data || !draft) return <Text c="dimmed">Loading...</Text>;
+  if (!configs.data) return <Text c="dimmed">Loading...</Text>;
+  return <ConfigForm dealerId={dealerId} saved={configs.data} canEdit={user?.role !== 'viewer'} tab={tab} onTab={setTab} />;
+}
 
-  const saved = configs.data;
-  const payload = payloadOf(draft);
-  const dirty = stableJson(payload) !== stableJson(payloadOf(draftOf(saved)));
-  const models = standardModels(payload.modelMap);
-  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string; saved: ConfigsView; canEdit: boolean; tab: string | null; onTab: (t: string | null) => void }) {
+  const save = useSaveConfigs(dealerId);
+  const [resetting, setResetting] = useState(false);
+  const form = useForm<Values>({ initialValues: valuesOf(saved), validate, validateInputOnChange: true, validateInputOnBlur: true });
+  // A new version from the server (this save, a refetch) starts the form again from what it stores.
+  const [version, setVersion] = useState(saved.version);
+  const startFrom = (c: ConfigsView) => {
+    const next = valuesOf(c);
+    form.setInitialValues(next);
+    form.setValues(next);
+    form.resetDirty(next);
+  };
+  if (saved.version !== version) {
+    setVersion(saved.version);
+    startFrom(saved);
+  }
+  const dirty = form.isDirty();
+  // Checked on every render: row edits set whole lists, which the per-field check does not see.
+  const errorsNow = dirty ? validate(form.values) : {};
+  const invalid = Object.keys(errorsNow).length > 0;
+  const prompt = useUnsavedChangesPrompt(dirty && canEdit);
+  const draft = form.values;
+  const models = standardModels(toRecord(draft.mappings));
+  const set = (patch: Partial<Values>) => form.setValues(patch);
+  const labelOf = (field: string) => LABELS[field];
+  const refuse = (errors: FieldErrors) => notifications.show({ color: 'red', title: 'Not saved', message: summarizeFieldErrors(errors, labelOf) });
 
-  const onSave = () =>
-    save.mutate(payload, {
-      onSuccess: () => notifications.show({ color: 'teal', message: 'Configuration saved' }),
-      onError: (e) => notifications.show({ color: 'red', title: 'Save failed', message: e.message }),
+  const onSave = (v: Values) =>
+    save.mutate(bodyOf(v) as Parameters<typeof save.mutate>[0], {
+      // A save that changes nothing keeps dealers.version (the database bumps it on real changes
+      // only), so the form starts again from the answer itself, e.g. an emptied size's default.
+      onSuccess: (data) => {
+        startFrom(data);
+        notifications.show({ color: 'teal', message: 'Configuration saved' });
+      },
+      onError: (e) => {
+        const fields = serverFormErrors(e, fieldOf);
+        form.setErrors(fields);
+        const known = Object.keys(fields).length > 0;
+        notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : e.message });
+      },
     });
 
   const onReset = async () => {
     setResetting(true);
     try {
-      const d = await fetchDefaults(dealerId);
-      setDraft(draftOf(d));
+      form.setValues(valuesOf(await fetchDefaults(dealerId)));
     } catch (e) {
       notifications.show({ color: 'red', title: 'Reset failed', message: e instanceof Error ? e.message : 'Unknown error' });
     } finally {
@@ -119,23 +173,34 @@ export function ConfigManager() {
     }
   };
 
+  const editorError = (field: 'mappings' | 'upsells' | 'trims' | 'inventoryWeights') =>
+    (form.errors[field] ?? errorsNow[field]) ? (
+      <Text c="red" size="sm" mt="xs" role="alert">
+        {form.errors[field] ?? errorsNow[field]}
+      </Text>
+    ) : null;
+
   return (
     // One form: Enter in any field saves (issue 16); the save controls stay in view while it scrolls.
     <form
       noValidate
       aria-label="Configuration"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (canEdit && dirty && !save.isPending) onSave();
-      }}
+      onKeyDown={enterWhileInvalid(canEdit && dirty && invalid, () => refuse(form.validate().errors as FieldErrors))}
+      onSubmit={form.onSubmit(
+        (v) => {
+          if (canEdit && dirty && !save.isPending) onSave(v);
+        },
+        (errors) => refuse(errors as FieldErrors),
+      )}
     >
+      {prompt}
       <Stack gap="lg">
         <div>
           <Title order={2}>Configuration</Title>
           <Text c="dimmed">Model mappings, upsell rules, inventory weights and banner sizes for {saved.manufacturer.name}.</Text>
         </div>
         <StickyActionBar>
-          <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit}>
+          <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} invalid={invalid}>
             {canEdit && (
               <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={onReset} loading={resetting}>
                 Reset to {saved.manufacturer.name} Defaults
@@ -144,7 +209,7 @@ export function ConfigManager() {
           </SaveControls>
         </StickyActionBar>
 
-        <Tabs defaultValue="mapping" keepMounted={false}>
+        <Tabs value={tab} onChange={onTab} keepMounted={false}>
           <Tabs.List>
             <Tabs.Tab value="mapping">Model Mapping</Tabs.Tab>
             <Tabs.Tab value="upsell">Upsell Rules</Tabs.Tab>
@@ -175,6 +240,7 @@ export function ConfigManager() {
                 valueLabel="Standard model"
                 empty='No model mappings defined. Click "Add Mapping" to get started.'
               />
+              {editorError('mappings')}
             </Paper>
           </Tabs.Panel>
 
@@ -202,6 +268,7 @@ export function ConfigManager() {
                 options={models}
                 empty='No upsell rules defined. Click "Add Rule" to get started.'
               />
+              {editorError('upsells')}
             </Paper>
           </Tabs.Panel>
 
@@ -215,10 +282,11 @@ export function ConfigManager() {
                 ) : (
                   <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                     {models.map((m) => (
-                      <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                      <WeightSlider key={m} model={m} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
                     ))}
                   </SimpleGrid>
                 )}
+                {editorError('inventoryWeights')}
               </Paper>
               <Paper withBorder p="lg" radius="md">
                 <Title order={4}>Trim Patterns</Title>
@@ -240,6 +308,7 @@ export function ConfigManager() {
                     ))}
                   </SimpleGrid>
                 )}
+                {editorError('trims')}
               </Paper>
             </Stack>
           </Tabs.Panel>
@@ -256,7 +325,7 @@ export function ConfigManager() {
                 {canEdit && (
                   <Group gap="xs">
                     {(Object.keys(BANNER_SIZE_PRESETS) as Array<keyof typeof BANNER_SIZE_PRESETS>).map((p) => (
-                      <Button key={p} size="xs" variant="light" onClick={() => set({ sizes: sizesDraft(BANNER_SIZE_PRESETS[p]) })}>
+                      <Button key={p} size="xs" variant="light" onClick={() => set({ bannerSizes: sizeValues(BANNER_SIZE_PRESETS[p]) })}>
                         {p}
                       </Button>
                     ))}
@@ -272,19 +341,16 @@ export function ConfigManager() {
                     <Group grow>
                       {(['width', 'height'] as const).map((dim) => {
                         const r = BANNER_SIZE_RANGES[slot][dim];
-                        const err = rangeError(slot, dim, draft.sizes[slot][dim]);
                         return (
                           <NumberInput
                             key={dim}
                             label={`${dim === 'width' ? 'Width' : 'Height'} (${r.min}-${r.max})`}
                             aria-label={`${SLOT_LABELS[slot]} ${dim}`}
-                            value={draft.sizes[slot][dim]}
                             allowDecimal={false}
                             allowNegative={false}
                             suffix=" px"
                             disabled={!canEdit}
-                            error={err ? `Must be ${err}` : undefined}
-                            onChange={(v) => set({ sizes: { ...draft.sizes, [slot]: { ...draft.sizes[slot], [dim]: v } } })}
+                            {...form.getInputProps(`bannerSizes.${slot}.${dim}`)}
                           />
                         );
                       })}

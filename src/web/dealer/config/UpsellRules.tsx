@@ -2,22 +2,30 @@
  * Upsell rules (/dealer/upsells; spec 02 §2 Upsell rule management panel, §4 Upsell strategy, §8-§9;
  * DECISIONS 22): strategy cards, inventory data card, weights grid with 'Reset to Neutral', custom
  * rules editor, the active rules as the server computes them, help, 'Unsaved changes' and Save.
+ * A @mantine/form checked against the shared domain schemas (Save disabled while invalid, server
+ * refusals marked in the user's words, unset weights left to the server; leaving with unsaved
+ * changes asks first; issue 14).
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, SlidersHorizontal } from 'lucide-react';
+import { z } from 'zod';
 import { SaveControls, StickyActionBar } from '../../components/SaveControls';
+import { useUnsavedChangesPrompt } from '../../components/unsaved';
 import { Figure } from '../../components/metrics';
-import type { UpsellStrategy } from '../../../domain/schemas';
+import { schemaValidator, serverFormErrors, summarizeFieldErrors } from '../../api/field-errors';
+import { dealerConfigsSchema, upsellMapSchema, upsellStrategySchema, type UpsellStrategy } from '../../../domain/schemas';
+import type { UpsellRulesView } from '../../../domain/configs';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { isHigherTrimRule } from '../../../domain/upsell';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
-import { emptyRow, ownValue, stableJson, standardModels, toRecord, toRows, weightsFor, type Row } from './draft';
+import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 import { RowsEditor, WeightSlider, WeightsRule } from './ConfigManager';
 
 const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
@@ -26,63 +34,93 @@ const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: str
   { value: 'custom', title: 'Custom Rules', description: 'Define your own upsell path for each model.', icon: SlidersHorizontal },
 ];
 
-interface Draft {
-  strategy: UpsellStrategy;
+/** The form's values: the strategy, the custom rules as rows and the weights as the API returned them. */
+interface Values {
+  customUpsellLogic: UpsellStrategy;
   custom: Row[];
-  weights: Record<string, number>;
+  inventoryWeights: Record<string, number>;
 }
 
-function draftOf(c: ConfigsView): Draft {
-  return { strategy: c.customUpsellLogic, custom: toRows(c.customUpsellRules), weights: { ...c.inventoryWeights } };
+function valuesOf(c: ConfigsView): Values {
+  return { customUpsellLogic: c.customUpsellLogic, custom: toRows(c.customUpsellRules), inventoryWeights: { ...c.inventoryWeights } };
 }
 
-function payloadOf(d: Draft, models: string[]) {
-  return { customUpsellLogic: d.strategy, customUpsellRules: toRecord(d.custom), inventoryWeights: weightsFor(models, d.weights) };
+/** What Save sends: the strategy, the custom rules and the weights as edited (an unset weight is left to the server). */
+function bodyOf(v: Values) {
+  return { customUpsellLogic: v.customUpsellLogic, customUpsellRules: toRecord(v.custom), inventoryWeights: v.inventoryWeights };
 }
+
+const fieldOf = (path: string) => (path.startsWith('customUpsellRules') ? 'custom' : path.split('.')[0]!);
+const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', custom: 'Custom Rules', inventoryWeights: 'Inventory Weights' };
+const labelOf = (field: string) => LABELS[field];
+
+/** The upsell settings as the server checks them (the shared domain schemas). */
+const validate = schemaValidator<Values>(
+  z.object({ customUpsellLogic: upsellStrategySchema, customUpsellRules: upsellMapSchema, inventoryWeights: dealerConfigsSchema.shape.inventoryWeights }),
+  bodyOf,
+  { fieldOf },
+);
 
 /** The Upsell rules screen. */
 export function UpsellRules() {
   const { user } = useAuth();
-  const navigate = useNavigate();
   const dealerId = user?.dealerId ?? null;
-  const canEdit = user?.role !== 'viewer';
   const configs = useConfigs(dealerId);
   const upsells = useUpsellRules(dealerId);
-  const save = useSaveConfigs(dealerId ?? '');
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [loadedVersion, setLoadedVersion] = useState<number | null>(null);
-
-  if (configs.data && loadedVersion !== configs.data.version) {
-    setLoadedVersion(configs.data.version);
-    setDraft(draftOf(configs.data));
-  }
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error || upsells.error) return <ErrorNotice message={(configs.error ?? upsells.error)!.message} />;
-  if (!configs.data || !upsells.data || !draft) return <Text c="dimmed">Loading...</Text>;
+  if (!configs.data || !upsells.data) return <Text c="dimmed">Loading...</Text>;
+  return <UpsellForm dealerId={dealerId} saved={configs.data} view={upsells.data} canEdit={user?.role !== 'viewer'} />;
+}
 
-  const models = standardModels(configs.data.modelMap);
-  const payload = payloadOf(draft, models);
-  const dirty = stableJson(payload) !== stableJson(payloadOf(draftOf(configs.data), models));
-  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
-  const inventory = upsells.data.inventory;
+function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; saved: ConfigsView; view: UpsellRulesView; canEdit: boolean }) {
+  const navigate = useNavigate();
+  const save = useSaveConfigs(dealerId);
+  const form = useForm<Values>({ initialValues: valuesOf(saved), validate });
+  // A new version from the server (this save, a refetch) starts the form again from what it stores.
+  const [version, setVersion] = useState(saved.version);
+  if (saved.version !== version) {
+    setVersion(saved.version);
+    const next = valuesOf(saved);
+    form.setInitialValues(next);
+    form.setValues(next);
+    form.resetDirty(next);
+  }
+  const dirty = form.isDirty();
+  const errorsNow = dirty ? validate(form.values) : {};
+  const invalid = Object.keys(errorsNow).length > 0;
+  const prompt = useUnsavedChangesPrompt(dirty && canEdit);
+
+  const models = standardModels(saved.modelMap);
+  const draft = form.values;
+  const payload = bodyOf(draft);
+  const set = (patch: Partial<Values>) => form.setValues(patch);
+  const inventory = view.inventory;
 
   const choose = (s: UpsellStrategy) => {
     if (s === 'inventory' && !inventory) {
       navigate('/dealer/inventory');
       return;
     }
-    set({ strategy: s });
+    set({ customUpsellLogic: s });
   };
 
   const onSave = () =>
     save.mutate(payload, {
       onSuccess: () => notifications.show({ color: 'teal', message: 'Upsell rules saved' }),
-      onError: (e) => notifications.show({ color: 'red', title: 'Save failed', message: e.message }),
+      onError: (e) => {
+        const fields = serverFormErrors(e, fieldOf);
+        form.setErrors(fields);
+        const known = Object.keys(fields).length > 0;
+        notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : e.message });
+      },
     });
+  const customError = form.errors.custom ?? errorsNow.custom;
+  const weightsError = form.errors.inventoryWeights ?? errorsNow.inventoryWeights;
 
   // The rules the chosen strategy puts in force: the server's sets, or the custom rules being edited.
-  const activeRules = draft.strategy === 'custom' ? payload.customUpsellRules : upsells.data.rules[draft.strategy];
+  const activeRules = draft.customUpsellLogic === 'custom' ? payload.customUpsellRules : view.rules[draft.customUpsellLogic];
   const activeEntries = Object.entries(activeRules);
 
   return (
@@ -92,21 +130,22 @@ export function UpsellRules() {
       aria-label="Upsell rules"
       onSubmit={(e) => {
         e.preventDefault();
-        if (canEdit && dirty && !save.isPending) onSave();
+        if (canEdit && dirty && !invalid && !save.isPending) onSave();
       }}
     >
+      {prompt}
       <Stack gap="lg">
         <div>
           <Title order={2}>Upsell Rules</Title>
           <Text c="dimmed">Choose which model the upsell banner promotes next to each model.</Text>
         </div>
         <StickyActionBar>
-          <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} />
+          <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} invalid={invalid} />
         </StickyActionBar>
 
         <SimpleGrid cols={{ base: 1, md: 3 }}>
           {STRATEGIES.map((s) => {
-            const selected = draft.strategy === s.value;
+            const selected = draft.customUpsellLogic === s.value;
             return (
               <UnstyledButton key={s.value} onClick={() => choose(s.value)} disabled={!canEdit} aria-pressed={selected} data-testid={`strategy-${s.value}`}>
                 <Paper withBorder p="lg" radius="md" h="100%" style={{ borderColor: selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: selected ? 2 : 1 }} bg={selected ? 'blue.0' : undefined}>
@@ -126,7 +165,7 @@ export function UpsellRules() {
           })}
         </SimpleGrid>
 
-        {draft.strategy === 'inventory' && (
+        {draft.customUpsellLogic === 'inventory' && (
           <Paper withBorder p="lg" radius="md">
             <Title order={4} mb="sm">
               Inventory Data
@@ -145,7 +184,7 @@ export function UpsellRules() {
           </Paper>
         )}
 
-        {draft.strategy !== 'custom' && (
+        {draft.customUpsellLogic !== 'custom' && (
           <Paper withBorder p="lg" radius="md">
             <Group justify="space-between" mb="md">
               <div>
@@ -153,7 +192,7 @@ export function UpsellRules() {
                 <WeightsRule />
               </div>
               {canEdit && (
-                <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ weights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
+                <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ inventoryWeights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
                   Reset to Neutral
                 </Button>
               )}
@@ -163,20 +202,25 @@ export function UpsellRules() {
             ) : (
               <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
                 {models.map((m) => (
-                  <WeightSlider key={m} model={m} value={ownValue(draft.weights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ weights: { ...draft.weights, [m]: v } })} />
+                  <WeightSlider key={m} model={m} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
                 ))}
               </SimpleGrid>
+            )}
+            {weightsError && (
+              <Text c="red" size="sm" mt="xs" role="alert">
+                {weightsError}
+              </Text>
             )}
           </Paper>
         )}
 
-        {draft.strategy === 'custom' && (
+        {draft.customUpsellLogic === 'custom' && (
           <Paper withBorder p="lg" radius="md">
             <Group justify="space-between" mb="sm">
               <Title order={4}>Custom Rules</Title>
               {canEdit && (
                 <Group gap="xs">
-                  <Button variant="default" onClick={() => set({ custom: toRows(upsells.data.manufacturerDefaults) })}>
+                  <Button variant="default" onClick={() => set({ custom: toRows(view.manufacturerDefaults) })}>
                     Load Manufacturer Defaults
                   </Button>
                   <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ custom: [...draft.custom, emptyRow()] })} disabled={models.length === 0}>
@@ -194,6 +238,11 @@ export function UpsellRules() {
               options={models}
               empty='No custom rules defined. Click "Add Rule" to get started.'
             />
+            {customError && (
+              <Text c="red" size="sm" mt="xs" role="alert">
+                {customError}
+              </Text>
+            )}
           </Paper>
         )}
 
@@ -202,7 +251,7 @@ export function UpsellRules() {
             Active Rules
           </Title>
           {activeEntries.length === 0 ? (
-            <Text c="dimmed">{draft.strategy === 'inventory' ? 'No upsell rules available. Upload inventory data to generate rules.' : 'Configure rules above.'}</Text>
+            <Text c="dimmed">{draft.customUpsellLogic === 'inventory' ? 'No upsell rules available. Upload inventory data to generate rules.' : 'Configure rules above.'}</Text>
           ) : (
             <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="xs" data-testid="active-rules">
               {activeEntries.map(([source, target]) => (

@@ -3,26 +3,15 @@
  * (spec 02 §2, §4; docs/API.md), with the query keys they invalidate.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BannerSizes, UpsellStrategy, Variant } from '../../../domain/schemas';
+import type { Variant } from '../../../domain/schemas';
 import type { PreviewSlot, UpsellRulesView } from '../../../domain/configs';
+import type { ConfigsUpdate, ConfigsView, ManufacturerDefaults } from '../../../domain/contracts/configs';
 import { apiFetch } from '../../api/client';
 import { dealerKeys } from '../api';
 
-/** The dealer's editable configs (GET /configs). */
-export interface ConfigsView {
-  modelMap: Record<string, string>;
-  upsellMap: Record<string, string>;
-  trimPatterns: Record<string, string[]>;
-  inventoryWeights: Record<string, number>;
-  customUpsellLogic: UpsellStrategy;
-  customUpsellRules: Record<string, string>;
-  bannerSizes: BannerSizes;
-  manufacturer: { id: string; name: string };
-  version: number;
-}
-export type ConfigsUpdate = Partial<Omit<ConfigsView, 'manufacturer' | 'version'>>;
+// Shapes: the server's route schemas (src/domain/contracts/configs.ts, issue 14).
+export type { ConfigsUpdate, ConfigsView, ManufacturerDefaults };
 export type { PreviewSlot, UpsellRulesView };
-export type ManufacturerDefaults = Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>;
 
 const base = (id: string) => `/api/dealers/${encodeURIComponent(id)}`;
 export const configKeys = {

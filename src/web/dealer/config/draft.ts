@@ -1,10 +1,9 @@
 /**
  * Local editing state of the configuration forms (spec 02 §4 Config editing): key/value rows that
- * become records on save (renaming a key drops the old one, an empty key is not stored), a stable
- * comparison for the 'Unsaved changes' flag, and the standard models offered by the selects.
+ * become records on save (renaming a key drops the old one, an empty key is not stored) and the
+ * standard models offered by the selects. Unset weights are not filled in here: the server and
+ * delivery treat a missing weight as neutral (issue 14).
  */
-import { DEFAULT_WEIGHT } from '../../../domain/defaults';
-
 export interface Row {
   id: number;
   key: string;
@@ -42,21 +41,7 @@ export function ownValue<T>(rec: Record<string, T>, key: string): T | undefined 
   return Object.hasOwn(rec, key) ? rec[key] : undefined;
 }
 
-/** JSON with object keys sorted, so two equal records compare equal whatever their key order. */
-export function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) =>
-    val && typeof val === 'object' && !Array.isArray(val)
-      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : val,
-  );
-}
-
 /** Distinct standardized models of a model map (its values), sorted; the only models the selects offer (spec 02 §2). */
 export function standardModels(modelMap: Record<string, string>): string[] {
   return [...new Set(Object.values(modelMap).map((m) => m.trim()).filter(Boolean))].sort((a, b) => a.localeCompare(b));
-}
-
-/** One weight per standard model (default 5), as saved (spec 02 §5: integers 1..10). */
-export function weightsFor(models: string[], weights: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(models.map((m) => [m, ownValue(weights, m) ?? DEFAULT_WEIGHT]));
 }

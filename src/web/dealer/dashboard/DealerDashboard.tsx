@@ -1,7 +1,8 @@
 /**
  * Dealer dashboard /dealer (spec 02 §2 Dashboard, DECISIONS 18): greeting with dealer and
- * manufacturer, the three cards from recorded events with the change against the previous period
- * ('--' without previous data), quick actions and the most recent assets.
+ * manufacturer, the three cards from recorded events with the period they cover ('Last 7 Days',
+ * issue 14) and the change against the previous period ('--' without previous data), quick actions
+ * and the most recent assets.
  */
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
@@ -15,6 +16,7 @@ import { useAssets } from '../assets/api';
 import { assetTypeLabel, formatKb } from '../assets/format';
 import { useDealerTrend } from './api';
 import { MetricCard, TrendText } from '../../components/metrics';
+import { previousLabel, spanLabel } from '../../../domain/periods';
 
 /** The cards cover the last 7 days, compared with the 7 days before (DECISIONS 18). */
 const PERIOD_DAYS = 7;
@@ -42,7 +44,10 @@ export function DealerDashboard() {
 
   const s = stats.data;
   const noData = s !== undefined && s.impressions === 0;
-  const trendNote = (p: number | null | undefined) => <TrendText value={p ?? null} days={PERIOD_DAYS} />;
+  // The period as the server answered it (its `days`), the asked one while loading.
+  const span = { unit: 'day' as const, count: s?.days ?? PERIOD_DAYS };
+  const period = spanLabel(span);
+  const trendNote = (p: number | null | undefined) => <TrendText value={p ?? null} against={previousLabel(span)} />;
   return (
     <Stack gap="lg">
       <div>
@@ -65,6 +70,7 @@ export function DealerDashboard() {
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <MetricCard
             label="Banner Impressions"
+            period={period}
             value={s?.impressions.toLocaleString('en-US')}
             note={trendNote(s?.trend.impressions)}
             icon={Eye}
@@ -73,6 +79,7 @@ export function DealerDashboard() {
           />
           <MetricCard
             label="Total Clicks"
+            period={period}
             value={s?.clicks.toLocaleString('en-US')}
             note={trendNote(s?.trend.clicks)}
             icon={MousePointerClick}
@@ -81,6 +88,7 @@ export function DealerDashboard() {
           />
           <MetricCard
             label="Click-through Rate"
+            period={period}
             value={s && (noData ? '--' : formatCtr(s.ctr))}
             note={noData ? <Text size="xs" c="dimmed">No data yet</Text> : trendNote(s?.trend.ctr)}
             icon={Percent}

@@ -3,15 +3,12 @@
  * totals over a period with the change against the period before. Shapes: docs/API.md.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { DealerStats } from '../../../domain/schemas';
+import type { StatsWithTrend } from '../../../domain/contracts/configs';
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath } from '../api';
 
-/** GET /api/dealers/:dealerId/stats/trend answer: trend values are percent changes, null = no previous data. */
-export interface StatsWithTrend extends DealerStats {
-  previous: DealerStats;
-  trend: { impressions: number | null; clicks: number | null; ctr: number | null };
-}
+// GET /api/dealers/:dealerId/stats/trend answer: the server's route schema (src/domain/contracts/configs.ts, issue 14).
+export type { StatsWithTrend };
 
 /** GET /api/dealers/:dealerId/stats/trend?days={days}. */
 export function fetchDealerTrend(dealerId: string, days: number): Promise<StatsWithTrend> {

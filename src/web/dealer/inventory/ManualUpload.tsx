@@ -6,6 +6,7 @@
  */
 import { useRef, useState } from 'react';
 import { Alert, Badge, Button, Group, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import '@mantine/dropzone/styles.css';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { CircleAlert, FileSpreadsheet, Upload, X } from 'lucide-react';
@@ -137,7 +138,7 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
               <List size="sm" mt="sm" data-testid="skipped-rows">
                 {preview.skipped.slice(0, SKIPS_SHOWN).map((s) => (
                   <List.Item key={s.row}>
-                    Row {s.row}: {s.reason}
+                    {s.line ? `Line ${s.line}` : `Vehicle ${s.row}`}: {s.reason}
                   </List.Item>
                 ))}
                 {preview.skippedCount > SKIPS_SHOWN && <List.Item>and {preview.skippedCount - SKIPS_SHOWN} more</List.Item>}

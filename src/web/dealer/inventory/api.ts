@@ -3,8 +3,8 @@
  * stored inventory, file preview and apply, and the automatic feed, with the query keys they touch.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FeedRunView, FeedTestResult, FeedView, InventoryPreview, StoredInventory } from '../../../domain/inventory';
-import type { FieldMapping, UpdateFrequency } from '../../../domain/schemas';
+import type { FeedTestResult, FeedView, InventoryPreview, StoredInventory } from '../../../domain/inventory';
+import type { FeedSave, FeedState } from '../../../domain/contracts/inventory';
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath } from '../api';
 import { configKeys } from '../config/api';
@@ -53,10 +53,8 @@ export function useApplyInventory(id: string) {
   });
 }
 
-export interface FeedState {
-  feed: FeedView | null;
-  runs: FeedRunView[];
-}
+// GET /inventory/feed answer: the server's route schema (src/domain/contracts/inventory.ts, issue 14).
+export type { FeedState };
 
 /** The feed and its runs; polls every 5 s while a run is in progress or due, so the card follows the scheduler. */
 export function useFeed(id: string | null) {
@@ -78,11 +76,8 @@ export function useFeed(id: string | null) {
   });
 }
 
-export interface FeedForm {
-  feedUrl: string;
-  updateFrequency: UpdateFrequency;
-  fieldMapping: FieldMapping;
-}
+/** PUT /inventory/feed body (the server's route schema). */
+export type FeedForm = FeedSave;
 
 export function useTestFeed(id: string) {
   return useMutation({

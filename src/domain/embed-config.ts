@@ -1,6 +1,8 @@
 /**
  * The per-dealer configuration the server injects into the embed bundle: the bundle contains the
  * JS string literal "__DC_BANNERS_CONFIG__", which the server replaces with a JSON object literal.
+ * A contract between server (server/scripts/service.ts) and embed (src/embed), so it lives in
+ * domain, which both may import (issue 14).
  */
 export interface EmbedConfig {
   dealerId: string;
@@ -28,7 +30,7 @@ export interface EmbedConfig {
   respectDnt: boolean;
 }
 
-/** The inline snippet's configuration (snippet.ts), kept short: it is pasted into the dealer's pages. */
+/** The inline snippet's configuration (embed/snippet.ts), kept short: it is pasted into the dealer's pages. */
 export interface SnippetConfig {
   /** Slot sizes, as EmbedConfig.sizes. */
   s: Array<[number, number]>;

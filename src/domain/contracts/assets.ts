@@ -1,0 +1,56 @@
+/**
+ * Contract of the Asset Manager routes (spec 02 §2 Asset Manager and upload panel, DECISIONS
+ * 10-13, issue 12 'Free up space'): params, bodies and answers, shared by the server
+ * (src/server/assets) and the screens (src/web/dealer/assets, types only).
+ */
+import { z } from 'zod';
+import { assetSchema } from '../schemas';
+
+/** `:dealerId/assets/:assetId`: a malformed asset id is simply not found (404). */
+export const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid({ error: 'Asset not found' }) });
+/** Body of POST /assets/cleanup: the confirmed ids (only those still in the plan's remove lists go). */
+export const cleanupBodySchema = z.object({ assetIds: z.array(z.string().max(100)).min(1, 'Choose at least one asset').max(1000) }).strict();
+
+export const storageUsageSchema = z.object({ usedBytes: z.number(), quotaBytes: z.number() });
+export type StorageUsage = z.infer<typeof storageUsageSchema>;
+/** GET /api/dealers/:dealerId/assets: newest first, plus storage use against the quota. */
+export const assetListSchema = z.object({ assets: z.array(assetSchema), usage: storageUsageSchema });
+export type AssetList = z.infer<typeof assetListSchema>;
+export const assetAnswerSchema = z.object({ asset: assetSchema });
+
+/** One file's outcome of an upload: stored (with warnings), or refused with the reason. */
+export const uploadResultSchema = z.discriminatedUnion('ok', [
+  z.object({ filename: z.string(), ok: z.literal(true), asset: assetSchema, warnings: z.array(z.string()) }),
+  z.object({ filename: z.string(), ok: z.literal(false), error: z.string(), hint: z.string().optional() }),
+]);
+export type UploadResult = z.infer<typeof uploadResultSchema>;
+/** POST /api/dealers/:dealerId/assets: one result per file, in upload order. */
+export const uploadAnswerSchema = z.object({ results: z.array(uploadResultSchema) });
+
+/** An asset as the 'Free up space' dialog lists it. */
+export const cleanupAssetSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), sizeBytes: z.number(), isActive: z.boolean() });
+export type CleanupAsset = z.infer<typeof cleanupAssetSchema>;
+
+/**
+ * One group of interchangeable assets (issue 12): same model (modelKey), trim, slot and exact pixel
+ * size. `keep` is what delivery shows (the newest active asset, else the newest); `remove` the
+ * others, newest first. `model`/`trim` as the catalogue displays them; `size` 'WIDTHxHEIGHT'.
+ */
+export const cleanupGroupSchema = z.object({
+  model: z.string(),
+  modelKey: z.string(),
+  trim: z.string(),
+  slot: z.enum(['header', 'primary']),
+  size: z.string(),
+  keep: cleanupAssetSchema,
+  remove: z.array(cleanupAssetSchema),
+});
+export type CleanupGroup = z.infer<typeof cleanupGroupSchema>;
+
+/** GET /assets/cleanup: groups with something to remove, and the bytes removing all of it frees. */
+export const cleanupPlanSchema = z.object({ groups: z.array(cleanupGroupSchema), freedBytes: z.number() });
+export type CleanupPlan = z.infer<typeof cleanupPlanSchema>;
+
+/** POST /assets/cleanup: assets deleted, bytes freed, and requested ids not deleted (kept, unknown, another dealer's). */
+export const freeUpSpaceResultSchema = z.object({ deleted: z.number(), freedBytes: z.number(), skipped: z.array(z.string()) });
+export type FreeUpSpaceResult = z.infer<typeof freeUpSpaceResultSchema>;

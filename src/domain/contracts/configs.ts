@@ -1,0 +1,109 @@
+/**
+ * Contract of the dealer configuration routes (spec 02 §2 Configuration manager, Upsell rules,
+ * Banner Preview, Dashboard trend; DECISIONS 2, 14, 18): the editable configs, their update body,
+ * the preview query and the answers. Shared by src/server/configs and src/web/dealer (types only).
+ */
+import { z } from 'zod';
+import { UPSELL_STRATEGIES, bannerSizesSchema, dealerConfigsSchema, dealerStatsSchema, slotTypeSchema, variantSchema } from '../schemas';
+import type { PreviewSlot, UpsellRulesView } from '../configs';
+import type { InventorySummaryView } from '../inventory';
+
+/** The config fields the dealer edits (spec 02 §3 Dealer configs) plus the four banner sizes. */
+export const editableConfigsSchema = z.object({
+  modelMap: dealerConfigsSchema.shape.modelMap,
+  upsellMap: dealerConfigsSchema.shape.upsellMap,
+  trimPatterns: dealerConfigsSchema.shape.trimPatterns,
+  inventoryWeights: dealerConfigsSchema.shape.inventoryWeights,
+  customUpsellLogic: dealerConfigsSchema.shape.customUpsellLogic,
+  customUpsellRules: dealerConfigsSchema.shape.customUpsellRules,
+  bannerSizes: bannerSizesSchema,
+});
+export type EditableConfigs = z.infer<typeof editableConfigsSchema>;
+
+/** Body of PUT /configs: any subset of the editable fields; each given field replaces the saved one whole. */
+export const configsUpdateSchema = editableConfigsSchema
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to save: send at least one field');
+export type ConfigsUpdate = z.infer<typeof configsUpdateSchema>;
+
+/** GET and PUT /configs: the editable configs, the manufacturer and dealers.version after the read or save. */
+export const configsViewSchema = editableConfigsSchema.extend({
+  manufacturer: z.object({ id: z.string(), name: z.string() }),
+  /** dealers.version (changes on every delivery-affecting write). */
+  version: z.number(),
+});
+export type ConfigsView = z.infer<typeof configsViewSchema>;
+
+/** GET /configs/defaults: 'Reset to {manufacturer} Defaults' data; nothing is stored. */
+export const manufacturerDefaultsSchema = editableConfigsSchema.omit({ customUpsellLogic: true, customUpsellRules: true });
+export type ManufacturerDefaults = z.infer<typeof manufacturerDefaultsSchema>;
+
+const inventorySummarySchema: z.ZodType<InventorySummaryView> = z.object({
+  totalUnits: z.number(),
+  modelCount: z.number(),
+  agedUnits: z.number(),
+  avgDaysOnLot: z.number(),
+  lastUpdated: z.string(),
+});
+export { inventorySummarySchema };
+
+const rules = z.record(z.string(), z.string());
+/** GET /upsell-rules. */
+export const upsellRulesViewSchema: z.ZodType<UpsellRulesView> = z.object({
+  strategy: z.enum(UPSELL_STRATEGIES),
+  rules: z.object({ manufacturer: rules, inventory: rules, custom: rules }),
+  active: rules,
+  manufacturerDefaults: rules,
+  inventory: inventorySummarySchema.nullable(),
+});
+
+/** Query of GET /preview: the page's model (required), trim and device. */
+export const previewQuery = z.object({
+  model: z.string().trim().min(1, 'Choose a model').max(100),
+  trim: z.string().trim().max(100).optional(),
+  variant: variantSchema.default('desktop'),
+});
+
+const previewSlotSchema: z.ZodType<PreviewSlot> = z.object({
+  slot: slotTypeSchema,
+  model: z.string(),
+  modelKey: z.string(),
+  status: z.enum(['found', 'mismatch', 'Missing']),
+  creative: z.object({ width: z.number(), height: z.number() }).nullable(),
+  source: z.enum(['asset', 'cdn', 'fallback', 'placeholder']),
+  assetId: z.string().nullable(),
+  assetName: z.string().nullable(),
+  width: z.number(),
+  height: z.number(),
+  imageUrl: z.string(),
+  candidates: z
+    .array(z.object({ model: z.string(), weight: z.number(), label: z.enum(['High Priority', 'Normal Priority', 'Low Priority']), rule: z.boolean() }))
+    .optional(),
+});
+/** GET /preview: the three slots as delivery would choose them, and the dealer's branding colour around them. */
+export const previewAnswerSchema = z.object({
+  model: z.string(),
+  trim: z.string(),
+  variant: variantSchema,
+  slots: z.array(previewSlotSchema),
+  background: z.string(),
+});
+export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;
+
+/** Query of GET /stats/trend: the last `days` days (1-365, default 7). */
+export const trendQuery = z.object({ days: z.coerce.number().int().min(1).max(365).default(7) });
+
+/**
+ * GET /stats/trend: totals of the period (today, UTC, and the `days - 1` days before; window
+ * [from, to) in ISO, domain/periods.ts) plus the previous period of the same length and the change
+ * in percent (null: '--').
+ */
+export const statsWithTrendSchema = dealerStatsSchema.extend({
+  days: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  previous: dealerStatsSchema,
+  trend: z.object({ impressions: z.number().nullable(), clicks: z.number().nullable(), ctr: z.number().nullable() }),
+});
+export type StatsWithTrend = z.infer<typeof statsWithTrendSchema>;

@@ -1,0 +1,36 @@
+/**
+ * Contract of the routes dealer sites call (spec 01 §7, DECISIONS 14-17; issues 12, 13): the banner
+ * image, the tracking beacon and the embed script, and the signed-in script page. The hot public
+ * routes declare their input only: their answers are images, redirects, JavaScript or 204s.
+ */
+import { z } from 'zod';
+import { assetQuerySchema, providerSchema, trackBodySchema } from '../schemas';
+
+export { assetQuerySchema, trackBodySchema };
+
+/** GET /api/scripts/:dealerId/asset. */
+export const deliveryParams = z.object({ dealerId: z.string() });
+/** GET /scripts/:file: `dc-banners-{dealerId}.js` (any other name is the web app's script page). */
+export const scriptFileParams = z.object({ file: z.string() });
+
+/** GET /api/dealers/:dealerId/script: the script's address, tag, CSP hash, shortcodes, full text and a configuration summary. */
+export const scriptPageSchema = z.object({
+  scriptUrl: z.string(),
+  /** The tag to paste in the page's <head>: the inline snippet, then the async script. */
+  scriptTag: z.string(),
+  /** The inline snippet's CSP hash, for a script-src without 'unsafe-inline'. */
+  snippetHash: z.string(),
+  shortcodes: z.array(z.string()),
+  content: z.string(),
+  dealer: z.object({ id: z.string(), name: z.string(), manufacturer: z.string(), provider: providerSchema, status: z.string() }),
+  summary: z.object({
+    mappings: z.array(z.tuple([z.string(), z.string()])),
+    mappingsTotal: z.number(),
+    upsellRules: z.array(z.tuple([z.string(), z.string()])),
+    upsellRulesTotal: z.number(),
+    impressions: z.number(),
+    clicks: z.number(),
+    ctr: z.number().nullable(),
+  }),
+});
+export type ScriptInfo = z.infer<typeof scriptPageSchema>;

@@ -1,0 +1,155 @@
+/**
+ * The app's in-memory caches (issue 14 "Caches that invalidate themselves"), owned by the app and
+ * decorated as `app.caches` by `cachesPlugin`: two apps in one process (tests build several) never
+ * share an entry, and `app.close()` settles the logo fetches and empties every cache.
+ *
+ * Every cache is a bounded `lru-cache` (issue 11 §13: a flood of new keys evicts the least recently
+ * used entries, never a hot banner in use); those holding images or scripts are bounded by their
+ * size in bytes (`maxSize` + `sizeCalculation`).
+ *
+ * Invalidation needs no feature to remember anything:
+ * - The database raises `dealers.version` on every delivery-affecting write (triggers of migration
+ *   0007: dealer settings, assets, inventory, manufacturer catalogue). Every cache but the dealer
+ *   settings is keyed by that version, so a new version simply misses the old entries.
+ * - The dealer settings themselves (with the version) are trusted for DEALER_CACHE_TTL_MS (1 s):
+ *   the staleness bound across processes (tests/e2e/two-processes.test.ts).
+ * - This process's own writes are seen at once: one `onSend` hook forgets the dealer a successful
+ *   or failed state-changing request (POST, PUT, PATCH, DELETE) named in `:dealerId`, or every
+ *   dealer when the route names none (admin imports, manufacturer and dealer edits). It runs after
+ *   the handler's transaction committed and before the client sees the answer, so the client's next
+ *   request reads the new row. Public routes (tracking beacons, sign-in) change no delivery data and
+ *   are skipped. Writes outside HTTP requests (scheduled inventory feeds) are seen within the TTL,
+ *   as other processes see them.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/client';
+import { STATE_CHANGING_METHODS } from '../security/csrf';
+import { encodedBytes, type Entity } from './encoding';
+import { LogoFetcher, type LogoFetcherOptions } from './logo-fetcher';
+import { queryDealer, type BannerBytes, type Candidate, type DealerDelivery, type DeliveryChoice } from './service';
+
+/** How long a process trusts its cached copy of a dealer's delivery settings (cross-process staleness bound). */
+export const DEALER_CACHE_TTL_MS = 1000;
+/** Dealers (and unknown dealer ids) whose delivery settings are kept. */
+const MAX_DEALERS = 10_000;
+/** (dealer, version) pairs whose set of asset model keys is kept. */
+const MAX_ASSET_KEY_SETS = 2000;
+/** Delivery choices and candidate lists kept (known models only, so the count is bounded by the dealers' catalogues and assets). */
+const MAX_CHOICES = 5000;
+/** Encoded banner bytes kept, by total size: hot banners stay, the least recently used go first. */
+const MAX_BANNER_BYTES = 64 * 1024 * 1024;
+/** Built dealer scripts kept (with their compressed copies), by total size. */
+const MAX_SCRIPT_BYTES = 32 * 1024 * 1024;
+/** Embed bundle files kept (one per provider and bundle kind). */
+const MAX_BUNDLES = 64;
+/** isbot answers kept, by user agent. */
+const MAX_BOT_ANSWERS = 5000;
+
+/** A dealer's delivery settings as cached: `value` null for an unknown dealer id (cached too, against id probing). */
+export interface DealerEntry {
+  value: DealerDelivery | null;
+}
+
+/** The caches of one app (see module doc). */
+export class AppCaches {
+  /**
+   * Dealer settings by dealer id, fetched with the app's database as context. Past the TTL the old
+   * copy answers while one query refreshes it, and concurrent misses share one query: a version
+   * bump under load costs one dealer query, not one per waiting request.
+   */
+  readonly dealers = new LRUCache<string, DealerEntry, Db>({
+    max: MAX_DEALERS,
+    ttl: DEALER_CACHE_TTL_MS,
+    allowStale: true,
+    // forgetDealer during a query: the waiting requests get its answer, the cache does not keep it.
+    ignoreFetchAbort: true,
+    // Date.now on every read (no 1 ms debounce timer), so tests can move the clock with a fake Date.
+    perf: { now: () => Date.now() },
+    ttlResolution: 0,
+    fetchMethod: async (dealerId, _stale, { context }) => ({ value: await queryDealer(context, dealerId) }),
+  });
+  /** Per `dealer|version`, the model keys that have uploaded assets (the negative cache of issue 11 §13). */
+  readonly assetKeySets = new LRUCache<string, Promise<Set<string>>>({ max: MAX_ASSET_KEY_SETS });
+  /** Per `dealer|version|modelKey`, the model's uploaded assets, newest first. */
+  readonly candidates = new LRUCache<string, Promise<Candidate[]>>({ max: MAX_CHOICES });
+  /** Per `dealer|version|modelKey|slot|variant|trim`, the choice made. */
+  readonly choices = new LRUCache<string, DeliveryChoice>({ max: MAX_CHOICES });
+  /** Encoded banner bytes (by asset id, or per dealer version for placeholders), by total size in bytes. */
+  readonly bannerBytes = new LRUCache<string, BannerBytes>({
+    maxSize: MAX_BANNER_BYTES,
+    sizeCalculation: (b) => Math.max(1, b.body.length + encodedBytes(b.encoded)),
+  });
+  /** Built dealer scripts with their compressed copies, per `dealer|version`, by total size in bytes. */
+  readonly scripts = new LRUCache<string, Entity>({
+    maxSize: MAX_SCRIPT_BYTES,
+    sizeCalculation: (e) => Math.max(1, e.body.length + encodedBytes(e.encoded)),
+  });
+  /** Embed bundle texts by file path (the build's output: read once). */
+  readonly bundles = new LRUCache<string, string>({ max: MAX_BUNDLES });
+  /** isbot's answer per user agent (visitors share few distinct user agents). */
+  readonly botAnswers = new LRUCache<string, boolean>({ max: MAX_BOT_ANSWERS });
+  /** Dealer logos for placeholders, fetched in the background (logo-fetcher.ts). */
+  readonly logos: LogoFetcher;
+
+  constructor(options: { logos: LogoFetcherOptions }) {
+    this.logos = new LogoFetcher(options.logos);
+  }
+
+  /** Drops the cached settings of one dealer: its next request reads the row (and the version) again. */
+  forgetDealer(dealerId: string): void {
+    this.dealers.delete(dealerId);
+  }
+
+  /** Drops the cached settings of every dealer. */
+  forgetDealers(): void {
+    this.dealers.clear();
+  }
+
+  /** Empties every cache (app close; tests). */
+  clear(): void {
+    this.dealers.clear();
+    this.assetKeySets.clear();
+    this.candidates.clear();
+    this.choices.clear();
+    this.bannerBytes.clear();
+    this.scripts.clear();
+    this.bundles.clear();
+    this.botAnswers.clear();
+    this.logos.clear();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's in-memory caches (delivery/caches.ts). */
+    caches: AppCaches;
+  }
+}
+
+/** The dealer a request's route names in `:dealerId`, else null. */
+function dealerParam(request: FastifyRequest): string | null {
+  const params = request.params as Record<string, unknown> | undefined;
+  return typeof params?.dealerId === 'string' ? params.dealerId : null;
+}
+
+/** Decorates `app.caches` and adds the local invalidation hook and the clean-up on close (see module doc). */
+export const cachesPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('caches', new AppCaches({ logos: { allowPrivateHosts: app.config.feedAllowPrivateHosts } }));
+    app.addHook('onSend', async (request, _reply, payload) => {
+      const access = request.routeOptions.config?.access;
+      if (!STATE_CHANGING_METHODS.has(request.method) || !access || access === 'public') return payload;
+      const dealerId = dealerParam(request);
+      if (dealerId) app.caches.forgetDealer(dealerId);
+      else app.caches.forgetDealers();
+      return payload;
+    });
+    app.addHook('onClose', async () => {
+      await app.caches.logos.settle();
+      app.caches.clear();
+    });
+  },
+  { name: 'app-caches' },
+);

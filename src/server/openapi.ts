@@ -1,0 +1,71 @@
+/**
+ * The generated API reference (issue 14): @fastify/swagger collects every route's zod schema
+ * (fastify-type-provider-zod's jsonSchemaTransform turns them into JSON Schema) into one OpenAPI 3
+ * document, served at GET /api/openapi.json with each operation's access policy as `x-access`.
+ *
+ * Admins only: the document lists the admin and dealer-area routes, which are the web app's own
+ * API and no promise to third parties; dealer sites need only the public endpoints, whose contract
+ * docs/API.md (generated from this document by scripts/gen-api-doc.ts) describes.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { OpenAPIV3 } from 'openapi-types';
+import { openApiDocumentSchema } from '../domain/contracts/openapi';
+
+/** The route groups of the document, in the order docs/API.md lists them. */
+export const API_TAGS: OpenAPIV3.TagObject[] = [
+  { name: 'auth', description: 'Sign-in and the session' },
+  { name: 'dealer', description: 'Dealer area: the dealer record and its figures (admins may read any dealer)' },
+  { name: 'assets', description: 'Dealer area: Asset Manager, uploads and Free up space' },
+  { name: 'configs', description: 'Dealer area: configuration, upsell rules, preview and trends' },
+  { name: 'inventory', description: 'Dealer area: inventory uploads and the automatic feed' },
+  { name: 'analytics', description: 'Dealer area: the Analytics dashboard and its CSV export' },
+  { name: 'script', description: 'The embed script and the script page' },
+  { name: 'public', description: 'Called by dealer sites: banner images and tracking beacons' },
+  { name: 'admin', description: 'Admin area (role admin)' },
+  { name: 'client errors', description: "The web app's error reports" },
+  { name: 'reference', description: 'This document' },
+];
+
+/** Fastify's `/a/:id` as OpenAPI's `/a/{id}`. */
+export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/**
+ * The OpenAPI document of `app` with `x-access` (the route's access policy, auth/access.ts) on
+ * every operation. A copy: the swagger plugin's cached document is left as it is.
+ */
+export function openApiDocument(app: FastifyInstance): OpenAPIV3.Document {
+  const doc = structuredClone(app.swagger()) as OpenAPIV3.Document;
+  for (const { method, url, access } of app.routePolicies) {
+    const op = doc.paths[openApiPath(url)]?.[method.toLowerCase() as OpenAPIV3.HttpMethods] as (OpenAPIV3.OperationObject & { 'x-access'?: string }) | undefined;
+    if (op) op['x-access'] = access;
+  }
+  return doc;
+}
+
+export const openApiPlugin = fp(
+  async (fastify: FastifyInstance) => {
+    await fastify.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: {
+          title: 'dc-banners API',
+          version: '1',
+          description: 'Every route of the dc-banners server, from its route schemas (src/domain/contracts). Errors: `{ error: { code, message } }`.',
+        },
+        tags: API_TAGS,
+      },
+      // Only our API: /healthz, /readyz and /metrics (plugins' JSON Schemas) stay out of the document.
+      transform: (doc) => (doc.url.startsWith('/api/') || doc.url.startsWith('/scripts/') ? jsonSchemaTransform(doc) : { schema: { hide: true }, url: doc.url }),
+    });
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    app.get(
+      '/api/openapi.json',
+      { config: { access: 'admin' }, schema: { tags: ['reference'], summary: 'This API reference as an OpenAPI 3 document', response: { 200: openApiDocumentSchema } } },
+      async () => ({ ...openApiDocument(fastify) }),
+    );
+  },
+  { name: 'dc-banners-openapi' },
+);

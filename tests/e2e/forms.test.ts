@@ -1,0 +1,160 @@
+/**
+ * The editing screens as @mantine/form forms on the shared domain schemas (issue 14 Forms; issue 15
+ * Finish: unsaved-changes prompt), through the browser: Save is disabled while a field is invalid
+ * and the field says why; a value only the server refuses is marked on its field in the user's
+ * words; an empty number is left to the server's schema default, and the screen shows what the
+ * server stored; leaving a form with unsaved changes asks first. Each test seeds what it needs
+ * (seedScreens) and works on its own. Screenshots of the four screens in test-results/.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshotPath } from './harness';
+import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, animationsDone, openScreen, type Role, screenSuite } from './a11y';
+import { BANNER_SIZE_RANGES, DEFAULT_BANNER_SIZES, MAX_REQUESTS_PER_MINUTE } from '../../src/domain/constants';
+
+const suite = screenSuite();
+
+const pageAs = (role: Role) => suite.open(role);
+
+const screen = (path: string) => [...ADMIN_SCREENS, ...DEALER_SCREENS].find((s) => s.path === path)!;
+const SETTINGS = `/admin/dealers/${DEMO_DEALER_ID}/settings`;
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+describe('Configuration (dealer manager)', () => {
+  it('disables Save while a banner size is out of range, says which field and why, and leaves an emptied size to the server default', async () => {
+    const page = await pageAs('manager');
+    await openScreen(page, suite.origin, screen('/dealer/config'));
+    await page.getByRole('tab', { name: 'Banner Sizes' }).click();
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    const width = page.getByLabel('SRP Header Desktop width');
+    const range = BANNER_SIZE_RANGES.srpHeaderDesktop.width;
+
+    await width.fill(String(range.max + 1));
+    await page.getByText(`Must be ${range.min}-${range.max}`, { exact: true }).waitFor();
+    expect(await width.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('Unsaved changes').waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('forms-config-invalid-size'), fullPage: true });
+
+    // Emptied: valid (the server's schema default applies), so Save is enabled again.
+    await width.fill('');
+    await expect.poll(() => width.getAttribute('aria-invalid')).toBe('false');
+    await expect.poll(() => save.isEnabled()).toBe(true);
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith('/configs'));
+    await save.click();
+    const body = (await put).postDataJSON() as { bannerSizes: Record<string, { width?: number }> };
+    expect(body.bannerSizes.srpHeaderDesktop!.width).toBeUndefined(); // the browser fills in nothing
+    await page.getByText('Configuration saved').waitFor();
+    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+    // The screen shows what the server stored: the slot's default width.
+    expect(await width.inputValue()).toBe(`${DEFAULT_BANNER_SIZES.srpHeaderDesktop.width} px`);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Banner Sizes' }).click();
+    expect(await page.getByLabel('SRP Header Desktop width').inputValue()).toBe(`${DEFAULT_BANNER_SIZES.srpHeaderDesktop.width} px`);
+  });
+
+  it('asks before leaving with unsaved changes: Stay keeps the edit, Leave drops it', async () => {
+    const page = await pageAs('manager');
+    await openScreen(page, suite.origin, screen('/dealer/config'));
+    await page.getByRole('button', { name: 'Add Mapping' }).click();
+    const keys = page.getByRole('textbox', { name: /^Inventory model \d+$/ });
+    const n = await keys.count();
+    await keys.nth(n - 1).fill('accord hybrid');
+    await page.getByText('Unsaved changes').waitFor();
+
+    await nav(page, 'Upsell Rules');
+    const prompt = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await prompt.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect.poll(() => prompt.count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/dealer/config');
+    expect(await keys.nth(n - 1).inputValue()).toBe('accord hybrid');
+
+    await nav(page, 'Upsell Rules');
+    await prompt.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.getByText('How Upsell Rules Work').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dealer/upsells');
+    await page.screenshot({ path: screenshotPath('forms-upsell-rules'), fullPage: true });
+
+    // A clean form lets the user go at once.
+    await nav(page, 'Configuration');
+    await page.getByRole('tab', { name: 'Model Mapping' }).waitFor();
+    await nav(page, 'Upsell Rules');
+    await page.getByText('How Upsell Rules Work').waitFor();
+    expect(await prompt.count()).toBe(0);
+  });
+});
+
+describe('Dealer Settings (admin)', () => {
+  it('disables Save while Max requests per minute is out of range; an emptied value is the server default', async () => {
+    const page = await pageAs('admin');
+    await openScreen(page, suite.origin, screen(SETTINGS));
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    const field = page.getByLabel('Max requests per minute');
+    await field.fill(String(MAX_REQUESTS_PER_MINUTE.max + 1));
+    await page.getByText('Must be 10-1,000', { exact: true }).waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await save.isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('forms-dealer-settings-invalid'), fullPage: true });
+
+    await field.fill('');
+    await expect.poll(() => save.isEnabled()).toBe(true);
+    await save.click();
+    await page.getByText('Dealer settings saved').waitFor();
+    expect(await field.inputValue()).toBe(String(MAX_REQUESTS_PER_MINUTE.fallback));
+    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+  });
+
+  it('asks before leaving with unsaved changes', async () => {
+    const page = await pageAs('admin');
+    await openScreen(page, suite.origin, screen(SETTINGS));
+    await page.getByLabel('Name', { exact: true }).fill('Honda of Demo East');
+    await nav(page, 'Dealers');
+    const prompt = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await prompt.getByRole('button', { name: 'Stay on this page' }).click();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Honda of Demo East');
+    await nav(page, 'Dealers');
+    await prompt.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.getByRole('heading', { name: 'Dealer Management' }).waitFor();
+  });
+});
+
+describe('Manufacturer form (admin)', () => {
+  it("marks the field a server-only check refuses, in the user's words", async () => {
+    const page = await pageAs('admin');
+    suite.consoleWatch.expect(/status of 400/);
+    await openScreen(page, suite.origin, screen('/admin/manufacturers'));
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
+    const logo = drawer.getByLabel('Logo URL');
+    await logo.fill('toyota-logo.png');
+    const refused = page.waitForResponse((r) => r.url().includes('/api/admin/manufacturers/') && r.request().method() === 'PUT');
+    await drawer.getByRole('button', { name: 'Save Manufacturer' }).click();
+    expect((await refused).status()).toBe(400);
+    await drawer.getByText('Must be empty or a URL starting with http:// or https://', { exact: true }).waitFor();
+    expect(await logo.getAttribute('aria-invalid')).toBe('true');
+    expect(await drawer.getByText(/logoUrl:/).count()).toBe(0);
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('forms-manufacturer-server-error'), fullPage: true });
+    // Corrected: the mark goes with the refused value.
+    await logo.fill('https://example.com/toyota.png');
+    await expect.poll(() => logo.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('disables Save while a model MSRP is empty (nothing is filled in for it) and says so on the field', async () => {
+    const page = await pageAs('admin');
+    await openScreen(page, suite.origin, screen('/admin/manufacturers'));
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
+    await drawer.getByRole('tab', { name: /^Models/ }).click();
+    await drawer.getByRole('button', { name: 'Add Model' }).click();
+    await drawer.getByLabel('Name (key)').last().fill('gr86');
+    const from = drawer.getByLabel('MSRP from ($)').last();
+    await from.fill('');
+    await from.blur();
+    await drawer.getByText('Enter a number', { exact: true }).waitFor();
+    expect(await from.getAttribute('aria-invalid')).toBe('true');
+    expect(await drawer.getByRole('button', { name: 'Save Manufacturer' }).isDisabled()).toBe(true);
+    await from.fill('29300');
+    await expect.poll(() => drawer.getByRole('button', { name: 'Save Manufacturer' }).isEnabled()).toBe(true);
+  });
+});

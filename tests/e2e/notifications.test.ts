@@ -1,0 +1,67 @@
+/**
+ * Notifications end to end (issue 15): shoppers' traffic with a CTR below the demo dealer's alert
+ * threshold reaches the server through the beacon endpoint; the running server's notification job
+ * e-mails the dealer-manager through a real SMTP server started here; the admin finds the message
+ * in the Outbox marked Sent. Screenshots: the Outbox and the e-mail's HTML as a mail client shows it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ParsedMail } from 'mailparser';
+import { startSmtpCapture, type SmtpCapture } from '../fixtures/smtp';
+import type { Browser } from 'playwright-core';
+import { DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+
+let smtp: SmtpCapture;
+let received: ParsedMail[];
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  received = smtp.received;
+  server = await startServer({ SMTP_URL: smtp.url, NOTIFICATION_INTERVAL_MS: '1000' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.close();
+});
+
+describe('notification e-mails', () => {
+  it('e-mails the dealer manager a performance alert for a low CTR and lists it in the Outbox', async () => {
+    const beacon = (event: 'impression' | 'click', i: number) =>
+      fetch(`${server.origin}/api/analytics/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN },
+        body: JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: `${DEALER_SITE_ORIGIN}/new-inventory?model=civic`, pv: `notify${String(i).padStart(10, '0')}` }),
+      });
+    // The click first, so that whenever the job runs (every second) once 100 impressions are in,
+    // the CTR it reads is between 1/100 and 1/150.
+    expect((await beacon('impression', 0)).status).toBe(204);
+    expect((await beacon('click', 0)).status).toBe(204);
+    for (let i = 1; i < 150; i += 1) expect((await beacon('impression', i)).status).toBe(204);
+
+    await expect.poll(() => received.length, { timeout: 60_000 }).toBe(1);
+    const mail = received[0]!;
+    expect([mail.to].flat().flatMap((a) => a?.value.map((v) => v.address))).toEqual(['manager@hondaofdemo.com']);
+    expect(mail.subject).toMatch(/^Honda of Demo: banner CTR (0\.(6[7-9]|[7-9]\d)|1\.00)% is below your 2% alert threshold$/);
+    expect(mail.text).toContain('impressions and 1 click:');
+
+    const page = await newPage(browser);
+    await page.goto(`${server.origin}/`);
+    await page.getByLabel(/^Email/).fill('admin@dc-banners.com');
+    await page.getByLabel(/^Password/).fill('admin123');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Outbox', exact: true }).click();
+    await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+    await page.getByText(mail.subject!).click();
+    await page.getByText('Sent', { exact: true }).waitFor();
+    await page.getByText('manager@hondaofdemo.com').waitFor();
+    await page.screenshot({ path: screenshotPath('90-admin-outbox'), fullPage: true });
+
+    await page.setContent(mail.html as string);
+    await page.screenshot({ path: screenshotPath('91-performance-alert-email') });
+    await page.close();
+  });
+});
