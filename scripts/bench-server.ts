@@ -6,13 +6,15 @@
  * - `app` (default): the real app on PGlite (BENCH_DATA_DIR) or PostgreSQL (BENCH_DATABASE_URL, in
  *   schema BENCH_SCHEMA), migrated and seeded, with the demo dealer's rate limit off and one civic
  *   header banner uploaded.
+ * The app logs as in production (LOG_LEVEL info, public routes unsampled: LOG_PUBLIC_SAMPLE_RATE 0)
+ * into /dev/null, so the bench pays for logging what a production server pays for.
  * With BENCH_PROFILE=path, writes a CPU profile of the steady state (listening to SIGTERM) there.
  * Listens on BENCH_PORT (0 = any). Prints one JSON line `{ "origin": "http://127.0.0.1:PORT" }` when listening; SIGTERM closes
  * the app (flushing buffered events) and the database, then exits 0.
  */
 import path from 'node:path';
 import inspector from 'node:inspector';
-import { writeFileSync } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { eq } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config';
@@ -60,13 +62,13 @@ if (process.env.BENCH_MODE === 'baseline') {
   const port = Number(process.env.BENCH_PORT ?? 0);
   const config = loadConfig({
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'info',
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     FEED_SCHEDULER_INTERVAL_MS: '0',
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: false });
+  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') } });
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_ACCOUNTS[1]!.email, password: DEMO_ACCOUNTS[1]!.password } });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);

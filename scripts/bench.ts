@@ -1,80 +1,65 @@
 /**
  * `npm run bench`: measures the dealer-site-facing paths on this machine and prints a Markdown
- * report (with `--write`, also to docs/PERFORMANCE.md). The server runs in its own process
- * (scripts/bench-server.ts) and autocannon drives it from this one, so on a 2-core machine each
- * gets a core. Rows:
- * - baseline: a bare Fastify route answering 204 (what one Node process reaches here);
+ * report (with `--write`, also to docs/PERFORMANCE.md). Issue 18: the load generator is `wrk`
+ * (scripts/load.ts; autocannon when wrk is not installed), the servers run in their own processes
+ * (scripts/bench-server.ts, with the production logging settings), and every row runs in
+ * BENCH_ROUNDS (3) interleaved rounds: round 1 of every row, then round 2 of every row..., so a
+ * slow moment of the machine touches every row alike. The report gives medians with the range,
+ * the share of the ceiling measured in the same run (a bare Fastify route answering 204), and the
+ * server's CPU microseconds per request.
+ *
+ * Rows:
+ * - the ceiling: a bare Fastify POST and GET answering 204;
  * - per database (embedded PGlite, and PostgreSQL when BENCH_DATABASE_URL or the local test server
- *   at postgres://postgres@127.0.0.1:5432/test answers): hot banner image (WebP), the same with
- *   If-None-Match (304), POST track (text/plain beacon, sustained), the embed script;
- * - ingestion integrity: after SIGTERM, every 204-acknowledged track event is counted in the
- *   database; and after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many
- *   acknowledged events were lost;
- * - the embed script size (raw, gzipped, with the demo dealer's configuration);
- * - page speed of the tag on the fixture dealer pages in Debian Chromium (skipped without it): CLS,
- *   FCP and LCP against the same pages without the tag, desktop and mobile profiles, medians of
- *   BENCH_PAGE_LOADS (5) paired loads, and long tasks on a 6,000-node page at 4x CPU.
- * Env: BENCH_SECONDS (10) per row, BENCH_TRACK_SECONDS (30) for track, BENCH_CONNECTIONS (50),
+ *   at postgres://postgres@127.0.0.1:5432/test answers): POST track (text/plain beacon, each its own
+ *   page view), the hot WebP banner, the same with If-None-Match (304), the embed script;
+ * - nginx serving the same WebP bytes from disk, when `nginx` is installed (one worker);
+ * - abuse (once per database): the hot banner beside a flood of unique models, and during 4
+ *   maximum-size uploads with sign-ins timed;
+ * - ingestion integrity: after SIGTERM, every acknowledged track event is in the database; and
+ *   after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many were lost;
+ * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
+ *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
+ * Exits 1 when a web first-load budget is exceeded (the performance targets are reported, not enforced).
+ * Env: BENCH_SECONDS (10) per row and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
  * BENCH_PAGE_LOADS (5) paired page loads per page and profile.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import sharp from 'sharp';
 import { buildEmbed } from './build-embed';
+import { load, WRK, type LoadOptions, type LoadResult } from './load';
+import { routeSizes, routeSizesMarkdown } from './web-budget';
 import { openDatabase } from '../src/server/db/client';
 import { events } from '../src/server/db/schema';
 import { DEMO_DEALER } from '../src/server/db/seed';
-import sharp from 'sharp';
-import { multipartBody } from '../tests/fixtures/images';
 import { MAX_IMAGE_PIXELS } from '../src/domain/constants';
+import { multipartBody } from '../tests/fixtures/images';
 import { freePort } from '../tests/e2e/harness';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
-import { routeSizes, routeSizesMarkdown } from './web-budget';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const TRACK_SECONDS = Number(process.env.BENCH_TRACK_SECONDS ?? 30);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+const CRASH_SECONDS = Number(process.env.BENCH_CRASH_SECONDS ?? 6);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const IMAGE_HEADERS = { accept: 'image/webp,*/*', 'user-agent': UA };
+const TRACK_HEADERS = { 'content-type': 'text/plain', 'user-agent': UA, origin: 'https://www.hondaofdemo.com' };
+/** An impression beacon; the load generator replaces `{n}` per request, so each is its own page view (one impression per page view and slot is stored). */
+const BEACON_TEMPLATE = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-bench-{n}' });
 
-interface Row {
+interface Row extends LoadResult {
   name: string;
-  rps: number;
   /** Server CPU time (user + system) per answered request, microseconds; null when unknown. */
   cpuUs: number | null;
-  p50: number;
-  p99: number;
-  ok: number;
-  errors: number;
-  seconds: number;
-  /** The equivalent autocannon command line (origin shown as {origin}). */
-  command: string;
-}
-
-/** An impression beacon of page view `pv`, as the embed script sends it. */
-function beacon(pv: string): string {
-  return JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv });
-}
-
-/** An autocannon request step giving every beacon its own page view (the server stores one impression per page view and slot). */
-function everyBeaconItsOwnPageView(): autocannon.Request {
-  let n = 0;
-  return { setupRequest: (req) => ({ ...req, body: beacon(`view-bench-${n++}`) }) };
-}
-
-/** The autocannon CLI equivalent of one run, for the report. */
-function commandOf(opts: autocannon.Options, seconds: number): string {
-  const url = String(opts.url).replace(/^http:\/\/127\.0\.0\.1:\d+/, '{origin}');
-  const headers = Object.entries(opts.headers ?? {}).map(([k, v]) => ` -H '${k}: ${v}'`).join('');
-  const method = opts.method && opts.method !== 'GET' ? ` -m ${opts.method}` : '';
-  const body = opts.body ? ` -b '${String(opts.body)}'` : '';
-  return `npx autocannon -c ${CONNECTIONS} -d ${seconds}${method}${headers}${body} '${url}'`;
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -88,27 +73,26 @@ function cpuSeconds(pid: number | undefined): number | null {
 }
 const CLOCK_TICKS = 100;
 
-/** One autocannon run against `serverPid`'s server, with the server's CPU time per request. */
-async function run(name: string, opts: autocannon.Options, serverPid: number | undefined, seconds = SECONDS): Promise<Row> {
-  const cpuBefore = cpuSeconds(serverPid);
-  const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
-  const cpuAfter = cpuSeconds(serverPid);
-  const answered = r['2xx'] + (r['3xx'] ?? 0) + r.non2xx;
-  return {
-    name,
-    rps: Math.round(r.requests.average),
-    cpuUs: cpuBefore === null || cpuAfter === null || answered === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1e6) / answered),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    ok: r['2xx'] + (r['3xx'] ?? 0),
-    errors: r.errors + r.timeouts + r.non2xx - (r['3xx'] ?? 0),
-    seconds,
-    command: commandOf(opts, seconds),
-  };
+type RunOptions = Omit<LoadOptions, 'connections' | 'seconds'> & { connections?: number };
+
+/** One load run against the server of `pid`, with that server's CPU time per answered request. */
+async function run(name: string, opts: RunOptions, pid: number | undefined, seconds = SECONDS): Promise<Row> {
+  const before = cpuSeconds(pid);
+  const r = await load({ connections: CONNECTIONS, seconds, ...opts });
+  const after = cpuSeconds(pid);
+  const answered = r.ok + r.errors;
+  return { ...r, name, cpuUs: before === null || after === null || answered === 0 ? null : Math.round(((after - before) * 1e6) / answered) };
+}
+
+interface BenchServer {
+  origin: string;
+  child: ChildProcess;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
 }
 
 /** Starts scripts/bench-server.ts and resolves with its origin once it listens. */
-async function startBenchServer(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess; stop(): Promise<number | null> }> {
+async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-server.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const origin = await new Promise<string>((resolve, reject) => {
@@ -133,6 +117,16 @@ async function startBenchServer(env: Record<string, string>): Promise<{ origin: 
   };
 }
 
+type DbTarget = { dataDir: string } | { url: string; schema: string };
+
+/** The bench server's env for a database. */
+async function dbEnv(db: DbTarget): Promise<Record<string, string>> {
+  const env: Record<string, string> = { BENCH_PORT: String(await freePort()) };
+  if ('dataDir' in db) env.BENCH_DATA_DIR = db.dataDir;
+  else Object.assign(env, { BENCH_DATABASE_URL: db.url, BENCH_SCHEMA: db.schema });
+  return env;
+}
+
 async function postgresReachable(): Promise<boolean> {
   const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
   try {
@@ -144,8 +138,148 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/** Counts stored events of a bench database (PGlite directory or PostgreSQL schema, dropped after). */
+async function storedEvents(db: DbTarget): Promise<number> {
+  if ('dataDir' in db) {
+    const database = await openDatabase({ dataDir: db.dataDir });
+    const n = await database.db.$count(events);
+    await database.close();
+    return n;
+  }
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  const n = Number((await c.query(`SELECT count(*) AS n FROM "${db.schema}".events`)).rows[0].n);
+  await c.query(`DROP SCHEMA "${db.schema}" CASCADE`);
+  await c.end();
+  return n;
+}
+
+/** nginx (one worker) serving `bytes` as /banner.webp from a temporary directory; null when nginx is not installed. */
+async function startNginx(bytes: Buffer): Promise<{ url: string; pids: () => number[]; stop(): void } | null> {
+  if (spawnSync('nginx', ['-v'], { stdio: 'ignore' }).error) return null;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-nginx-'));
+  chmodSync(dir, 0o755);
+  writeFileSync(path.join(dir, 'banner.webp'), bytes);
+  const port = await freePort();
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
+  client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp; uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
+  types { image/webp webp; }
+  server { listen 127.0.0.1:${port}; root ${dir}; }
+}
+`,
+  );
+  const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/banner.webp`;
+  for (let i = 0; i < 50; i++) {
+    if ((await fetch(url).catch(() => null))?.ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pids = () => {
+    const out = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout;
+    return [child.pid!, ...out.split('\n').filter(Boolean).map(Number)];
+  };
+  return {
+    url,
+    pids,
+    stop: () => {
+      child.kill('SIGQUIT');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface AppServer {
+  label: string;
+  db: DbTarget;
+  server: BenchServer;
+  assetUrl: string;
+  etag: string;
+  script: string;
+}
+
+/** Starts the app on `db` and checks its hot banner is the uploaded asset. */
+async function startApp(label: string, db: DbTarget): Promise<AppServer> {
+  const server = await startBenchServer(await dbEnv(db));
+  const { origin } = server;
+  const script = await (await fetch(`${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`)).text();
+  const assetUrl = `${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
+  const first = await fetch(assetUrl, { headers: IMAGE_HEADERS });
+  if (first.headers.get('x-banner-source') !== 'asset') throw new Error('bench banner was not uploaded');
+  return { label, db, server, assetUrl, etag: first.headers.get('etag')!, script };
+}
+
+/** A row of the interleaved rounds: what to run, against which process, and the ceiling it is a share of. */
+interface PlannedRow {
+  name: string;
+  opts: RunOptions;
+  pid: () => number | undefined;
+  /** Name of the row whose median is this row's ceiling. */
+  ceiling?: string;
+}
+
+interface Summary {
+  name: string;
+  rounds: Row[];
+  rps: number;
+  rpsMin: number;
+  rpsMax: number;
+  p50: number;
+  p99: number;
+  p99Max: number;
+  cpuUs: number | null;
+  errors: number;
+  share: number | null;
+  command: string;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Runs every planned row ROUNDS times, interleaved, and summarises each by its medians. */
+async function interleaved(plan: PlannedRow[]): Promise<Map<string, Summary>> {
+  const rounds = new Map<string, Row[]>(plan.map((p) => [p.name, []]));
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const p of plan) {
+      const row = await run(p.name, p.opts, p.pid());
+      rounds.get(p.name)!.push(row);
+      process.stderr.write(`bench round ${r}/${ROUNDS}: ${p.name}: ${row.rps}/s, p99 ${row.p99} ms, ${row.errors} errors\n`);
+    }
+  }
+  const out = new Map<string, Summary>();
+  for (const p of plan) {
+    const rows = rounds.get(p.name)!;
+    const cpus = rows.map((r) => r.cpuUs).filter((c): c is number => c !== null);
+    out.set(p.name, {
+      name: p.name,
+      rounds: rows,
+      rps: Math.round(median(rows.map((r) => r.rps))),
+      rpsMin: Math.min(...rows.map((r) => r.rps)),
+      rpsMax: Math.max(...rows.map((r) => r.rps)),
+      p50: median(rows.map((r) => r.p50)),
+      p99: median(rows.map((r) => r.p99)),
+      p99Max: Math.max(...rows.map((r) => r.p99)),
+      cpuUs: cpus.length ? Math.round(median(cpus)) : null,
+      errors: rows.reduce((n, r) => n + r.errors, 0),
+      share: null,
+      command: rows[0]!.command,
+    });
+  }
+  for (const p of plan) if (p.ceiling) out.get(p.name)!.share = out.get(p.name)!.rps / out.get(p.ceiling)!.rps;
+  return out;
+}
+
 /** Hot banner under abuse (issue 11): a flood of unique models, and maximum-size uploads. */
 interface AbuseResult {
+  label: string;
+  /** The hot banner alone, just before the flood. */
+  alone: Row;
   /** The hot banner with a 10-connection flood of unique unknown models beside it. */
   banner: Row;
   flood: Row;
@@ -156,70 +290,22 @@ interface AbuseResult {
   signIns: number[];
 }
 
-interface DbResult {
-  label: string;
-  rows: Row[];
-  abuse: AbuseResult;
-  track: Row;
-  stored: number;
-  scriptGzip: number;
-  scriptBrotli: number;
-}
-
-/** The app rows on one database; counts stored events after a SIGTERM flush. */
-async function benchApp(label: string, db: { dataDir: string } | { url: string; schema: string }): Promise<DbResult> {
-  const port = await freePort();
-  const env: Record<string, string> = { BENCH_PORT: String(port) };
-  if ('dataDir' in db) env.BENCH_DATA_DIR = db.dataDir;
-  else Object.assign(env, { BENCH_DATABASE_URL: db.url, BENCH_SCHEMA: db.schema });
-  const server = await startBenchServer(env);
-  const { origin } = server;
-  const script = await (await fetch(`${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`)).text();
-  const assetUrl = `${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
-  const first = await fetch(assetUrl, { headers: { accept: 'image/webp,*/*', 'user-agent': UA } });
-  if (first.headers.get('x-banner-source') !== 'asset') throw new Error('bench banner was not uploaded');
-  const etag = first.headers.get('etag')!;
-  const trackBody = beacon('view-bench-0');
-
-  const rows: Row[] = [];
-  const pid = server.child.pid;
-  rows.push(await run(`GET banner image (WebP, hot), ${label}`, { url: assetUrl, headers: { accept: 'image/webp,*/*', 'user-agent': UA } }, pid));
-  rows.push(await run(`GET banner image, If-None-Match (304), ${label}`, { url: assetUrl, headers: { accept: 'image/webp,*/*', 'if-none-match': etag, 'user-agent': UA } }, pid));
-  const track = await run(
-    `POST track (text/plain beacon), ${label}`,
-    { url: `${origin}/api/analytics/track`, method: 'POST', body: trackBody, headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: 'https://www.hondaofdemo.com' }, requests: [everyBeaconItsOwnPageView()] },
-    pid,
-    TRACK_SECONDS,
-  );
-  rows.push(track);
-  rows.push(await run(`GET embed script, ${label}`, { url: `${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js` }, pid));
-  const abuse = await abuseRows(label, origin, assetUrl, pid);
-  const code = await server.stop();
-  if (code !== 0) throw new Error(`bench server exit code ${code}`);
-
-  const stored = await storedEvents(db);
-  return { label, rows, track, stored, abuse, scriptGzip: gzipSync(script).length, scriptBrotli: brotliCompressSync(script).length };
-}
-
 /**
- * The hot banner beside a flood of unique `model=` values (10 connections; each request a model
- * never asked before), then beside 4 clients uploading maximum-size (MAX_IMAGE_PIXELS) JPEGs back
- * to back, with a sign-in timed every 1.5 s during the uploads (issue 11 §8, §13).
+ * The hot banner alone, then beside a flood of unique `model=` values (10 connections; each request
+ * a model never asked before), then beside 4 clients uploading maximum-size (MAX_IMAGE_PIXELS)
+ * JPEGs back to back, with a sign-in timed every 1.5 s during the uploads (issue 11 §8, §13).
  */
-async function abuseRows(label: string, origin: string, assetUrl: string, pid: number | undefined): Promise<AbuseResult> {
-  const headers = { accept: 'image/webp,*/*', 'user-agent': UA };
-  let n = 0;
+async function abuseRows(app: AppServer): Promise<AbuseResult> {
+  const { label, assetUrl } = app;
+  const { origin } = app.server;
+  const pid = app.server.child.pid;
+  const alone = await run(`GET hot banner alone, ${label}`, { url: assetUrl, headers: IMAGE_HEADERS }, pid);
   const floodRun = run(
     `flood: unique unknown models, 10 connections, ${label}`,
-    {
-      url: assetUrl,
-      connections: 10,
-      headers,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/scripts/${DEMO_DEALER.id}/asset?model=flood${n++}&type=header&variant=desktop` }) }],
-    },
+    { url: assetUrl, connections: 10, headers: IMAGE_HEADERS, pathTemplate: `/api/scripts/${DEMO_DEALER.id}/asset?model=flood{n}&type=header&variant=desktop` },
     undefined,
   );
-  const banner = await run(`GET banner image (WebP, hot) beside the flood, ${label}`, { url: assetUrl, headers }, pid);
+  const banner = await run(`GET hot banner beside the flood, ${label}`, { url: assetUrl, headers: IMAGE_HEADERS }, pid);
   const flood = await floodRun;
 
   const manager = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: 'manager@hondaofdemo.com', password: 'manager123' }) });
@@ -251,10 +337,10 @@ async function abuseRows(label: string, origin: string, assetUrl: string, pid: n
       await new Promise((r) => setTimeout(r, 1500));
     }
   })();
-  const bannerDuringUploads = await run(`GET banner image (WebP, hot) during 4 maximum-size uploads, ${label}`, { url: assetUrl, headers }, pid);
+  const bannerDuringUploads = await run(`GET hot banner during 4 maximum-size uploads, ${label}`, { url: assetUrl, headers: IMAGE_HEADERS }, pid);
   stop = true;
   await Promise.all([...uploaders, signInLoop]);
-  return { banner, flood, bannerDuringUploads, uploads, signIns: signIns.sort((a, b) => a - b) };
+  return { label, alone, banner, flood, bannerDuringUploads, uploads, signIns: signIns.sort((a, b) => a - b) };
 }
 
 interface CrashResult {
@@ -264,152 +350,135 @@ interface CrashResult {
   rps: number;
 }
 
-/** Counts stored events of a bench database (PGlite directory or PostgreSQL schema, dropped after). */
-async function storedEvents(db: { dataDir: string } | { url: string; schema: string }): Promise<number> {
-  if ('dataDir' in db) {
-    const database = await openDatabase({ dataDir: db.dataDir });
-    const n = await database.db.$count(events);
-    await database.close();
-    return n;
-  }
-  const c = new pg.Client({ connectionString: db.url });
-  await c.connect();
-  const n = Number((await c.query(`SELECT count(*) AS n FROM "${db.schema}".events`)).rows[0].n);
-  await c.query(`DROP SCHEMA "${db.schema}" CASCADE`);
-  await c.end();
-  return n;
-}
-
-const CRASH_SECONDS = Number(process.env.BENCH_CRASH_SECONDS ?? 6);
-
-/**
- * kill -9 of the server in the middle of a sustained track load: acknowledged (204) events
- * against events found in the database afterwards (issue 10, "bounded crash loss").
- */
-async function crashLoss(label: string, db: { dataDir: string } | { url: string; schema: string }): Promise<CrashResult> {
-  const env: Record<string, string> = { BENCH_PORT: String(await freePort()) };
-  if ('dataDir' in db) env.BENCH_DATA_DIR = db.dataDir;
-  else Object.assign(env, { BENCH_DATABASE_URL: db.url, BENCH_SCHEMA: db.schema });
-  const server = await startBenchServer(env);
-  const body = beacon('view-bench-0');
+/** kill -9 of the server in the middle of a sustained track load: acknowledged events against events found afterwards (issue 10). */
+async function crashLoss(label: string, db: DbTarget): Promise<CrashResult> {
+  const server = await startBenchServer(await dbEnv(db));
   server.child.removeAllListeners('exit');
   const exited = new Promise((r) => server.child.once('exit', r));
-  const load = autocannon({
-    url: `${server.origin}/api/analytics/track`,
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: 'https://www.hondaofdemo.com' },
-    requests: [everyBeaconItsOwnPageView()],
-    connections: CONNECTIONS,
-    duration: CRASH_SECONDS + 1,
-  });
+  const loadRun = load({ url: `${server.origin}/api/analytics/track`, method: 'POST', bodyTemplate: BEACON_TEMPLATE, headers: TRACK_HEADERS, connections: CONNECTIONS, seconds: CRASH_SECONDS + 1 });
   setTimeout(() => server.child.kill('SIGKILL'), CRASH_SECONDS * 1000);
-  const r = await load;
+  const r = await loadRun;
   await exited;
-  // Rows that were stored after the bench server uploaded its banner: only events count.
-  return { label, acknowledged: r['2xx'], stored: await storedEvents(db), rps: Math.round(r['2xx'] / CRASH_SECONDS) };
+  return { label, acknowledged: r.ok, stored: await storedEvents(db), rps: Math.round(r.ok / CRASH_SECONDS) };
 }
 
-const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+// ---------------------------------------------------------------------------------------------
 
 const embed = await buildEmbed();
-
-const baselineServer = await startBenchServer({ BENCH_MODE: 'baseline' });
-const baseline = await run('bare Fastify route, 204 (baseline)', { url: `${baselineServer.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }, baselineServer.child.pid);
-await baselineServer.stop();
-
 const pgSchema = () => `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
-const dataDir = freshDir();
-const results: DbResult[] = [await benchApp('PGlite', { dataDir })];
-rmSync(dataDir, { recursive: true, force: true });
-const crashDir = freshDir();
-const crashes: CrashResult[] = [await crashLoss('PGlite', { dataDir: crashDir })];
-rmSync(crashDir, { recursive: true, force: true });
-if (await postgresReachable()) {
-  results.push(await benchApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
-  crashes.push(await crashLoss('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+
+const bare = await startBenchServer({ BENCH_MODE: 'baseline' });
+const apps: AppServer[] = [await startApp('PGlite', { dataDir: freshDir() })];
+if (await postgresReachable()) apps.push(await startApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+const webp = Buffer.from(await (await fetch(apps[0]!.assetUrl, { headers: IMAGE_HEADERS })).arrayBuffer());
+const nginx = await startNginx(webp);
+
+const BARE_POST = 'bare Fastify POST answering 204 (the ceiling)';
+const BARE_GET = 'bare Fastify GET answering 204 (the ceiling)';
+const NGINX = 'nginx serving the same WebP bytes from disk (1 worker)';
+const trackRow = (label: string) => `POST /api/analytics/track, ${label}`;
+const bannerRow = (label: string) => `GET hot WebP banner, ${label}`;
+const plan: PlannedRow[] = [
+  { name: BARE_POST, opts: { url: `${bare.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }, pid: () => bare.child.pid },
+  { name: BARE_GET, opts: { url: `${bare.origin}/204` }, pid: () => bare.child.pid },
+  ...apps.flatMap((a): PlannedRow[] => [
+    { name: trackRow(a.label), opts: { url: `${a.server.origin}/api/analytics/track`, method: 'POST', bodyTemplate: BEACON_TEMPLATE, headers: TRACK_HEADERS }, pid: () => a.server.child.pid, ceiling: BARE_POST },
+    { name: bannerRow(a.label), opts: { url: a.assetUrl, headers: IMAGE_HEADERS }, pid: () => a.server.child.pid, ceiling: BARE_GET },
+    { name: `GET banner, If-None-Match (304), ${a.label}`, opts: { url: a.assetUrl, headers: { ...IMAGE_HEADERS, 'if-none-match': a.etag } }, pid: () => a.server.child.pid, ceiling: BARE_GET },
+    { name: `GET embed script, ${a.label}`, opts: { url: `${a.server.origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`, headers: { 'accept-encoding': 'br' } }, pid: () => a.server.child.pid, ceiling: BARE_GET },
+  ]),
+  ...(nginx ? [{ name: NGINX, opts: { url: nginx.url }, pid: () => undefined, ceiling: BARE_GET }] : []),
+];
+const summaries = await interleaved(plan);
+const abuse: AbuseResult[] = [];
+for (const a of apps) abuse.push(await abuseRows(a));
+nginx?.stop();
+await bare.stop();
+const integrity: Array<{ label: string; acknowledged: number; stored: number }> = [];
+for (const a of apps) {
+  const code = await a.server.stop();
+  if (code !== 0) throw new Error(`bench server exit code ${code}`);
+  const stored = await storedEvents(a.db);
+  if ('dataDir' in a.db) rmSync(a.db.dataDir, { recursive: true, force: true });
+  integrity.push({ label: a.label, acknowledged: summaries.get(trackRow(a.label))!.rounds.reduce((n, r) => n + r.ok, 0), stored });
+}
+const crashes: CrashResult[] = [];
+{
+  const dir = freshDir();
+  crashes.push(await crashLoss('PGlite', { dataDir: dir }));
+  rmSync(dir, { recursive: true, force: true });
+  if (apps.length > 1) crashes.push(await crashLoss('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
 }
 const pageSpeed = await measurePageSpeed(PAGE_LOADS);
-
-const ratio = (a: number | null, b: number | null) => (a && b ? (a / b).toFixed(1) : '?');
-const pageSpeedSection = pageSpeedMarkdown(pageSpeed, PAGE_LOADS);
-const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}`;
-const allRows = [baseline, ...results.flatMap((r) => r.rows)];
 // The web app's route chunks as this commit builds them (about 15 s).
 if (spawnSync('npm', ['run', 'build:web'], { stdio: 'ignore' }).status !== 0) throw new Error('bench: npm run build:web failed');
 const webSizes = routeSizes();
+
+// ---------------------------------------------------------------------------------------------
+
+const pct = (x: number | null) => (x === null ? '' : `${Math.round(x * 100)} %`);
+const ms = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
+const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}`;
+const tool = WRK ? '`wrk` (one thread)' : 'autocannon (wrk is not installed: the generator may saturate before the server)';
+const yes = (ok: boolean) => (ok ? 'met' : '**not met**');
+const targetRows = apps.flatMap((a) => {
+  const t = summaries.get(trackRow(a.label))!;
+  const b = summaries.get(bannerRow(a.label))!;
+  const n = nginx ? summaries.get(NGINX)! : null;
+  const ab = abuse.find((x) => x.label === a.label)!;
+  const kept = ab.banner.rps / ab.alone.rps;
+  return [
+    `| POST track ≥ 0.5 × bare POST, ${a.label} | ${t.rps}/s = ${t.share!.toFixed(2)} × | ${yes(t.share! >= 0.5)} |`,
+    `| POST track p99 < 10 ms, ${a.label} | ${ms(t.p99)} ms | ${yes(t.p99 < 10)} |`,
+    `| GET hot banner ≥ 0.6 × bare GET, ${a.label} | ${b.rps}/s = ${b.share!.toFixed(2)} × | ${yes(b.share! >= 0.6)} |`,
+    ...(n ? [`| GET hot banner ≥ 0.5 × nginx, ${a.label} | ${(b.rps / n.rps).toFixed(2)} × | ${yes(b.rps / n.rps >= 0.5)} |`] : []),
+    `| GET hot banner p99 < 10 ms, ${a.label} | ${ms(b.p99)} ms | ${yes(b.p99 < 10)} |`,
+    `| hot banner keeps ≥ 70 % beside a flood of unique models, ${a.label} | ${pct(kept)} | ${yes(kept >= 0.7)} |`,
+  ];
+});
+
 const report = `# Performance
 
-Measured by \`npm run bench\` (scripts/bench.ts) on ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. The server runs in its own process (scripts/bench-server.ts); autocannon with ${CONNECTIONS} connections drives it from the bench process on the same machine, so client and server share its ${os.cpus().length} cores. Rows run ${SECONDS} s (track ${TRACK_SECONDS} s).
-
-## Embed script
-
-| | bytes |
-|---|---|
-| bundle for mxs dealers (dist/embed/dc-banners.mxs.js) | ${embed['dist/embed/dc-banners.mxs.js']!.bytes} |
-| the same gzipped | ${embed['dist/embed/dc-banners.mxs.js']!.gzipBytes} |
-| demo dealer script with configuration, gzipped | ${results[0]!.scriptGzip} |
-| demo dealer script with configuration, brotli (budget 3072) | ${results[0]!.scriptBrotli} |
-
-${pageSpeedSection}
+Measured by \`npm run bench\` (scripts/bench.ts) on ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. Load generator: ${tool}, ${CONNECTIONS} connections, from its own process; each server runs in its own process (scripts/bench-server.ts) with the production logging settings (level info, public routes unsampled). Every row ran ${ROUNDS} interleaved rounds of ${SECONDS} s; figures are medians, with the range of the rounds.
 
 ## Endpoints
 
-| path | requests/s | p50 ms | p99 ms | 2xx/3xx | errors | server CPU µs/request | requests/s one server core could answer |
-|---|---|---|---|---|---|---|---|
-${allRows.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} | ${r.cpuUs ?? '?'} | ${r.cpuUs ? Math.round(1e6 / r.cpuUs) : '?'} |`).join('\n')}
+| row | requests/s (median, range) | share of the ceiling in this run | p50 ms | p99 ms (median, worst round) | server CPU µs/request | errors |
+|---|---|---|---|---|---|---|
+${[...summaries.values()].map((s) => `| ${s.name} | ${s.rps} (${s.rpsMin}–${s.rpsMax}) | ${s.share === null ? 'ceiling' : `${s.share.toFixed(2)} ×`} | ${ms(s.p50)} | ${ms(s.p99)} (${ms(s.p99Max)}) | ${s.cpuUs ?? '?'} | ${s.errors} |`).join('\n')}
 
-"Server CPU µs/request" is the server process's own CPU time (user + system, from /proc) divided by the requests it answered in the run; it does not depend on how much CPU the load generator took, so 1,000,000 / µs is what one dedicated core would answer. The PostgreSQL rows exclude the PostgreSQL server's own CPU.
+"Share of the ceiling": the row's median against the bare Fastify route of the same method measured in the same run (GET rows against the bare GET). "Server CPU µs/request" is the server process's own CPU time (user + system, from /proc) divided by the requests it answered; the PostgreSQL rows exclude the PostgreSQL server's own CPU. Beacons each carry their own page view, so every one is stored.
 
-Commands (each row is this autocannon run, driven from scripts/bench.ts through autocannon's API; \`{origin}\` is the bench server):
+Commands (\`{origin}\` is the bench server):
 
-${allRows.map((r) => `- ${r.name}: \`${r.command}\``).join('\n')}
+${[...summaries.values()].map((s) => `- ${s.name}: \`${s.command}\``).join('\n')}
 
-## Targets (issue 6)
+## Targets (issue 18)
 
-| target | measured | share of target |
+| target | measured | |
 |---|---|---|
-${results
-  .map((r) => {
-    const banner = r.rows[0]!;
-    return [
-      `| track ≥ 15,000 events/s, p99 < 10 ms (${r.label}) | ${r.track.rps}/s, p99 ${r.track.p99} ms | ${Math.round((r.track.rps / 15000) * 100)} % |`,
-      `| cached banner ≥ 10,000 req/s, p99 < 10 ms (${r.label}) | ${banner.rps}/s, p99 ${banner.p99} ms | ${Math.round((banner.rps / 10000) * 100)} % |`,
-    ].join('\n');
-  })
-  .join('\n')}
-| baseline: bare Fastify 204 in the same run | ${baseline.rps}/s, p99 ${baseline.p99} ms | ${Math.round((baseline.rps / 15000) * 100)} % of the track target |
-
-What limits them: the machine, first. The load generator and the server share the cores, and a bare Fastify route that does nothing reaches ${baseline.rps} requests/s here (${Math.round((baseline.rps / 15000) * 100)} % of the track target), so a handler doing real work has little headroom in this setup; the track and banner rows run at ${Math.round((results[0]!.track.rps / baseline.rps) * 100)} % and ${Math.round((results[0]!.rows[0]!.rps / baseline.rps) * 100)} % of that route (PGlite). Per request (CPU column), a beacon costs ${ratio(results[0]!.track.cpuUs, baseline.cpuUs)} times the bare route and a hot banner ${ratio(results[0]!.rows[0]!.cpuUs, baseline.cpuUs)} times: profiles (\`BENCH_PROFILE=… node --import tsx scripts/bench-server.ts\`) show the socket write of each response as the largest single cost, then the database work of the batched inserts (with PGlite it runs inside the server process, WASM, on the same event loop), then isbot, zod and JSON parsing. The hot banner's extra cost over the 304 is writing its bytes (about 30 KB of WebP per response).
-What would reach them: a dedicated core per server process (the CPU column says one core answers the rates shown), several server processes on one PostgreSQL behind a load balancer (supported: caches are per process and keyed by the dealer version; the feed scheduler claims rows), PostgreSQL on its own host, and a CDN in front of the banner endpoint, which it allows (\`Cache-Control: public\`, strong ETag).
-
-## Ingestion integrity
-
-${results
-  .map(
-    (r) =>
-      `- ${r.label}: ${r.track.ok} track requests answered 204 in the measured window; ${r.stored} events in the database after SIGTERM (${r.stored >= r.track.ok ? 'every acknowledged event stored; requests in flight when the clock stopped were stored too' : 'LOST EVENTS'}).`,
-  )
-  .join('\n')}
+${targetRows.join('\n')}
 
 ## Abuse resistance (issue 11)
 
 | database | hot banner alone | beside a flood of unique models (10 connections) | kept | flood answered | hot banner during 4 maximum-size uploads | uploads stored | sign-in during the uploads (median / max) |
 |---|---|---|---|---|---|---|---|
-${results
-  .map((r) => {
-    const a = r.abuse;
-    const alone = r.rows[0]!;
-    const median = a.signIns[Math.floor(a.signIns.length / 2)] ?? 0;
+${abuse
+  .map((a) => {
+    const mid = a.signIns[Math.floor(a.signIns.length / 2)] ?? 0;
     const max = a.signIns[a.signIns.length - 1] ?? 0;
-    return `| ${r.label} | ${alone.rps}/s, p99 ${alone.p99} ms | ${a.banner.rps}/s, p99 ${a.banner.p99} ms | ${Math.round((a.banner.rps / alone.rps) * 100)} % | ${a.flood.rps}/s | ${a.bannerDuringUploads.rps}/s, p99 ${a.bannerDuringUploads.p99} ms | ${a.uploads} | ${Math.round(median)} / ${Math.round(max)} ms (${a.signIns.length} sign-ins) |`;
+    return `| ${a.label} | ${a.alone.rps}/s, p99 ${ms(a.alone.p99)} ms | ${a.banner.rps}/s, p99 ${ms(a.banner.p99)} ms | ${pct(a.banner.rps / a.alone.rps)} | ${a.flood.rps}/s | ${a.bannerDuringUploads.rps}/s, p99 ${ms(a.bannerDuringUploads.p99)} ms | ${a.uploads} | ${Math.round(mid)} / ${Math.round(max)} ms (${a.signIns.length} sign-ins) |`;
   })
   .join('\n')}
 
-Targets: beside the flood the hot banner keeps >= 70 % of its throughput; during the uploads its p99 stays < 50 ms and a sign-in takes < 1 s. The uploads are ${Math.floor(Math.sqrt(MAX_IMAGE_PIXELS))}x${Math.floor(Math.sqrt(MAX_IMAGE_PIXELS))} JPEGs (MAX_IMAGE_PIXELS), each deleted after it is stored to stay under the quota.
+Targets: beside the flood the hot banner keeps ≥ 70 % of its throughput; during the uploads its p99 stays < 50 ms and a sign-in takes < 1 s. The uploads are ${Math.floor(Math.sqrt(MAX_IMAGE_PIXELS))}x${Math.floor(Math.sqrt(MAX_IMAGE_PIXELS))} JPEGs (MAX_IMAGE_PIXELS), each deleted after it is stored to stay under the quota.
 
-Events lost on kill -9 under load (a sustained track load of ${CONNECTIONS} connections; the server is killed after ${CRASH_SECONDS} s; docs/OPERATIONS.md "What a crash can lose"):
+## Ingestion integrity
+
+${integrity.map((i) => `- ${i.label}: ${i.acknowledged} track requests answered 204 over the rounds; ${i.stored} events in the database after SIGTERM (${i.stored >= i.acknowledged ? 'every acknowledged event stored' : 'LOST EVENTS'}).`).join('\n')}
+
+Events lost on kill -9 under load (${CONNECTIONS} connections; the server is killed after ${CRASH_SECONDS} s; docs/OPERATIONS.md "What a crash can lose"):
 
 | database | acknowledged (204) | stored after the crash | lost | lost, as time at the measured rate |
 |---|---|---|---|---|
@@ -420,7 +489,20 @@ ${crashes
   })
   .join('\n')}
 
-Web app first load per route (issue 18; \`npm run size\`, from the build's Vite manifest: the files a cold browser fetches to draw the screen, gzip -9; budgets: sign-in 150 KB, every other screen 200 KB):
+## Embed script
+
+| | bytes |
+|---|---|
+| bundle for mxs dealers (dist/embed/dc-banners.mxs.js) | ${embed['dist/embed/dc-banners.mxs.js']!.bytes} |
+| the same gzipped | ${embed['dist/embed/dc-banners.mxs.js']!.gzipBytes} |
+| demo dealer script with configuration, gzipped | ${gzipSync(apps[0]!.script).length} |
+| demo dealer script with configuration, brotli (budget 3072) | ${brotliCompressSync(apps[0]!.script).length} |
+
+${pageSpeedMarkdown(pageSpeed, PAGE_LOADS)}
+
+## Web app first load per route
+
+\`npm run size\` (scripts/web-budget.ts), from the build's Vite manifest: the files a cold browser fetches to draw the screen, gzip -9; budgets: sign-in 150 KB, every other screen 200 KB.
 
 ${routeSizesMarkdown(webSizes)}
 `;
