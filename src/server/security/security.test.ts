@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { createTestApp, openTestDatabase, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, clientErrors, dealerInventory } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -239,18 +239,19 @@ describe('server timeouts (issue 11 §11)', () => {
   });
 
   it('a connection dripping its body is answered 408 and closed once requestTimeout passes', async () => {
-    const database = await openTestDatabase();
+    // A second app on this file's database (no new database to migrate on a busy machine). The
+    // drip keeps the socket from ever being idle, so only requestTimeout can answer: the 408 says it did
+    // (an idle timeout would close the socket without an answer).
     const config = loadConfig({ FEED_SCHEDULER_INTERVAL_MS: '0', LOG_LEVEL: 'silent', WEB_DIST_DIR: path.resolve('dist/web') });
     const app = await buildApp({
       config,
-      db: database.db,
+      db: t.database.db,
       logger: false,
       timeouts: { requestTimeoutMs: 1500, headersTimeoutMs: 1000, connectionTimeoutMs: 5000, checkIntervalMs: 200 },
     });
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const port = (app.server.address() as net.AddressInfo).port;
-      const started = Date.now();
       const answer = await new Promise<string>((resolve) => {
         const socket = net.connect(port, '127.0.0.1');
         let received = '';
@@ -264,10 +265,8 @@ describe('server timeouts (issue 11 §11)', () => {
         socket.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
       });
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
-      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await app.close();
-      await database.dispose();
     }
   });
 });
