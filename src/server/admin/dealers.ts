@@ -21,17 +21,19 @@ import type { CreateDealer, DealerSettingsUpdate } from '../../domain/contracts/
 import { getDealer, newDealerRow, toDealer } from '../dealers/service';
 import type { DealerListItem } from '../../domain/admin';
 import { outboundUrlProblem, type PrivateHostPolicy } from '../outbound/guard';
+import { scopeCustomCss } from '../scripts/custom-css';
 
 /**
- * Refuses dealer URLs the server itself fetches or redirects visitors to (the asset storage base
+ * Refuses dealer settings the server cannot accept: URLs the server itself fetches or redirects visitors to (the asset storage base
  * URL of CDN auto-discovery, fallback asset URLs) when they point at a private, loopback or
  * link-local address that `allow` (FEED_ALLOW_PRIVATE_HOSTS) does not allow (issue 11 §7).
  * Input: any part of a dealer's settings; `prefix` goes before the field path in the message.
  * @throws Invalid('{prefix}assetStorage.baseUrl: must not point at a private, loopback or
- * link-local address (127.0.0.1); ...') naming the first such field.
+ * link-local address (127.0.0.1); ...') naming the first such field; also refuses branding.customCss
+ * that is not CSS (scripts/custom-css.ts: 'branding.customCss: CSS syntax error at line 1, column 5: ...').
  */
-export function assertDealerUrlsAllowed(
-  d: { assetStorage?: { baseUrl: string }; fallbackAssets?: Partial<Record<BannerSlot, FallbackAsset[]>> },
+export function assertDealerSettingsAllowed(
+  d: { assetStorage?: { baseUrl: string }; fallbackAssets?: Partial<Record<BannerSlot, FallbackAsset[]>>; branding?: { customCss: string } },
   allow: PrivateHostPolicy,
   prefix = '',
 ): void {
@@ -41,6 +43,7 @@ export function assertDealerUrlsAllowed(
   };
   if (d.assetStorage) check('assetStorage.baseUrl', d.assetStorage.baseUrl);
   for (const slot of BANNER_SLOTS) (d.fallbackAssets?.[slot] ?? []).forEach((f, i) => check(`fallbackAssets.${slot}.${i}.url`, f.url));
+  if (d.branding) scopeCustomCss(d.branding.customCss, `${prefix}branding.customCss`); // throws Invalid on a CSS syntax error (issue 15)
 }
 
 // Request bodies: src/domain/contracts/admin.ts (issue 14); re-exported for the import path and tests.
@@ -99,7 +102,7 @@ export async function createDealer(db: Db, body: CreateDealer): Promise<Dealer> 
  * @throws NotFound, Invalid (naming the field).
  */
 export async function updateDealerSettings(db: Db, dealerId: string, update: DealerSettingsUpdate, opts: { allowPrivateHosts: PrivateHostPolicy }): Promise<Dealer> {
-  assertDealerUrlsAllowed(update, opts.allowPrivateHosts);
+  assertDealerSettingsAllowed(update, opts.allowPrivateHosts);
   await db.transaction(async (tx) => {
     const [row] = await tx.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId)).for('update');
     if (!row) throw new NotFound(TEXT.dealerNotFound);

@@ -15,7 +15,7 @@ import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
 import { ADMIN_TREND_PERIOD, BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
-import { assertDealerUrlsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
+import { assertDealerSettingsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
 import { manufacturerInputSchema } from './manufacturers';
 import type { PrivateHostPolicy } from '../outbound/guard';
 import type { AdminDashboard, ImportResult, PlatformAnalytics } from '../../domain/admin';
@@ -195,7 +195,7 @@ export async function importPlatform(db: Db, doc: unknown, opts: { allowPrivateH
     throw new Invalid(`${TEXT.invalidImportData}: ${detail}`);
   }
   const data = parsed.data;
-  data.dealers.forEach((d, i) => assertDealerUrlsAllowed(d, opts.allowPrivateHosts, `${TEXT.invalidImportData}: dealers.${i}.`));
+  data.dealers.forEach((d, i) => assertDealerSettingsAllowed(d, opts.allowPrivateHosts, `${TEXT.invalidImportData}: dealers.${i}.`));
   const seen = new Set<string>();
   for (const u of data.users) {
     const email = u.email.toLowerCase();

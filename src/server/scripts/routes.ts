@@ -13,6 +13,7 @@ import { getDealer } from '../dealers/service';
 import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
 import { NotFound } from '../errors';
 import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig } from './service';
+import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../tracking/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
@@ -43,8 +44,10 @@ function snippetFor(app: FastifyInstance, dealer: DealerDelivery): Promise<strin
   return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer, app.config.publicOrigin), app.caches.bundles);
 }
 
-function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  return dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), embedConfig(dealer, app.config.publicOrigin), app.caches.bundles);
+/** The dealer's script: its custom CSS statement (only when it has custom CSS, custom-css.ts), then the provider's bundle with its configuration. */
+async function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
+  const script = await dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), embedConfig(dealer, app.config.publicOrigin), app.caches.bundles);
+  return customCssStatement(dealer.branding.customCss) + script;
 }
 
 /**
