@@ -91,6 +91,25 @@ export const previewAnswerSchema = z.object({
 });
 export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;
 
+/**
+ * GET /coverage (issue 15 coverage matrix): for every standard model of the dealer (its catalogue
+ * models by display name; mapping aliases are not rows), the three slots on desktop and on
+ * mobile as delivery would choose them (the same answer as Preview for that model and device).
+ */
+export const coverageAnswerSchema = z.object({
+  models: z.array(
+    z.object({
+      /** The model's comparison key (the page's `model=`). */
+      model: z.string(),
+      displayName: z.string(),
+      desktop: z.array(previewSlotSchema),
+      mobile: z.array(previewSlotSchema),
+    }),
+  ),
+  background: z.string(),
+});
+export type CoverageAnswer = z.infer<typeof coverageAnswerSchema>;
+
 /** Query of GET /stats/trend: the last `days` days (1-365, default 7). */
 export const trendQuery = z.object({ days: z.coerce.number().int().min(1).max(365).default(7) });
 

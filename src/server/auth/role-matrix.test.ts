@@ -58,6 +58,7 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dealers/:dealerId/configs/defaults', url: `/api/dealers/${A}/configs/defaults`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/upsell-rules', url: `/api/dealers/${A}/upsell-rules`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/preview', url: `/api/dealers/${A}/preview?model=civic&variant=mobile`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/coverage', url: `/api/dealers/${A}/coverage`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/stats/trend', url: `/api/dealers/${A}/stats/trend?days=7`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics', url: `/api/dealers/${A}/analytics?period=30d`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics/export.csv', url: `/api/dealers/${A}/analytics/export.csv`, expect: [401, 200, 200, 200, 403] },

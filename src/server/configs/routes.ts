@@ -8,6 +8,7 @@ import { dealerParams } from '../../domain/contracts/common';
 import {
   configsUpdateSchema,
   configsViewSchema,
+  coverageAnswerSchema,
   manufacturerDefaultsSchema,
   previewAnswerSchema,
   previewQuery,
@@ -16,7 +17,7 @@ import {
   upsellRulesViewSchema,
 } from '../../domain/contracts/configs';
 import { getDealer } from '../dealers/service';
-import { getConfigs, manufacturerDefaults, previewSlots, saveConfigs, statsWithTrend, upsellRules } from './service';
+import { coverage, getConfigs, manufacturerDefaults, previewSlots, saveConfigs, statsWithTrend, upsellRules } from './service';
 
 const tags = ['configs'];
 const read = { access: 'dealer-read' as const };
@@ -54,6 +55,15 @@ export async function configRoutes(fastify: FastifyInstance) {
       const slots = await previewSlots(app, request.params.dealerId, { model: q.model, trim: q.trim || undefined, variant: q.variant }, app.cdnProbes);
       // background: the dealer's branding colour, shown around a creative of another shape (as the script does).
       return { model: q.model, trim: q.trim ?? '', variant: q.variant, slots, background: dealer.branding.primaryColor };
+    },
+  );
+
+  app.get(
+    '/api/dealers/:dealerId/coverage',
+    { config: read, schema: { tags, summary: 'What every standard model shows in each slot on desktop and mobile (coverage matrix)', params: dealerParams, response: { 200: coverageAnswerSchema } } },
+    async (request) => {
+      const dealer = await getDealer(app.db, request.params.dealerId);
+      return { models: await coverage(app, request.params.dealerId, app.cdnProbes), background: dealer.branding.primaryColor };
     },
   );
 

@@ -21,10 +21,10 @@ import { trendPercent } from '../../domain/metrics';
 import { previousWindow, spanWindow } from '../../domain/periods';
 import { NotFound } from '../errors';
 import { assertValid } from '../validation';
-import type { ConfigsUpdate, ConfigsView, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
+import type { ConfigsUpdate, ConfigsView, CoverageAnswer, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
 import type { InventorySummaryView } from '../../domain/inventory';
-import { resolveBanner, type DeliveryContext } from '../delivery/service';
+import { findDeliveryDealer, resolveBanner, type DeliveryContext } from '../delivery/service';
 import { regenerateInventoryRules } from '../inventory/service';
 import { shapeMismatch } from '../../domain/asset-choice';
 import { modelKey } from '../../domain/model-keys';
@@ -215,6 +215,24 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
     for (const s of out) s.assetName = names.find((n) => n.id === s.assetId)?.name ?? null;
   }
   return out;
+}
+
+/**
+ * The coverage matrix (GET /api/dealers/:dealerId/coverage; issue 15): for every standard model of
+ * the dealer (a page plan whose key is the model's own, by display name), `previewSlots` on desktop
+ * and on mobile, so each cell is what delivery answers for that model, slot and device.
+ * @throws NotFound for an unknown dealer.
+ */
+export async function coverage(ctx: DeliveryContext, dealerId: string, cdn: CdnProber): Promise<CoverageAnswer['models']> {
+  const dealer = await findDeliveryDealer(ctx, dealerId);
+  if (!dealer) throw new NotFound(TEXT.dealerNotFound);
+  const out: CoverageAnswer['models'] = [];
+  for (const [key, plan] of dealer.plans) {
+    if (plan.model.key !== key) continue; // an alias of a standard model (civicsedan -> Civic)
+    const [desktop, mobile] = await Promise.all([previewSlots(ctx, dealerId, { model: key, variant: 'desktop' }, cdn), previewSlots(ctx, dealerId, { model: key, variant: 'mobile' }, cdn)]);
+    out.push({ model: key, displayName: plan.model.displayName, desktop, mobile });
+  }
+  return out.sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
 /**

@@ -3,6 +3,7 @@
  * DECISIONS 14): model, optional trim and device; each slot's status and image come from the
  * server's own delivery choice (never re-implemented here); the upsell slot says which candidates
  * were weighed and which won (issue 12). A failed image load swaps once to a local placeholder.
+ * Above it, the coverage matrix of every model, slot and device (CoverageMatrix.tsx, issue 15).
  */
 import { useState } from 'react';
 import { Badge, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -13,6 +14,8 @@ import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useConfigs, usePreview, type PreviewSlot } from './api';
 import { standardModels } from './draft';
+import { CoverageMatrix } from './CoverageMatrix';
+import { modelKey } from '../../../domain/model-keys';
 
 const SLOT_TITLES: Record<SlotType, string> = { header: 'SRP Header Banner', primary: 'Inline Banner', upsell: 'Upsell Banner' };
 
@@ -65,13 +68,25 @@ export function BannerPreview() {
         <Title order={2}>Banner Preview</Title>
         <Text c="dimmed">Each slot as your visitors see it, chosen exactly as the banner script chooses it.</Text>
       </div>
+      {models.length > 0 && (
+        <CoverageMatrix
+          dealerId={dealerId}
+          make={configs.data.manufacturer.id}
+          canEdit={user?.role !== 'viewer'}
+          onOpen={(key, device) => {
+            setChosen(models.find((m) => modelKey(m) === key) ?? null);
+            setVariant(device);
+            document.getElementById('preview-controls')?.scrollIntoView({ behavior: 'smooth' });
+          }}
+        />
+      )}
       {models.length === 0 ? (
         <Paper withBorder p="xl" radius="md" ta="center">
           <Text>No models configured yet. Please configure model mappings first.</Text>
         </Paper>
       ) : (
         <>
-          <Paper withBorder p="md" radius="md">
+          <Paper withBorder p="md" radius="md" id="preview-controls">
             <Group align="flex-end">
               <Select label="Model" data={models} value={model} onChange={(v) => setChosen(v)} allowDeselect={false} searchable w={220} />
               <TextInput label="Trim (optional)" value={trim} onChange={(e) => setTrim(e.currentTarget.value)} placeholder="e.g. sport" w={200} />

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Variant } from '../../../domain/schemas';
 import type { PreviewSlot, UpsellRulesView } from '../../../domain/configs';
-import type { ConfigsUpdate, ConfigsView, ManufacturerDefaults } from '../../../domain/contracts/configs';
+import type { ConfigsUpdate, ConfigsView, CoverageAnswer, ManufacturerDefaults } from '../../../domain/contracts/configs';
 import { apiFetch } from '../../api/client';
 import { dealerKeys } from '../api';
 
@@ -18,6 +18,7 @@ export const configKeys = {
   configs: (id: string) => ['dealer', id, 'configs'] as const,
   upsells: (id: string) => ['dealer', id, 'upsell-rules'] as const,
   preview: (id: string) => ['dealer', id, 'preview'] as const,
+  coverage: (id: string) => ['dealer', id, 'coverage'] as const,
 };
 
 export function useConfigs(id: string | null | undefined) {
@@ -51,6 +52,7 @@ export function useSaveConfigs(id: string) {
         qc.invalidateQueries({ queryKey: dealerKeys.dealer(id), exact: true }),
         qc.invalidateQueries({ queryKey: configKeys.upsells(id) }),
         qc.invalidateQueries({ queryKey: configKeys.preview(id) }),
+        qc.invalidateQueries({ queryKey: configKeys.coverage(id) }),
         qc.invalidateQueries({ queryKey: dealerKeys.script(id) }),
       ]),
   });
@@ -65,5 +67,14 @@ export function usePreview(id: string | null | undefined, q: { model: string; tr
       return apiFetch<{ slots: PreviewSlot[]; background: string }>(`${base(id!)}/preview?${params.toString()}`);
     },
     enabled: Boolean(id) && q.model.length > 0,
+  });
+}
+
+/** GET /coverage: every standard model x slot x device as delivery chooses it (issue 15 coverage matrix). */
+export function useCoverage(id: string | null | undefined) {
+  return useQuery({
+    queryKey: configKeys.coverage(id ?? ''),
+    queryFn: () => apiFetch<CoverageAnswer>(`${base(id!)}/coverage`),
+    enabled: Boolean(id),
   });
 }
