@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { multipartBody } from '../fixtures/images';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -315,4 +316,26 @@ export async function signedInPage(browser: Browser, origin: string, email: stri
   const page = await newPage(browser, opts);
   await page.context().addCookies([{ name, value, url: origin }]);
   return page;
+}
+
+/**
+ * Saves the demo dealer's hourly inventory feed at `feedUrl` through `writeOrigin` as its manager and
+ * waits until `readOrigin` lists exactly one successful run; then lets the schedulers of every
+ * process make several more passes (`passesMs`: a few times their FEED_SCHEDULER_INTERVAL_MS; a
+ * wait for something that must not happen has no event to wait on) and resolves with the runs
+ * listed afterwards, for the caller to check they are still one.
+ */
+export async function saveFeedAndWatchRuns(writeOrigin: string, readOrigin: string, dealerId: string, feedUrl: string, passesMs = 1500): Promise<Array<{ status: string }>> {
+  const manager = await apiSignIn(writeOrigin, 'manager@hondaofdemo.com', 'manager123');
+  const fieldMapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
+  const saved = await fetch(`${writeOrigin}/api/dealers/${dealerId}/inventory/feed`, {
+    method: 'PUT',
+    headers: { cookie: manager, 'content-type': 'application/json' },
+    body: JSON.stringify({ feedUrl, updateFrequency: 'hourly', fieldMapping }),
+  });
+  if (saved.status !== 200) throw new Error(`saving the feed answered ${saved.status}: ${await saved.text()}`);
+  const runs = async () => ((await (await fetch(`${readOrigin}/api/dealers/${dealerId}/inventory/feed`, { headers: { cookie: manager } })).json()) as { runs: Array<{ status: string }> }).runs;
+  await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 30_000, interval: 200 }).toEqual(['success']);
+  await new Promise((r) => setTimeout(r, passesMs));
+  return runs();
 }

@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { startServer, apiSignIn, freePort, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { startServer, apiSignIn, freePort, saveFeedAndWatchRuns, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { onOneConnection, pidOf, request } from './connections';
 import { parsePrometheus, sampleSum } from './prometheus';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -158,19 +158,9 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
   });
 
   it('runs a due feed once, and the retention job once, although both workers schedule them', async () => {
-    const manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
     const port = (feedServer.address() as AddressInfo).port;
-    const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysInStock', vin: 'VIN', stock: 'StockNumber' };
-    const saved = await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, {
-      method: 'PUT',
-      headers: { cookie: manager, 'content-type': 'application/json' },
-      body: JSON.stringify({ feedUrl: `http://127.0.0.1:${port}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping }),
-    });
-    expect(saved.status).toBe(200);
-    const runs = async () => (await (await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/inventory/feed`, { headers: { cookie: manager } })).json()).runs as Array<{ status: string }>;
-    await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 30_000, interval: 200 }).toEqual(['success']);
-    await new Promise((r) => setTimeout(r, 1500)); // several more passes of both workers' schedulers
-    expect((await runs()).length).toBe(1);
+    const runs = await saveFeedAndWatchRuns(server.origin, server.origin, DEMO_DEALER.id, `http://127.0.0.1:${port}/feed.json`);
+    expect(runs.length).toBe(1);
     expect(feedHits).toBe(1);
     expect(server.output().match(/retention pruning done/g)).toHaveLength(1);
     await expect.poll(async () => sampleSum(await metrics(), 'dcb_feed_runs_total', { result: 'success' }), { timeout: 30_000 }).toBe(1);
