@@ -75,8 +75,12 @@ function scopeContainer(container: Container<ChildNode>): void {
       node.walkDecls((d) => {
         if (!keepDeclaration(d)) d.remove();
       });
-      node.walkRules((nested) => nested.remove()); // no CSS nesting: its selectors would escape the scope
-      node.walkAtRules((a) => a.remove());
+      node.walkRules((nested) => {
+        nested.remove();
+      }); // no CSS nesting: its selectors would escape the scope
+      node.walkAtRules((a) => {
+        a.remove();
+      });
     } else if (node.type === 'atrule') {
       if (KEPT_AT_RULES.has((node as AtRule).name.toLowerCase()) && node.nodes) scopeContainer(node);
       else node.remove();
@@ -103,7 +107,9 @@ export function scopeCustomCss(css: string, field = 'branding.customCss'): strin
     const where = err.line ? ` at line ${err.line}, column ${err.column}` : '';
     throw new Invalid(`${field}: CSS syntax error${where}: ${err.reason ?? err.message}`);
   }
-  root.walkComments((c) => c.remove());
+  root.walkComments((c) => {
+    c.remove();
+  });
   scopeContainer(root);
   return root.toString().trim();
 }
