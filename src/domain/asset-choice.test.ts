@@ -35,6 +35,7 @@ describe('chooseAsset (spec 02 §4 Preview asset choice)', () => {
     slot,
     variant,
     sizes,
+    now: 0,
   });
 
   it('prefers the exact slot size over earlier assets', () => {
@@ -140,7 +141,7 @@ describe('pickFallback (DECISIONS 14 c)', () => {
 
 describe('chooseAsset: newest first and the page trim (issue 12)', () => {
   const withTrim = (id: string, trim: string, width = 1920, height = 300): A => asset(id, 'civic', width, height, { parsedMetadata: { isValid: true, trim } });
-  const header = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes };
+  const header = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes, now: 0 };
 
   it('among equally good assets the first given wins (callers pass newest first)', () => {
     expect(chooseAsset([withTrim('new', 'lx'), withTrim('old', 'lx')], header)!.id).toBe('new');
@@ -160,5 +161,24 @@ describe('chooseAsset: newest first and the page trim (issue 12)', () => {
     expect(shapeMismatch({ width: 1920, height: 302 }, { width: 1920, height: 300 })).toBe(false);
     expect(shapeMismatch({ width: 1920, height: 310 }, { width: 1920, height: 300 })).toBe(true);
     expect(shapeMismatch({ width: 350, height: 564 }, { width: 1920, height: 300 })).toBe(true);
+  });
+});
+
+describe('chooseAsset: promotion windows (issue 15)', () => {
+  const at = Date.parse('2026-07-01T12:00:00Z');
+  const header = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes };
+  const promo = asset('promo', 'civic', 1920, 300, { startsAt: '2026-07-01T00:00:00Z', endsAt: new Date('2026-07-08T00:00:00Z') });
+  const evergreen = asset('evergreen', 'civic', 1920, 300);
+
+  it('shows a windowed asset only from its start (inclusive) until its end (exclusive)', () => {
+    const list = [promo, evergreen];
+    expect(chooseAsset(list, { ...header, now: Date.parse('2026-06-30T23:59:59Z') })!.id).toBe('evergreen');
+    expect(chooseAsset(list, { ...header, now: Date.parse('2026-07-01T00:00:00Z') })!.id).toBe('promo');
+    expect(chooseAsset(list, { ...header, now: at })!.id).toBe('promo');
+    expect(chooseAsset(list, { ...header, now: Date.parse('2026-07-08T00:00:00Z') })!.id).toBe('evergreen');
+  });
+
+  it('never shows an inactive asset, even inside its window', () => {
+    expect(chooseAsset([{ ...promo, isActive: false }], { ...header, now: at })).toBeNull();
   });
 });

@@ -5,6 +5,7 @@
 import type { BannerSize, BannerSizes, SlotType, Variant } from './schemas';
 import { WIDE_HEADER_RATIO } from './constants';
 import { modelKey } from './model-keys';
+import { isLive, type Instant } from './schedule';
 
 /** The fields of an asset the choice reads; stored assets (schemas.ts Asset) satisfy it. */
 export interface ChoosableAsset {
@@ -14,6 +15,9 @@ export interface ChoosableAsset {
   parsedMetadata: { isValid: boolean; trim?: string };
   /** Pixels. */
   dimensions: { width: number; height: number };
+  /** Promotion window (issue 15): shown only from startsAt (inclusive) until endsAt (exclusive); absent/null = open. */
+  startsAt?: Instant;
+  endsAt?: Instant;
 }
 
 /**
@@ -80,7 +84,8 @@ export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLow
  * Chooses the asset a slot shows (spec 02 §4 "Preview asset choice"), scanning `assets` in the given
  * order (callers pass newest first: among equally good assets the newest wins, issue 12), the
  * assets of `q.trim` (when given) ahead of the others at every step:
- * 1-2. only active assets with valid parsed metadata whose model has q.model's modelKey;
+ * 1-2. only live assets (active and inside their promotion window at `q.now`, ms; issue 15) with
+ *      valid parsed metadata whose model has q.model's modelKey;
  * 3. the first whose dimensions equal slotSize(q.slot, q.variant, q.sizes) exactly;
  * 4. else for header the first with width/height > 2, for primary/upsell the first with ratio <= 2;
  * 5. else the first of the model;
@@ -90,11 +95,11 @@ export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLow
  */
 export function chooseAsset<A extends ChoosableAsset>(
   assets: A[],
-  q: { model: string; slot: SlotType; variant: Variant; sizes: BannerSizes; trim?: string },
+  q: { model: string; slot: SlotType; variant: Variant; sizes: BannerSizes; trim?: string; now: number },
 ): A | null {
   const key = modelKey(q.model);
   const trim = trimKey(q.trim);
-  const ofModel = assets.filter((a) => a.isActive && a.parsedMetadata.isValid && modelKey(a.model) === key);
+  const ofModel = assets.filter((a) => isLive(a, q.now) && a.parsedMetadata.isValid && modelKey(a.model) === key);
   const mine = trim ? [...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) === trim), ...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) !== trim)] : ofModel;
   const size = slotSize(q.slot, q.variant, q.sizes);
   const exact = mine.find((a) => a.dimensions.width === size.width && a.dimensions.height === size.height);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversionRate, ctr, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, trendPercent } from './metrics';
+import { conversionRate, ctr, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
 
 describe('ctr (spec 01 §9)', () => {
   it('is clicks / impressions x 100', () => {
@@ -96,5 +96,16 @@ describe('conversionRate (spec 02 §2)', () => {
   });
   it('is null without clicks', () => {
     expect(conversionRate(0, 0)).toBeNull();
+  });
+});
+
+describe('plural', () => {
+  it('uses the singular for exactly one and the plural otherwise, with grouped digits', () => {
+    expect(plural(1, 'conversion')).toBe('1 conversion');
+    expect(plural(0, 'conversion')).toBe('0 conversions');
+    expect(plural(2, 'click')).toBe('2 clicks');
+    expect(plural(1234, 'impression')).toBe('1,234 impressions');
+    expect(plural(1.5, 'day')).toBe('1.5 days');
+    expect(plural(3, 'entry', 'entries')).toBe('3 entries');
   });
 });

@@ -51,6 +51,16 @@ export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+const PLURAL_RULES = new Intl.PluralRules('en-US');
+
+/**
+ * A count and its noun, the one helper for every "N things" text (issue 15): "1 conversion",
+ * "0 conversions", "1,234 clicks"; `many` for irregular plurals (plural(2, 'entry', 'entries')).
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${PLURAL_RULES.select(n) === 'one' ? one : many}`;
+}
+
 /**
  * Change of `current` against `previous` in percent ((current - previous) / previous x 100;
  * 112.5 vs 100 -> 12.5). Null when `previous` is 0 (or negative): no previous data (DECISIONS 18).

@@ -12,7 +12,7 @@
  *   (Monday 00:00 to Monday 00:00 local) with impressions, clicks, CTR, conversions and the top models.
  * - `emailAlerts` off silences all three.
  */
-import { ctr, formatCount, formatCtr } from './metrics';
+import { ctr, formatCount, formatCtr, plural } from './metrics';
 
 /** Fewest impressions in the 7-day window for a CTR alert to be meaningful. */
 export const PERFORMANCE_ALERT_MIN_IMPRESSIONS = 100;
@@ -145,8 +145,6 @@ export interface MailContent {
   html: string;
 }
 
-/** `n` and its noun, singular for 1: "1 click", "12 clicks". */
-const counted = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -167,7 +165,7 @@ function htmlMail(title: string, paragraphs: string[], table?: { head: string[];
 export function performanceAlertMail(dealerName: string, ctrPercent: number, thresholdPercent: number, totals: { impressions: number; clicks: number }): MailContent {
   const subject = `${dealerName}: banner CTR ${formatCtr(ctrPercent)} is below your ${thresholdPercent}% alert threshold`;
   const lines = [
-    `Over the last ${PERFORMANCE_ALERT_DAYS} days your banners had ${counted(totals.impressions, 'impression')} and ${counted(totals.clicks, 'click')}: a CTR of ${formatCtr(ctrPercent)}, below your alert threshold of ${thresholdPercent}%.`,
+    `Over the last ${PERFORMANCE_ALERT_DAYS} days your banners had ${plural(totals.impressions, 'impression')} and ${plural(totals.clicks, 'click')}: a CTR of ${formatCtr(ctrPercent)}, below your alert threshold of ${thresholdPercent}%.`,
     'Fresh creatives for your most-viewed models and upsell rules toward models you have in stock usually help. See Analytics for the models that need attention.',
   ];
   return { subject, text: `${lines.join('\n\n')}\n`, html: htmlMail(subject, lines) };
@@ -185,9 +183,9 @@ export function feedAlertMail(dealerName: string, error: string): MailContent {
 
 /** The dead-letter alert e-mail. */
 export function deadLetterAlertMail(dealerName: string, count: number): MailContent {
-  const subject = `${dealerName}: ${counted(count, 'tracking event')} could not be stored`;
+  const subject = `${dealerName}: ${plural(count, 'tracking event')} could not be stored`;
   const lines = [
-    `Since the last alert, ${counted(count, 'tracking event')} from your website could not be stored and ${count === 1 ? 'was' : 'were'} set aside for the platform team.`,
+    `Since the last alert, ${plural(count, 'tracking event')} from your website could not be stored and ${count === 1 ? 'was' : 'were'} set aside for the platform team.`,
     'Your banners keep showing; the platform team has been told through its dashboard.',
   ];
   return { subject, text: `${lines.join('\n\n')}\n`, html: htmlMail(subject, lines) };
@@ -217,7 +215,7 @@ export function weeklyReportMail(dealerName: string, f: WeeklyFigures, from: Dat
   const head = ['Model', 'Impressions', 'Clicks', 'CTR'];
   const rows = top.map((m) => [m.model, formatCount(m.impressions), formatCount(m.clicks), formatCtr(ctr(m.clicks, m.impressions))]);
   const topText = top.length
-    ? `Top models:\n${top.map((m) => `- ${m.model}: ${counted(m.impressions, 'impression')}, ${counted(m.clicks, 'click')}, CTR ${formatCtr(ctr(m.clicks, m.impressions))}`).join('\n')}`
+    ? `Top models:\n${top.map((m) => `- ${m.model}: ${plural(m.impressions, 'impression')}, ${plural(m.clicks, 'click')}, CTR ${formatCtr(ctr(m.clicks, m.impressions))}`).join('\n')}`
     : 'No banner was shown this week.';
   const text = `Your banners from ${first} to ${last}:\n\n${summary.join('\n')}\n\n${topText}\n`;
   const html = htmlMail(subject, [`Your banners from ${first} to ${last}.`, ...summary, rows.length ? 'Top models:' : 'No banner was shown this week.'], rows.length ? { head, rows } : undefined);

@@ -15,41 +15,53 @@ import {
   TEXT_LIMITS,
 } from './constants';
 import { modelKey } from './model-keys';
+import { isValidTimeZone, SCHEDULE_STATUSES } from './schedule';
+import {
+  ANALYTICS_PERIODS,
+  ASSET_TYPES,
+  BANNER_SLOTS,
+  MODEL_CATEGORIES,
+  PROVIDERS,
+  ROLES,
+  SLOT_TYPES,
+  STORAGE_PROVIDERS,
+  TRACK_EVENTS,
+  UPDATE_FREQUENCIES,
+  UPSELL_STRATEGIES,
+  VARIANTS,
+  type BannerSlot,
+} from './enums';
+
+// The value lists live in the zod-free enums.ts (issue 18: screens that only list them do not download zod).
+export * from './enums';
 
 /** A map (record) of at most TEXT_LIMITS.mapEntries entries (issue 11 §11). */
 const fewEntries = (o: Record<string, unknown>) => Object.keys(o).length <= TEXT_LIMITS.mapEntries;
 const TOO_MANY_ENTRIES = `must have at most ${TEXT_LIMITS.mapEntries} entries`;
 
-export const ROLES = ['admin', 'dealer-manager', 'viewer'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
-export const PROVIDERS = ['mxs', 'dealer-inspire', 'custom'] as const;
 export const providerSchema = z.enum(PROVIDERS);
 export type Provider = z.infer<typeof providerSchema>;
 
 /** Slot types a shortcode can ask for (spec 01 §1, spec 02 §2 Script). */
-export const SLOT_TYPES = ['header', 'primary', 'upsell'] as const;
 export const slotTypeSchema = z.enum(SLOT_TYPES);
 export type SlotType = z.infer<typeof slotTypeSchema>;
 
 /** Stored asset types (spec 02 §3 Asset). */
-export const ASSET_TYPES = ['header', 'primary', 'upsell'] as const;
 export const assetTypeSchema = z.enum(ASSET_TYPES);
 export type AssetType = z.infer<typeof assetTypeSchema>;
 
-export const VARIANTS = ['desktop', 'mobile'] as const;
 export const variantSchema = z.enum(VARIANTS);
 export type Variant = z.infer<typeof variantSchema>;
 
-export const TRACK_EVENTS = ['impression', 'click', 'conversion'] as const;
 export const trackEventSchema = z.enum(TRACK_EVENTS);
 export type TrackEventName = z.infer<typeof trackEventSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Manufacturer catalogue (spec 01 §3)
 
-export const MODEL_CATEGORIES = ['sedan', 'hatchback', 'suv', 'truck', 'coupe', 'wagon'] as const;
 
 export const trimSchema = z.object({
   id: z.string().min(1).max(TEXT_LIMITS.name),
@@ -113,8 +125,6 @@ export const bannerSizeSchema = z.object({
 });
 export type BannerSize = z.infer<typeof bannerSizeSchema>;
 
-export const BANNER_SLOTS = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'] as const;
-export type BannerSlot = (typeof BANNER_SLOTS)[number];
 
 /**
  * One slot's size within its range; a missing width or height is the slot's default (DECISIONS 23:
@@ -138,7 +148,6 @@ export const bannerSizesSchema = z.object({
 });
 export type BannerSizes = z.infer<typeof bannerSizesSchema>;
 
-export const STORAGE_PROVIDERS = ['dc-banners', 'dealer', 'agency', 'custom'] as const;
 
 export const assetStorageSchema = z.object({
   provider: z.enum(STORAGE_PROVIDERS),
@@ -151,7 +160,6 @@ export const assetStorageSchema = z.object({
 });
 export type AssetStorage = z.infer<typeof assetStorageSchema>;
 
-export const UPSELL_STRATEGIES = ['manufacturer', 'inventory', 'custom'] as const;
 export const upsellStrategySchema = z.enum(UPSELL_STRATEGIES);
 export type UpsellStrategy = z.infer<typeof upsellStrategySchema>;
 
@@ -227,7 +235,6 @@ export const notificationsSchema = z.object({
 });
 export type Notifications = z.infer<typeof notificationsSchema>;
 
-export const DEALER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 
 export const dealerSchema = z.object({
   id: z.string().max(TEXT_LIMITS.id),
@@ -243,10 +250,15 @@ export const dealerSchema = z.object({
   branding: brandingSchema,
   security: securitySchema,
   notifications: notificationsSchema,
+  /** The IANA time zone promotion schedules are entered and shown in (issue 15): the dealer's setting, else the server's zone. */
+  timeZone: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Dealer = z.infer<typeof dealerSchema>;
+
+/** The dealer `timeZone` setting: an IANA zone name (issue 15). */
+export const timeZoneSchema = z.string().trim().max(64).refine(isValidTimeZone, 'must be an IANA time zone such as America/New_York');
 
 // ---------------------------------------------------------------------------------------------
 // Assets (spec 01 §5, spec 02 §3)
@@ -284,6 +296,11 @@ export const assetSchema = z.object({
   createdAt: z.string(),
   /** URL of the image bytes for the signed-in app. */
   url: z.string(),
+  /** Promotion window (issue 15), ISO 8601 UTC instants: shown from startsAt (inclusive) until endsAt (exclusive); null = open. */
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  /** Where the window stands at the server's time of the answer: 'scheduled' (before), 'live', 'expired' (after). */
+  schedule: z.enum(SCHEDULE_STATUSES),
 });
 export type Asset = z.infer<typeof assetSchema>;
 
@@ -392,7 +409,6 @@ export { DEFAULT_BANNER_SIZES };
 // ---------------------------------------------------------------------------------------------
 // Inventory (spec 02 §3 InventoryFeed, InventoryData, ModelBreakdown, Vehicle entry)
 
-export const UPDATE_FREQUENCIES = ['hourly', 'every-4-hours', 'daily'] as const;
 export const updateFrequencySchema = z.enum(UPDATE_FREQUENCIES);
 export type UpdateFrequency = z.infer<typeof updateFrequencySchema>;
 
@@ -456,7 +472,6 @@ export type FieldMapping = z.infer<typeof fieldMappingSchema>;
 // ---------------------------------------------------------------------------------------------
 // Analytics (spec 02 §2 Analytics, DECISIONS 18-19)
 
-export const ANALYTICS_PERIODS = ['24h', '7d', '30d', '90d'] as const;
 export const analyticsPeriodSchema = z.enum(ANALYTICS_PERIODS);
 export type AnalyticsPeriod = z.infer<typeof analyticsPeriodSchema>;
 

@@ -9,6 +9,12 @@ import { fastifyTrustProxy, loadConfig } from './config';
 const SECRET = 'a-production-secret-of-at-least-32-chars';
 
 describe('loadConfig', () => {
+  it('accepts the TEST_CLOCK_FILE test hook outside production only (issue 15)', () => {
+    expect(loadConfig({ TEST_CLOCK_FILE: '/tmp/clock' }).testClockFile).toBe('/tmp/clock');
+    expect(loadConfig({}).testClockFile).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET, TEST_CLOCK_FILE: '/tmp/clock' })).toThrow(/TEST_CLOCK_FILE .* refused when NODE_ENV=production/);
+  });
+
   it('seeds the demo accounts by default only outside production', () => {
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).seedDemo).toBe(true);

@@ -33,6 +33,7 @@
  * | SMTP_URL | (unset) | where dealer notification e-mails go (issue 15), e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
  * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
  * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (once across processes); 0 = off |
+ * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; issue 15 e2e) |
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -143,6 +144,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).default('dc-banners <notifications@localhost>'),
   NOTIFICATION_INTERVAL_MS: z.coerce.number().int().min(0).default(NOTIFICATION_INTERVAL_MS),
+  TEST_CLOCK_FILE: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -192,6 +194,8 @@ export interface Config {
   mailFrom: string;
   /** How often the notification job runs; 0 = off. */
   notificationIntervalMs: number;
+  /** TEST_CLOCK_FILE: the file app.now reads (e2e tests only; never in production). */
+  testClockFile: string | undefined;
 }
 
 /**
@@ -216,6 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && (!env.SESSION_SECRET || e.SESSION_SECRET.length < 32)) {
     throw new Error('Invalid configuration: SESSION_SECRET must be set to at least 32 characters in production');
+  }
+  if (e.NODE_ENV === 'production' && e.TEST_CLOCK_FILE) {
+    throw new Error('Invalid configuration: TEST_CLOCK_FILE is a test hook that moves the server clock; it is refused when NODE_ENV=production');
   }
   if (e.WORKERS > 1 && !e.DATABASE_URL) {
     throw new Error(
@@ -254,5 +261,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
+    testClockFile: e.TEST_CLOCK_FILE,
   };
 }

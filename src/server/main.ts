@@ -20,6 +20,7 @@ import { buildApp } from './app';
 import { DataDirInUse } from './db/data-dir-lock';
 import { runPrimary, SHUTDOWN_MESSAGE } from './cluster';
 import { metricsListener } from './observability/health';
+import { fileClock } from './test-clock';
 
 /** Runs one server process: the only one (WORKERS=1) or a cluster worker (see module doc). */
 async function runServer(config: Config): Promise<void> {
@@ -32,7 +33,14 @@ async function runServer(config: Config): Promise<void> {
         await database.migrate();
         return config.seedDemo ? seedDemoData(database.db) : (await seedCatalogue(database.db), false);
       });
-  const app = await buildApp({ config, db: database.db, storage: database.storage, pendingMigrations: () => database.pendingMigrations() });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    storage: database.storage,
+    pendingMigrations: () => database.pendingMigrations(),
+    // TEST_CLOCK_FILE (e2e tests only, refused in production): app.now from a file (issue 15).
+    now: config.testClockFile ? fileClock(config.testClockFile) : undefined,
+  });
   database.setLogger?.(app.log); // PostgreSQL connection-loss warnings (issue 10)
   app.log.info({ driver: database.driver, seeded, ...(worker ? { worker: cluster.worker!.id } : {}) }, 'database ready');
 

@@ -1,12 +1,12 @@
-/** Web app entry: Mantine theme (theme.ts), notifications, TanStack Query, session, router. */
+/** Web app entry: Mantine theme (theme.ts), notifications (fetched after first paint: components/toasts.tsx), TanStack Query, session, router. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { AuthProvider } from './components/auth';
+import { DeferredNotifications } from './components/toasts';
 import { ErrorBoundary } from './components/feedback';
 import { SessionGate } from './Root';
 import { reportClientError } from './api/client-errors';
@@ -24,7 +24,7 @@ createRoot(document.getElementById('root')!, { onCaughtError: onRenderError, onU
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       {/* Bottom right: page actions sit at the top (sticky on long forms) and in drawer headers,
           so a toast never covers Save, Reset or Add (issue 16). */}
-      <Notifications position="bottom-right" limit={3} />
+      <DeferredNotifications position="bottom-right" limit={3} />
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <AuthProvider>

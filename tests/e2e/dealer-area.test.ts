@@ -2,7 +2,8 @@
  * The dealer area through the browser (issue 4 Proof): a dealer manager uploads three files at once
  * (two stored, one refused), edits a mapping and a weight and saves them, switches to Custom Rules and
  * adds a rule, previews the model (uploaded header in the header slot, placeholder where nothing
- * matches); the viewer finds no enabled Save or Upload. Screenshots of each screen in test-results/.
+ * matches); the viewer finds no enabled Save or Upload and a view-only notice on the screens it
+ * cannot change; models are named by the catalogue ('Civic'). Screenshots of each screen in test-results/.
  * Each test stands alone: it seeds through the API what it needs, on a dealer of its own
  * (harness seedDealer), never on what an earlier test left.
  */
@@ -85,7 +86,8 @@ describe('dealer area', () => {
     await app.getByRole('textbox', { name: `Standard model ${n}` }).fill('civic');
     await app.getByText('Unsaved changes').waitFor();
     await app.getByRole('tab', { name: 'Inventory Logic' }).click();
-    const slider = app.getByRole('slider', { name: 'civic weight' });
+    // Models by their catalogue display names (issue 15): 'Civic', stored as 'civic'.
+    const slider = app.getByRole('slider', { name: 'Civic weight' });
     await slider.focus();
     await app.keyboard.press('ArrowRight');
     await app.keyboard.press('ArrowRight');
@@ -117,10 +119,10 @@ describe('dealer area', () => {
     await app.getByText('No custom rules defined. Click "Add Rule" to get started.').waitFor();
     await app.getByRole('button', { name: 'Add Rule' }).click();
     await app.getByRole('textbox', { name: 'Primary model 1' }).click();
-    await app.getByRole('option', { name: 'civic', exact: true }).click();
+    await app.getByRole('option', { name: 'Civic', exact: true }).click();
     await app.getByRole('textbox', { name: 'Upsell target 1' }).click();
-    await app.getByRole('option', { name: 'pilot', exact: true }).click();
-    await app.getByTestId('active-rules').getByText('pilot').waitFor();
+    await app.getByRole('option', { name: 'Pilot', exact: true }).click();
+    await app.getByTestId('active-rules').getByText('Pilot', { exact: true }).waitFor();
     await app.screenshot({ path: screenshotPath('15-upsells-custom'), fullPage: true });
     await app.getByRole('button', { name: 'Save Changes' }).click();
     await app.getByText('Unsaved changes').waitFor({ state: 'detached' });
@@ -143,7 +145,7 @@ describe('dealer area', () => {
     await nav(app, 'Preview');
     await app.getByRole('heading', { name: 'Banner Preview' }).waitFor();
     await app.getByRole('textbox', { name: 'Model' }).click();
-    await app.getByRole('option', { name: 'civic', exact: true }).click();
+    await app.getByRole('option', { name: 'Civic', exact: true }).click();
     await app.getByTestId('status-header').getByText('new_2025_honda_civic_sport_1920x300.jpg').waitFor();
     await app.getByTestId('status-upsell').getByText('Missing').waitFor();
     const loaded = (slot: string) =>
@@ -156,10 +158,10 @@ describe('dealer area', () => {
     expect(upsellSrc).toContain('type=upsell');
     const upsell = await fetch(new URL(upsellSrc!, server.origin));
     expect(upsell.headers.get('x-banner-source')).toBe('placeholder');
-    await app.getByText('(civic → pilot)').waitFor();
+    await app.getByText('(Civic → Pilot)').waitFor();
     await expect.poll(() => loaded('upsell')).not.toBeNull();
     await app.screenshot({ path: screenshotPath('16-preview-desktop'), fullPage: true });
-    await app.getByText('Mobile', { exact: true }).click();
+    await app.locator('#preview-controls').getByText('Mobile', { exact: true }).click();
     // The 1920x300 header in the 600x500 mobile slot: marked in amber with both sizes, not 'found' (issue 12).
     await app.getByTestId('status-header').getByText('Shape differs: 1920x300 in a 600x500 slot').waitFor();
     await app.screenshot({ path: screenshotPath('17-preview-mobile'), fullPage: true });
@@ -253,15 +255,21 @@ describe('dealer area', () => {
     for (const [link, shot] of [
       ['Configuration', '20-viewer-config'],
       ['Upsell Rules', '21-viewer-upsells'],
+      ['Inventory', '21a-viewer-inventory'],
     ] as const) {
       await nav(viewer, link);
-      const save = viewer.getByRole('button', { name: 'Save Changes' });
-      await save.waitFor();
-      expect(await save.isDisabled()).toBe(true);
-      expect(await viewer.getByRole('button', { name: /^(Add|Reset|Load)/ }).count()).toBe(0);
+      // The page says it is view-only (issue 15) instead of leaving the viewer with disabled controls.
+      const notice = viewer.getByTestId('view-only-notice');
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain('Your account has view-only access');
+      if (link !== 'Inventory') {
+        const save = viewer.getByRole('button', { name: 'Save Changes' });
+        expect(await save.isDisabled()).toBe(true);
+      }
+      if (link === 'Upsell Rules') expect(await viewer.getByTestId('strategy-custom').isDisabled()).toBe(true);
+      expect(await viewer.getByRole('button', { name: /^(Add|Reset|Load|Test|Save Feed|Pause)/ }).count()).toBe(0);
       await viewer.screenshot({ path: screenshotPath(shot), fullPage: true });
     }
-    expect(await viewer.getByTestId('strategy-custom').isDisabled()).toBe(true);
     await viewer.close();
   });
 });

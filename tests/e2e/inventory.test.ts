@@ -50,6 +50,24 @@ const nav = (name: string) => app.getByRole('navigation', { name: 'Main' }).getB
 const statValue = (label: string) => app.getByTestId(`stat-${label}`).first().textContent();
 
 describe('inventory', () => {
+  it('explains Inventory Optimized without inventory data and offers the Inventory page instead of jumping there (issue 15)', async () => {
+    await nav('Upsell Rules');
+    await app.getByRole('heading', { name: 'Upsell Rules' }).waitFor();
+    await app.getByTestId('strategy-inventory').click();
+    const dialog = app.getByRole('dialog', { name: 'Inventory data needed' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('no inventory data has been uploaded yet');
+    expect(new URL(app.url()).pathname).toBe('/dealer/upsells');
+    await app.screenshot({ path: screenshotPath('39-upsells-inventory-needed'), animations: 'disabled' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await app.getByTestId('strategy-inventory').getAttribute('aria-pressed')).toBe('false');
+    await app.getByTestId('strategy-inventory').click();
+    await dialog.getByRole('button', { name: 'Go to Inventory' }).click();
+    await app.getByRole('heading', { name: INVENTORY_TEXT.title }).waitFor();
+    expect(new URL(app.url()).pathname).toBe('/dealer/inventory');
+  });
+
   it('previews the CSV fixture, applies it, and refuses an unsupported file', async () => {
     await nav('Inventory');
     await app.getByRole('heading', { name: INVENTORY_TEXT.title }).waitFor();
@@ -68,6 +86,8 @@ describe('inventory', () => {
     expect(await app.getByTestId('score-pilot').textContent()).toBe('3/10');
     expect(await app.getByTestId('group-High Priority').textContent()).toContain('Accord');
     expect(await app.getByTestId('deep-trim-models').textContent()).toContain('Civic: Sport (6), EX (5)');
+    // Catalogue display names, not model keys (issue 15): the generated rule accord -> cr-v reads 'Accord', 'CR-V'.
+    expect(await app.getByTestId('generated-rules').textContent()).toContain('AccordCR-V');
     await app.screenshot({ path: screenshotPath('40-inventory-preview'), fullPage: true });
 
     await app.getByRole('button', { name: INVENTORY_TEXT.apply }).click();
@@ -94,9 +114,11 @@ describe('inventory', () => {
     const rules = app.getByTestId('active-rules');
     await rules.waitFor();
     const text = await rules.textContent();
-    expect(text).toContain('civicHigher Trim');
-    expect(text).toContain('accordcr-v');
-    expect(text).toContain('cr-vpilot');
+    // Display names (issue 15), not the keys civic, accord, cr-v, pilot.
+    expect(text).toContain('CivicHigher Trim');
+    expect(text).toContain('AccordCR-V');
+    expect(text).toContain('CR-VPilot');
+    expect(text).not.toContain('cr-v');
     await app.getByRole('button', { name: 'Save Changes' }).click();
     await app.getByText('Upsell rules saved').waitFor();
     await app.screenshot({ path: screenshotPath('42-upsells-inventory-optimized'), fullPage: true });
@@ -128,8 +150,14 @@ describe('inventory', () => {
     const card = app.getByTestId('current-feed');
     await card.waitFor();
     expect(await app.getByTestId('feed-status').textContent()).toBe('Active');
-    // The scheduler runs the new feed at once; the card polls until the run shows.
+    // The scheduler runs the new feed at once; the card follows it without a reload (issue 15):
+    // the run's result and 'Last updated' replace 'Never'.
+    const reloads: string[] = [];
+    app.on('framenavigated', (f) => f === app.mainFrame() && reloads.push(f.url()));
     await app.getByTestId('feed-runs').getByText('success').waitFor({ timeout: 20_000 });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).not.toContain('Last updated Never');
+    expect(await app.getByTestId('feed-runs').getByText('running').count()).toBe(0);
+    expect(reloads).toEqual([]);
     expect(await app.getByTestId('feed-runs').textContent()).toContain('5');
     await app.screenshot({ path: screenshotPath('44-feed-active'), fullPage: true });
 
@@ -142,5 +170,29 @@ describe('inventory', () => {
     await app.getByRole('tab', { name: 'Manual Upload' }).click();
     await app.getByText('From feed').waitFor();
     expect(await statValue('Total units')).toBe('5');
+  });
+
+  it('asks whether to pause the active feed before applying a manual upload, and pauses it when asked (issue 15)', async () => {
+    await app.getByRole('tab', { name: 'Manual Upload' }).click();
+    await app.locator('input[type=file]').setInputFiles(path.join(FIXTURES, 'honda-inventory.csv'));
+    await app.getByTestId('inventory-preview').waitFor();
+    await app.getByRole('button', { name: INVENTORY_TEXT.apply }).click();
+    const dialog = app.getByRole('dialog', { name: 'Your automatic feed is active' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("next run will replace the inventory you apply now");
+    await app.screenshot({ path: screenshotPath('45-inventory-pause-feed-prompt'), animations: 'disabled' });
+    // Cancel applies nothing: the preview stays and the stored inventory is still the feed's.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await app.getByTestId('inventory-preview').waitFor();
+
+    await app.getByRole('button', { name: INVENTORY_TEXT.apply }).click();
+    await dialog.getByRole('button', { name: 'Pause the feed and apply' }).click();
+    await app.getByText('The automatic feed is paused.').waitFor();
+    await app.getByRole('heading', { name: 'Current inventory' }).waitFor();
+    await app.getByText('Uploaded', { exact: true }).waitFor();
+    expect(await statValue('Total units')).toBe('26');
+    await app.getByRole('tab', { name: 'Automatic Feed' }).click();
+    await expect.poll(() => app.getByTestId('feed-status').textContent()).toBe('Paused');
   });
 });

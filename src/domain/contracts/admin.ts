@@ -21,6 +21,7 @@ import {
   roleSchema,
   securitySchema,
   sessionUserSchema,
+  timeZoneSchema,
   trimPatternsSchema,
   upsellMapSchema,
   vehicleModelSchema,
@@ -63,6 +64,8 @@ export const dealerSettingsFields = z.object({
   branding: brandingSchema.extend({ logoUrl: optionalHttpUrl }),
   security: securitySchema,
   notifications: notificationsSchema,
+  /** IANA zone promotion schedules are entered in (issue 15); null returns the dealer to the server's zone. */
+  timeZone: timeZoneSchema.nullable(),
 });
 
 const fallbackAssetInput = fallbackAssetSchema.extend({
@@ -219,7 +222,10 @@ export const exportedUserSchema = z.object({
   dealerId: z.string().nullable(),
   isActive: z.boolean(),
 });
-export const exportedDealerSchema = dealerSchema.omit({ manufacturerName: true });
+export const exportedDealerSchema = dealerSchema.omit({ manufacturerName: true }).extend({
+  /** As stored: null = the server's zone (issue 15). */
+  timeZone: z.string().nullable(),
+});
 
 /** GET /api/admin/export: each entity in its stored shape, no password or session (the import checks them more strictly). */
 export const platformExportSchema = z.object({

@@ -5,9 +5,39 @@
  */
 import { z } from 'zod';
 import { assetSchema } from '../schemas';
+import { isWindowText, WINDOW_FORMAT_MESSAGE } from '../schedule';
 
 /** `:dealerId/assets/:assetId`: a malformed asset id is simply not found (404). */
 export const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid({ error: 'Asset not found' }) });
+/** One window field of a request (issue 15): a date-time text (domain/schedule.ts parseWindowInput), or null to clear it. */
+export const windowFieldSchema = z.string().trim().max(40).refine(isWindowText, WINDOW_FORMAT_MESSAGE).nullable();
+
+/**
+ * Body of PATCH /assets/:assetId: any of `isActive` and the promotion window (issue 15). Each
+ * window field is a date-time (local ones, without an offset, in the dealer's time zone; ISO 8601
+ * with `Z` or an offset as given) or null to clear it; an absent field is kept. The end must be
+ * after the start: 400 'endsAt: must be after startsAt'.
+ */
+export const assetPatchSchema = z
+  .object({ isActive: z.boolean().optional(), startsAt: windowFieldSchema.optional(), endsAt: windowFieldSchema.optional() })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change: send isActive, startsAt or endsAt');
+export type AssetPatch = z.infer<typeof assetPatchSchema>;
+
+/** The Asset Manager's bulk actions (issue 15). */
+export const BULK_ACTIONS = ['deactivate', 'activate', 'delete'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** Body of POST /assets/bulk: one action for the selected assets (1-500 ids). */
+export const bulkBodySchema = z
+  .object({
+    action: z.enum(BULK_ACTIONS),
+    assetIds: z.array(z.string().max(100)).min(1, 'Choose at least one asset').max(500),
+  })
+  .strict();
+/** POST /assets/bulk: the action done, how many assets it changed or deleted, and the ids that are not this dealer's assets. */
+export const bulkResultSchema = z.object({ action: z.enum(BULK_ACTIONS), changed: z.number(), skipped: z.array(z.string()) });
+export type BulkResult = z.infer<typeof bulkResultSchema>;
+
 /** Body of POST /assets/cleanup: the confirmed ids (only those still in the plan's remove lists go). */
 export const cleanupBodySchema = z.object({ assetIds: z.array(z.string().max(100)).min(1, 'Choose at least one asset').max(1000) }).strict();
 
@@ -28,13 +58,21 @@ export type UploadResult = z.infer<typeof uploadResultSchema>;
 export const uploadAnswerSchema = z.object({ results: z.array(uploadResultSchema) });
 
 /** An asset as the 'Free up space' dialog lists it. */
-export const cleanupAssetSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), sizeBytes: z.number(), isActive: z.boolean() });
+export const cleanupAssetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  sizeBytes: z.number(),
+  isActive: z.boolean(),
+  /** End of its promotion window, ISO UTC (an ended one is listed as expired; issue 15), or null. */
+  endsAt: z.string().nullable(),
+});
 export type CleanupAsset = z.infer<typeof cleanupAssetSchema>;
 
 /**
  * One group of interchangeable assets (issue 12): same model (modelKey), trim, slot and exact pixel
- * size. `keep` is what delivery shows (the newest active asset, else the newest); `remove` the
- * others, newest first. `model`/`trim` as the catalogue displays them; `size` 'WIDTHxHEIGHT'.
+ * size. `keep` is what delivery shows (the newest live asset, issue 15); `remove` the others that
+ * can never show again (inactive, expired or hidden by a newer one), newest first. `model`/`trim` as the catalogue displays them; `size` 'WIDTHxHEIGHT'.
  */
 export const cleanupGroupSchema = z.object({
   model: z.string(),

@@ -15,6 +15,6 @@ export const idParams = z.object({ id: z.string() });
 export const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** PATCH bodies that pause or resume something (an asset, a feed). */
+/** PATCH bodies that pause or resume something (a feed; an asset's PATCH also takes its window: contracts/assets.ts). */
 export const activeBodySchema = z.object({ isActive: z.boolean() }).strict();
 export type ActiveBody = z.infer<typeof activeBodySchema>;

@@ -65,8 +65,10 @@ export const inventoryPreviewSchema: z.ZodType<InventoryPreview> = z.object({
 const storedInventorySchema: z.ZodType<StoredInventory> = z.object({ ...inventoryViewShape, source: z.enum(['upload', 'feed']), updatedAt: z.string() });
 /** GET and POST /inventory: the stored inventory (null before any upload or feed run). */
 export const storedInventoryAnswerSchema = z.object({ inventory: storedInventorySchema.nullable() });
-/** POST /inventory. */
-export const uploadedInventoryAnswerSchema = z.object({ inventory: storedInventorySchema });
+/** Query of POST /inventory: `pauseFeed=true` also pauses the dealer's active feed, in the same transaction (issue 15). */
+export const inventoryApplyQuery = z.object({ pauseFeed: z.enum(['true', 'false']).optional() });
+/** POST /inventory: the stored inventory and whether an active feed was paused with it. */
+export const uploadedInventoryAnswerSchema = z.object({ inventory: storedInventorySchema, feedPaused: z.boolean() });
 
 const feedViewSchema: z.ZodType<FeedView> = z.object({
   feedUrl: z.string(),

@@ -140,6 +140,8 @@ const importDataSchema = z.object({
       branding: settings.branding,
       security: settings.security,
       notifications: settings.notifications,
+      // Absent in exports made before issue 15: the stored zone is then kept.
+      timeZone: settings.timeZone.optional(),
       createdAt: z.string(),
       updatedAt: z.string(),
     }),

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
-import { eventRollupsHourly } from '../db/schema';
+import { eq } from 'drizzle-orm';
+import { eventRollupsHourly, events } from '../db/schema';
 
 let t: TestApp;
 let cookie: string;
@@ -93,6 +94,20 @@ describe('dealer analytics', () => {
     const a = (await get('/analytics?period=90d')).json();
     expect(a.previous.impressions).toBe(0);
     expect(a.trends).toEqual({ impressions: null, clicks: null, ctr: null, conversionRate: null });
+  });
+
+  it("gives 'Last updated' as the newest event's own time, not the start of its hour (issue 15)", async () => {
+    // The newest rollup hour is 21:00; events arrived at 21:10 and 21:35 (its rollup row is the 21:00 one).
+    const at = (min: number) => new Date(hoursAgo(2).getTime() + min * 60_000 + 345);
+    await t.database.db.insert(events).values([
+      { dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(35) },
+      { dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(10) },
+    ]);
+    const a = (await get('/analytics?period=24h')).json();
+    expect(a.lastUpdated).toBe('2026-03-10T21:35:00.345Z');
+    // Raw events removed by retention: the newest rollup hour still answers.
+    await t.database.db.delete(events).where(eq(events.dealerId, DEMO_DEALER.id));
+    expect((await get('/analytics?period=24h')).json().lastUpdated).toBe(hoursAgo(2).toISOString());
   });
 
   it('refuses an unknown period', async () => {

@@ -6,7 +6,7 @@
 import { and, desc, eq, gte, lt, max, sql } from 'drizzle-orm';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/client';
-import { eventRollupsHourly as r } from '../db/schema';
+import { dealers, eventRollupsHourly as r, events } from '../db/schema';
 import type { AnalyticsPeriod, DealerAnalytics, DealerStats, ModelPerformance } from '../../domain/schemas';
 import { BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
 import { conversionRate, ctr, trendPercent } from '../../domain/metrics';
@@ -21,6 +21,22 @@ const sums = {
 
 const rate = (s: DealerStats) => conversionRate(s.conversions, s.clicks);
 const trendOf = (a: number | null, b: number | null) => (a === null || b === null ? null : trendPercent(a, b));
+
+/**
+ * When the dealer's newest recorded event arrived ('Last updated', issue 15: 11:35, not the 11:00 of
+ * its hourly rollup), or null before any. One query of two index lookups: the newest raw event
+ * (events_dealer_time_idx, read backwards) and, for events already removed by retention, the
+ * newest rollup hour (the rollups' primary key starts with dealer and hour); GREATEST ignores a NULL.
+ * Read on the dealer's row (primary key), so an unknown dealer answers null too.
+ */
+export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
+  const newestEvent = db.select({ at: max(events.occurredAt) }).from(events).where(eq(events.dealerId, dealerId));
+  const newestHour = db.select({ at: max(r.hour) }).from(r).where(eq(r.dealerId, dealerId));
+  // ISO text from the database itself, so PGlite and node-postgres answer alike (no driver date parsing).
+  const at = sql<string | null>`to_char(greatest((${newestEvent}), (${newestHour})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const [row] = await db.select({ at }).from(dealers).where(eq(dealers.id, dealerId));
+  return row?.at ? new Date(row.at) : null;
+}
 
 /**
  * The analytics of one dealer for a period at `now` (the request time): the window and the previous
@@ -58,7 +74,7 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
     return { bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0, conversions: s?.conversions ?? 0 };
   });
 
-  const [last] = await db.select({ at: max(r.hour) }).from(r).where(eq(r.dealerId, dealerId));
+  const last = await lastEventAt(db, dealerId);
   return {
     period,
     from: from.toISOString(),
@@ -73,7 +89,7 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
     },
     models,
     series,
-    lastUpdated: last?.at ? new Date(last.at).toISOString() : null,
+    lastUpdated: last ? last.toISOString() : null,
   };
 }
 

@@ -89,7 +89,7 @@ describe("'Free up space'", () => {
     const [g] = p.groups;
     expect(g).toMatchObject({ model: 'Civic', modelKey: 'civic', trim: 'Sport', slot: 'header', size: '1920x300' });
     expect(g!.keep).toMatchObject({ id: sportNew, name: 'new_2025_honda_civic_sport_spring_1920x300.jpg', isActive: true });
-    expect(Object.keys(g!.keep).sort()).toEqual(['createdAt', 'id', 'isActive', 'name', 'sizeBytes']);
+    expect(Object.keys(g!.keep).sort()).toEqual(['createdAt', 'endsAt', 'id', 'isActive', 'name', 'sizeBytes']);
     expect(g!.remove.map((a) => a.id)).toEqual([sportOld]);
     expect(p.freedBytes).toBe(g!.remove[0]!.sizeBytes);
     expect(p.freedBytes).toBeGreaterThan(0);

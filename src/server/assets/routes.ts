@@ -1,15 +1,19 @@
 /**
- * Asset routes of the dealer area (spec 02 §2 Asset Manager and upload panel, DECISIONS 10-13).
+ * Asset routes of the dealer area (spec 02 §2 Asset Manager and upload panel, DECISIONS 10-13;
+ * promotion windows and bulk actions, issue 15). Times come from app.now (the app's one clock).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ASSET_BYTES, MAX_FILENAME_LENGTH, MAX_UPLOAD_FILES, TEXT, UPLOAD_TEXT } from '../../domain/constants';
-import { activeBodySchema, dealerParams } from '../../domain/contracts/common';
+import { dealerParams } from '../../domain/contracts/common';
 import {
   assetAnswerSchema,
   assetListSchema,
   assetParams,
+  assetPatchSchema,
+  bulkBodySchema,
+  bulkResultSchema,
   cleanupBodySchema,
   cleanupPlanSchema,
   freeUpSpaceResultSchema,
@@ -18,24 +22,47 @@ import {
 } from '../../domain/contracts/assets';
 import { Invalid, PayloadTooLarge } from '../errors';
 import { getDealer } from '../dealers/service';
-import { assetBytes, cleanupPlan, deleteAsset, freeUpSpace, listAssets, setAssetActive, storageUsage, uploadAsset } from './service';
+import {
+  assetBytes,
+  bulkAssets,
+  cleanupPlan,
+  deleteAsset,
+  freeUpSpace,
+  listAssets,
+  resolveWindow,
+  storageUsage,
+  updateAsset,
+  uploadAsset,
+  windowTimeZone,
+} from './service';
 
 const tags = ['assets'];
 
 /** One file part of an upload, read whole: its name and bytes, or the reason it is refused. */
 type ReadPart = { filename: string; bytes: Buffer } | { refused: UploadResult };
 
+/** The text fields an upload may carry: the promotion window of every file in it (issue 15). */
+const WINDOW_FIELDS = new Set(['startsAt', 'endsAt']);
+
 /**
  * Reads every part of an asset upload before anything is stored (issue 11 §11), so a request over
  * a limit stores nothing. Oversized files and over-long names become refused results (the
- * others still upload, as before); a request over a count limit is refused whole.
+ * others still upload, as before); a request over a count limit is refused whole. The optional
+ * `startsAt` / `endsAt` text fields (issue 15) come back in `fields`; other fields are ignored.
  * @throws PayloadTooLarge naming the limit: more than MAX_UPLOAD_FILES files, too many parts or
  *   fields, or the total request cap (security/limits.ts)
  */
-async function readUploadParts(request: FastifyRequest): Promise<ReadPart[]> {
+async function readUploadParts(request: FastifyRequest): Promise<{ parts: ReadPart[]; fields: { startsAt?: string; endsAt?: string } }> {
   const read: ReadPart[] = [];
+  const fields: { startsAt?: string; endsAt?: string } = {};
+  // parts() honours throwFileSizeLimit as files() does (its type omits it): an oversized file is truncated, not thrown.
+  const options = { limits: { fileSize: MAX_ASSET_BYTES, files: MAX_UPLOAD_FILES }, throwFileSizeLimit: false };
   try {
-    for await (const part of request.files({ limits: { fileSize: MAX_ASSET_BYTES, files: MAX_UPLOAD_FILES }, throwFileSizeLimit: false })) {
+    for await (const part of request.parts(options)) {
+      if (part.type === 'field') {
+        if (WINDOW_FIELDS.has(part.fieldname) && typeof part.value === 'string') fields[part.fieldname as 'startsAt' | 'endsAt'] = part.value;
+        continue;
+      }
       const bytes = await part.toBuffer();
       if (part.filename.length > MAX_FILENAME_LENGTH) {
         read.push({ refused: { filename: `${part.filename.slice(0, 40)}…`, ok: false, error: UPLOAD_TEXT.filenameTooLong } });
@@ -51,7 +78,7 @@ async function readUploadParts(request: FastifyRequest): Promise<ReadPart[]> {
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new PayloadTooLarge(`Too many parts: at most ${MAX_UPLOAD_FILES} files and a few fields per upload`);
     throw err;
   }
-  return read;
+  return { parts: read, fields };
 }
 
 export async function assetRoutes(fastify: FastifyInstance) {
@@ -62,7 +89,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { dealerId } = request.params;
       const usage = await storageUsage(app.db, dealerId);
-      return { assets: await listAssets(app.db, dealerId), usage };
+      return { assets: await listAssets(app.db, dealerId, app.now()), usage };
     },
   );
 
@@ -70,17 +97,27 @@ export async function assetRoutes(fastify: FastifyInstance) {
     '/api/dealers/:dealerId/assets',
     {
       config: { access: 'dealer-write' },
-      // multipart/form-data with one or more "file" fields, read by the handler (no body schema).
-      schema: { tags, summary: 'Upload assets (multipart "file" fields)', consumes: ['multipart/form-data'], params: dealerParams, response: { 200: uploadAnswerSchema } },
+      // multipart/form-data with one or more "file" fields and optional "startsAt"/"endsAt" text
+      // fields (issue 15), read by the handler (no body schema).
+      schema: {
+        tags,
+        summary: 'Upload assets (multipart "file" fields; optional "startsAt"/"endsAt" window for all of them)',
+        consumes: ['multipart/form-data'],
+        params: dealerParams,
+        response: { 200: uploadAnswerSchema },
+      },
     },
     async (request) => {
       const { dealerId } = request.params;
       await getDealer(app.db, dealerId);
       if (!request.isMultipart()) throw new Invalid('Upload must be multipart/form-data with one or more "file" fields');
-      const parts = await readUploadParts(request); // every part read before any is stored (issue 11 §11)
+      const { parts, fields } = await readUploadParts(request); // every part read before any is stored (issue 11 §11)
+      // A bad window refuses the whole upload (400 naming the field) before any file is stored.
+      const window = resolveWindow(fields, { startsAt: null, endsAt: null }, await windowTimeZone(app.db, dealerId));
+      const now = app.now();
       const results: UploadResult[] = [];
       for (const part of parts) {
-        results.push('refused' in part ? part.refused : await uploadAsset(app.db, dealerId, part.filename, part.bytes));
+        results.push('refused' in part ? part.refused : await uploadAsset(app.db, dealerId, part.filename, part.bytes, { window, now }));
       }
       if (results.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');
       return { results };
@@ -97,13 +134,26 @@ export async function assetRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // Asset active/inactive toggle (spec 02 §3 Asset.isActive).
+  // Asset active/inactive toggle (spec 02 §3 Asset.isActive) and promotion window (issue 15).
   app.patch(
     '/api/dealers/:dealerId/assets/:assetId',
-    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Make an asset active or inactive', params: assetParams, body: activeBodySchema, response: { 200: assetAnswerSchema } } },
+    {
+      config: { access: 'dealer-write' },
+      schema: { tags, summary: 'Make an asset active or inactive, or set or clear its promotion window', params: assetParams, body: assetPatchSchema, response: { 200: assetAnswerSchema } },
+    },
     async (request) => {
       const { dealerId, assetId } = request.params;
-      return { asset: await setAssetActive(app.db, dealerId, assetId, request.body.isActive) };
+      return { asset: await updateAsset(app.db, dealerId, assetId, request.body, app.now()) };
+    },
+  );
+
+  // Asset Manager bulk actions (issue 15): deactivate, activate or delete the selected assets.
+  app.post(
+    '/api/dealers/:dealerId/assets/bulk',
+    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Deactivate, activate or delete several assets', params: dealerParams, body: bulkBodySchema, response: { 200: bulkResultSchema } } },
+    async (request) => {
+      await getDealer(app.db, request.params.dealerId);
+      return bulkAssets(app.db, request.params.dealerId, request.body.action, request.body.assetIds);
     },
   );
 
@@ -112,14 +162,14 @@ export async function assetRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/dealers/:dealerId/assets/cleanup',
     { config: { access: 'dealer-read' }, schema: { tags, summary: "The 'Free up space' plan", params: dealerParams, response: { 200: cleanupPlanSchema } } },
-    async (request) => cleanupPlan(app.db, request.params.dealerId),
+    async (request) => cleanupPlan(app.db, request.params.dealerId, app.now()),
   );
 
   app.post(
     '/api/dealers/:dealerId/assets/cleanup',
     { config: { access: 'dealer-write' }, schema: { tags, summary: 'Delete confirmed assets of the plan', params: dealerParams, body: cleanupBodySchema, response: { 200: freeUpSpaceResultSchema } } },
     async (request) => {
-      return freeUpSpace(app.db, request.params.dealerId, request.body.assetIds);
+      return freeUpSpace(app.db, request.params.dealerId, request.body.assetIds, app.now());
     },
   );
 

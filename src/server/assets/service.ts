@@ -1,6 +1,8 @@
 /**
  * Dealer banner assets: upload (filename rules, real image inspection, quota), listing, bytes,
- * delete (spec 01 §5, spec 02 §2-§5, DECISIONS 10-13, 24).
+ * delete (spec 01 §5, spec 02 §2-§5, DECISIONS 10-13, 24); promotion windows and bulk
+ * deactivate/delete (issue 15). Functions that say what shows take the request time `now`
+ * (app.now), never the clock.
  */
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
@@ -17,17 +19,22 @@ import { validateAssetFilename, fileExtension } from '../../domain/filename';
 import { bannerTypeFromDimensions } from '../../domain/banner-type';
 import { modelKey } from '../../domain/model-keys';
 import { trimKey } from '../../domain/asset-choice';
+import { instantMs, isLive, parseWindowInput, scheduleStatus, WINDOW_FORMAT_MESSAGE, WINDOW_ORDER_MESSAGE } from '../../domain/schedule';
 import { Invalid, NotFound, QuotaExceeded } from '../errors';
+import { dealerTimeZone } from '../dealers/service';
 import { inspectImage } from './image';
-import type { CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
+import type { AssetPatch, BulkAction, BulkResult, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
 
 type AssetRow = typeof assets.$inferSelect;
+
+/** A UUID's text form (asset ids). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Answer shapes: src/domain/contracts/assets.ts (issue 14).
 export type { CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
 
-/** API shape of an asset row. */
-export function toAsset(row: AssetRow): Asset {
+/** API shape of an asset row; `schedule` is its window's status at `now` (issue 15). */
+export function toAsset(row: AssetRow, now: Date): Asset {
   return {
     id: row.id,
     dealerId: row.dealerId,
@@ -44,13 +51,51 @@ export function toAsset(row: AssetRow): Asset {
     parsedMetadata: row.parsedMetadata,
     createdAt: row.createdAt.toISOString(),
     url: `/api/dealers/${encodeURIComponent(row.dealerId)}/assets/${row.id}/image`,
+    startsAt: row.startsAt?.toISOString() ?? null,
+    endsAt: row.endsAt?.toISOString() ?? null,
+    schedule: scheduleStatus(row, now),
   };
 }
 
-/** All assets of a dealer, newest first. */
-export async function listAssets(db: Db, dealerId: string): Promise<Asset[]> {
+/** All assets of a dealer, newest first, with their schedule status at `now`. */
+export async function listAssets(db: Db, dealerId: string, now: Date): Promise<Asset[]> {
   const rows = await db.select().from(assets).where(eq(assets.dealerId, dealerId)).orderBy(desc(assets.createdAt));
-  return rows.map(toAsset);
+  return rows.map((r) => toAsset(r, now));
+}
+
+/** A promotion window as stored: UTC instants, null = open (issue 15). */
+export interface AssetWindow {
+  startsAt: Date | null;
+  endsAt: Date | null;
+}
+
+/**
+ * The window an asset gets from request fields (issue 15): each field a date-time text
+ * (domain/schedule.ts parseWindowInput: with an offset, or local in `timeZone`), null to clear it,
+ * absent to keep `current`. @throws Invalid naming the field: 'startsAt: must be a date-time ...',
+ * or 'endsAt: must be after startsAt' when the resulting end is not after the start.
+ */
+export function resolveWindow(input: { startsAt?: string | null; endsAt?: string | null }, current: AssetWindow, timeZone: string): AssetWindow {
+  const read = (field: 'startsAt' | 'endsAt'): Date | null => {
+    const v = input[field];
+    if (v === undefined) return current[field];
+    if (v === null || v.trim() === '') return null;
+    const at = parseWindowInput(v, timeZone);
+    if (!at) throw new Invalid(`${field}: ${WINDOW_FORMAT_MESSAGE}`);
+    return at;
+  };
+  const window = { startsAt: read('startsAt'), endsAt: read('endsAt') };
+  if (window.startsAt && window.endsAt && window.endsAt.getTime() <= window.startsAt.getTime()) {
+    throw new Invalid(`endsAt: ${WINDOW_ORDER_MESSAGE}`);
+  }
+  return window;
+}
+
+/** The time zone a dealer's windows are entered in (issue 15). @throws NotFound for an unknown dealer. */
+export async function windowTimeZone(db: Db | Tx, dealerId: string): Promise<string> {
+  const [row] = await db.select({ timeZone: dealers.timeZone }).from(dealers).where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  return dealerTimeZone(row);
 }
 
 /** Bytes used by a dealer's stored originals. */
@@ -70,11 +115,18 @@ export async function storageUsage(db: Db, dealerId: string): Promise<{ usedByte
 }
 
 /**
- * Validates and stores one uploaded file for a dealer. Bad input never throws: it comes back as
+ * Validates and stores one uploaded file for a dealer, with the upload's promotion window
+ * (`window`, already checked by resolveWindow; issue 15). Bad input never throws: it comes back as
  * `{ ok: false, error, hint? }` so the other files of the same upload still go through.
  * Quota checks and the insert run in one transaction holding the dealer row lock.
  */
-export async function uploadAsset(db: Db, dealerId: string, filename: string, bytes: Buffer): Promise<UploadResult> {
+export async function uploadAsset(
+  db: Db,
+  dealerId: string,
+  filename: string,
+  bytes: Buffer,
+  opts: { window?: AssetWindow; now: Date },
+): Promise<UploadResult> {
   const named = validateAssetFilename(filename);
   if (!named.ok) return { filename, ok: false, error: named.error, hint: named.suggestion };
   const ext = fileExtension(filename);
@@ -129,10 +181,12 @@ export async function uploadAsset(db: Db, dealerId: string, filename: string, by
           width: info.width,
           height: info.height,
           parsedMetadata: { ...parsed, dimensions: { width: info.width, height: info.height } },
+          startsAt: opts.window?.startsAt ?? null,
+          endsAt: opts.window?.endsAt ?? null,
         })
         .returning();
       await tx.insert(assetBlobs).values({ assetId: id, data: bytes });
-      return toAsset(row!);
+      return toAsset(row!, opts.now);
     });
     return { filename, ok: true, asset, warnings };
   } catch (err) {
@@ -164,22 +218,55 @@ export async function assetBytes(db: Db, dealerId: string, assetId: string): Pro
 }
 
 /**
- * Turns one asset of a dealer on or off for delivery and preview (spec 02 §3 Asset.isActive;
- * inactive assets are never chosen, spec 02 §4 step 2). The database bumps dealers.version (migration 0007).
- * @throws NotFound('Asset not found').
+ * Changes one asset of a dealer (PATCH): `isActive` turns it on or off for delivery and preview
+ * (spec 02 §3 Asset.isActive; inactive assets are never chosen, spec 02 §4 step 2); `startsAt` /
+ * `endsAt` set (a date-time, local ones in the dealer's time zone) or clear (null) its promotion
+ * window (issue 15); absent fields are kept. The asset row is locked while the new window is
+ * checked against the stored one. The database bumps dealers.version (migration 0007).
+ * @throws NotFound('Asset not found'); Invalid naming the window field (see resolveWindow).
  */
-export async function setAssetActive(db: Db, dealerId: string, assetId: string, isActive: boolean): Promise<Asset> {
+export async function updateAsset(db: Db, dealerId: string, assetId: string, patch: AssetPatch, now: Date): Promise<Asset> {
   return db.transaction(async (tx) => {
+    const [cur] = await tx
+      .select({ startsAt: assets.startsAt, endsAt: assets.endsAt })
+      .from(assets)
+      .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
+      .for('update');
+    if (!cur) throw new NotFound('Asset not found');
+    const changesWindow = patch.startsAt !== undefined || patch.endsAt !== undefined;
+    const window = changesWindow ? resolveWindow(patch, cur, await windowTimeZone(tx, dealerId)) : cur;
     const [row] = await tx
       .update(assets)
-      .set({ isActive })
+      .set({ ...(patch.isActive === undefined ? {} : { isActive: patch.isActive }), startsAt: window.startsAt, endsAt: window.endsAt })
       .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
       .returning();
-    if (!row) throw new NotFound('Asset not found');
-    return toAsset(row);
+    return toAsset(row!, now);
   });
 }
 
+/**
+ * Applies one action to several assets of a dealer at once (Asset Manager bulk actions, issue 15):
+ * 'deactivate' / 'activate' set isActive, 'delete' removes them; one statement, so the database
+ * bumps the dealer's version once (migration 0007). Ids that are not this dealer's assets (or
+ * not asset ids at all) are left alone and come back in `skipped`.
+ */
+export async function bulkAssets(db: Db, dealerId: string, action: BulkAction, assetIds: string[]): Promise<BulkResult> {
+  const wanted = [...new Set(assetIds)];
+  // Only well-formed ids reach the uuid column (a malformed one is simply skipped, not a 500).
+  const ids = wanted.filter((id) => UUID.test(id));
+  if (ids.length === 0) return { action, changed: 0, skipped: wanted };
+  const where = and(eq(assets.dealerId, dealerId), inArray(assets.id, ids));
+  const done =
+    action === 'delete'
+      ? await db.delete(assets).where(where).returning({ id: assets.id })
+      : await db
+          .update(assets)
+          .set({ isActive: action === 'activate' })
+          .where(where)
+          .returning({ id: assets.id });
+  const hit = new Set(done.map((r) => r.id));
+  return { action, changed: hit.size, skipped: wanted.filter((id) => !hit.has(id)) };
+}
 
 /** The dealer's data the plan reads: current banner sizes and the manufacturer's models (display names). */
 interface PlanContext {
@@ -193,6 +280,7 @@ const toCleanupAsset = (row: AssetRow): CleanupAsset => ({
   createdAt: row.createdAt.toISOString(),
   sizeBytes: row.sizeBytes,
   isActive: row.isActive,
+  endsAt: row.endsAt?.toISOString() ?? null,
 });
 
 async function planContext(db: Db | Tx, dealerId: string): Promise<PlanContext> {
@@ -206,12 +294,37 @@ async function planContext(db: Db | Tx, dealerId: string): Promise<PlanContext> 
 }
 
 /**
- * The plan for `rows` (newest first: createdAt desc, id desc, the order delivery scans). Groups by
- * modelKey, trim (as chooseAsset compares it), slot and exact size; keeps the first active asset
- * with valid metadata (the one delivery would choose), else the first; lists the rest for removal.
- * Groups are sorted by model, trim, slot (header first) and size.
+ * True when `row` can never be shown again from `now` on (issue 15): it is inactive or has invalid
+ * metadata, its window has ended, or every moment of its remaining window is covered by the
+ * window of a newer active asset of its group (`newer`: the group's members before it, newest
+ * first), which delivery would show instead.
  */
-function buildPlan(rows: AssetRow[], ctx: PlanContext): CleanupPlan {
+function neverShownAgain(row: AssetRow, newer: AssetRow[], now: number): boolean {
+  if (!row.isActive || !row.parsedMetadata.isValid) return true;
+  const end = instantMs(row.endsAt) ?? Infinity;
+  let from = Math.max(now, instantMs(row.startsAt) ?? now);
+  if (from >= end) return true;
+  const covers = newer
+    .filter((n) => n.isActive && n.parsedMetadata.isValid)
+    .map((n) => ({ from: instantMs(n.startsAt) ?? -Infinity, to: instantMs(n.endsAt) ?? Infinity }))
+    .sort((a, b) => a.from - b.from);
+  for (const c of covers) {
+    if (c.from > from) break;
+    if (c.to > from) from = c.to;
+    if (from >= end) return true;
+  }
+  return from >= end;
+}
+
+/**
+ * The plan for `rows` (newest first: createdAt desc, id desc, the order delivery scans) at `now`.
+ * Groups by modelKey, trim (as chooseAsset compares it), slot and exact size; keeps the first asset
+ * live at `now` (the one delivery shows: active, valid metadata, inside its window; issue 15),
+ * else the first that will still show, else the first; lists for removal only the others that
+ * can never show again (neverShownAgain), so a scheduled promotion and the evergreen banner that
+ * returns after it are never offered. Groups are sorted by model, trim, slot (header first) and size.
+ */
+function buildPlan(rows: AssetRow[], ctx: PlanContext, now: Date): CleanupPlan {
   const groups = new Map<string, { group: Omit<CleanupGroup, 'keep' | 'remove'>; rows: AssetRow[] }>();
   for (const row of rows) {
     const trim = trimKey(row.parsedMetadata.trim);
@@ -230,8 +343,13 @@ function buildPlan(rows: AssetRow[], ctx: PlanContext): CleanupPlan {
   const out: CleanupGroup[] = [];
   for (const { group, rows: members } of groups.values()) {
     if (members.length < 2) continue;
-    const keep = members.find((r) => r.isActive && r.parsedMetadata.isValid) ?? members[0]!;
-    out.push({ ...group, keep: toCleanupAsset(keep), remove: members.filter((r) => r !== keep).map(toCleanupAsset) });
+    const t = now.getTime();
+    const dead = new Set(members.filter((r, i) => neverShownAgain(r, members.slice(0, i), t)));
+    const keep =
+      members.find((r) => r.parsedMetadata.isValid && isLive(r, t)) ?? members.find((r) => !dead.has(r)) ?? members[0]!;
+    const remove = members.filter((r) => r !== keep && dead.has(r));
+    if (remove.length === 0) continue;
+    out.push({ ...group, keep: toCleanupAsset(keep), remove: remove.map(toCleanupAsset) });
   }
   const pixels = (size: string) => size.split('x').map(Number) as [number, number];
   out.sort(
@@ -246,20 +364,21 @@ function buildPlan(rows: AssetRow[], ctx: PlanContext): CleanupPlan {
 }
 
 /**
- * The 'Free up space' plan (DECISIONS 12, issue 12). Assets of the same model, trim, slot and exact
- * size are interchangeable for delivery, which shows the newest active one; that one is kept (the
- * newest one when none is active) and the others are listed for removal, so removing them never
- * changes what the site shows. Nothing is deleted here; groups without anything to remove are left
- * out. @throws NotFound when the dealer does not exist.
+ * The 'Free up space' plan at `now` (DECISIONS 12, issue 12, issue 15). Assets of the same model,
+ * trim, slot and exact size are interchangeable for delivery, which shows the newest one live at
+ * the time (active and inside its window); that one is kept and only assets that can never show
+ * again (inactive, expired, or always hidden by a newer one) are listed for removal, so removing
+ * them never changes what the site shows now or later. Nothing is deleted here; groups without
+ * anything to remove are left out. @throws NotFound when the dealer does not exist.
  */
-export async function cleanupPlan(db: Db, dealerId: string): Promise<CleanupPlan> {
+export async function cleanupPlan(db: Db, dealerId: string, now: Date): Promise<CleanupPlan> {
   const ctx = await planContext(db, dealerId);
   const rows = await db
     .select()
     .from(assets)
     .where(eq(assets.dealerId, dealerId))
     .orderBy(desc(assets.createdAt), desc(assets.id));
-  return buildPlan(rows, ctx);
+  return buildPlan(rows, ctx, now);
 }
 
 /**
@@ -268,7 +387,7 @@ export async function cleanupPlan(db: Db, dealerId: string): Promise<CleanupPlan
  * while it is worked out), never a kept asset nor another dealer's; the rest come back in `skipped`.
  * The database bumps dealers.version when anything was deleted (migration 0007). @throws NotFound when the dealer does not exist.
  */
-export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]): Promise<FreeUpSpaceResult> {
+export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[], now: Date): Promise<FreeUpSpaceResult> {
   const wanted = [...new Set(assetIds)];
   return db.transaction(async (tx) => {
     const ctx = await planContext(tx, dealerId);
@@ -280,7 +399,7 @@ export async function freeUpSpace(db: Db, dealerId: string, assetIds: string[]):
       .where(eq(assets.dealerId, dealerId))
       .orderBy(desc(assets.createdAt), desc(assets.id))
       .for('update');
-    const removable = new Map(buildPlan(rows, ctx).groups.flatMap((g) => g.remove.map((a) => [a.id, a] as const)));
+    const removable = new Map(buildPlan(rows, ctx, now).groups.flatMap((g) => g.remove.map((a) => [a.id, a] as const)));
     const victims = wanted.filter((id) => removable.has(id));
     const skipped = wanted.filter((id) => !removable.has(id));
     if (victims.length === 0) return { deleted: 0, freedBytes: 0, skipped };

@@ -20,6 +20,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  check,
   primaryKey,
   customType,
   index,
@@ -88,6 +89,8 @@ export const dealers = pgTable(
     branding: jsonb('branding').$type<Branding>().notNull(),
     security: jsonb('security').$type<Security>().notNull(),
     notifications: jsonb('notifications').$type<Notifications>().notNull(),
+    /** IANA time zone the dealer enters promotion schedules in (issue 15); null = the server's zone. */
+    timeZone: text('time_zone'),
     version: integer('version').notNull().default(1),
     ...timestamps,
   },
@@ -147,8 +150,14 @@ export const assets = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     parsedMetadata: jsonb('parsed_metadata').$type<ParsedFilename>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Promotion schedule (issue 15): shown from starts_at (inclusive) until ends_at (exclusive); null = open. */
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
   },
-  (t) => [index('assets_dealer_model_idx').on(t.dealerId, t.modelKey)],
+  (t) => [
+    index('assets_dealer_model_idx').on(t.dealerId, t.modelKey),
+    check('assets_window_order', sql`${t.endsAt} IS NULL OR ${t.startsAt} IS NULL OR ${t.endsAt} > ${t.startsAt}`),
+  ],
 );
 
 export const assetBlobs = pgTable('asset_blobs', {

@@ -1,11 +1,12 @@
 /**
- * Dealer routes for the dealer area: the dealer record and its headline stats (spec 02 §2 Dashboard).
+ * Dealer routes for the dealer area: the dealer record, its catalogue's model display names (issue
+ * 15) and its headline stats (spec 02 §2 Dashboard).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dealerParams } from '../../domain/contracts/common';
-import { dealerRecordSchema, dealerStatsSchema, statsQuery } from '../../domain/contracts/dealers';
-import { getDealer } from './service';
+import { dealerModelsSchema, dealerRecordSchema, dealerStatsSchema, statsQuery } from '../../domain/contracts/dealers';
+import { dealerModelNames, getDealer } from './service';
 import { dealerStats } from '../tracking/service';
 import { spanWindow } from '../../domain/periods';
 
@@ -17,6 +18,12 @@ export async function dealerRoutes(fastify: FastifyInstance) {
     '/api/dealers/:dealerId',
     { config: { access: 'dealer-read' }, schema: { tags, summary: 'The dealer record', params: dealerParams, response: { 200: dealerRecordSchema } } },
     async (request) => ({ dealer: await getDealer(app.db, request.params.dealerId) }),
+  );
+
+  app.get(
+    '/api/dealers/:dealerId/models',
+    { config: { access: 'dealer-read' }, schema: { tags, summary: "The manufacturer's models with their display names", params: dealerParams, response: { 200: dealerModelsSchema } } },
+    async (request) => ({ models: await dealerModelNames(app.db, request.params.dealerId) }),
   );
 
   app.get(

@@ -11,6 +11,15 @@ import { TEXT } from '../../domain/constants';
 
 type DealerRow = typeof dealers.$inferSelect;
 
+/**
+ * The server process's IANA time zone (TZ, else the system's): a dealer's time zone until an admin
+ * sets one (issue 15 "Promotion schedule").
+ */
+export const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The time zone a dealer enters and reads promotion windows in: its setting, else SERVER_TIME_ZONE (issue 15). */
+export const dealerTimeZone = (row: { timeZone: string | null }): string => row.timeZone ?? SERVER_TIME_ZONE;
+
 /** The insert row for a new dealer with every default; built in the db layer (db/dealer-row.ts), re-exported for the dealers feature. */
 export { newDealerRow } from '../db/dealer-row';
 
@@ -30,6 +39,7 @@ export function toDealer(row: DealerRow, manufacturerName: string): Dealer {
     branding: row.branding,
     security: row.security,
     notifications: row.notifications,
+    timeZone: dealerTimeZone(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -50,4 +60,18 @@ export async function getDealer(db: Db, dealerId: string): Promise<Dealer> {
   const dealer = await findDealer(db, dealerId);
   if (!dealer) throw new NotFound(TEXT.dealerNotFound);
   return dealer;
+}
+
+/**
+ * The catalogue models of the dealer's manufacturer (canonical name and display name), in catalogue
+ * order (issue 15: screens show display names). @throws NotFound('Dealer not found').
+ */
+export async function dealerModelNames(db: Db, dealerId: string): Promise<Array<{ name: string; displayName: string }>> {
+  const [row] = await db
+    .select({ models: manufacturers.models })
+    .from(dealers)
+    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+    .where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  return row.models.map((m) => ({ name: m.name, displayName: m.displayName }));
 }

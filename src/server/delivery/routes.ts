@@ -9,7 +9,8 @@
  * `X-Banner-Model` the model key the slot shows (the upsell target for `type=upsell`): the same
  * model the embed script's link and beacons name (issue 12). A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
- * failed image load).
+ * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary
+ * (issue 15): a promotion starts and ends on time on pages too.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,6 +19,18 @@ import { bannerBytes, findDeliveryDealer, resolveBanner } from './service';
 import { applyDealerPolicy } from './public-policy';
 import { sendEntity } from './encoding';
 import { NotFound } from '../errors';
+
+/**
+ * The Cache-Control of a banner answer: `maxAge` seconds fresh, then `swr` seconds
+ * stale-while-revalidate, both cut so that no cached copy is used past `expiresAt` (ms since the
+ * epoch: the next promotion-window boundary, issue 15; null = none ahead) at `now` (ms).
+ */
+export function bannerCacheControl(maxAge: number, swr: number, expiresAt: number | null, now: number): string {
+  const left = expiresAt === null ? Infinity : Math.max(0, Math.floor((expiresAt - now) / 1000));
+  const fresh = Math.min(maxAge, left);
+  const stale = Math.min(swr, left - fresh);
+  return `public, max-age=${fresh}${stale > 0 ? `, stale-while-revalidate=${stale}` : ''}`;
+}
 
 export async function deliveryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -42,7 +55,7 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
         // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere.
         return reply
           .header('Cross-Origin-Resource-Policy', 'cross-origin')
-          .header('Cache-Control', 'public, max-age=300')
+          .header('Cache-Control', bannerCacheControl(300, 0, resolved.expiresAt, app.now().getTime()))
           .header('Vary', 'Accept, Origin')
           .header('X-Banner-Source', resolved.source)
           .header('X-Banner-Model', resolved.modelKey)
@@ -53,7 +66,7 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
       reply
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', 'public, max-age=300, stale-while-revalidate=86400')
+        .header('Cache-Control', bannerCacheControl(300, 86400, resolved.expiresAt, app.now().getTime()))
         .header('Vary', 'Accept, Origin')
         .header('X-Banner-Source', resolved.source)
         .header('X-Banner-Model', resolved.modelKey)

@@ -2,6 +2,12 @@
  * Banner delivery: which image a slot shows and its web-optimised bytes (spec 02 §4 "Preview
  * asset choice", DECISIONS 11, 14). The same `resolveBanner` serves the embed script's image
  * requests and the dealer's preview screen.
+ *
+ * Promotion windows (issue 15): an asset outside its [startsAt, endsAt) window at the context's
+ * `now` is not live and never chosen. Time passing writes nothing (the dealer's version stays),
+ * so every choice is cached under the next window boundary after `now` as well as the version
+ * (`DealerDelivery.boundaries`): the first request after a boundary misses and chooses again, and
+ * the image answer's browser caching ends at that boundary (`ResolvedBanner.expiresAt`).
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
@@ -15,6 +21,7 @@ import { cdnAssetUrl, chooseAsset, type ChoosableAsset, pickFallback, slotSize, 
 import { allPagePlans, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
+import { nextBoundary } from '../../domain/schedule';
 import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
 import type { CdnProber } from './cdn-probe';
@@ -44,6 +51,8 @@ export interface ResolvedBanner {
   creative: { width: number; height: number } | null;
   /** Cache key part that changes whenever the answer may change. */
   version: number;
+  /** The next promotion-window boundary (ms since the epoch) after the choice was made, or null: the choice may change then (issue 15). */
+  expiresAt: number | null;
 }
 
 export interface DealerDelivery {
@@ -64,16 +73,24 @@ export interface DealerDelivery {
   provider: Provider;
   branding: Branding;
   color: string;
+  /**
+   * Every distinct start and end instant (ms since the epoch) of the dealer's asset windows, ascending
+   * (issue 15): the moments a choice may change without a write. Read with the version, so a window
+   * change (an asset write, which bumps it) reloads them.
+   */
+  boundaries: number[];
 }
 
 /**
- * What the delivery functions work with: the app's database and its caches (delivery/caches.ts,
- * keyed by dealers.version, which the database raises on every delivery-affecting write). The
- * Fastify app itself is one (`app.db`, `app.caches`).
+ * What the delivery functions work with: the app's database, its caches (delivery/caches.ts,
+ * keyed by dealers.version, which the database raises on every delivery-affecting write) and its
+ * clock (which assets are inside their promotion window, issue 15). The Fastify app itself is one
+ * (`app.db`, `app.caches`, `app.now`).
  */
 export interface DeliveryContext {
   db: Db;
   caches: AppCaches;
+  now: () => Date;
 }
 
 /** Hit and miss counters of the delivery caches (dcb_cache_lookups_total, issue 17). */
@@ -152,20 +169,28 @@ export async function queryDealer(db: Db, dealerId: string): Promise<DealerDeliv
       inventoryRules: dealerInventory.upsellRules,
       // Only each model's priority score: the breakdowns themselves are not read.
       priorityScores: sql<Record<string, number> | string | null>`(select jsonb_object_agg(e.key, e.value->'priorityScore') from jsonb_each(${dealerInventory.data}->'modelBreakdown') e)`,
+      // The promotion-window boundaries of the dealer's assets, ms since the epoch (issue 15).
+      boundaries: sql<Array<number | string> | string | null>`(select json_agg(b.ms order by b.ms) from (
+        select distinct (extract(epoch from w.at) * 1000)::bigint as ms from (
+          select a.starts_at as at from ${assets} a where a.dealer_id = ${dealers.id} and a.starts_at is not null
+          union all
+          select a.ends_at from ${assets} a where a.dealer_id = ${dealers.id} and a.ends_at is not null
+        ) w) b)`,
     })
     .from(dealers)
     .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
     .leftJoin(dealerInventory, eq(dealerInventory.dealerId, dealers.id))
     .where(eq(dealers.id, dealerId));
   if (!row) return null;
-  const { models, manufacturerRules, inventoryRules, priorityScores, ...rest } = row;
+  const { models, manufacturerRules, inventoryRules, priorityScores, boundaries: rawBoundaries, ...rest } = row;
+  const boundaryList = (typeof rawBoundaries === 'string' ? (JSON.parse(rawBoundaries) as Array<number | string>) : (rawBoundaries ?? [])).map(Number);
   const displayNames = new Map(models.map((m) => [modelKey(m.name), m.displayName]));
   const knownTrims = new Set<string>();
   for (const m of models) for (const t of m.trims) knownTrims.add(t.name.trim().toLowerCase()).add(t.displayName.trim().toLowerCase());
   for (const ladder of Object.values(rest.configs.trimPatterns)) for (const t of ladder) knownTrims.add(t.trim().toLowerCase());
   const scores = typeof priorityScores === 'string' ? (JSON.parse(priorityScores) as Record<string, number>) : (priorityScores ?? {});
   const plans = allPagePlans(slotPlanContext({ ...rest.configs, models, manufacturerRules, inventoryRules, priorityScores: scores }));
-  return { ...rest, provider: rest.provider as Provider, sizes: row.storage.bannerSizes, displayNames, knownTrims, plans };
+  return { ...rest, provider: rest.provider as Provider, sizes: row.storage.bannerSizes, displayNames, knownTrims, plans, boundaries: boundaryList };
 }
 
 /**
@@ -215,8 +240,10 @@ export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
  * dealer's uploaded asset by the preview rules (newest first, the page's trim preferred); else the
  * CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts, `cdn` = app.cdnProbes);
  * else, with fallback enabled, the dealer's best fallback asset for the banner type; else the
- * placeholder. Choices are cached per dealer version (caches.choices), used only while the cached
- * dealer object they were made for is current, so a hot banner costs no query; one with a trim outside the catalogue and
+ * placeholder. Only assets live at `ctx.now()` (active, inside their promotion window; issue 15)
+ * are chosen. Choices are cached per dealer version and next window boundary (caches.choices),
+ * used only while the cached dealer object they were made for is current, so a hot banner costs
+ * no query and a promotion starts and ends on time; one with a trim outside the catalogue and
  * trim ladders (any string a visitor's URL carries) is neither cached nor probed.
  * @throws NotFound for an unknown dealer or a model the dealer does not have.
  */
@@ -231,7 +258,10 @@ export async function resolveBanner(
   const planned = slotModelOf(dealer, q.model, q.type);
   if (!planned) throw new NotFound('No banner: the model is not one of this dealer\'s models');
   const trim = trimKey(q.trim);
-  const key = `${dealer.id}|${dealer.version}|${planned.key}|${q.type}|${q.variant}|${trim}`;
+  const now = ctx.now().getTime();
+  // Time passing bumps no version: the next window boundary is part of the key (issue 15).
+  const expiresAt = nextBoundary(dealer.boundaries, now);
+  const key = `${dealer.id}|${dealer.version}|${expiresAt ?? '-'}|${planned.key}|${q.type}|${q.variant}|${trim}`;
   const hit = choiceCache.get(key);
   // The CDN's answer changes without a version bump (a probe settles or expires): re-read it (no query).
   if (hit && hit.dealer === dealer) {
@@ -243,7 +273,7 @@ export async function resolveBanner(
   const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
   const withAssets = await assetModelKeys(ctx, dealer);
   const candidates = withAssets.has(planned.key) ? await assetCandidates(ctx, dealer, planned.key) : [];
-  const chosen = chooseAsset(candidates, { model: planned.name, slot: q.type, variant: q.variant, sizes: dealer.sizes, trim });
+  const chosen = chooseAsset(candidates, { model: planned.name, slot: q.type, variant: q.variant, sizes: dealer.sizes, trim, now });
   const resolved: DeliveryChoice = {
     dealer,
     ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, planned.name, q, cdn, cacheable)),
@@ -255,6 +285,7 @@ export async function resolveBanner(
     height: size.height,
     creative: chosen ? { width: chosen.width, height: chosen.height } : null,
     version: dealer.version,
+    expiresAt,
   };
   if (cacheable) choiceCache.set(key, resolved);
   return resolved;
@@ -268,7 +299,7 @@ export interface Candidate extends ChoosableAsset {
 }
 
 /**
- * A model's uploaded assets (the preview rules' candidates), newest first (a new promotion
+ * A model's uploaded assets (the preview rules' candidates) with their windows, newest first (a new promotion
  * replaces the old one at once; issue 12), cached per dealer
  * version and model key: one query per model with assets and version, whatever slot, variant or
  * trim is asked (a flood of unique trims costs no query either).
@@ -290,6 +321,8 @@ function assetCandidates({ db, caches }: DeliveryContext, dealer: DealerDelivery
       parsedMetadata: assets.parsedMetadata,
       width: assets.width,
       height: assets.height,
+      startsAt: assets.startsAt,
+      endsAt: assets.endsAt,
     })
     .from(assets)
     .where(and(eq(assets.dealerId, dealer.id), eq(assets.modelKey, key)))

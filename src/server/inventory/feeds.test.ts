@@ -2,8 +2,8 @@
  * Automatic inventory feeds through the HTTP API against a local feed server the test starts
  * (issue 5; spec 02 §5 Feed, §8; DECISIONS 20): Test Feed's success and each error text, the
  * timeout (FEED_TIMEOUT_MS, tested at 200 ms; 15 s by default), private-address refusal (also after a redirect), Save, Pause/Resume, runs
- * recorded by the scheduler, a failing run keeping the last good inventory, and one claim per
- * feed when two schedulers race.
+ * recorded by the scheduler, a failing run keeping the last good inventory, one claim per
+ * feed when two schedulers race, and a manual upload that pauses the feed (issue 15).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
@@ -14,7 +14,8 @@ import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { FEED_TIMEOUT_MS, INVENTORY_TEXT, feedTimeoutText } from '../../domain/constants';
 import type { FeedRunView, FeedView, StoredInventory } from '../../domain/inventory';
-import { claimDueFeeds } from './feeds';
+import { FEED_PAUSED_DURING_RUN, claimDueFeeds } from './feeds';
+import { multipartBody } from '../../../tests/fixtures/images';
 
 const A = DEMO_DEALER.id;
 const base = `/api/dealers/${A}/inventory`;
@@ -33,6 +34,8 @@ const routes: Record<string, (res: http.ServerResponse) => void> = {
   '/to-metadata': (res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end(),
   '/loop': (res) => res.writeHead(302, { location: '/loop' }).end(),
   '/hop': (res) => res.writeHead(301, { location: '/feed.json' }).end(),
+  // The dealer pauses the feed while its run is fetching.
+  '/paused-meanwhile': (res) => void call('PATCH', `${base}/feed`, { isActive: false }).then(() => res.writeHead(200).end(sample)),
 };
 let feedServer: http.Server;
 let origin: string;
@@ -204,5 +207,50 @@ describe('saved feed', () => {
     const message = res.json().error.message as string;
     expect(message).toContain('feedUrl');
     expect(message).toContain('updateFrequency');
+  });
+});
+
+describe('manual upload while a feed is active (issue 15)', () => {
+  const upload = (query = '') => {
+    const { body, contentType } = multipartBody([{ filename: 'direct-array.json', data: readFileSync(path.resolve('tests/fixtures/inventory/direct-array.json')) }]);
+    return t.app.inject({ method: 'POST', url: `${base}${query}`, payload: body, headers: { cookie, 'content-type': contentType } });
+  };
+
+  it('pauseFeed=true applies the upload and pauses the feed in one step, so no run replaces it', async () => {
+    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
+    const res = await upload('?pauseFeed=true');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ feedPaused: true, inventory: { source: 'upload' } });
+    expect((await feedState()).feed!.isActive).toBe(false);
+    const runsBefore = (await feedState()).runs.length;
+    await t.app.feeds.tick();
+    expect((await feedState()).runs.length).toBe(runsBefore);
+    expect(await inventory()).toMatchObject({ source: 'upload' });
+  });
+
+  it('without the flag the feed stays active; with it and no active feed nothing is paused', async () => {
+    await call('PATCH', `${base}/feed`, { isActive: true });
+    const res = await upload();
+    expect(res.json().feedPaused).toBe(false);
+    expect((await feedState()).feed!.isActive).toBe(true);
+    await call('PATCH', `${base}/feed`, { isActive: false });
+    expect((await upload('?pauseFeed=true')).json().feedPaused).toBe(false);
+  });
+
+  it('a run whose feed is paused while it fetches applies nothing', async () => {
+    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/paused-meanwhile`, updateFrequency: 'hourly', fieldMapping: mapping });
+    await upload();
+    const before = await inventory();
+    await t.app.feeds.tick();
+    const { feed, runs } = await feedState();
+    expect(feed!.isActive).toBe(false);
+    expect(runs[0]).toMatchObject({ status: 'error', error: FEED_PAUSED_DURING_RUN });
+    expect(await inventory()).toEqual(before);
+  });
+
+  it('refuses a pauseFeed value other than true or false', async () => {
+    const res = await upload('?pauseFeed=yes');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^pauseFeed: /);
   });
 });

@@ -30,6 +30,8 @@ import type { FeedSave, FeedTest } from '../../domain/contracts/inventory';
 
 /** How long a claimed run holds its feed before another process may take it over. */
 export const FEED_LEASE_MS = 5 * 60_000;
+/** A run whose feed was paused before its data was applied (issue 15): the data is not applied. */
+export const FEED_PAUSED_DURING_RUN = 'The feed was paused during this run; its data was not applied';
 /** Runs listed on the feed card. */
 const RUNS_LISTED = 10;
 
@@ -149,7 +151,12 @@ export async function runFeed(db: Db, dealerId: string, fetchOpts: FetchFeedOpti
   let applied: StoredInventory | null = null;
   try {
     const parsed = await fetchAndParse(db, dealerId, feed.feedUrl, feed.fieldMapping, fetchOpts);
-    applied = await applyInventory(db, dealerId, parsed.data, 'feed');
+    // A feed paused while it was fetching (Pause Feed, or a manual upload that paused it) must not
+    // replace what the dealer applied meanwhile: checked under the feed row's lock, in the apply's transaction.
+    applied = await applyInventory(db, dealerId, parsed.data, 'feed', async (tx) => {
+      const [current] = await tx.select({ isActive: inventoryFeeds.isActive }).from(inventoryFeeds).where(eq(inventoryFeeds.dealerId, dealerId)).for('update');
+      if (!current?.isActive) throw new Invalid(FEED_PAUSED_DURING_RUN);
+    });
     result = { status: 'success', vehicleCount: parsed.data.totalUnits, error: null };
   } catch (e) {
     if (!(e instanceof Invalid)) log?.error({ err: e, dealerId }, 'inventory feed run failed');

@@ -112,6 +112,39 @@ describe('inventory preview', () => {
     ]);
   });
 
+  it("numbers skipped CSV rows by the line they start on in the file, whatever line breaks and blank lines come before (issue 15)", async () => {
+    // Line 1 header; 2 good; 3 blank; 4 all-empty record; 5-6 one record whose quoted note holds a
+    // CRLF; 7 used; 8 short; 9 good; 10 no model. CRLF throughout.
+    const csv = [
+      'Model,Trim,IsNew,Notes',
+      'Civic,LX,true,',
+      '',
+      ',,,',
+      'Civic,EX,true,"two\r\nlines"',
+      'Accord,LX,false,',
+      'Pilot,EX',
+      'Accord,SE,true,',
+      ',LX,true,',
+    ].join('\r\n');
+    const p = (await preview('lines.csv', Buffer.from(`\uFEFF${csv}\r\n`))).json() as InventoryPreview;
+    expect(p.summary.totalUnits).toBe(3);
+    expect(p.skipped).toEqual([
+      { row: 3, line: 7, reason: 'not a new vehicle (IsNew is false)' },
+      { row: 4, line: 8, reason: 'line 8 has 2 fields, the header has 4' },
+      { row: 6, line: 10, reason: 'no model' },
+    ]);
+  });
+
+  it('numbers skipped JSON vehicles by their position in the array, counting from 1', async () => {
+    const doc = [{ Model: 'Civic' }, 'oops', { Model: 'Civic', IsNew: false }, { Trim: 'LX' }, { Model: 'Accord' }];
+    const p = (await preview('items.json', Buffer.from(JSON.stringify(doc)))).json() as InventoryPreview;
+    expect(p.skipped).toEqual([
+      { row: 2, reason: 'not a vehicle object' },
+      { row: 3, reason: 'not a new vehicle (IsNew is false)' },
+      { row: 4, reason: 'no model' },
+    ]);
+  });
+
   it.each([
     ['bad-structure.json', fixture('bad-structure.json'), INVENTORY_TEXT.badStructure],
     ['inventory.txt', Buffer.from('Model\nCivic\n'), INVENTORY_TEXT.unsupported],

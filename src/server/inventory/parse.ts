@@ -45,7 +45,7 @@ interface ModelCounts {
 export interface SkippedRow {
   /** 1-based row (CSV data row or array position). */
   row: number;
-  /** CSV only: the file's line the record ends on (the header is line 1), as the dealer's editor numbers it (issue 15). */
+  /** CSV only: the file's line the record starts on (the header is line 1), as the dealer's editor numbers it (issue 15). */
   line?: number;
   reason: string;
 }
@@ -113,10 +113,11 @@ export function parseInventoryFile(filename: string, bytes: Buffer, opts: ParseO
 /**
  * CSV through csv-parse (DECISIONS 21): header row, quoted fields with commas and newlines, BOM,
  * CRLF; empty rows dropped. A row whose field count differs from the header's is reported in
- * `skipped` (numbered as data rows, 1 = first row after the header, with the file's line) and the rest still count.
+ * `skipped` (numbered as data rows, 1 = first row after the header, with the file's line the record
+ * starts on) and the rest still count.
  */
 function parseCsvInventory(bytes: Buffer, opts: ParseOptions): ParseResult {
-  let rows: Array<{ record: string[]; info: { lines: number } }>;
+  let rows: Array<{ record: string[]; info: { bytes: number } }>;
   try {
     rows = parseCsv(bytes, { bom: true, skip_empty_lines: true, skip_records_with_empty_values: true, relax_column_count: true, info: true }) as unknown as typeof rows;
   } catch (e) {
@@ -125,19 +126,44 @@ function parseCsvInventory(bytes: Buffer, opts: ParseOptions): ParseResult {
   const [header, ...data] = rows;
   if (!header) throw new Invalid(`${INVENTORY_TEXT.failed}: the CSV file is empty`);
   const columns = header.record.map((c) => c.trim());
+  const lines = recordStartLines(bytes, rows).slice(1);
   const records: unknown[] = [];
   const badRows: SkippedRow[] = [];
-  data.forEach(({ record, info }, i) => {
+  data.forEach(({ record }, i) => {
     if (record.length !== columns.length) {
-      badRows.push({ row: i + 1, reason: `line ${info.lines} has ${record.length} fields, the header has ${columns.length}` });
+      badRows.push({ row: i + 1, reason: `line ${lines[i]} has ${record.length} fields, the header has ${columns.length}` });
     } else {
       records.push(Object.fromEntries(columns.map((c, j) => [c, record[j]?.trim() ?? ''])));
     }
   });
   const result = buildInventory(records, opts, badRows.map((b) => b.row));
-  result.skipped = [...result.skipped, ...badRows].sort((a, b) => a.row - b.row).map((s) => ({ row: s.row, line: data[s.row - 1]?.info.lines, reason: s.reason }));
+  result.skipped = [...result.skipped, ...badRows].sort((a, b) => a.row - b.row).map((s) => ({ row: s.row, line: lines[s.row - 1], reason: s.reason }));
   result.rowsRead = data.length;
   return result;
+}
+
+/** Line breaks in `text`: CRLF, LF or a lone CR each count once. */
+const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
+
+/**
+ * The file line (1-based, as an editor numbers it) each parsed CSV record starts on (issue 15).
+ * csv-parse's own `info.lines` is the line a record ends on and counts a CRLF inside a quoted
+ * field twice, so the lines are counted here from the record's end offset in the file
+ * (`info.bytes`, BOM included) minus the line breaks inside its fields. One pass over the file.
+ */
+export function recordStartLines(bytes: Buffer, rows: ReadonlyArray<{ record: string[]; info: { bytes: number } }>): number[] {
+  let pos = 0;
+  let breaks = 0;
+  return rows.map(({ record, info }) => {
+    let end = Math.min(info.bytes, bytes.length);
+    // The record's own end: its terminating line break is the next record's business.
+    while (end > pos && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end -= 1;
+    for (; pos < end; pos += 1) {
+      const b = bytes[pos];
+      if (b === 0x0a || (b === 0x0d && bytes[pos + 1] !== 0x0a)) breaks += 1;
+    }
+    return breaks + 1 - record.reduce((n, field) => n + lineBreaks(field), 0);
+  });
 }
 
 function numberOrNull(v: unknown): number | null {

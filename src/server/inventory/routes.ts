@@ -13,6 +13,7 @@ import {
   feedStateSchema,
   feedTestResultSchema,
   feedTestSchema,
+  inventoryApplyQuery,
   inventoryPreviewSchema,
   storedInventoryAnswerSchema,
   uploadedInventoryAnswerSchema,
@@ -57,10 +58,20 @@ export async function inventoryRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/dealers/:dealerId/inventory',
-    { config: write, schema: { tags, summary: 'Apply an inventory file (multipart "file")', consumes: multipart, params: dealerParams, response: { 200: uploadedInventoryAnswerSchema } } },
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Apply an inventory file (multipart "file"); ?pauseFeed=true pauses an active feed in the same transaction',
+        consumes: multipart,
+        params: dealerParams,
+        querystring: inventoryApplyQuery,
+        response: { 200: uploadedInventoryAnswerSchema },
+      },
+    },
     async (request) => {
       const { filename, bytes } = await uploadedFile(request);
-      return { inventory: await uploadInventory(app.db, request.params.dealerId, filename, bytes) };
+      return uploadInventory(app.db, request.params.dealerId, filename, bytes, { pauseFeed: request.query.pauseFeed === 'true' });
     },
   );
 

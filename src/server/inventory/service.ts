@@ -3,9 +3,9 @@
  * "Optimal upsell rule selection"): preview a parsed file, apply it (store the data and regenerate
  * the inventory-optimised upsell rules in one transaction), and read what is stored.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { dealerInventory, dealers, manufacturers } from '../db/schema';
+import { dealerInventory, dealers, inventoryFeeds, manufacturers } from '../db/schema';
 import type { InventoryData } from '../../domain/schemas';
 import { TEXT } from '../../domain/constants';
 import { activeUpsellRules, optimalUpsellRules } from '../../domain/upsell';
@@ -88,9 +88,17 @@ function previewOf(parsed: ParseResult, rules: Record<string, string>): Inventor
 /**
  * Stores `data` as the dealer's inventory and its regenerated inventory-optimised upsell rules, in
  * one transaction; the database bumps the dealer version (migration 0007: delivery caches). Returns the stored view.
+ * `inTransaction` runs last in the same transaction (pause the feed, check the feed is still
+ * active); what it throws rolls everything back and is rethrown.
  * @throws NotFound('Dealer not found').
  */
-export async function applyInventory(db: Db, dealerId: string, data: InventoryData, source: 'upload' | 'feed'): Promise<StoredInventory> {
+export async function applyInventory(
+  db: Db,
+  dealerId: string,
+  data: InventoryData,
+  source: 'upload' | 'feed',
+  inTransaction?: (tx: Tx) => Promise<void>,
+): Promise<StoredInventory> {
   const updatedAt = new Date();
   const rules = await db.transaction(async (tx) => {
     const ctx = await dealerContext(tx, dealerId);
@@ -99,16 +107,38 @@ export async function applyInventory(db: Db, dealerId: string, data: InventoryDa
       .insert(dealerInventory)
       .values({ dealerId, data, upsellRules, source, updatedAt })
       .onConflictDoUpdate({ target: dealerInventory.dealerId, set: { data, upsellRules, source, updatedAt } });
+    await inTransaction?.(tx);
     return upsellRules;
   });
   return { ...inventoryView(data, rules), source, updatedAt: updatedAt.toISOString() };
 }
 
-/** Parses an uploaded file and applies it (POST /inventory). @throws as previewInventory; nothing changes on error. */
-export async function uploadInventory(db: Db, dealerId: string, filename: string, bytes: Buffer): Promise<StoredInventory> {
+/**
+ * Parses an uploaded file and applies it (POST /inventory). With `pauseFeed`, the dealer's active
+ * feed is paused in the same transaction (issue 15: its next run would replace the upload), and
+ * `feedPaused` says whether there was an active feed to pause. @throws as previewInventory;
+ * nothing changes on error.
+ */
+export async function uploadInventory(
+  db: Db,
+  dealerId: string,
+  filename: string,
+  bytes: Buffer,
+  opts: { pauseFeed?: boolean } = {},
+): Promise<{ inventory: StoredInventory; feedPaused: boolean }> {
   const options = await parseOptionsFor(db, dealerId);
   const parsed = parseInventoryFile(filename, bytes, options);
-  return applyInventory(db, dealerId, parsed.data, 'upload');
+  let feedPaused = false;
+  const inventory = await applyInventory(db, dealerId, parsed.data, 'upload', async (tx) => {
+    if (!opts.pauseFeed) return;
+    const paused = await tx
+      .update(inventoryFeeds)
+      .set({ isActive: false, updatedAt: new Date() })
+      .where(and(eq(inventoryFeeds.dealerId, dealerId), eq(inventoryFeeds.isActive, true)))
+      .returning({ dealerId: inventoryFeeds.dealerId });
+    feedPaused = paused.length > 0;
+  });
+  return { inventory, feedPaused };
 }
 
 /** The dealer's stored inventory, or null when none was applied. @throws NotFound('Dealer not found'). */

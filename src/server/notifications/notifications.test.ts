@@ -12,7 +12,7 @@ import { DEMO_DEALER } from '../db/seed';
 import { eventDeadLetters, eventRollupsHourly, feedRuns, users } from '../db/schema';
 import { eq } from 'drizzle-orm';
 import { localParts, NOTIFICATION_INTERVAL_MS, PERFORMANCE_ALERT_MIN_IMPRESSIONS } from '../../domain/notifications';
-import { SERVER_TIME_ZONE } from './service';
+import { SERVER_TIME_ZONE } from '../dealers/service';
 
 const HOUR = 3_600_000;
 const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -53,10 +53,10 @@ async function shopperTraffic(impressions: number, clicks: number) {
   await t.app.events.flush();
 }
 
-/** The first instant after `from` that is Monday `hour`:30 in the server's time zone. */
-function nextMonday(from: number, hour: number): number {
+/** The first instant after `from` that is Monday `hour`:30 in `zone` (default the server's time zone). */
+function nextMonday(from: number, hour: number, zone = SERVER_TIME_ZONE): number {
   let at = Math.ceil(from / HOUR) * HOUR + 30 * 60_000;
-  while (!(localParts(new Date(at), SERVER_TIME_ZONE).weekday === 1 && localParts(new Date(at), SERVER_TIME_ZONE).hour === hour)) at += HOUR / 2;
+  while (!(localParts(new Date(at), zone).weekday === 1 && localParts(new Date(at), zone).hour === hour)) at += HOUR / 2;
   return at;
 }
 
@@ -160,6 +160,22 @@ describe('notification e-mails through SMTP', () => {
     expect(body.mailConfigured).toBe(true);
     expect(body.messages.map((m) => m.kind).sort()).toEqual(['dead-letter-alert', 'feed-alert', 'performance-alert', 'performance-alert', 'weekly-report']);
     expect(new Set(body.messages.map((m) => m.status))).toEqual(new Set(['sent']));
+  });
+
+  it("reads the weekly report's Monday in the dealer's own time zone", async () => {
+    // A zone whose Monday 09:30 is not yet (or no longer) Monday for the server.
+    const from = clock + 8 * 24 * HOUR;
+    const zone = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((z) => localParts(new Date(nextMonday(from, 9, z)), SERVER_TIME_ZONE).weekday !== 1)!;
+    expect((await settings({ performanceAlerts: false, errorAlerts: false })).statusCode).toBe(200);
+    const saved = await t.app.inject({ method: 'PUT', url: `/api/admin/dealers/${DEMO_DEALER.id}/settings`, headers: { cookie: admin, origin: 'http://localhost:3000' }, payload: { timeZone: zone } });
+    expect(saved.statusCode).toBe(200);
+    const before = received.length;
+    const monday = nextMonday(from, 9, zone);
+    await tick(monday);
+    expect(received).toHaveLength(before + 1);
+    expect(received.at(-1)!.subject).toContain(`to ${localParts(new Date(monday - 24 * HOUR), zone).date}`); // the week ends on the dealer's Sunday
+    const reset = await t.app.inject({ method: 'PUT', url: `/api/admin/dealers/${DEMO_DEALER.id}/settings`, headers: { cookie: admin, origin: 'http://localhost:3000' }, payload: { timeZone: SERVER_TIME_ZONE } });
+    expect(reset.statusCode).toBe(200);
   });
 });
 

@@ -14,6 +14,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
 import { dealers, eventDeadLetters, eventRollupsHourly, feedRuns, mailOutbox, manufacturers, users } from '../db/schema';
 import { claimJob } from '../maintenance/retention';
+import { SERVER_TIME_ZONE } from '../dealers/service';
 import { PeriodicTask } from '../maintenance/periodic';
 import { modelKey } from '../../domain/model-keys';
 import {
@@ -39,8 +40,6 @@ export const OUTBOX_LIST_LIMIT = 100;
 
 const DAY_MS = 86_400_000;
 
-/** The server's own IANA time zone: dealers' local days and Mondays are read in it (issue 15). */
-export const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Sends notification e-mails through SMTP_URL, or nowhere when it is unset (the Outbox keeps them). */
 export class Mailer {
@@ -77,7 +76,7 @@ export interface NotificationOptions {
   now: Date;
   /** How often the job may run across processes (its claim), milliseconds. */
   intervalMs: number;
-  /** IANA zone of the dealers' days and Mondays; default the server's. */
+  /** IANA zone of the days and Mondays of dealers without a time-zone setting; default the server's. */
   timeZone?: string;
   log?: FastifyBaseLogger;
 }
@@ -138,17 +137,19 @@ async function totals(db: Db, dealerId: string, from: Date, to: Date) {
  */
 export async function runNotificationJob(db: Db, opts: NotificationOptions): Promise<NotificationRun | null> {
   const { mailer, now } = opts;
-  const timeZone = opts.timeZone ?? SERVER_TIME_ZONE;
+  const defaultZone = opts.timeZone ?? SERVER_TIME_ZONE;
   if (!(await claimJob(db, NOTIFICATION_JOB, opts.intervalMs, now))) return null;
   const run: NotificationRun = { sent: 0, failed: 0, 'not-configured': 0, 'no-recipients': 0 };
   const rows = await db
-    .select({ id: dealers.id, name: dealers.name, notifications: dealers.notifications, catalogue: manufacturers.models })
+    .select({ id: dealers.id, name: dealers.name, notifications: dealers.notifications, timeZone: dealers.timeZone, catalogue: manufacturers.models })
     .from(dealers)
     .leftJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
     .where(eq(dealers.status, 'active'));
   for (const dealer of rows) {
     const n = dealer.notifications;
     if (!n.emailAlerts) continue;
+    // The dealer's local day and Monday (its time-zone setting, issue 15; unset: the server's).
+    const timeZone = dealer.timeZone ?? defaultZone;
     const managers = await db
       .select({ email: users.email })
       .from(users)

@@ -2,7 +2,8 @@
  * Dealer Settings (/admin/dealers/:dealerId/settings; spec 01 §2, §4, §5, §9; DECISIONS 2, 12):
  * dealer details, asset storage (provider, base URL, fallback, the four banner sizes (an empty one
  * is left to the server's default), naming pattern and variables, storage quota), branding, security (with
- * Respect Do-Not-Track / Global Privacy Control, issue 13) and notifications. 'Unsaved changes',
+ * Respect Do-Not-Track / Global Privacy Control, issue 13), notifications and the dealer's time zone
+ * for promotion schedules (issue 15, a searchable list of the browser's IANA zones). 'Unsaved changes',
  * Reset to Defaults (asset storage and branding only; marks the form dirty) and Save Changes
  * ('Saving...', disabled when clean or saving) in a bar that stays in view while the form scrolls;
  * Enter in any field saves. A refused save marks each field the server (or the form's own check)
@@ -18,45 +19,29 @@ import {
   Anchor,
   Button,
   Center,
-  ColorInput,
   Group,
   List,
   NumberInput,
   Paper,
-  Select,
   SimpleGrid,
   Stack,
   Switch,
-  TagsInput,
   Text,
   TextInput,
   Textarea,
   Title,
 } from '@mantine/core';
+import { ColorInput, Select, TagsInput } from '../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { Info, MailWarning, RotateCcw } from 'lucide-react';
-import { z } from 'zod';
 import { enterWhileInvalid, SaveControls, StickyActionBar } from '../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../components/unsaved';
 import { Truncated } from '../components/Truncated';
-import { fieldAmong, schemaValidator, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
-import {
-  assetStorageSchema,
-  BANNER_SLOTS,
-  brandingSchema,
-  DEALER_STATUSES,
-  dealerSchema,
-  notificationsSchema,
-  PROVIDERS,
-  providerSchema,
-  securitySchema,
-  STORAGE_PROVIDERS,
-  type BannerSlot,
-  type Dealer,
-  type Provider,
-} from '../../domain/schemas';
-import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE, TEXT_LIMITS } from '../../domain/constants';
+import { deferredValidator, fieldAmong, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
+import type { Dealer } from '../../domain/schemas';
+import { BANNER_SLOTS, DEALER_STATUSES, PROVIDERS, STORAGE_PROVIDERS, type BannerSlot, type Provider } from '../../domain/enums';
+import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE } from '../../domain/constants';
 import { defaultAssetStorage, defaultBranding, parseAllowedDomains } from '../../domain/defaults';
 import { isApiStatus } from '../dealer/api';
 import { ErrorNotice } from '../components/feedback';
@@ -89,9 +74,11 @@ interface Values {
   branding: Dealer['branding'];
   security: Omit<Dealer['security'], 'allowedDomains' | 'maxRequestsPerMinute'> & { allowedDomains: string; maxRequestsPerMinute: Num };
   notifications: Omit<Dealer['notifications'], 'alertThreshold'> & { alertThreshold: Num };
+  /** IANA zone promotion schedules are entered in (issue 15). */
+  timeZone: string;
 }
 
-function valuesOf(d: Pick<Dealer, 'name' | 'websiteUrl' | 'provider' | 'status' | 'assetStorage' | 'branding' | 'security' | 'notifications'>): Values {
+function valuesOf(d: Pick<Dealer, 'name' | 'websiteUrl' | 'provider' | 'status' | 'assetStorage' | 'branding' | 'security' | 'notifications' | 'timeZone'>): Values {
   const { bannerSizes, storageQuotaBytes, ...storage } = d.assetStorage;
   return {
     name: d.name,
@@ -102,6 +89,7 @@ function valuesOf(d: Pick<Dealer, 'name' | 'websiteUrl' | 'provider' | 'status' 
     branding: { ...d.branding },
     security: { ...d.security, allowedDomains: d.security.allowedDomains.join('\n') },
     notifications: { ...d.notifications },
+    timeZone: d.timeZone,
   };
 }
 
@@ -126,7 +114,14 @@ function bodyOf(v: Values) {
     branding: { ...v.branding, logoUrl: v.branding.logoUrl.trim() },
     security: { ...v.security, allowedDomains: parseAllowedDomains(v.security.allowedDomains), maxRequestsPerMinute: typed(v.security.maxRequestsPerMinute) },
     notifications: { ...v.notifications, alertThreshold: typed(v.notifications.alertThreshold) },
+    timeZone: v.timeZone,
   };
+}
+
+/** The IANA zones this browser knows, for the Time zone select, with `current` kept even when the list lacks it ('UTC' in some browsers). */
+function timeZoneOptions(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return zones.includes(current) ? zones : [current, ...zones];
 }
 
 /** The label of each settings field, by its form path (the path the server names it with, but the quota in MB). */
@@ -149,6 +144,7 @@ const LABELS: Record<string, string> = {
   'security.allowedDomains': 'Allowed domains',
   'security.maxRequestsPerMinute': 'Max requests per minute',
   'notifications.alertThreshold': 'CTR alert threshold (%)',
+  timeZone: 'Time zone',
 };
 const FIELDS = Object.keys(LABELS);
 
@@ -168,23 +164,15 @@ const RANGE_WORDS: Record<string, string> = {
 
 /**
  * What the form checks before asking the server: the body Save would send against the shared
- * domain schemas the server validates with (spec 01 §9; the server adds its own URL and quota
- * checks and checks everything again), plus a name.
+ * domain schemas the server validates with (dealer-settings-schema.ts), fetched after first paint
+ * (issue 18).
  */
-const settingsSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(TEXT_LIMITS.name),
-  websiteUrl: dealerSchema.shape.websiteUrl,
-  provider: providerSchema,
-  status: z.enum(DEALER_STATUSES),
-  assetStorage: assetStorageSchema.extend({ storageQuotaBytes: assetStorageSchema.shape.storageQuotaBytes.min(MB).max(10 * 1024 * MB) }),
-  branding: brandingSchema,
-  security: securitySchema,
-  notifications: notificationsSchema,
-});
-
-const validate = schemaValidator<Values>(settingsSchema, bodyOf, {
-  fieldOf,
-  words: (field, message) => (/^Too (big|small)/.test(message) ? RANGE_WORDS[field] : undefined),
+const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
+  const { schemaValidator, settingsSchema } = await import('./dealer-settings-schema');
+  return schemaValidator<Values>(settingsSchema, bodyOf, {
+    fieldOf,
+    words: (field, message) => (/^Too (big|small)/.test(message) ? RANGE_WORDS[field] : undefined),
+  });
 });
 
 export function DealerSettingsPage() {
@@ -195,6 +183,8 @@ export function DealerSettingsPage() {
 
 function Settings({ dealerId }: { dealerId: string }) {
   const dealer = useAdminDealer(dealerId);
+  // The form's check is fetched while the dealer loads (issue 18); the form renders again when it is in.
+  useSchemaCheck();
 
   if (dealer.error) {
     if (isApiStatus(dealer.error, 404)) {
@@ -295,6 +285,14 @@ function SettingsForm({ dealer: d }: { dealer: Dealer }) {
             <TextInput label="Website URL" type="url" {...form.getInputProps('websiteUrl')} />
             <Select label="Provider" data={PROVIDERS.map((p) => ({ value: p, label: providerLabel(p) }))} allowDeselect={false} {...form.getInputProps('provider')} />
             <Select label="Status" data={[...DEALER_STATUSES]} allowDeselect={false} {...form.getInputProps('status')} />
+            <Select
+              label="Time zone"
+              description="Promotion schedules are entered and shown in this zone"
+              data={timeZoneOptions(form.values.timeZone)}
+              searchable
+              allowDeselect={false}
+              {...form.getInputProps('timeZone')}
+            />
           </SimpleGrid>
         </Section>
 

@@ -7,7 +7,8 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { ActionIcon, Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Select, Tooltip } from '../components/deferred';
 import { ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
 import type { DealerListItem } from '../../domain/admin';
 import { formatCount, formatCtr } from '../../domain/metrics';

@@ -6,10 +6,12 @@
  * a password reset (issue 11 §9).
  */
 import { useRef, useState } from 'react';
-import { Alert, Button, FileButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Modal } from '../components/deferred';
 import { notifications } from '@mantine/notifications';
 import { Download, Upload } from 'lucide-react';
 import { TEXT } from '../../domain/constants';
+import { plural } from '../../domain/metrics';
 import { useImportPlatform } from './api';
 
 interface Pending {
@@ -43,7 +45,7 @@ export function ExportImport() {
       onSuccess: ({ imported }) => {
         setPending(null);
         const resets = imported.passwordResetRequired;
-        const counts = `${imported.manufacturers} manufacturers, ${imported.dealers} dealers and ${imported.users} users imported.`;
+        const counts = `${plural(imported.manufacturers, 'manufacturer')}, ${plural(imported.dealers, 'dealer')} and ${plural(imported.users, 'user')} imported.`;
         notifications.show({
           color: resets.length > 0 ? 'yellow' : 'teal',
           title: 'Import complete',
@@ -89,7 +91,7 @@ export function ExportImport() {
       <Modal opened={pending !== null} onClose={() => setPending(null)} title="Import platform data?" centered>
         <Stack>
           <Text size="sm">
-            {pending?.name}: {count(pending?.doc.manufacturers)} manufacturers, {count(pending?.doc.dealers)} dealers, {count(pending?.doc.users)} users. Existing records with the same id (users: email) are overwritten.
+            {pending?.name}: {plural(count(pending?.doc.manufacturers), 'manufacturer')}, {plural(count(pending?.doc.dealers), 'dealer')}, {plural(count(pending?.doc.users), 'user')}. Existing records with the same id (users: email) are overwritten.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setPending(null)} disabled={importer.isPending}>

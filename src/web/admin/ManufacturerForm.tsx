@@ -47,7 +47,8 @@ import { manufacturerSchema, MODEL_CATEGORIES, PROVIDERS, type Trim, type Vehicl
 import { slugify } from '../../domain/slug';
 import { providerLabel } from './parts';
 import { useSaveManufacturer, type ManufacturerInput } from './api';
-import { fieldErrorsOf, schemaValidator, serverFormErrors, summarizeFieldErrors } from '../api/field-errors';
+import { fieldErrorsOf, serverFormErrors, summarizeFieldErrors } from '../api/field-errors';
+import { schemaValidator } from '../api/schema-validator';
 import { useUnsavedChangesPrompt } from '../components/unsaved';
 
 type Pair = { key: string; value: string };

@@ -4,8 +4,9 @@
  * creation date, provider compatibility chips, edit and delete), both empty states, and the
  * add/edit form. Beyond the spec the form also edits the catalogue (ManufacturerForm.tsx).
  */
-import { useState } from 'react';
-import { ActionIcon, Avatar, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon, Avatar, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Tooltip } from '../components/deferred';
 import { Factory, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import type { ManufacturerListItem } from '../../domain/admin';
 import { ErrorNotice } from '../components/feedback';
@@ -14,7 +15,12 @@ import { CardGridSkeleton, useConfirmDelete, EmptyState, providerLabel } from '.
 import { Figure } from '../components/metrics';
 import { Truncated } from '../components/Truncated';
 import { readableTextOn } from '../theme';
-import { ManufacturerForm } from './ManufacturerForm';
+
+/**
+ * The add/edit drawer with its form, its checks (zod and the shared schemas) and its inputs is a
+ * chunk of its own, fetched when the drawer first opens (issue 18): the list does not need it.
+ */
+const ManufacturerForm = lazy(async () => ({ default: (await import('./ManufacturerForm')).ManufacturerForm }));
 
 export function ManufacturersPage() {
   const list = useManufacturers();
@@ -104,7 +110,11 @@ export function ManufacturersPage() {
           ))}
         </SimpleGrid>
       )}
-      {editing !== null && <ManufacturerForm manufacturer={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {editing !== null && (
+        <Suspense fallback={null}>
+          <ManufacturerForm manufacturer={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      )}
       {confirmDelete.modal}
     </Stack>
   );

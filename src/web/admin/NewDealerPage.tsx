@@ -6,11 +6,12 @@
  * and says how to add a manufacturer when there is none (issue 16).
  */
 import { Link, useNavigate } from 'react-router';
-import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Select } from '../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { CircleAlert } from 'lucide-react';
-import { DEALER_STATUSES, PROVIDERS, type Provider } from '../../domain/schemas';
+import { DEALER_STATUSES, PROVIDERS, type Provider } from '../../domain/enums';
 import { slugify } from '../../domain/slug';
 import { useCreateDealer, useManufacturers, type NewDealer } from './api';
 import { providerLabel } from './parts';

@@ -6,9 +6,10 @@
  * server answered it.
  */
 import { useState } from 'react';
-import { Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Select } from '../components/deferred';
 import { LineChart } from '../components/LineChart';
-import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
+import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/enums';
 import { PERIOD_LABELS } from '../../domain/constants';
 import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';

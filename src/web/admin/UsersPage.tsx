@@ -5,13 +5,14 @@
  * The server refuses a duplicate email and changes that would leave no active admin, with messages
  * shown here.
  */
-import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Box, Button, Group, Menu, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Modal, Select } from '../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { KeyRound, MoreHorizontal, Pencil, Plus, Search, UserCheck, UserX } from 'lucide-react';
+import { MoreHorizontal, Plus, Search } from 'lucide-react';
 import type { AdminUser } from '../../domain/admin';
-import { ROLES, type Role } from '../../domain/schemas';
+import { ROLES, type Role } from '../../domain/enums';
 import { useAuth } from '../components/auth';
 import { ErrorNotice } from '../components/feedback';
 import { usePasswordToggle } from '../components/password';
@@ -25,7 +26,7 @@ const MIN_PASSWORD = 8;
 const USER_FIELDS = ['email', 'name', 'role', 'dealerId', 'password'] as const;
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', 'dealer-manager': 'Dealer manager', viewer: 'Viewer' };
 
-type Dialog = { kind: 'create' } | { kind: 'edit'; user: AdminUser } | { kind: 'password'; user: AdminUser } | { kind: 'deactivate'; user: AdminUser } | null;
+export type Dialog = { kind: 'create' } | { kind: 'edit'; user: AdminUser } | { kind: 'password'; user: AdminUser } | { kind: 'deactivate'; user: AdminUser } | null;
 
 export function UsersPage() {
   const users = useUsers();
@@ -158,7 +159,9 @@ export function UsersPage() {
                         </Badge>
                       </Table.Td>
                       <Table.Td ta="right">
-                        <UserMenu user={u} onDialog={setDialog} onReactivate={() => setActive(u, true)} />
+                        <Suspense fallback={<MenuTarget email={u.email} />}>
+                          <UserMenu user={u} onDialog={setDialog} onReactivate={() => setActive(u, true)} />
+                        </Suspense>
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -193,33 +196,19 @@ export function UsersPage() {
   );
 }
 
-/** Edit, Reset password and Deactivate / Reactivate of one user. */
-function UserMenu({ user: u, onDialog, onReactivate }: { user: AdminUser; onDialog: (d: Dialog) => void; onReactivate: () => void }) {
+/**
+ * A user's actions menu (UserMenu.tsx) is a chunk of its own with the menu's popover engine
+ * (@floating-ui, 15 KB gzipped), fetched as the list renders (issue 18); until it is in, each row
+ * shows the menu's button, disabled.
+ */
+const UserMenu = lazy(async () => ({ default: (await import('./UserMenu')).UserMenu }));
+
+/** The actions menu's button (disabled) while UserMenu.tsx is on its way. */
+function MenuTarget({ email }: { email: string }) {
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${u.email}`}>
-          <MoreHorizontal size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<Pencil size={14} />} onClick={() => onDialog({ kind: 'edit', user: u })}>
-          Edit
-        </Menu.Item>
-        <Menu.Item leftSection={<KeyRound size={14} />} onClick={() => onDialog({ kind: 'password', user: u })}>
-          Reset password
-        </Menu.Item>
-        {u.isActive ? (
-          <Menu.Item color="red" leftSection={<UserX size={14} />} onClick={() => onDialog({ kind: 'deactivate', user: u })}>
-            Deactivate
-          </Menu.Item>
-        ) : (
-          <Menu.Item leftSection={<UserCheck size={14} />} onClick={onReactivate}>
-            Reactivate
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+    <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${email}`} disabled>
+      <MoreHorizontal size={18} />
+    </ActionIcon>
   );
 }
 

@@ -4,7 +4,8 @@
  * cards and figures live in components/metrics.tsx, shared with the dealer screens.
  */
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Center, Group, Modal, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Button, Center, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Modal } from '../components/deferred';
 import type { LucideIcon } from 'lucide-react';
 import { notifications } from '@mantine/notifications';
 import type { UseMutationResult } from '@tanstack/react-query';

@@ -2,14 +2,14 @@
  * Field-level server errors for the forms (issue 16): a 400 from the server names each wrong field
  * ("path: problem"); `fieldErrorsOf` turns it into errors per field path in the user's words
  * (domain/field-errors.ts), so a form marks the field itself, and `summarizeFieldErrors` names
- * the fields by their labels for a notification. For @mantine/form (issue 14): `schemaValidator`
- * checks a form against the shared domain schema the server uses, `serverFormErrors` puts a refused
- * save's errors on the form's fields.
+ * the fields by their labels for a notification. For @mantine/form (issue 14): `serverFormErrors`
+ * puts a refused save's errors on the form's fields, `deferredValidator` checks a form against the
+ * shared domain schema the server uses (schema-validator.ts), fetched after the screen has painted.
+ * This module does not import zod (issue 18): screens that only show server errors do not load it.
  */
+import { useEffect, useState } from 'react';
 import type { FormErrors } from '@mantine/form';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
-import type { $ZodType } from 'zod/v4/core';
-import { inUserWords, parseFieldErrors, type FieldErrors } from '../../domain/field-errors';
+import { parseFieldErrors, type FieldErrors } from '../../domain/field-errors';
 import { ApiError } from './client';
 
 export type { FieldErrors } from '../../domain/field-errors';
@@ -35,29 +35,6 @@ export function summarizeFieldErrors(errors: FieldErrors, labelOf: (path: string
     .join(' ');
 }
 
-/**
- * A `@mantine/form` validate function from a shared domain schema (issue 14): the form's values
- * become the body Save would send (`toBody`), the schema the server validates with checks it
- * (mantine-form-zod-resolver), and each problem lands on the form field `fieldOf` names for its
- * path (the path itself by default), in the user's words (`inUserWords`, or `words` when it gives
- * one). Only the first problem of a field is kept.
- */
-export function schemaValidator<V>(
-  schema: $ZodType,
-  toBody: (values: V) => unknown,
-  { fieldOf = (path) => path, words }: { fieldOf?: (path: string) => string; words?: (field: string, message: string) => string | undefined } = {},
-): (values: V) => FormErrors {
-  const resolve = zod4Resolver(schema, { errorPriority: 'first' });
-  return (values) => {
-    const out: FormErrors = {};
-    for (const [path, message] of Object.entries(resolve(toBody(values) as Record<string, unknown>))) {
-      const field = fieldOf(path);
-      if (!(field in out)) out[field] = words?.(field, String(message)) ?? inUserWords(String(message));
-    }
-    return out;
-  };
-}
-
 /** The errors of a refused save (400) keyed by the form field `fieldOf` names for each path; {} for other errors. */
 export function serverFormErrors(error: unknown, fieldOf: (path: string) => string = (path) => path): FieldErrors {
   const out: FieldErrors = {};
@@ -71,4 +48,48 @@ export function serverFormErrors(error: unknown, fieldOf: (path: string) => stri
 /** The longest of `fields` that is `path` or a prefix of it ('security.allowedDomains.2' -> 'security.allowedDomains'), else `path`. */
 export function fieldAmong(fields: readonly string[], path: string): string {
   return fields.filter((f) => path === f || path.startsWith(`${f}.`)).sort((a, b) => b.length - a.length)[0] ?? path;
+}
+
+/** A form's validate function and the hook that fetches its check (see `deferredValidator`). */
+export interface DeferredValidator<V> {
+  /** The form's errors for `values`; {} until the check has arrived (the server checks every save anyway). */
+  validate: (values: V) => FormErrors;
+  /**
+   * Fetches the check once the screen has painted and renders the screen again when it is in;
+   * true from then on. Call it in the component that owns the form.
+   */
+  useSchemaCheck: () => boolean;
+}
+
+/**
+ * A `@mantine/form` validate function whose check against the shared domain schemas (issue 14:
+ * `schemaValidator` in schema-validator.ts) is a chunk of its own, fetched after the screen's
+ * first paint (issue 18): zod and the schemas are about 30 KB gzipped, which the editing screens'
+ * first load cannot carry within its 200 KB, and nothing is checked before the first edit anyway.
+ * `load` imports the screen's schema module and returns its validate function.
+ */
+export function deferredValidator<V>(load: () => Promise<(values: V) => FormErrors>): DeferredValidator<V> {
+  let check: ((values: V) => FormErrors) | undefined;
+  let pending: Promise<void> | undefined;
+  return {
+    validate: (values) => check?.(values) ?? {},
+    useSchemaCheck() {
+      const [ready, setReady] = useState(() => check !== undefined);
+      useEffect(() => {
+        if (ready) return;
+        let live = true;
+        pending ??= load().then((c) => {
+          check = c;
+        });
+        pending.then(
+          () => live && setReady(true),
+          (error: unknown) => console.error('Form check failed to load', error),
+        );
+        return () => {
+          live = false;
+        };
+      }, [ready]);
+      return ready;
+    },
+  };
 }

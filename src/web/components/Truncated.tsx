@@ -5,7 +5,8 @@
  * anyway.
  */
 import { useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
-import { Anchor, Text, Tooltip, type MantineSize } from '@mantine/core';
+import { Anchor, Text, type MantineSize } from '@mantine/core';
+import { Tooltip } from './deferred';
 import { Link } from 'react-router';
 
 interface Props {

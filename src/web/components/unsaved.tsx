@@ -7,7 +7,8 @@
  */
 import { useEffect, type ReactElement } from 'react';
 import { useBlocker } from 'react-router';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Modal } from './deferred';
 
 /** Holds navigation while `dirty`; returns the prompt to render (anywhere in the screen). */
 export function useUnsavedChangesPrompt(dirty: boolean): ReactElement {

@@ -3,8 +3,11 @@
  * GET /api/dealers/:dealerId. Each screen's own operations live in its folder's `api.ts`
  * (assets/api.ts, dashboard/api.ts, script/api.ts). Shapes: docs/API.md.
  */
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Dealer } from '../../domain/schemas';
+import type { DealerModels } from '../../domain/contracts/dealers';
+import { modelNamer } from '../../domain/model-names';
 import { apiFetch, ApiError } from '../api/client';
 
 export const dealerKeys = {
@@ -12,6 +15,7 @@ export const dealerKeys = {
   stats: (id: string) => ['dealer', id, 'stats'] as const,
   assets: (id: string) => ['dealer', id, 'assets'] as const,
   script: (id: string) => ['dealer', id, 'script'] as const,
+  models: (id: string) => ['dealer', id, 'models'] as const,
 };
 
 /** `/api/dealers/{id}` with the id URL-encoded. */
@@ -37,4 +41,23 @@ export function useDealer(id: string | null | undefined) {
     enabled: Boolean(id),
     retry: retryUnlessClientError,
   });
+}
+
+/** How long the catalogue's display names are used before asking again: they change only when an admin edits the catalogue. */
+const MODEL_NAMES_STALE_MS = 5 * 60_000;
+
+/**
+ * The dealer's model names (issue 15): a function showing any model key or spelling ('cr-v') as its
+ * manufacturer's catalogue display name ('CR-V'), from GET /api/dealers/:dealerId/models. Until the
+ * catalogue has loaded (or when it fails) a model is shown as given.
+ */
+export function useModelNames(id: string | null | undefined): (model: string) => string {
+  const q = useQuery({
+    queryKey: dealerKeys.models(id ?? ''),
+    queryFn: async () => (await apiFetch<DealerModels>(`${dealerPath(id!)}/models`)).models,
+    enabled: Boolean(id),
+    staleTime: MODEL_NAMES_STALE_MS,
+    retry: retryUnlessClientError,
+  });
+  return useMemo(() => modelNamer(q.data ?? []), [q.data]);
 }

@@ -9,7 +9,7 @@ import { Badge, Button, Center, Code, CopyButton, Group, Paper, ScrollArea, Simp
 import { ArrowRight, BarChart3, Check, Copy, Download, FileSearch, GitBranch, Link2, TrendingUp } from 'lucide-react';
 import { COPY_CONFIRMATION_MS } from '../../domain/constants';
 import { formatCtr } from '../../domain/metrics';
-import { isApiStatus } from '../dealer/api';
+import { isApiStatus, useModelNames } from '../dealer/api';
 import { DealerErrorNotice } from '../dealer/DealerNotice';
 import { useScriptInfo } from '../dealer/script/api';
 import { CopyField } from '../dealer/script/CopyField';
@@ -19,6 +19,7 @@ import { downloadScript, scriptFileName } from '../dealer/script/download';
 export function DealerScriptPage() {
   const { dealerId = '' } = useParams();
   const info = useScriptInfo(dealerId);
+  const modelName = useModelNames(dealerId);
 
   if (info.error) {
     if (isApiStatus(info.error, 404, 403)) return <ScriptNotFound />;
@@ -71,8 +72,9 @@ export function DealerScriptPage() {
       </Paper>
 
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Summary icon={<GitBranch size={16} />} title="Model mappings" rows={d.summary.mappings} total={d.summary.mappingsTotal} />
-        <Summary icon={<TrendingUp size={16} />} title="Upsell rules" rows={d.summary.upsellRules} total={d.summary.upsellRulesTotal} />
+        {/* A mapping's key is the dealer's own spelling (what it matches), shown as written; standard models by display name (issue 15). */}
+        <Summary icon={<GitBranch size={16} />} title="Model mappings" rows={d.summary.mappings.map(([k, v]) => [k, modelName(v)])} total={d.summary.mappingsTotal} />
+        <Summary icon={<TrendingUp size={16} />} title="Upsell rules" rows={d.summary.upsellRules.map(([k, v]) => [modelName(k), modelName(v)])} total={d.summary.upsellRulesTotal} />
         <Paper withBorder p="md" radius="md">
           <SectionTitle icon={<BarChart3 size={16} />} title="Performance" />
           <Stack gap={6}>
@@ -182,8 +184,8 @@ function Summary({ icon, title, rows, total }: { icon: ReactNode; title: string;
       ) : (
         <Table fz="sm" verticalSpacing={4} horizontalSpacing={0}>
           <Table.Tbody>
-            {rows.map(([k, v]) => (
-              <Table.Tr key={k}>
+            {rows.map(([k, v], i) => (
+              <Table.Tr key={i}>
                 <Table.Td>{k}</Table.Td>
                 <Table.Td w={24} c="dimmed">
                   <ArrowRight size={14} aria-label="maps to" />

@@ -5,16 +5,18 @@
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Center, Group, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Center, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Select } from '../../components/deferred';
 import { LineChart } from '../../components/LineChart';
 import { BarChart3, Download, RefreshCw } from 'lucide-react';
 import type { AnalyticsPeriod, DealerAnalytics } from '../../../domain/schemas';
-import { ANALYTICS_PERIODS } from '../../../domain/schemas';
+import { ANALYTICS_PERIODS } from '../../../domain/enums';
 import { ANALYTICS_REFRESH_MS, PERIOD_LABELS, TEXT } from '../../../domain/constants';
-import { conversionRate, formatConversionRate, formatCtr, formatTrend, isAboveAverage } from '../../../domain/metrics';
+import { conversionRate, formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } from '../../../domain/metrics';
 import { apiFetch } from '../../api/client';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
+import { useModelNames } from '../api';
 import { PeriodCaption } from '../../components/metrics';
 import { bucketLabel, periodLabel } from '../../../domain/periods';
 
@@ -46,6 +48,7 @@ export function AnalyticsPage() {
   const { user } = useAuth();
   const dealerId = user?.dealerId;
   const [period, setPeriod] = useState<AnalyticsPeriod>('7d');
+  const modelName = useModelNames(dealerId);
   const q = useQuery({
     queryKey: ['dealer', dealerId, 'analytics', period],
     queryFn: () => apiFetch<DealerAnalytics>(`/api/dealers/${encodeURIComponent(dealerId!)}/analytics?period=${period}`),
@@ -146,10 +149,10 @@ export function AnalyticsPage() {
                 {a.models.slice(0, 5).map((m, i) => (
                   <Group key={m.model} justify="space-between">
                     <Text>
-                      <b>{i + 1}.</b> {m.model}
+                      <b>{i + 1}.</b> {modelName(m.model)}
                     </Text>
                     <Text size="sm" c="dimmed">
-                      {m.conversions} conversions
+                      {plural(m.conversions, 'conversion')}
                     </Text>
                   </Group>
                 ))}
@@ -163,13 +166,13 @@ export function AnalyticsPage() {
                   <div key={m.model}>
                     <Group justify="space-between" mb={2}>
                       <Text size="sm" fw={500}>
-                        {m.model}
+                        {modelName(m.model)}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {m.conversions} conv. · {formatConversionRate(m.conversionRate)} of {m.clicks} clicks
+                        {plural(m.conversions, 'conversion')} · {formatConversionRate(m.conversionRate)} of {plural(m.clicks, 'click')}
                       </Text>
                     </Group>
-                    <Progress value={barWidth(m.conversionRate)} size="sm" aria-label={`${m.model} conversion rate`} />
+                    <Progress value={barWidth(m.conversionRate)} size="sm" aria-label={`${modelName(m.model)} conversion rate`} />
                   </div>
                 ))}
               </Stack>

@@ -5,7 +5,8 @@
  * should stay, sees the running total, and only the ticked assets are deleted, after confirmation.
  */
 import { useId, useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { Modal } from '../../components/deferred';
 import { notifications } from '@mantine/notifications';
 import { AlertTriangle, CircleCheck, Sparkles } from 'lucide-react';
 import { useCleanupPlan, useFreeUpSpace, type CleanupAsset, type CleanupGroup, type CleanupPlan } from './api';

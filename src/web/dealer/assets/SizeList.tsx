@@ -2,7 +2,8 @@
 import { Link } from 'react-router';
 import { Anchor, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Monitor, Ruler, Smartphone } from 'lucide-react';
-import { BANNER_SLOTS, type BannerSizes, type BannerSlot } from '../../../domain/schemas';
+import type { BannerSizes } from '../../../domain/schemas';
+import { BANNER_SLOTS, type BannerSlot } from '../../../domain/enums';
 
 const LABELS: Record<BannerSlot, string> = {
   srpHeaderDesktop: 'SRP Header Desktop',

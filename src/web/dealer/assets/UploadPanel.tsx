@@ -1,7 +1,8 @@
 /**
  * Asset upload panel (spec 02 §2 Asset upload panel, §5 Asset upload, §9; DECISIONS 10-13, 24):
  * naming-convention help, the configured sizes, the storage bar, a drop zone with its rejection
- * texts, real per-file upload progress and the server's per-file validation results.
+ * texts, real per-file upload progress and the server's per-file validation results; an optional
+ * promotion window for the files of the upload (issue 15).
  */
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Code, Group, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
@@ -26,6 +27,7 @@ import { dealerKeys } from '../api';
 import { uploadAssetFile, type StorageUsage, type UploadResult } from './api';
 import { formatKb, formatMb } from './format';
 import { SizeList } from './SizeList';
+import { ScheduleFields, windowErrors, type WindowValue } from './ScheduleFields';
 
 /** Files per drop; more gives the drop zone's 'Too many files' rejection. */
 const MAX_FILES_PER_DROP = 20;
@@ -57,6 +59,8 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
   const [files, setFiles] = useState<FileState[]>([]);
   const [errors, setErrors] = useState<PanelError[]>([]);
   const [busy, setBusy] = useState(false);
+  const [schedule, setSchedule] = useState<WindowValue>({ startsAt: '', endsAt: '' });
+  const windowProblems = windowErrors(schedule);
   const nextId = useRef(0);
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -75,6 +79,10 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
       addErrors([TEXT.storageNearlyFull]);
       return;
     }
+    if (windowProblems.endsAt) {
+      addErrors([`Schedule: the end must be after the start`]);
+      return;
+    }
     const controller = new AbortController();
     abort.current = controller;
     const batch = accepted.map((f, i) => ({ key: `${nextId.current++}-${i}`, name: f.name, sizeBytes: f.size, progress: 0 }));
@@ -87,7 +95,7 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
       const key = batch[i]!.key;
       if (controller.signal.aborted) break;
       try {
-        const result = await uploadAssetFile(dealer.id, file, (p) => update(key, { progress: Math.min(p, PROGRESS_BEFORE_ANSWER) }), controller.signal);
+        const result = await uploadAssetFile(dealer.id, file, (p) => update(key, { progress: Math.min(p, PROGRESS_BEFORE_ANSWER) }), controller.signal, schedule);
         update(key, { progress: 100, result });
         if (result.ok) uploaded += 1;
         else allOk = false;
@@ -154,6 +162,18 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
             {TEXT.storageNearlyFull}
           </Alert>
         )}
+
+        <Paper withBorder p="sm" radius="md" component="fieldset" style={{ border: '1px solid var(--mantine-color-gray-3)' }}>
+          <Text component="legend" size="sm" fw={600} px={4}>
+            Promotion schedule (optional)
+          </Text>
+          <Stack gap="xs">
+            <Text size="xs" c="dimmed">
+              Set dates to show the banners you upload now only for a promotion; leave both empty to show them as soon as they are uploaded.
+            </Text>
+            <ScheduleFields value={schedule} onChange={setSchedule} timeZone={dealer.timeZone} errors={windowProblems} disabled={busy} sideBySide />
+          </Stack>
+        </Paper>
 
         <Dropzone
           onDrop={() => undefined}

@@ -1,16 +1,27 @@
 /**
  * Server operations of the Asset Manager and its upload panel (spec 02 §2, §5; DECISIONS 10-13):
- * list, upload (XMLHttpRequest, for per-file progress), delete, active toggle and 'Free up space'.
- * Shapes: docs/API.md.
+ * list, upload (XMLHttpRequest, for per-file progress), delete, active toggle and 'Free up space';
+ * promotion windows and bulk deactivate/delete (issue 15). Shapes: docs/API.md.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Asset } from '../../../domain/schemas';
-import type { AssetList, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, StorageUsage, UploadResult } from '../../../domain/contracts/assets';
+import type {
+  AssetList,
+  AssetPatch,
+  BulkAction,
+  BulkResult,
+  CleanupAsset,
+  CleanupGroup,
+  CleanupPlan,
+  FreeUpSpaceResult,
+  StorageUsage,
+  UploadResult,
+} from '../../../domain/contracts/assets';
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 
 // Answer shapes: the server's route schemas (src/domain/contracts/assets.ts, issue 14).
-export type { AssetList, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, StorageUsage, UploadResult };
+export type { AssetList, AssetPatch, BulkAction, BulkResult, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, StorageUsage, UploadResult };
 
 /** The upload endpoint's answer, success or error. */
 interface UploadAnswer {
@@ -62,6 +73,38 @@ export function useSetAssetActive(dealerId: string) {
   });
 }
 
+/**
+ * PATCH /api/dealers/:dealerId/assets/:assetId with any of isActive and the promotion window
+ * (issue 15: `startsAt`/`endsAt` as local `YYYY-MM-DDTHH:mm` in the dealer's time zone, or null to clear).
+ * Rejects with the server's 400 naming the field ('endsAt: must be after startsAt').
+ */
+export async function updateAsset(dealerId: string, assetId: string, patch: AssetPatch): Promise<Asset> {
+  return (await apiFetch<{ asset: Asset }>(`${assetsPath(dealerId)}/${encodeURIComponent(assetId)}`, { method: 'PATCH', json: patch })).asset;
+}
+
+/** Sets or clears an asset's promotion window (or its isActive) and refreshes the list. */
+export function useUpdateAsset(dealerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { assetId: string; patch: AssetPatch }) => updateAsset(dealerId, v.assetId, v.patch),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
+  });
+}
+
+/** POST /api/dealers/:dealerId/assets/bulk: one action for the selected assets (issue 15). */
+export function bulkAssets(dealerId: string, action: BulkAction, assetIds: string[]): Promise<BulkResult> {
+  return apiFetch(`${assetsPath(dealerId)}/bulk`, { method: 'POST', json: { action, assetIds } });
+}
+
+/** Deactivates, activates or deletes the selected assets and refreshes the list. */
+export function useBulkAssets(dealerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { action: BulkAction; assetIds: string[] }) => bulkAssets(dealerId, v.action, v.assetIds),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
+  });
+}
+
 /** GET /api/dealers/:dealerId/assets/cleanup: what 'Free up space' would delete (nothing is deleted). */
 export function fetchCleanupPlan(dealerId: string): Promise<CleanupPlan> {
   return apiFetch<CleanupPlan>(`${assetsPath(dealerId)}/cleanup`);
@@ -99,10 +142,18 @@ export function useFreeUpSpace(dealerId: string) {
 /**
  * POST /api/dealers/:dealerId/assets with one file (multipart field `file`), through
  * XMLHttpRequest so the bytes sent can be reported: `onProgress` gets 0..100 as the upload
- * proceeds. Resolves the server's result for the file (valid or not); rejects with
- * 'Upload failed: {message}' when the request itself fails (network, 401/403/413, ...).
+ * proceeds. `schedule` (issue 15) sends the promotion window as the `startsAt`/`endsAt` fields
+ * (local date-times in the dealer's time zone). Resolves the server's result for the file (valid
+ * or not); rejects with 'Upload failed: {message}' when the request itself fails (network,
+ * 400 for a bad window, 401/403/413, ...).
  */
-export function uploadAssetFile(dealerId: string, file: File, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadResult> {
+export function uploadAssetFile(
+  dealerId: string,
+  file: File,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+  schedule?: { startsAt: string; endsAt: string },
+): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', assetsPath(dealerId));
@@ -127,6 +178,8 @@ export function uploadAssetFile(dealerId: string, file: File, onProgress: (perce
     };
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     const form = new FormData();
+    if (schedule?.startsAt) form.append('startsAt', schedule.startsAt);
+    if (schedule?.endsAt) form.append('endsAt', schedule.endsAt);
     form.append('file', file, file.name);
     xhr.send(form);
   });

@@ -3,15 +3,18 @@
  * DECISIONS 14): model, optional trim and device; each slot's status and image come from the
  * server's own delivery choice (never re-implemented here); the upsell slot says which candidates
  * were weighed and which won (issue 12). A failed image load swaps once to a local placeholder.
- * Above it, the coverage matrix of every model, slot and device (CoverageMatrix.tsx, issue 15).
+ * Models are shown by their catalogue display names (issue 15). Above it, the coverage matrix of
+ * every model, slot and device (CoverageMatrix.tsx, issue 15).
  */
 import { useState } from 'react';
-import { Badge, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Select } from '../../components/deferred';
 import type { SlotType, Variant } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
 import { upsellChoiceText } from '../../../domain/configs';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
+import { useModelNames } from '../api';
 import { useConfigs, usePreview, type PreviewSlot } from './api';
 import { standardModels } from './draft';
 import { CoverageMatrix } from './CoverageMatrix';
@@ -50,6 +53,7 @@ export function BannerPreview() {
   const { user } = useAuth();
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
+  const modelName = useModelNames(dealerId);
   const [chosen, setChosen] = useState<string | null>(null);
   const [trim, setTrim] = useState('');
   const [variant, setVariant] = useState<Variant>('desktop');
@@ -88,7 +92,7 @@ export function BannerPreview() {
         <>
           <Paper withBorder p="md" radius="md" id="preview-controls">
             <Group align="flex-end">
-              <Select label="Model" data={models} value={model} onChange={(v) => setChosen(v)} allowDeselect={false} searchable w={220} />
+              <Select label="Model" data={models.map((m) => ({ value: m, label: modelName(m) }))} value={model} onChange={(v) => setChosen(v)} allowDeselect={false} searchable w={220} />
               <TextInput label="Trim (optional)" value={trim} onChange={(e) => setTrim(e.currentTarget.value)} placeholder="e.g. sport" w={200} />
               <div>
                 <Text size="sm" fw={500} mb={4}>
@@ -146,7 +150,7 @@ export function BannerPreview() {
                       {s.slot === 'upsell' && (
                         <Text span c="dimmed" size="sm">
                           {' '}
-                          ({model} → {s.model})
+                          ({modelName(model)} → {modelName(s.model)})
                         </Text>
                       )}
                     </Text>
@@ -156,7 +160,10 @@ export function BannerPreview() {
                   </Group>
                   {s.slot === 'upsell' && s.candidates && (
                     <Text size="sm" mb="xs" data-testid="upsell-candidates">
-                      {upsellChoiceText(preview.data.slots[0]?.model ?? model, s.candidates)}
+                      {upsellChoiceText(
+                        modelName(preview.data.slots[0]?.model ?? model),
+                        s.candidates.map((c) => ({ ...c, model: modelName(c.model) })),
+                      )}
                     </Text>
                   )}
                   <div style={{ overflowX: 'auto' }}>

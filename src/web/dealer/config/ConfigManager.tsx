@@ -9,19 +9,22 @@
  * weight is left to the server), and leaving with unsaved changes asks first (issue 14).
  */
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Slider, Stack, Tabs, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Slider, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Select, Tooltip } from '../../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { Plus, RotateCcw, Trash2 } from 'lucide-react';
-import { z } from 'zod';
 import { enterWhileInvalid, SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
-import { schemaValidator, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
-import { BANNER_SLOTS, bannerSizesSchema, dealerConfigsSchema, modelMapSchema, trimPatternsSchema, upsellMapSchema, type BannerSizes, type BannerSlot } from '../../../domain/schemas';
+import { deferredValidator, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
+import type { BannerSizes } from '../../../domain/schemas';
+import { BANNER_SLOTS, type BannerSlot } from '../../../domain/enums';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT, weightLabel } from '../../../domain/defaults';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
+import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
+import { useModelNames } from '../api';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 
@@ -96,15 +99,11 @@ const LABELS: Record<string, string> = {
   ...Object.fromEntries(SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
 };
 
-/** The editable configs as the server checks them (configs service: the same domain schemas). */
-const configsSchema = z.object({
-  modelMap: modelMapSchema,
-  upsellMap: upsellMapSchema,
-  trimPatterns: trimPatternsSchema,
-  inventoryWeights: dealerConfigsSchema.shape.inventoryWeights,
-  bannerSizes: bannerSizesSchema,
+/** The editable configs as the server checks them (configs service: the same domain schemas), fetched after first paint (issue 18). */
+const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
+  const { schemaValidator, configsSchema } = await import('./config-schemas');
+  return schemaValidator<Values>(configsSchema, bodyOf, { fieldOf });
 });
-const validate = schemaValidator<Values>(configsSchema, bodyOf, { fieldOf });
 
 /** The Configuration manager screen. */
 export function ConfigManager() {
@@ -112,6 +111,8 @@ export function ConfigManager() {
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const [tab, setTab] = useState<string | null>('mapping');
+  // The form's check is fetched while the configs load (issue 18); the form renders again when it is in.
+  useSchemaCheck();
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error) return <ErrorNotice message={configs.error.message} onRetry={() => void configs.refetch()} />;
@@ -121,6 +122,7 @@ export function ConfigManager() {
 
 function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string; saved: ConfigsView; canEdit: boolean; tab: string | null; onTab: (t: string | null) => void }) {
   const save = useSaveConfigs(dealerId);
+  const modelName = useModelNames(dealerId);
   const [resetting, setResetting] = useState(false);
   const form = useForm<Values>({ initialValues: valuesOf(saved), validate, validateInputOnChange: true, validateInputOnBlur: true });
   // A new version from the server (this save, a refetch) starts the form again from what it stores.
@@ -199,6 +201,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
           <Title order={2}>Configuration</Title>
           <Text c="dimmed">Model mappings, upsell rules, inventory weights and banner sizes for {saved.manufacturer.name}.</Text>
         </div>
+        {!canEdit && <ViewOnlyNotice action="change the configuration" />}
         <StickyActionBar>
           <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} invalid={invalid}>
             {canEdit && (
@@ -238,6 +241,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                 canEdit={canEdit}
                 keyLabel="Inventory model"
                 valueLabel="Standard model"
+                valueHint={(v) => (v.trim() && modelName(v.trim()) !== v.trim() ? modelName(v.trim()) : null)}
                 empty='No model mappings defined. Click "Add Mapping" to get started.'
               />
               {editorError('mappings')}
@@ -266,6 +270,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                 keyLabel="Primary model"
                 valueLabel="Upsell target"
                 options={models}
+                optionLabel={modelName}
                 empty='No upsell rules defined. Click "Add Rule" to get started.'
               />
               {editorError('upsells')}
@@ -282,7 +287,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                 ) : (
                   <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                     {models.map((m) => (
-                      <WeightSlider key={m} model={m} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
+                      <WeightSlider key={m} model={m} label={modelName(m)} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
                     ))}
                   </SimpleGrid>
                 )}
@@ -300,7 +305,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                     {models.map((m) => (
                       <TextInput
                         key={m}
-                        label={m}
+                        label={modelName(m)}
                         value={ownValue(draft.trims, m) ?? ''}
                         disabled={!canEdit}
                         onChange={(e) => set({ trims: { ...draft.trims, [m]: e.currentTarget.value } })}
@@ -380,13 +385,13 @@ export function WeightsRule({ mb }: { mb?: string }) {
   );
 }
 
-/** A weight slider 1..10 with its DECISIONS 22 label. */
-export function WeightSlider({ model, value, disabled, onChange }: { model: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
+/** A weight slider 1..10 with its DECISIONS 22 label; the model shown as `label` (its display name, issue 15), `model` the key it is stored under. */
+export function WeightSlider({ model, label: name = model, value, disabled, onChange }: { model: string; label?: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
   const label = weightLabel(value);
   return (
     <div>
       <Group justify="space-between" mb={4}>
-        <Text fw={500}>{model}</Text>
+        <Text fw={500}>{name}</Text>
         <Group gap={6}>
           <Badge variant="light" color={label === 'High Priority' ? 'red' : label === 'Normal Priority' ? 'blue' : 'gray'}>
             {label}
@@ -403,7 +408,7 @@ export function WeightSlider({ model, value, disabled, onChange }: { model: stri
         value={value}
         onChange={onChange}
         disabled={disabled}
-        thumbLabel={`${model} weight`}
+        thumbLabel={`${name} weight`}
         marks={[{ value: 1, label: '1' }, { value: 5, label: '5' }, { value: 10, label: '10' }]}
         mb="md"
       />
@@ -411,7 +416,11 @@ export function WeightSlider({ model, value, disabled, onChange }: { model: stri
   );
 }
 
-/** Editable key -> value rows; with `options`, both sides are selects of those models ('No models available...' when there are none). */
+/**
+ * Editable key -> value rows; with `options`, both sides are selects of those models, each shown as
+ * `optionLabel` names it (display names, issue 15) and stored as the option itself ('No models
+ * available...' when there are none).
+ */
 export function RowsEditor({
   rows,
   onChange,
@@ -419,6 +428,8 @@ export function RowsEditor({
   keyLabel,
   valueLabel,
   options,
+  optionLabel = (m) => m,
+  valueHint,
   empty,
 }: {
   rows: Row[];
@@ -427,11 +438,15 @@ export function RowsEditor({
   keyLabel: string;
   valueLabel: string;
   options?: string[];
+  optionLabel?: (model: string) => string;
+  /** Text rows only: a note shown inside a value's field (the standard model's display name, issue 15), or null. */
+  valueHint?: (value: string) => string | null;
   empty: string;
 }) {
   // Model selects need models: without any, say so instead of offering empty selects.
   if (options?.length === 0) return <Text c="dimmed">{TEXT.noModelsAvailable}</Text>;
   if (rows.length === 0) return <Text c="dimmed">{empty}</Text>;
+  const data = options?.map((m) => ({ value: m, label: optionLabel(m) }));
   const update = (id: number, patch: Partial<Row>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
   return (
     <Stack gap="xs">
@@ -439,13 +454,20 @@ export function RowsEditor({
         <Group key={r.id} wrap="nowrap" align="flex-end">
           {options ? (
             <>
-              <Select style={{ flex: 1 }} label={i === 0 ? keyLabel : undefined} aria-label={`${keyLabel} ${i + 1}`} data={options} value={r.key || null} onChange={(v) => update(r.id, { key: v ?? '' })} disabled={!canEdit} searchable placeholder="Choose a model" />
-              <Select style={{ flex: 1 }} label={i === 0 ? valueLabel : undefined} aria-label={`${valueLabel} ${i + 1}`} data={options} value={r.value || null} onChange={(v) => update(r.id, { value: v ?? '' })} disabled={!canEdit} searchable placeholder="Choose a model" />
+              <Select style={{ flex: 1 }} label={i === 0 ? keyLabel : undefined} aria-label={`${keyLabel} ${i + 1}`} data={data} value={r.key || null} onChange={(v) => update(r.id, { key: v ?? '' })} disabled={!canEdit} searchable placeholder="Choose a model" />
+              <Select style={{ flex: 1 }} label={i === 0 ? valueLabel : undefined} aria-label={`${valueLabel} ${i + 1}`} data={data} value={r.value || null} onChange={(v) => update(r.id, { value: v ?? '' })} disabled={!canEdit} searchable placeholder="Choose a model" />
             </>
           ) : (
             <>
               <TextInput style={{ flex: 1 }} label={i === 0 ? keyLabel : undefined} aria-label={`${keyLabel} ${i + 1}`} value={r.key} onChange={(e) => update(r.id, { key: e.currentTarget.value })} disabled={!canEdit} />
-              <TextInput style={{ flex: 1 }} label={i === 0 ? valueLabel : undefined} aria-label={`${valueLabel} ${i + 1}`} value={r.value} onChange={(e) => update(r.id, { value: e.currentTarget.value })} disabled={!canEdit} />
+              <ValueInput
+                label={i === 0 ? valueLabel : undefined}
+                ariaLabel={`${valueLabel} ${i + 1}`}
+                value={r.value}
+                hint={valueHint?.(r.value) ?? null}
+                onChange={(value) => update(r.id, { value })}
+                disabled={!canEdit}
+              />
             </>
           )}
           {canEdit && (
@@ -458,5 +480,28 @@ export function RowsEditor({
         </Group>
       ))}
     </Stack>
+  );
+}
+
+/** A row's value field; `hint` (a standard model's display name) shown at its right end, so 'cr-v' reads as CR-V (issue 15). */
+function ValueInput({ label, ariaLabel, value, hint, onChange, disabled }: { label?: string; ariaLabel: string; value: string; hint: string | null; onChange: (v: string) => void; disabled: boolean }) {
+  return (
+    <TextInput
+      style={{ flex: 1 }}
+      label={label}
+      aria-label={ariaLabel}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      disabled={disabled}
+      rightSection={
+        hint ? (
+          <Text size="sm" fw={600} c="dark" truncate title={hint} data-testid="model-display-name">
+            {hint}
+          </Text>
+        ) : undefined
+      }
+      rightSectionWidth={hint ? `calc(${Math.min(hint.length, 24)}ch + 1.5rem)` : undefined}
+      rightSectionPointerEvents="none"
+    />
   );
 }

@@ -4,26 +4,30 @@
  * rules editor, the active rules as the server computes them, help, 'Unsaved changes' and Save.
  * A @mantine/form checked against the shared domain schemas (Save disabled while invalid, server
  * refusals marked in the user's words, unset weights left to the server; leaving with unsaved
- * changes asks first; issue 14).
+ * changes asks first; issue 14). Models are shown by their catalogue display names; choosing
+ * Inventory Optimized without inventory data explains why and offers the Inventory page; a viewer
+ * is told the page is view-only (issue 15).
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Modal } from '../../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, SlidersHorizontal } from 'lucide-react';
-import { z } from 'zod';
 import { SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
 import { Figure } from '../../components/metrics';
-import { schemaValidator, serverFormErrors, summarizeFieldErrors } from '../../api/field-errors';
-import { dealerConfigsSchema, upsellMapSchema, upsellStrategySchema, type UpsellStrategy } from '../../../domain/schemas';
+import { deferredValidator, serverFormErrors, summarizeFieldErrors } from '../../api/field-errors';
+import type { UpsellStrategy } from '../../../domain/enums';
 import type { UpsellRulesView } from '../../../domain/configs';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { isHigherTrimRule } from '../../../domain/upsell';
 import { useAuth } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
+import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
+import { useModelNames } from '../api';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 import { RowsEditor, WeightSlider, WeightsRule } from './ConfigManager';
@@ -54,12 +58,11 @@ const fieldOf = (path: string) => (path.startsWith('customUpsellRules') ? 'custo
 const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', custom: 'Custom Rules', inventoryWeights: 'Inventory Weights' };
 const labelOf = (field: string) => LABELS[field];
 
-/** The upsell settings as the server checks them (the shared domain schemas). */
-const validate = schemaValidator<Values>(
-  z.object({ customUpsellLogic: upsellStrategySchema, customUpsellRules: upsellMapSchema, inventoryWeights: dealerConfigsSchema.shape.inventoryWeights }),
-  bodyOf,
-  { fieldOf },
-);
+/** The upsell settings as the server checks them (the shared domain schemas), fetched after first paint (issue 18). */
+const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
+  const { schemaValidator, upsellSettingsSchema } = await import('./config-schemas');
+  return schemaValidator<Values>(upsellSettingsSchema, bodyOf, { fieldOf });
+});
 
 /** The Upsell rules screen. */
 export function UpsellRules() {
@@ -67,6 +70,8 @@ export function UpsellRules() {
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const upsells = useUpsellRules(dealerId);
+  // The form's check is fetched while the settings load (issue 18); the form renders again when it is in.
+  useSchemaCheck();
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error || upsells.error) return <ErrorNotice message={(configs.error ?? upsells.error)!.message} />;
@@ -77,6 +82,9 @@ export function UpsellRules() {
 function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; saved: ConfigsView; view: UpsellRulesView; canEdit: boolean }) {
   const navigate = useNavigate();
   const save = useSaveConfigs(dealerId);
+  const modelName = useModelNames(dealerId);
+  // Inventory Optimized chosen before any inventory exists: say why it cannot be used yet (issue 15).
+  const [needsInventory, setNeedsInventory] = useState(false);
   const form = useForm<Values>({ initialValues: valuesOf(saved), validate });
   // A new version from the server (this save, a refetch) starts the form again from what it stores.
   const [version, setVersion] = useState(saved.version);
@@ -100,7 +108,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
 
   const choose = (s: UpsellStrategy) => {
     if (s === 'inventory' && !inventory) {
-      navigate('/dealer/inventory');
+      setNeedsInventory(true);
       return;
     }
     set({ customUpsellLogic: s });
@@ -134,11 +142,29 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
       }}
     >
       {prompt}
+      <Modal opened={needsInventory} onClose={() => setNeedsInventory(false)} title="Inventory data needed" centered>
+        <Stack gap="md">
+          <Text size="sm">
+            Inventory Optimized builds its upsell rules from your current inventory, and no inventory data has been uploaded yet. Upload an inventory file or set up an
+            automatic feed on the Inventory page, then choose Inventory Optimized again.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setNeedsInventory(false)}>
+              Cancel
+            </Button>
+            {/* Leaving with unsaved changes still asks first (the unsaved-changes prompt). */}
+            <Button leftSection={<Boxes size={16} />} onClick={() => navigate('/dealer/inventory')}>
+              Go to Inventory
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Stack gap="lg">
         <div>
           <Title order={2}>Upsell Rules</Title>
           <Text c="dimmed">Choose which model the upsell banner promotes next to each model.</Text>
         </div>
+        {!canEdit && <ViewOnlyNotice action="change the upsell strategy, rules or weights" />}
         <StickyActionBar>
           <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} invalid={invalid} />
         </StickyActionBar>
@@ -202,7 +228,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
             ) : (
               <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
                 {models.map((m) => (
-                  <WeightSlider key={m} model={m} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
+                  <WeightSlider key={m} model={m} label={modelName(m)} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
                 ))}
               </SimpleGrid>
             )}
@@ -236,6 +262,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
               keyLabel="Primary model"
               valueLabel="Upsell target"
               options={models}
+              optionLabel={modelName}
               empty='No custom rules defined. Click "Add Rule" to get started.'
             />
             {customError && (
@@ -256,9 +283,15 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
             <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="xs" data-testid="active-rules">
               {activeEntries.map(([source, target]) => (
                 <Group key={source} gap="xs" wrap="nowrap">
-                  <Badge variant="outline">{source}</Badge>
+                  <Badge variant="outline" tt="none">
+                    {modelName(source)}
+                  </Badge>
                   <ArrowRight size={14} />
-                  {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge>{target}</Badge>}
+                  {isHigherTrimRule(source, target) ? (
+                    <Badge color="grape">Higher Trim</Badge>
+                  ) : (
+                    <Badge tt="none">{modelName(target)}</Badge>
+                  )}
                 </Group>
               ))}
             </SimpleGrid>

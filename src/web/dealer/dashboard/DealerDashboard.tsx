@@ -2,7 +2,7 @@
  * Dealer dashboard /dealer (spec 02 §2 Dashboard, DECISIONS 18): greeting with dealer and
  * manufacturer, the three cards from recorded events with the period they cover ('Last 7 Days',
  * issue 14) and the change against the previous period ('--' without previous data), quick actions
- * and the most recent assets.
+ * and the most recent assets (with their model's display name, issue 15).
  */
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
@@ -10,7 +10,7 @@ import { ChevronRight, Code2, Eye, Images, MousePointerClick, Package, Percent, 
 import { TEXT } from '../../../domain/constants';
 import { formatCtr } from '../../../domain/metrics';
 import { useAuth } from '../../components/auth';
-import { useDealer } from '../api';
+import { useDealer, useModelNames } from '../api';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useAssets } from '../assets/api';
 import { assetTypeLabel, formatKb } from '../assets/format';
@@ -38,6 +38,7 @@ export function DealerDashboard() {
   const dealer = useDealer(dealerId);
   const stats = useDealerTrend(dealerId, PERIOD_DAYS);
   const assets = useAssets(dealerId);
+  const modelName = useModelNames(dealerId);
 
   if (!dealerId) return <NoDealerIdNotice />;
   if (dealer.error) return <DealerErrorNotice error={dealer.error} onRetry={() => void dealer.refetch()} />;
@@ -159,6 +160,11 @@ export function DealerDashboard() {
                 <Text size="sm" fw={600} mt="xs" truncate title={a.name}>
                   {a.name}
                 </Text>
+                {a.model && (
+                  <Text size="xs" c="dimmed" data-testid="recent-asset-model">
+                    {modelName(a.model)}
+                  </Text>
+                )}
                 <Group gap="xs" mt={4} justify="space-between">
                   <Badge size="sm" variant="light" color={a.type === 'header' ? 'indigo' : a.type === 'upsell' ? 'orange' : 'grape'}>
                     {assetTypeLabel(a.type)}

@@ -6,15 +6,17 @@
  * box with its four tips.
  */
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, Grid, Group, List, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Grid, Group, List, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Select } from '../../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { CircleAlert, CircleCheck, Pause, Play, Rss, Save, TestTube } from 'lucide-react';
 import type { FeedTestResult } from '../../../domain/inventory';
 import type { FieldMapping, UpdateFrequency } from '../../../domain/schemas';
-import { UPDATE_FREQUENCIES } from '../../../domain/schemas';
+import { UPDATE_FREQUENCIES } from '../../../domain/enums';
 import { INVENTORY_TEXT } from '../../../domain/constants';
-import { useFeed, useSaveFeed, useSetFeedActive, useTestFeed, type FeedForm } from './api';
+import { plural } from '../../../domain/metrics';
+import { FEED_FIRST_RUN_WAIT_MS, useFeed, useSaveFeed, useSetFeedActive, useTestFeed, type AwaitedRun, type FeedForm } from './api';
 
 const FREQUENCY_LABELS: Record<UpdateFrequency, string> = { hourly: 'Hourly', 'every-4-hours': 'Every 4 hours', daily: 'Daily' };
 const MAPPING_FIELDS: Array<{ key: keyof FieldMapping; label: string }> = [
@@ -56,7 +58,9 @@ function isUrl(v: string): boolean {
 }
 
 export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: boolean }) {
-  const state = useFeed(dealerId);
+  // After Save the card follows the feed's first run until it has finished (issue 15).
+  const [awaitedRun, setAwaitedRun] = useState<AwaitedRun | null>(null);
+  const state = useFeed(dealerId, awaitedRun);
   const test = useTestFeed(dealerId);
   const save = useSaveFeed(dealerId);
   const setActive = useSetFeedActive(dealerId);
@@ -96,9 +100,10 @@ export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: bool
     save.mutate(
       { ...form.values, feedUrl: form.values.feedUrl.trim() },
       {
-        onSuccess: () => {
+        onSuccess: ({ feed: saved }) => {
           notifications.show({ color: 'teal', title: 'Feed saved', message: 'The feed is active; its first run starts now.' });
           setStatus({ state: 'idle' });
+          setAwaitedRun({ after: saved.nextRunAt ? Date.parse(saved.nextRunAt) : Date.now(), until: Date.now() + FEED_FIRST_RUN_WAIT_MS });
         },
         onError: (e) => notifications.show({ color: 'red', title: 'Save failed', message: e.message }),
       },
@@ -236,8 +241,8 @@ export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: bool
           )}
           {status.state === 'success' && (
             <Alert color="teal" icon={<CircleCheck size={18} />} title="Feed test succeeded" data-testid="feed-test-success">
-              {status.result.vehicleCount} new vehicles across {status.result.modelCount} models ({status.result.agedUnits} aged)
-              {status.result.skippedCount > 0 ? `; ${status.result.skippedCount} records skipped` : ''}. Save to activate the feed.
+              {plural(status.result.vehicleCount, 'new vehicle')} across {plural(status.result.modelCount, 'model')} ({status.result.agedUnits.toLocaleString('en-US')} aged)
+              {status.result.skippedCount > 0 ? `; ${plural(status.result.skippedCount, 'record')} skipped` : ''}. Save to activate the feed.
             </Alert>
           )}
           {status.state === 'error' && (

@@ -8,6 +8,7 @@ import { ArrowRight, Clock, Layers, TrendingUp } from 'lucide-react';
 import type { InventoryView } from '../../../domain/inventory';
 import { AGED_DAYS } from '../../../domain/constants';
 import { isHigherTrimRule } from '../../../domain/upsell';
+import { plural } from '../../../domain/metrics';
 
 const GROUP_COLOR: Record<string, string> = { 'High Priority': 'red', 'Normal Priority': 'blue', 'Low Priority': 'gray' };
 
@@ -35,10 +36,17 @@ function topTrims(trims: Record<string, number>, n = 3): string {
   return sorted.length > n ? `${shown} +${sorted.length - n}` : shown;
 }
 
-/** Totals, per-model breakdown, priority groups, marketing insights and the generated upsell rules. */
-export function InventoryDetails({ view }: { view: InventoryView }) {
+/**
+ * Totals, per-model breakdown, priority groups, marketing insights and the generated upsell rules.
+ * A model is shown by `modelName` (the catalogue's display name, issue 15); one the catalogue does
+ * not hold as the file first wrote it.
+ */
+export function InventoryDetails({ view, modelName = (m) => m }: { view: InventoryView; modelName?: (model: string) => string }) {
   const { summary, models, priorityGroups, insights, upsellRules } = view;
-  const name = (key: string) => models.find((m) => m.key === key)?.model ?? key;
+  const name = (key: string) => {
+    const shown = modelName(key);
+    return shown !== key ? shown : (models.find((m) => m.key === key)?.model ?? key);
+  };
   const rules = Object.entries(upsellRules);
   return (
     <Stack gap="lg">
@@ -68,7 +76,7 @@ export function InventoryDetails({ view }: { view: InventoryView }) {
             <Table.Tbody>
               {models.map((m) => (
                 <Table.Tr key={m.key} data-model={m.key}>
-                  <Table.Td fw={600}>{m.model}</Table.Td>
+                  <Table.Td fw={600}>{name(m.key)}</Table.Td>
                   <Table.Td ta="right">{m.totalUnits}</Table.Td>
                   <Table.Td ta="right">{m.agedUnits}</Table.Td>
                   <Table.Td ta="right">{m.avgDaysOnLot}</Table.Td>
@@ -105,7 +113,7 @@ export function InventoryDetails({ view }: { view: InventoryView }) {
             ) : (
               <Group gap={6}>
                 {g.models.map((k) => (
-                  <Badge key={k} color={GROUP_COLOR[g.label]} variant="light">
+                  <Badge key={k} color={GROUP_COLOR[g.label]} variant="light" tt="none">
                     {name(k)}
                   </Badge>
                 ))}
@@ -131,7 +139,7 @@ export function InventoryDetails({ view }: { view: InventoryView }) {
             <Stack gap={4} data-testid="aged-models">
               {insights.agedModels.map((m) => (
                 <Text key={m.key} size="sm">
-                  <b>{m.model}</b>: {m.agedUnits} of {m.totalUnits} units aged ({Math.round(m.agedShare * 100)}%)
+                  <b>{name(m.key)}</b>: {m.agedUnits} of {plural(m.totalUnits, 'unit')} aged ({Math.round(m.agedShare * 100)}%)
                 </Text>
               ))}
             </Stack>
@@ -152,7 +160,7 @@ export function InventoryDetails({ view }: { view: InventoryView }) {
             <Stack gap={4} data-testid="deep-trim-models">
               {insights.deepTrimModels.map((m) => (
                 <Text key={m.key} size="sm">
-                  <b>{m.model}</b>: {m.trims.map((t) => `${t.trim} (${t.units})`).join(', ')}
+                  <b>{name(m.key)}</b>: {m.trims.map((t) => `${t.trim} (${t.units})`).join(', ')}
                 </Text>
               ))}
             </Stack>
@@ -175,9 +183,11 @@ export function InventoryDetails({ view }: { view: InventoryView }) {
           <Stack gap={6} data-testid="generated-rules">
             {rules.map(([source, target]) => (
               <Group key={source} gap="xs">
-                <Badge variant="default">{name(source)}</Badge>
+                <Badge variant="default" tt="none">
+                  {name(source)}
+                </Badge>
                 <ArrowRight size={14} />
-                {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge variant="light">{name(target)}</Badge>}
+                {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge variant="light" tt="none">{name(target)}</Badge>}
               </Group>
             ))}
           </Stack>

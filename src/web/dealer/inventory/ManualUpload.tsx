@@ -2,18 +2,21 @@
  * 'Manual Upload' tab (spec 02 §2 Inventory, §4 Manual inventory, §5 Inventory upload, §8): drop a
  * JSON or CSV file, the server parses it for a preview (rows skipped and why), then Cancel or
  * 'Apply Inventory Data'. Errors show under 'Upload Error' with the server's message. Without a
- * preview, the stored inventory is shown (or 'No inventory data uploaded').
+ * preview, the stored inventory is shown (or 'No inventory data uploaded'). Applying while the
+ * automatic feed is active asks whether to pause the feed (issue 15).
  */
 import { useRef, useState } from 'react';
-import { Alert, Badge, Button, Group, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, List, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import '@mantine/dropzone/styles.css';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { CircleAlert, FileSpreadsheet, Upload, X } from 'lucide-react';
 import type { InventoryPreview } from '../../../domain/inventory';
 import { INVENTORY_TEXT, MAX_INVENTORY_BYTES } from '../../../domain/constants';
+import { plural } from '../../../domain/metrics';
 import { errorMessage } from '../../api/client';
-import { previewInventoryFile, useApplyInventory, useInventory } from './api';
+import { useModelNames } from '../api';
+import { previewInventoryFile, useApplyInventory, useFeed, useInventory } from './api';
 import { InventoryDetails } from './InventoryDetails';
 
 const SKIPS_SHOWN = 10;
@@ -21,6 +24,10 @@ const SKIPS_SHOWN = 10;
 export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit: boolean }) {
   const stored = useInventory(dealerId);
   const apply = useApplyInventory(dealerId);
+  const feed = useFeed(dealerId).data?.feed ?? null;
+  const modelName = useModelNames(dealerId);
+  // Applying while the feed is active: ask whether to pause it first (issue 15), since its next run replaces the upload.
+  const [askPause, setAskPause] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<InventoryPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,20 +66,43 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
     setFile(null);
   };
 
-  const onApply = () => {
+  const applyFile = (pauseFeed: boolean) => {
     if (!file) return;
-    apply.mutate(file, {
-      onSuccess: ({ inventory }) => {
-        notifications.show({ color: 'teal', title: 'Inventory applied', message: `${inventory.summary.totalUnits} vehicles across ${inventory.summary.modelCount} models. Upsell rules regenerated.` });
-        setPreview(null);
-        setFile(null);
+    setAskPause(false);
+    apply.mutate(
+      { file, pauseFeed },
+      {
+        onSuccess: ({ inventory, feedPaused }) => {
+          const what = `${plural(inventory.summary.totalUnits, 'vehicle')} across ${plural(inventory.summary.modelCount, 'model')}. Upsell rules regenerated.`;
+          notifications.show({ color: 'teal', title: 'Inventory applied', message: feedPaused ? `${what} The automatic feed is paused.` : what });
+          setPreview(null);
+          setFile(null);
+        },
+        onError: (e) => notifications.show({ color: 'red', title: 'Apply failed', message: e.message }),
       },
-      onError: (e) => notifications.show({ color: 'red', title: 'Apply failed', message: e.message }),
-    });
+    );
   };
+  const onApply = () => (feed?.isActive ? setAskPause(true) : applyFile(false));
 
   return (
     <Stack gap="lg">
+      <Modal opened={askPause} onClose={() => setAskPause(false)} title="Your automatic feed is active" centered>
+        <Stack gap="md">
+          <Text size="sm">
+            The feed&apos;s next run will replace the inventory you apply now. Pause the feed to keep this upload until you resume the feed, or apply it anyway and
+            let the feed replace it.
+          </Text>
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={() => setAskPause(false)}>
+              Cancel
+            </Button>
+            <Button variant="light" onClick={() => applyFile(false)}>
+              Apply only
+            </Button>
+            <Button onClick={() => applyFile(true)}>Pause the feed and apply</Button>
+          </Group>
+        </Stack>
+      </Modal>
       {canEdit && !preview && (
         <Dropzone
           onDrop={onDrop}
@@ -121,8 +151,8 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
               <div>
                 <Title order={4}>Preview: {file.name}</Title>
                 <Text size="sm" c="dimmed" data-testid="rows-summary">
-                  {preview.rowsRead} rows read, {preview.summary.totalUnits} new vehicles counted
-                  {preview.skippedCount > 0 ? `, ${preview.skippedCount} skipped` : ''}. Nothing is stored until you apply.
+                  {plural(preview.rowsRead, 'row')} read, {plural(preview.summary.totalUnits, 'new vehicle')} counted
+                  {preview.skippedCount > 0 ? `, ${preview.skippedCount.toLocaleString('en-US')} skipped` : ''}. Nothing is stored until you apply.
                 </Text>
               </div>
               <Group>
@@ -138,14 +168,15 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
               <List size="sm" mt="sm" data-testid="skipped-rows">
                 {preview.skipped.slice(0, SKIPS_SHOWN).map((s) => (
                   <List.Item key={s.row}>
-                    {s.line ? `Line ${s.line}` : `Vehicle ${s.row}`}: {s.reason}
+                    {/* The file's own numbering: a CSV's line (the header is line 1), a JSON array's item from 1 (issue 15). */}
+                    {s.line ? `Line ${s.line}` : `Item ${s.row}`}: {s.reason}
                   </List.Item>
                 ))}
                 {preview.skippedCount > SKIPS_SHOWN && <List.Item>and {preview.skippedCount - SKIPS_SHOWN} more</List.Item>}
               </List>
             )}
           </Paper>
-          <InventoryDetails view={preview} />
+          <InventoryDetails view={preview} modelName={modelName} />
         </Stack>
       )}
 
@@ -167,7 +198,7 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
           ) : stored.error ? (
             <Text c="red">{stored.error.message}</Text>
           ) : stored.data ? (
-            <InventoryDetails view={stored.data} />
+            <InventoryDetails view={stored.data} modelName={modelName} />
           ) : (
             <Text c="dimmed">{INVENTORY_TEXT.noData}</Text>
           )}

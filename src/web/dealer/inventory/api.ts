@@ -43,35 +43,68 @@ export function previewInventoryFile(id: string, file: File, signal?: AbortSigna
   return apiFetch<InventoryPreview>(`${dealerPath(id)}/inventory/preview`, { body: withFile(file), signal });
 }
 
-/** 'Apply Inventory Data': uploads the previewed file again and stores it. */
+/**
+ * 'Apply Inventory Data': uploads the previewed file again and stores it; with `pauseFeed` the
+ * dealer's active feed is paused in the same step (issue 15), so its next run does not replace the upload.
+ */
 export function useApplyInventory(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => apiFetch<{ inventory: StoredInventory }>(`${dealerPath(id)}/inventory`, { body: withFile(file) }),
+    mutationFn: ({ file, pauseFeed = false }: { file: File; pauseFeed?: boolean }) =>
+      apiFetch<{ inventory: StoredInventory; feedPaused: boolean }>(`${dealerPath(id)}/inventory${pauseFeed ? '?pauseFeed=true' : ''}`, { body: withFile(file) }),
     onSuccess: ({ inventory }) => qc.setQueryData(inventoryKeys.inventory(id), inventory),
-    onSettled: () => invalidateInventory(qc, id),
+    onSettled: () => Promise.all([invalidateInventory(qc, id), qc.invalidateQueries({ queryKey: inventoryKeys.feed(id) })]),
   });
 }
 
 // GET /inventory/feed answer: the server's route schema (src/domain/contracts/inventory.ts, issue 14).
 export type { FeedState };
 
-/** The feed and its runs; polls every 5 s while a run is in progress or due, so the card follows the scheduler. */
-export function useFeed(id: string | null) {
+/** How often the feed card asks while a run is due, running or awaited after Save. */
+export const FEED_POLL_MS = 2000;
+/** Longest wait before asking again while the next run is far off (the server's clock may differ a little from ours). */
+const FEED_IDLE_POLL_MS = 15 * 60_000;
+/** How long after Save the card waits for the feed's first run before it stops asking every FEED_POLL_MS. */
+export const FEED_FIRST_RUN_WAIT_MS = 3 * 60_000;
+
+/**
+ * A run the feed card waits for (issue 15): one started at or after `after` (the server's time of
+ * Save, its answer's `nextRunAt`), until the browser's clock reaches `until`.
+ */
+export interface AwaitedRun {
+  after: number;
+  until: number;
+}
+
+/** Whether `state` still lacks a finished run started at or after `awaited.after` (5 s of clock slack between database and server). */
+function awaiting(state: FeedState | undefined, awaited: AwaitedRun | null | undefined): boolean {
+  if (!awaited || Date.now() > awaited.until) return false;
+  return !state?.runs.some((r) => r.status !== 'running' && Date.parse(r.startedAt) >= awaited.after - 5000);
+}
+
+/**
+ * The feed and its runs, following the scheduler without a reload (issue 15): asked every
+ * FEED_POLL_MS while a run is running, due or `awaitedRun` (just saved) has not finished, and
+ * otherwise again when the next run is due. A new run refreshes everything that reads the inventory.
+ */
+export function useFeed(id: string | null, awaitedRun?: AwaitedRun | null) {
   const qc = useQueryClient();
   return useQuery({
     queryKey: inventoryKeys.feed(id ?? ''),
     queryFn: async () => {
       const state = await apiFetch<FeedState>(`${dealerPath(id!)}/inventory/feed`);
       const previous = qc.getQueryData<FeedState>(inventoryKeys.feed(id!));
-      if (previous && previous.runs[0]?.id !== state.runs[0]?.id) void invalidateInventory(qc, id!);
+      const changed = previous && (previous.runs[0]?.id !== state.runs[0]?.id || previous.runs[0]?.status !== state.runs[0]?.status);
+      if (changed) void invalidateInventory(qc, id!);
       return state;
     },
     enabled: Boolean(id),
     refetchInterval: (q) => {
       const s = q.state.data;
-      const busy = s?.runs[0]?.status === 'running' || (s?.feed?.isActive && s.feed.nextRunAt && Date.parse(s.feed.nextRunAt) <= Date.now());
-      return busy ? 5000 : false;
+      if (!s) return false;
+      if (s.runs[0]?.status === 'running' || awaiting(s, awaitedRun)) return FEED_POLL_MS;
+      if (!s.feed?.isActive || !s.feed.nextRunAt) return false;
+      return Math.min(FEED_IDLE_POLL_MS, Math.max(FEED_POLL_MS, Date.parse(s.feed.nextRunAt) - Date.now()));
     },
   });
 }
@@ -85,18 +118,27 @@ export function useTestFeed(id: string) {
   });
 }
 
+/** The saved or paused/resumed feed shown at once (issue 15), its runs kept until the refetch brings the new ones. */
+function showFeed(qc: ReturnType<typeof useQueryClient>, id: string, feed: FeedView) {
+  qc.setQueryData<FeedState>(inventoryKeys.feed(id), (old) => ({ feed, runs: old?.runs ?? [] }));
+}
+
+/** Save Feed (PUT): the card shows the saved feed at once, then follows its first run (see useFeed). */
 export function useSaveFeed(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (f: FeedForm) => apiFetch<{ feed: FeedView }>(`${dealerPath(id)}/inventory/feed`, { method: 'PUT', json: f }),
+    onSuccess: ({ feed }) => showFeed(qc, id, feed),
     onSettled: () => qc.invalidateQueries({ queryKey: inventoryKeys.feed(id) }),
   });
 }
 
+/** Pause Feed / Resume Feed (PATCH). */
 export function useSetFeedActive(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (isActive: boolean) => apiFetch<{ feed: FeedView }>(`${dealerPath(id)}/inventory/feed`, { method: 'PATCH', json: { isActive } }),
+    onSuccess: ({ feed }) => showFeed(qc, id, feed),
     onSettled: () => qc.invalidateQueries({ queryKey: inventoryKeys.feed(id) }),
   });
 }

@@ -1,0 +1,44 @@
+/**
+ * The product's fixed value lists (roles, providers, slots, periods, ...) as plain `as const`
+ * arrays with their union types, in a module that does not import zod (issue 18): a web screen
+ * that only lists or picks one of these values (a Select's options, a period switch) imports them
+ * from here and so does not download zod. schemas.ts builds its `z.enum` schemas from these arrays
+ * and re-exports them, so server code keeps importing them from there.
+ */
+
+export const ROLES = ['admin', 'dealer-manager', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PROVIDERS = ['mxs', 'dealer-inspire', 'custom'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** Slot types a shortcode can ask for (spec 01 §1, spec 02 §2 Script). */
+export const SLOT_TYPES = ['header', 'primary', 'upsell'] as const;
+
+/** Stored asset types (spec 02 §3 Asset). */
+export const ASSET_TYPES = ['header', 'primary', 'upsell'] as const;
+
+export const VARIANTS = ['desktop', 'mobile'] as const;
+
+export const TRACK_EVENTS = ['impression', 'click', 'conversion'] as const;
+
+/** Vehicle model categories of the manufacturer catalogue (spec 01 §3). */
+export const MODEL_CATEGORIES = ['sedan', 'hatchback', 'suv', 'truck', 'coupe', 'wagon'] as const;
+
+/** The four configured banner slots (spec 02 §5). */
+export const BANNER_SLOTS = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'] as const;
+export type BannerSlot = (typeof BANNER_SLOTS)[number];
+
+export const STORAGE_PROVIDERS = ['dc-banners', 'dealer', 'agency', 'custom'] as const;
+
+export const UPSELL_STRATEGIES = ['manufacturer', 'inventory', 'custom'] as const;
+export type UpsellStrategy = (typeof UPSELL_STRATEGIES)[number];
+
+export const DEALER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
+
+/** Inventory feed update frequencies (spec 02 §3 InventoryFeed). */
+export const UPDATE_FREQUENCIES = ['hourly', 'every-4-hours', 'daily'] as const;
+
+/** Analytics periods (spec 02 §2 Analytics, DECISIONS 18-19). */
+export const ANALYTICS_PERIODS = ['24h', '7d', '30d', '90d'] as const;
+export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
