@@ -30,7 +30,7 @@ import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
-import { RowsEditor, WeightSlider, WeightsRule } from './ConfigManager';
+import { RowsEditor, WeightSlider, WeightsRule } from './editors';
 
 const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
   { value: 'manufacturer', title: 'Manufacturer Defaults', description: "Use the manufacturer's recommended upsell paths.", icon: Factory },
