@@ -73,6 +73,26 @@ describe('dealer area', () => {
     await app.close();
   });
 
+  it('keeps a "Will never show" result on screen until the dealer dismisses it (issue 15 upload checks)', async () => {
+    const { app } = await freshDealer('Typo Motors');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
+    const file = path.join(dir, 'new_2025_honda_civc_sport_1920x300.jpg');
+    writeFileSync(file, await makeBanner(1920, 300));
+    await nav(app, 'Assets');
+    await app.getByRole('button', { name: 'Start Upload' }).first().click();
+    await app.locator('input[type=file]').setInputFiles(file);
+    const warning = app.getByText('Will never show: "civc" is not a model of this dealer. Did you mean Civic?');
+    await warning.waitFor();
+    const dismiss = app.getByRole('button', { name: 'Dismiss results' });
+    await dismiss.waitFor(); // the upload is over: the result stays
+    await expect.poll(() => app.locator('img[src*="/assets/"]').count()).toBe(1); // stored all the same
+    await expect(warning.isVisible()).resolves.toBe(true);
+    await app.screenshot({ path: screenshotPath('12-upload-never-shows'), fullPage: true });
+    await dismiss.click();
+    await expect.poll(() => warning.count()).toBe(0);
+    await app.close();
+  });
+
   it("edits a mapping and a weight, sees 'Unsaved changes', saves and still sees them after a reload", async () => {
     const { app } = await freshDealer('Mapping Motors');
     await nav(app, 'Configuration');

@@ -22,6 +22,7 @@ import {
 } from '../../domain/contracts/assets';
 import { Invalid, PayloadTooLarge } from '../errors';
 import { getDealer } from '../dealers/service';
+import { findDeliveryDealer } from '../delivery/service';
 import {
   assetBytes,
   bulkAssets,
@@ -115,9 +116,10 @@ export async function assetRoutes(fastify: FastifyInstance) {
       // A bad window refuses the whole upload (400 naming the field) before any file is stored.
       const window = resolveWindow(fields, { startsAt: null, endsAt: null }, await windowTimeZone(app.db, dealerId));
       const now = app.now();
+      const dealer = (await findDeliveryDealer(app, dealerId)) ?? undefined; // for the "will never show" check (issue 15)
       const results: UploadResult[] = [];
       for (const part of parts) {
-        results.push('refused' in part ? part.refused : await uploadAsset(app.db, dealerId, part.filename, part.bytes, { window, now }));
+        results.push('refused' in part ? part.refused : await uploadAsset(app.db, dealerId, part.filename, part.bytes, { window, now, dealer }));
       }
       if (results.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');
       return { results };

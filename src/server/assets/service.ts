@@ -4,7 +4,7 @@
  * deactivate/delete (issue 15). Functions that say what shows take the request time `now`
  * (app.now), never the clock.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
@@ -23,6 +23,7 @@ import { instantMs, isLive, parseWindowInput, scheduleStatus, WINDOW_FORMAT_MESS
 import { Invalid, NotFound, QuotaExceeded } from '../errors';
 import { dealerTimeZone } from '../dealers/service';
 import { inspectImage } from './image';
+import { deadBannerWarnings, type UploadCheckDealer } from './upload-checks';
 import type { AssetPatch, BulkAction, BulkResult, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
 
 type AssetRow = typeof assets.$inferSelect;
@@ -114,10 +115,16 @@ export async function storageUsage(db: Db, dealerId: string): Promise<{ usedByte
   return { usedBytes: await storageUsed(db, dealerId), quotaBytes: dealer.storage.storageQuotaBytes };
 }
 
+/** The same bytes are already stored for the dealer (issue 15): the upload is answered as already uploaded, nothing stored. */
+class AlreadyUploaded extends Error {}
+
 /**
  * Validates and stores one uploaded file for a dealer, with the upload's promotion window
  * (`window`, already checked by resolveWindow; issue 15). Bad input never throws: it comes back as
- * `{ ok: false, error, hint? }` so the other files of the same upload still go through.
+ * `{ ok: false, error, hint? }` so the other files of the same upload still go through; so does a
+ * file whose bytes the dealer already stored for the same model and trim ('Already uploaded: the
+ * same file is stored as {name}', by content hash; for another model it is stored with a note). With `opts.dealer` (its page plans), a file that can never show, or names
+ * another make, is stored with a warning saying so and the nearest model (upload-checks.ts, issue 15).
  * Quota checks and the insert run in one transaction holding the dealer row lock.
  */
 export async function uploadAsset(
@@ -125,7 +132,7 @@ export async function uploadAsset(
   dealerId: string,
   filename: string,
   bytes: Buffer,
-  opts: { window?: AssetWindow; now: Date },
+  opts: { window?: AssetWindow; now: Date; dealer?: UploadCheckDealer },
 ): Promise<UploadResult> {
   const named = validateAssetFilename(filename);
   if (!named.ok) return { filename, ok: false, error: named.error, hint: named.suggestion };
@@ -150,6 +157,8 @@ export async function uploadAsset(
       `The file name says ${parsed.dimensions.width}x${parsed.dimensions.height} but the image is ${info.width}x${info.height}; the real size is used.`,
     );
   }
+  if (opts.dealer) warnings.push(...deadBannerWarnings(parsed, opts.dealer));
+  const contentHash = createHash('sha256').update(bytes).digest('hex');
   try {
     const asset = await db.transaction(async (tx) => {
       const [dealer] = await tx
@@ -158,6 +167,15 @@ export async function uploadAsset(
         .where(eq(dealers.id, dealerId))
         .for('update');
       if (!dealer) throw new NotFound(TEXT.dealerNotFound);
+      // The same bytes for the same model and trim: the file is already there. For another model
+      // (one creative used for two models) it is stored, with a note.
+      const same = await tx
+        .select({ name: assets.name, modelKey: assets.modelKey, trim: assets.trim })
+        .from(assets)
+        .where(and(eq(assets.dealerId, dealerId), eq(assets.contentHash, contentHash)));
+      const twin = same.find((a) => a.modelKey === modelKey(parsed.model) && trimKey(a.trim) === trimKey(parsed.trim));
+      if (twin) throw new AlreadyUploaded(`Already uploaded: the same file is stored as ${twin.name}`);
+      if (same[0]) warnings.push(`The same image is also stored as ${same[0].name}.`);
       const quota = dealer.storage.storageQuotaBytes;
       const used = await storageUsed(tx, dealerId);
       if (used > quota * STORAGE_REFUSE_RATIO) throw new QuotaExceeded(TEXT.storageNearlyFull);
@@ -181,6 +199,7 @@ export async function uploadAsset(
           width: info.width,
           height: info.height,
           parsedMetadata: { ...parsed, dimensions: { width: info.width, height: info.height } },
+          contentHash,
           startsAt: opts.window?.startsAt ?? null,
           endsAt: opts.window?.endsAt ?? null,
         })
@@ -190,7 +209,7 @@ export async function uploadAsset(
     });
     return { filename, ok: true, asset, warnings };
   } catch (err) {
-    if (err instanceof QuotaExceeded) return { filename, ok: false, error: err.message };
+    if (err instanceof QuotaExceeded || err instanceof AlreadyUploaded) return { filename, ok: false, error: err.message };
     throw err;
   }
 }

@@ -149,6 +149,8 @@ export const assets = pgTable(
     height: integer('height').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     parsedMetadata: jsonb('parsed_metadata').$type<ParsedFilename>().notNull(),
+    /** SHA-256 of the file's bytes, hex (issue 15: the same file uploaded again is offered as already uploaded). */
+    contentHash: text('content_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Promotion schedule (issue 15): shown from starts_at (inclusive) until ends_at (exclusive); null = open. */
     startsAt: timestamp('starts_at', { withTimezone: true }),
@@ -156,6 +158,7 @@ export const assets = pgTable(
   },
   (t) => [
     index('assets_dealer_model_idx').on(t.dealerId, t.modelKey),
+    index('assets_dealer_hash_idx').on(t.dealerId, t.contentHash),
     check('assets_window_order', sql`${t.endsAt} IS NULL OR ${t.startsAt} IS NULL OR ${t.endsAt} > ${t.startsAt}`),
   ],
 );

@@ -2,10 +2,12 @@
  * Asset upload panel (spec 02 §2 Asset upload panel, §5 Asset upload, §9; DECISIONS 10-13, 24):
  * naming-convention help, the configured sizes, the storage bar, a drop zone with its rejection
  * texts, real per-file upload progress and the server's per-file validation results; an optional
- * promotion window for the files of the upload (issue 15).
+ * promotion window for the files of the upload (issue 15). Results with a warning ("Will never show",
+ * another make, a real size other than the file name's, the same image stored for another model)
+ * stay on screen until the dealer dismisses them (issue 15); an upload without any closes the panel.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Code, Group, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import '@mantine/dropzone/styles.css';
 import { Dropzone, type FileRejection, type FileWithPath } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
@@ -91,6 +93,7 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
     const update = (key: string, patch: Partial<FileState>) => setFiles((cur) => cur.map((s) => (s.key === key ? { ...s, ...patch } : s)));
     let allOk = rejections.length === 0;
     let uploaded = 0;
+    let warned = false;
     for (const [i, file] of accepted.entries()) {
       const key = batch[i]!.key;
       if (controller.signal.aborted) break;
@@ -99,6 +102,7 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
         update(key, { progress: 100, result });
         if (result.ok) uploaded += 1;
         else allOk = false;
+        if (result.ok && result.warnings.length > 0) warned = true;
       } catch (e) {
         allOk = false;
         const message = errorMessage(e);
@@ -113,7 +117,7 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
     }
     await qc.invalidateQueries({ queryKey: dealerKeys.assets(dealer.id) });
     setBusy(false);
-    if (allOk) {
+    if (allOk && !warned) {
       setFiles([]);
       onDone(uploaded);
     }
@@ -232,9 +236,16 @@ export function UploadPanel({ dealer, usage, onDone }: { dealer: Dealer; usage: 
 
         {files.length > 0 && (
           <Stack gap="xs" aria-live="polite">
-            <Text size="sm" fw={600}>
-              Validation results
-            </Text>
+            <Group justify="space-between">
+              <Text size="sm" fw={600}>
+                Validation results
+              </Text>
+              {!busy && (
+                <Button variant="subtle" size="compact-sm" onClick={() => setFiles([])}>
+                  Dismiss results
+                </Button>
+              )}
+            </Group>
             {files.map((f) => (
               <FileRow key={f.key} file={f} />
             ))}
