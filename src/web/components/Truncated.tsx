@@ -4,7 +4,7 @@
  * the focus stop exist only while the text is actually cut; a link (`href` or `to`) is focusable
  * anyway.
  */
-import { useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useState, type ReactNode, type Ref } from 'react';
 import { Anchor, Text, type MantineSize } from '@mantine/core';
 import { Tooltip } from './deferred';
 import { Link } from 'react-router';
@@ -20,20 +20,23 @@ interface Props {
   testId?: string;
 }
 
-/** True while the element's text is wider than its box (re-checked whenever either changes size). */
+/**
+ * True while the element's text is wider than its box (re-checked whenever either changes size).
+ * A callback ref: the element is measured again when it is replaced (the deferred Tooltip wrapping
+ * it arrives after the first paint and React mounts a new element then).
+ */
 function useIsCut(text: string) {
-  const ref = useRef<HTMLElement>(null);
+  const [el, setEl] = useState<HTMLElement | null>(null);
   const [cut, setCut] = useState(false);
   useEffect(() => {
-    const el = ref.current;
     if (!el) return;
     const check = () => setCut(el.scrollWidth > el.clientWidth + 1);
     check();
     const observer = new ResizeObserver(check);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [text]);
-  return { ref, cut };
+  }, [el, text]);
+  return { ref: setEl, cut };
 }
 
 /** A truncated line of text or link with its full text on hover and focus. */
