@@ -284,13 +284,16 @@ export interface SeededDealer {
   name: string;
 }
 
+const adminSessions = new Map<string, Promise<string>>();
+
 /**
  * Creates a dealer of `manufacturer` through the admin API (name → slug id, manufacturer default
  * configs, default settings: DECISIONS 8) and a dealer-manager for it, so that a test starts from
  * its own known state instead of one an earlier test left. @throws unless both calls answer 201.
  */
 export async function seedDealer(origin: string, name: string, manufacturer = 'honda'): Promise<SeededDealer> {
-  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+  // One admin session per server for all seeding: sign-ins are limited per IP (20 a minute, issue 11).
+  const admin = await (adminSessions.get(origin) ?? adminSessions.set(origin, apiSignIn(origin, 'admin@dc-banners.com', 'admin123')).get(origin)!);
   const post = (url: string, body: unknown) =>
     fetch(`${origin}${url}`, { method: 'POST', headers: { cookie: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const dealerRes = await post('/api/admin/dealers', { name, manufacturer, websiteUrl: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com`, provider: 'mxs' });
