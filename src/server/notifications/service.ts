@@ -82,8 +82,9 @@ export interface NotificationOptions {
 }
 
 /**
- * Writes `mail` to the Outbox under (dealer, key) and sends it. Returns the status written, or null
- * when the key was taken (already sent, or being sent by another process).
+ * Writes `mail` to the Outbox under (dealer, key), dated `now` (the job's clock, which "since the
+ * last alert" is read against), and sends it. Returns the status written, or null when the key was
+ * taken (already sent, or being sent by another process).
  */
 async function deliver(
   db: Db,
@@ -93,11 +94,12 @@ async function deliver(
   key: string,
   mail: MailContent,
   recipients: string[],
+  now: Date,
 ): Promise<keyof NotificationRun | null> {
   const initial = !recipients.length ? 'no-recipients' : mailer.configured ? 'sending' : 'not-configured';
   const [row] = await db
     .insert(mailOutbox)
-    .values({ dealerId, kind, dedupeKey: key, recipients, subject: mail.subject, textBody: mail.text, htmlBody: mail.html, status: initial })
+    .values({ dealerId, kind, dedupeKey: key, recipients, subject: mail.subject, textBody: mail.text, htmlBody: mail.html, status: initial, createdAt: now })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });
   if (!row) return null;
@@ -156,7 +158,7 @@ export async function runNotificationJob(db: Db, opts: NotificationOptions): Pro
       .where(and(eq(users.dealerId, dealer.id), eq(users.role, 'dealer-manager'), eq(users.isActive, true)));
     const recipients = managers.map((m) => m.email).sort();
     const send = async (kind: NotificationKind, key: string, mail: MailContent) => {
-      const status = await deliver(db, mailer, dealer.id, kind, key, mail, recipients);
+      const status = await deliver(db, mailer, dealer.id, kind, key, mail, recipients, now);
       if (status) {
         run[status] += 1;
         opts.log?.info({ dealerId: dealer.id, kind, key, status }, 'notification written to the outbox');
