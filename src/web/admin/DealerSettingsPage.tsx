@@ -38,7 +38,7 @@ import { Info, MailWarning, RotateCcw } from 'lucide-react';
 import { enterWhileInvalid, SaveControls, StickyActionBar } from '../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../components/unsaved';
 import { Truncated } from '../components/Truncated';
-import { deferredValidator, fieldAmong, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
+import { deferredValidator, fieldAmong, showSaveErrors, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
 import type { Dealer } from '../../domain/schemas';
 import { BANNER_SLOTS, DEALER_STATUSES, PROVIDERS, STORAGE_PROVIDERS, type BannerSlot, type Provider } from '../../domain/enums';
 import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE } from '../../domain/constants';
@@ -232,12 +232,7 @@ function SettingsForm({ dealer: d }: { dealer: Dealer }) {
         form.resetDirty(next);
         notifications.show({ color: 'teal', message: 'Dealer settings saved' });
       },
-      onError: (e) => {
-        const fields = serverFormErrors(e, fieldOf);
-        form.setErrors(fields);
-        const known = Object.keys(fields).length > 0;
-        notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : e.message });
-      },
+      onError: (e) => showSaveErrors(form, e, fieldOf, labelOf),
     });
   };
 

@@ -9,6 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { FormErrors } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
 import { parseFieldErrors, type FieldErrors } from '../../domain/field-errors';
 import { ApiError } from './client';
 
@@ -43,6 +44,18 @@ export function serverFormErrors(error: unknown, fieldOf: (path: string) => stri
     if (!(field in out)) out[field] = problem;
   }
   return out;
+}
+
+/**
+ * A refused save of a @mantine/form: the server's field errors go on their fields (`fieldOf` maps
+ * a path to its field) and a 'Save failed' notification names them by `labelOf`, or gives the
+ * error's own message when it names no field.
+ */
+export function showSaveErrors(form: { setErrors(errors: FormErrors): void }, error: Error, fieldOf: (path: string) => string, labelOf: (path: string) => string | undefined): void {
+  const fields = serverFormErrors(error, fieldOf);
+  form.setErrors(fields);
+  const known = Object.keys(fields).length > 0;
+  notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : error.message });
 }
 
 /** The longest of `fields` that is `path` or a prefix of it ('security.allowedDomains.2' -> 'security.allowedDomains'), else `path`. */

@@ -15,7 +15,7 @@ import { notifications } from '@mantine/notifications';
 import { Plus, RotateCcw } from 'lucide-react';
 import { enterWhileInvalid, SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
-import { deferredValidator, serverFormErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
+import { deferredValidator, showSaveErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
 import type { BannerSizes } from '../../../domain/schemas';
 import { BANNER_SLOTS, type BannerSlot } from '../../../domain/enums';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
@@ -156,12 +156,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
         startFrom(data);
         notifications.show({ color: 'teal', message: 'Configuration saved' });
       },
-      onError: (e) => {
-        const fields = serverFormErrors(e, fieldOf);
-        form.setErrors(fields);
-        const known = Object.keys(fields).length > 0;
-        notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : e.message });
-      },
+      onError: (e) => showSaveErrors(form, e, fieldOf, labelOf),
     });
 
   const onReset = async () => {

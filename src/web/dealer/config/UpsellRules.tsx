@@ -18,7 +18,7 @@ import { ArrowRight, Boxes, Factory, Info, Plus, RotateCcw, SlidersHorizontal } 
 import { SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
 import { Figure } from '../../components/metrics';
-import { deferredValidator, serverFormErrors, summarizeFieldErrors } from '../../api/field-errors';
+import { deferredValidator, showSaveErrors } from '../../api/field-errors';
 import type { UpsellStrategy } from '../../../domain/enums';
 import type { UpsellRulesView } from '../../../domain/configs';
 import { TEXT } from '../../../domain/constants';
@@ -117,12 +117,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
   const onSave = () =>
     save.mutate(payload, {
       onSuccess: () => notifications.show({ color: 'teal', message: 'Upsell rules saved' }),
-      onError: (e) => {
-        const fields = serverFormErrors(e, fieldOf);
-        form.setErrors(fields);
-        const known = Object.keys(fields).length > 0;
-        notifications.show({ color: 'red', title: 'Save failed', message: known ? summarizeFieldErrors(fields, labelOf) : e.message });
-      },
+      onError: (e) => showSaveErrors(form, e, fieldOf, labelOf),
     });
   const customError = form.errors.custom ?? errorsNow.custom;
   const weightsError = form.errors.inventoryWeights ?? errorsNow.inventoryWeights;
