@@ -71,4 +71,9 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [reaches('web', 'embed'), SEED_DATA] }] },
   },
   { files: ['src/server/**/*.test.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [reaches('web')] }] } },
+  // `npm run bench` (a plain tsx script) imports these: vitest would throw outside its runner.
+  {
+    files: ['tests/e2e/harness.ts', 'tests/e2e/page-speed.ts', 'tests/fixtures/images.ts', 'scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vitest', message: 'npm run bench imports this file outside the vitest runner' }] }] },
+  },
 );

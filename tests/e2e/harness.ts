@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 import { multipartBody } from '../fixtures/images';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -338,7 +337,12 @@ export async function saveFeedAndWatchRuns(writeOrigin: string, readOrigin: stri
   });
   if (saved.status !== 200) throw new Error(`saving the feed answered ${saved.status}: ${await saved.text()}`);
   const runs = async () => ((await (await fetch(`${readOrigin}/api/dealers/${dealerId}/inventory/feed`, { headers: { cookie: manager } })).json()) as { runs: Array<{ status: string }> }).runs;
-  await expect.poll(async () => (await runs()).map((r) => r.status), { timeout: 30_000, interval: 200 }).toEqual(['success']);
+  const deadline = Date.now() + 30_000;
+  let statuses: string[] = [];
+  while ((statuses = (await runs()).map((r) => r.status)).join() !== 'success') {
+    if (Date.now() > deadline) throw new Error(`feed runs after 30 s: [${statuses.join(', ')}], expected one success`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
   await new Promise((r) => setTimeout(r, passesMs));
   return runs();
 }
