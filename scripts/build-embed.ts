@@ -51,7 +51,7 @@ export async function buildEmbed(): Promise<Record<string, { bytes: number; gzip
         // Browsers of the last five years: optional chaining and ?? stay as written (smaller than lowered).
         target: 'es2020',
         // The banner record's internal fields get one-letter names (never JSON keys, never DOM names).
-        mangleProps: /^(el|view|counted|loaded|inView|observer|timer)$/,
+        mangleProps: /^(el|view|counted|loaded|inView|observer|timer|img)$/,
         platform: 'browser',
         legalComments: 'none',
         plugins: [providerModule(provider)],

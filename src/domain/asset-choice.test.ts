@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cdnAssetUrl, chooseAsset, shapeMismatch, slotSize, type ChoosableAsset, pickFallback } from './asset-choice';
+import { cdnAssetUrl, chooseAsset, chooseRotation, rotationPick, shapeMismatch, slotSize, type ChoosableAsset, pickFallback } from './asset-choice';
+import { ROTATION_BUCKETS } from './page-constants';
 import { sizesWithFallback } from './defaults';
 
 const sizes = sizesWithFallback({});
@@ -180,5 +181,34 @@ describe('chooseAsset: promotion windows (issue 15)', () => {
 
   it('never shows an inactive asset, even inside its window', () => {
     expect(chooseAsset([{ ...promo, isActive: false }], { ...header, now: at })).toBeNull();
+  });
+});
+
+describe('chooseRotation and rotationPick (issue 15 A/B)', () => {
+  const q = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes, now: 0 };
+  it('rotates the live assets of the chosen size and trim, newest first, and nothing else', () => {
+    const assets = [
+      asset('new', 'civic', 1920, 300),
+      asset('other-size', 'civic', 1200, 300),
+      asset('sport', 'civic', 1920, 300, { parsedMetadata: { isValid: true, trim: 'sport' } }),
+      asset('off', 'civic', 1920, 300, { isActive: false }),
+      asset('expired', 'civic', 1920, 300, { endsAt: new Date(-1) }),
+      asset('old', 'Civic', 1920, 300),
+    ];
+    expect(chooseRotation(assets, q).map((a) => a.id)).toEqual(['new', 'old']);
+    expect(chooseRotation(assets, { ...q, trim: 'Sport' }).map((a) => a.id)).toEqual(['sport']);
+    expect(chooseRotation(assets, { ...q, model: 'pilot' })).toEqual([]);
+    expect(chooseAsset(assets, q)?.id).toBe('new');
+  });
+  it('splits the buckets exactly evenly for rotations of 1 to 10 creatives', () => {
+    for (let n = 1; n <= 10; n++) {
+      const rotation = Array.from({ length: n }, (_, i) => i);
+      const counts = new Map<number | undefined, number>();
+      for (let r = 0; r < ROTATION_BUCKETS; r++) counts.set(rotationPick(rotation, r), (counts.get(rotationPick(rotation, r)) ?? 0) + 1);
+      expect([...counts.keys()].sort((a, b) => a! - b!), `${n} creatives`).toEqual(rotation);
+      expect(new Set(counts.values()), `${n} creatives`).toEqual(new Set([ROTATION_BUCKETS / n]));
+    }
+    expect(rotationPick(['a', 'b'])).toBe('a');
+    expect(rotationPick([], 5)).toBeUndefined();
   });
 });

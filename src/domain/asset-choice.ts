@@ -91,22 +91,50 @@ export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLow
  * 5. else the first of the model;
  * 6. else null (the caller falls back: CDN, fallback asset, placeholder; DECISIONS 14).
  * For 'upsell' the caller passes the upsell target as q.model (spec 02 §4). Returns the element of
- * `assets` itself.
+ * `assets` itself; the first of chooseRotation.
  */
-export function chooseAsset<A extends ChoosableAsset>(
-  assets: A[],
-  q: { model: string; slot: SlotType; variant: Variant; sizes: BannerSizes; trim?: string; now: number },
-): A | null {
+export function chooseAsset<A extends ChoosableAsset>(assets: A[], q: ChoiceQuery): A | null {
+  return chooseRotation(assets, q)[0] ?? null;
+}
+
+/** What a slot asks of chooseAsset and chooseRotation. */
+export interface ChoiceQuery {
+  model: string;
+  slot: SlotType;
+  variant: Variant;
+  sizes: BannerSizes;
+  trim?: string;
+  /** Milliseconds since the epoch: which assets are inside their promotion window. */
+  now: number;
+}
+
+/**
+ * The creatives a slot rotates (issue 15 "Creative analytics", A/B): the asset chooseAsset picks
+ * first, then every other live asset of the same model, trim and pixel size, newest first; [] when
+ * chooseAsset finds none. Banner requests pick `rotation[r % length]` with their rotation bucket
+ * (rotationPick; page-constants.ts ROTATION_BUCKETS), so the creatives share the slot's impressions evenly.
+ */
+export function chooseRotation<A extends ChoosableAsset>(assets: A[], q: ChoiceQuery): A[] {
   const key = modelKey(q.model);
   const trim = trimKey(q.trim);
   const ofModel = assets.filter((a) => isLive(a, q.now) && a.parsedMetadata.isValid && modelKey(a.model) === key);
   const mine = trim ? [...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) === trim), ...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) !== trim)] : ofModel;
   const size = slotSize(q.slot, q.variant, q.sizes);
-  const exact = mine.find((a) => a.dimensions.width === size.width && a.dimensions.height === size.height);
-  if (exact) return exact;
   const wide = (a: A) => a.dimensions.width > WIDE_HEADER_RATIO * a.dimensions.height;
-  const byRatio = mine.find((a) => (q.slot === 'header' ? wide(a) : !wide(a)));
-  return byRatio ?? mine[0] ?? null;
+  const chosen =
+    mine.find((a) => a.dimensions.width === size.width && a.dimensions.height === size.height) ??
+    mine.find((a) => (q.slot === 'header' ? wide(a) : !wide(a))) ??
+    mine[0];
+  if (!chosen) return [];
+  const same = (a: A) =>
+    a.dimensions.width === chosen.dimensions.width && a.dimensions.height === chosen.dimensions.height && trimKey(a.parsedMetadata.trim) === trimKey(chosen.parsedMetadata.trim);
+  // `chosen` is the first of its size and trim in `mine`'s order, so it leads the rotation.
+  return mine.filter(same);
+}
+
+/** The creative of `rotation` that rotation bucket `r` shows (r absent: the first, chooseAsset's). */
+export function rotationPick<T>(rotation: readonly T[], r = 0): T | undefined {
+  return rotation[r % Math.max(1, rotation.length)];
 }
 
 /**

@@ -48,6 +48,11 @@ export interface PreviewSlot {
    * target (it wins ties on weight). Empty when the model has no upsell candidate (it shows itself).
    */
   candidates?: PreviewCandidate[];
+  /**
+   * The uploaded creatives the slot rotates (issue 15, A/B; [] or one when it does not): each with the
+   * delivery URL of its rotation bucket (`r` = its index), the first being the slot's `assetId`.
+   */
+  rotation: Array<{ assetId: string; assetName: string | null; imageUrl: string }>;
 }
 
 /** One upsell candidate as Preview explains it: 'Passport', 8, 'High Priority'. */

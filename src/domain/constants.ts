@@ -234,3 +234,15 @@ export const TEXT_LIMITS = {
   listItems: 500,
   mapEntries: 2000,
 } as const;
+
+/**
+ * How Analytics and the weekly report name a creative that is not an uploaded asset (issue 15), by
+ * CreativePerformance.kind; an asset goes by its file name, or DELETED_ASSET_LABEL once deleted.
+ */
+export const CREATIVE_LABELS: Record<string, string> = {
+  cdn: 'CDN image',
+  fallback: 'Fallback image',
+  placeholder: 'Placeholder',
+  unknown: 'Not recorded (older script)',
+};
+export const DELETED_ASSET_LABEL = 'Deleted asset';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversionRate, ctr, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
+import { conversionRate, ctr, ctrBetter, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
 
 describe('ctr (spec 01 §9)', () => {
   it('is clicks / impressions x 100', () => {
@@ -107,5 +107,18 @@ describe('plural', () => {
     expect(plural(1234, 'impression')).toBe('1,234 impressions');
     expect(plural(1.5, 'day')).toBe('1.5 days');
     expect(plural(3, 'entry', 'entries')).toBe('3 entries');
+  });
+});
+
+describe('ctrBetter (issue 15 A/B verdicts)', () => {
+  it('is true only when the higher CTR is significant at 95 % (one-sided z >= 1.645)', () => {
+    expect(ctrBetter({ clicks: 41, impressions: 401 }, { clicks: 2, impressions: 401 })).toBe(true);
+    // 3.0 % vs 2.5 % over 1,000 impressions each: z = 0.68, not yet.
+    expect(ctrBetter({ clicks: 30, impressions: 1000 }, { clicks: 25, impressions: 1000 })).toBe(false);
+    // The same rates over 20,000 each: z = 3.05.
+    expect(ctrBetter({ clicks: 600, impressions: 20000 }, { clicks: 500, impressions: 20000 })).toBe(true);
+    expect(ctrBetter({ clicks: 2, impressions: 401 }, { clicks: 41, impressions: 401 })).toBe(false);
+    expect(ctrBetter({ clicks: 0, impressions: 0 }, { clicks: 0, impressions: 10 })).toBe(false);
+    expect(ctrBetter({ clicks: 0, impressions: 10 }, { clicks: 0, impressions: 10 })).toBe(false);
   });
 });

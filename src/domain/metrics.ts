@@ -91,3 +91,16 @@ export function isAboveAverage(ctrPercent: number | null): boolean {
 export function conversionRate(conversions: number, clicks: number): number | null {
   return clicks > 0 ? (conversions * 100) / clicks : null;
 }
+
+/**
+ * True when CTR `a` is higher than CTR `b` at 95 % confidence (issue 15, A/B rotations): a one-sided
+ * two-proportion z-test on clicks out of impressions, z >= 1.645. False when either has no impressions.
+ */
+export function ctrBetter(a: { clicks: number; impressions: number }, b: { clicks: number; impressions: number }): boolean {
+  if (a.impressions === 0 || b.impressions === 0) return false;
+  const pa = a.clicks / a.impressions;
+  const pb = b.clicks / b.impressions;
+  const pooled = (a.clicks + b.clicks) / (a.impressions + b.impressions);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.impressions + 1 / b.impressions));
+  return se > 0 && (pa - pb) / se >= 1.645;
+}

@@ -64,7 +64,7 @@ describe('weeklyReportMail', () => {
   it('writes the figures as text and as escaped HTML', () => {
     const mail = weeklyReportMail(
       'Kia <West>',
-      { impressions: 0, clicks: 0, conversions: 0, models: [] },
+      { impressions: 0, clicks: 0, conversions: 0, models: [], creatives: [] },
       new Date('2026-11-16T00:00:00Z'),
       new Date('2026-11-23T00:00:00Z'),
       'UTC',
@@ -73,6 +73,25 @@ describe('weeklyReportMail', () => {
     expect(mail.text).toBe('Your banners from 2026-11-16 to 2026-11-22:\n\nImpressions: 0\nClicks: 0\nCTR: --\nConversions: 0\n\nNo banner was shown this week.\n');
     expect(mail.html).toContain('<h2>Kia &#60;West&#62;: banner report');
     expect(mail.html).not.toContain('<West>');
+  });
+  it('lists the top models and the top creatives by clicks, as text and as HTML tables', () => {
+    const creatives = [
+      { name: 'honda_civic_1920x300_a.jpg', model: 'Civic', slot: 'header', impressions: 1000, clicks: 30 },
+      { name: 'honda_civic_1920x300_b.jpg', model: 'Civic', slot: 'header', impressions: 1000, clicks: 50 },
+      { name: 'Placeholder', model: 'Pilot', slot: 'upsell', impressions: 400, clicks: 2 },
+    ];
+    const mail = weeklyReportMail(
+      'Honda of Demo',
+      { impressions: 2400, clicks: 82, conversions: 3, models: [{ model: 'Civic', impressions: 2000, clicks: 80 }, { model: 'Pilot', impressions: 400, clicks: 2 }], creatives },
+      new Date('2026-11-16T00:00:00Z'),
+      new Date('2026-11-23T00:00:00Z'),
+      'UTC',
+    );
+    expect(mail.text).toContain(
+      'Top creatives:\n- honda_civic_1920x300_b.jpg (Civic, header): 1,000 impressions, 50 clicks, CTR 5.00%\n- honda_civic_1920x300_a.jpg (Civic, header): 1,000 impressions, 30 clicks, CTR 3.00%\n- Placeholder (Pilot, upsell): 400 impressions, 2 clicks, CTR 0.50%\n',
+    );
+    expect(mail.html).toContain('>Top creatives</h3>');
+    expect(mail.html.indexOf('honda_civic_1920x300_b.jpg')).toBeLessThan(mail.html.indexOf('honda_civic_1920x300_a.jpg'));
   });
   it('localParts reads the wall clock of the zone', () => {
     expect(localParts(new Date('2026-11-23T13:30:05Z'), 'America/New_York')).toEqual({ date: '2026-11-23', weekday: 1, hour: 8, minute: 30, second: 5 });

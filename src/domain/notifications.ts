@@ -149,13 +149,16 @@ export interface MailContent {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Wraps paragraphs (and an optional table) in the plain HTML every mail client renders. */
-function htmlMail(title: string, paragraphs: string[], table?: { head: string[]; rows: string[][] }): string {
+function htmlMail(title: string, paragraphs: string[], tables: Array<{ caption: string; head: string[]; rows: string[][] }> = []): string {
   const cell = (tag: 'th' | 'td', v: string) => `<${tag} style="text-align:left;padding:4px 12px 4px 0;border-bottom:1px solid #ddd">${escapeHtml(v)}</${tag}>`;
-  const tableHtml = table
-    ? `<table style="border-collapse:collapse;margin:12px 0"><thead><tr>${table.head.map((h) => cell('th', h)).join('')}</tr></thead><tbody>${table.rows
-        .map((r) => `<tr>${r.map((v) => cell('td', v)).join('')}</tr>`)
-        .join('')}</tbody></table>`
-    : '';
+  const tableHtml = tables
+    .map(
+      (t) =>
+        `<h3 style="margin:20px 0 4px;font-size:16px">${escapeHtml(t.caption)}</h3><table style="border-collapse:collapse;margin:0 0 12px"><thead><tr>${t.head.map((h) => cell('th', h)).join('')}</tr></thead><tbody>${t.rows
+          .map((r) => `<tr>${r.map((v) => cell('td', v)).join('')}</tr>`)
+          .join('')}</tbody></table>`,
+    )
+    .join('');
   return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:640px"><h2>${escapeHtml(title)}</h2>${paragraphs
     .map((p) => `<p>${escapeHtml(p)}</p>`)
     .join('')}${tableHtml}<p style="color:#777;font-size:12px">dc-banners · change which e-mails you get in your dealer's notification settings.</p></body></html>`;
@@ -198,26 +201,43 @@ export interface WeeklyFigures {
   conversions: number;
   /** Per model (display name), any order; the report lists the top WEEKLY_REPORT_TOP by clicks, then impressions. */
   models: Array<{ model: string; impressions: number; clicks: number }>;
+  /**
+   * Per creative and slot (issue 15), any order: `name` is the asset's file name, or what showed
+   * instead ('Placeholder', 'CDN image', 'Fallback image'); the report lists the top WEEKLY_REPORT_TOP
+   * by clicks, then impressions.
+   */
+  creatives: Array<{ name: string; model: string; slot: string; impressions: number; clicks: number }>;
 }
 
-/** The weekly report e-mail for the week `from` (inclusive) to `to` (exclusive), dates shown in `timeZone`. */
+/** The first WEEKLY_REPORT_TOP rows by clicks, then impressions. */
+const topOf = <T extends { impressions: number; clicks: number }>(rows: T[]): T[] =>
+  [...rows].sort((a, b) => b.clicks - a.clicks || b.impressions - a.impressions).slice(0, WEEKLY_REPORT_TOP);
+
+/** The weekly report e-mail for the week `from` (inclusive) to `to` (exclusive), dates shown in `timeZone`: totals, top models, top creatives. */
 export function weeklyReportMail(dealerName: string, f: WeeklyFigures, from: Date, to: Date, timeZone: string): MailContent {
   const last = localDay(new Date(to.getTime() - 1), timeZone);
   const first = localDay(from, timeZone);
   const subject = `${dealerName}: banner report for ${first} to ${last}`;
-  const top = [...f.models].sort((a, b) => b.clicks - a.clicks || b.impressions - a.impressions).slice(0, WEEKLY_REPORT_TOP);
   const summary = [
     `Impressions: ${formatCount(f.impressions)}`,
     `Clicks: ${formatCount(f.clicks)}`,
     `CTR: ${formatCtr(ctr(f.clicks, f.impressions))}`,
     `Conversions: ${formatCount(f.conversions)}`,
   ];
-  const head = ['Model', 'Impressions', 'Clicks', 'CTR'];
-  const rows = top.map((m) => [m.model, formatCount(m.impressions), formatCount(m.clicks), formatCtr(ctr(m.clicks, m.impressions))]);
-  const topText = top.length
-    ? `Top models:\n${top.map((m) => `- ${m.model}: ${plural(m.impressions, 'impression')}, ${plural(m.clicks, 'click')}, CTR ${formatCtr(ctr(m.clicks, m.impressions))}`).join('\n')}`
+  const figures = (x: { impressions: number; clicks: number }) => [formatCount(x.impressions), formatCount(x.clicks), formatCtr(ctr(x.clicks, x.impressions))];
+  const line = (label: string, x: { impressions: number; clicks: number }) =>
+    `- ${label}: ${plural(x.impressions, 'impression')}, ${plural(x.clicks, 'click')}, CTR ${formatCtr(ctr(x.clicks, x.impressions))}`;
+  const models = topOf(f.models);
+  const creatives = topOf(f.creatives);
+  const creativeLabel = (c: WeeklyFigures['creatives'][number]) => `${c.name} (${c.model}, ${c.slot})`;
+  const tables = [
+    { caption: 'Top models', head: ['Model', 'Impressions', 'Clicks', 'CTR'], rows: models.map((m) => [m.model, ...figures(m)]) },
+    { caption: 'Top creatives', head: ['Creative', 'Model', 'Slot', 'Impressions', 'Clicks', 'CTR'], rows: creatives.map((c) => [c.name, c.model, c.slot, ...figures(c)]) },
+  ].filter((t) => t.rows.length > 0);
+  const topText = models.length
+    ? `Top models:\n${models.map((m) => line(m.model, m)).join('\n')}${creatives.length ? `\n\nTop creatives:\n${creatives.map((c) => line(creativeLabel(c), c)).join('\n')}` : ''}`
     : 'No banner was shown this week.';
   const text = `Your banners from ${first} to ${last}:\n\n${summary.join('\n')}\n\n${topText}\n`;
-  const html = htmlMail(subject, [`Your banners from ${first} to ${last}.`, ...summary, rows.length ? 'Top models:' : 'No banner was shown this week.'], rows.length ? { head, rows } : undefined);
+  const html = htmlMail(subject, [`Your banners from ${first} to ${last}.`, ...summary, ...(models.length ? [] : ['No banner was shown this week.'])], tables);
   return { subject, text, html };
 }

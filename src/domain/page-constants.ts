@@ -12,3 +12,10 @@ export const INLINE_MAX_WIDTH_PX = 350;
 /** Provider inventory link year bounds for mxs (spec 01 §9). */
 export const MXS_MIN_YEAR = 2003;
 export const MXS_MAX_YEAR = 2026;
+
+/**
+ * Rotation buckets a banner request may name (`r`, 0 to ROTATION_BUCKETS - 1; the embed script
+ * draws one per browser session): 2520 is divisible by every count from 1 to 10, so buckets drawn
+ * evenly split a rotation of up to 10 creatives exactly evenly.
+ */
+export const ROTATION_BUCKETS = 2520;

@@ -15,6 +15,7 @@ import {
   TEXT_LIMITS,
 } from './constants';
 import { modelKey } from './model-keys';
+import { ROTATION_BUCKETS } from './page-constants';
 import { isValidTimeZone, SCHEDULE_STATUSES } from './schedule';
 import {
   ANALYTICS_PERIODS,
@@ -339,6 +340,21 @@ export const PAGE_VIEW_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** Longest model key a beacon may carry (the catalogue's longest key is under 20 characters). */
 export const MAX_MODEL_KEY = 64;
 
+/** Query of GET /api/scripts/:dealerId/asset (spec 01 §7, DECISIONS 14). */
+export const assetQuerySchema = z.object({
+  model: z.string().max(100).default(''),
+  type: slotTypeSchema.default('header'),
+  variant: variantSchema.default('desktop'),
+  trim: z.string().max(100).optional(),
+  /** Device pixel ratio of the srcset candidate: 2 serves the slot size doubled (never enlarged past the original). */
+  scale: z.enum(['1', '2']).default('1').transform(Number),
+  /** '1': the slot's placeholder whatever was chosen (the embed script's one swap after a failed image load, spec 02 §4). */
+  placeholder: z.literal('1').optional(),
+  /** Rotation bucket, 0 to ROTATION_BUCKETS - 1 (the embed script's per-session draw): which creative of the slot's rotation shows (issue 15). */
+  r: z.coerce.number().int().min(0).max(ROTATION_BUCKETS - 1).optional(),
+});
+export type AssetQuery = z.infer<typeof assetQuerySchema>;
+
 /**
  * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25; issue 10). Every string is
  * bounded and free of control characters; `model` is reduced to its comparison key
@@ -373,6 +389,17 @@ export const trackBodySchema = z.object({
   leadId: safeText(100)
     .transform((v) => v.trim() || undefined)
     .optional(),
+  /**
+   * Impressions and clicks (issue 15): the banner request the slot showed (its image URL, or just
+   * its query), from which the server works out the creative as the image answer did. One that is
+   * not a banner request is ignored (the event still counts, its creative unknown).
+   */
+  asset: safeText(1000)
+    .transform((v) => {
+      const q = assetQuerySchema.safeParse(Object.fromEntries(new URLSearchParams(v.slice(v.indexOf('?') + 1))));
+      return q.success ? q.data : undefined;
+    })
+    .optional(),
 }).superRefine((b, ctx) => {
   if (!b.pv) ctx.addIssue({ code: 'custom', path: ['pv'], message: `is required for ${b.event}s` });
   if (b.event === 'conversion') return;
@@ -381,18 +408,6 @@ export const trackBodySchema = z.object({
 });
 export type TrackBody = z.infer<typeof trackBodySchema>;
 
-/** Query of GET /api/scripts/:dealerId/asset (spec 01 §7, DECISIONS 14). */
-export const assetQuerySchema = z.object({
-  model: z.string().max(100).default(''),
-  type: slotTypeSchema.default('header'),
-  variant: variantSchema.default('desktop'),
-  trim: z.string().max(100).optional(),
-  /** Device pixel ratio of the srcset candidate: 2 serves the slot size doubled (never enlarged past the original). */
-  scale: z.enum(['1', '2']).default('1').transform(Number),
-  /** '1': the slot's placeholder whatever was chosen (the embed script's one swap after a failed image load, spec 02 §4). */
-  placeholder: z.literal('1').optional(),
-});
-export type AssetQuery = z.infer<typeof assetQuerySchema>;
 
 /** Totals for one dealer over a period (dashboard cards). */
 export const dealerStatsSchema = z.object({
@@ -501,4 +516,37 @@ export interface DealerAnalytics {
   series: Array<{ bucket: string; impressions: number; clicks: number; conversions: number }>;
   /** Time of the latest recorded event hour, or null when there is none. */
   lastUpdated: string | null;
+  /** Per creative and slot type (issue 15), by impressions, descending. */
+  creatives: CreativePerformance[];
+  /** Share of the period's impressions that showed a placeholder, percent (null without impressions). */
+  placeholderShare: number | null;
+  /** Models whose slots showed a placeholder in the period, by those impressions, descending: they need a banner. */
+  needBanner: Array<{ model: string; slot: string; impressions: number }>;
+}
+
+/** What a creative did in a period (issue 15 "Creative analytics"). */
+export interface CreativePerformance {
+  /** The asset id, 'cdn', 'fallback', 'placeholder', or '' for events stored before creatives were recorded. */
+  creative: string;
+  kind: 'asset' | 'cdn' | 'fallback' | 'placeholder' | 'unknown';
+  /** The asset's file name; null for other kinds and deleted assets. */
+  name: string | null;
+  /** The model shown (canonical name) and the slot type. */
+  model: string;
+  slot: string;
+  /** The asset's pixels, null for other kinds and deleted assets. */
+  width: number | null;
+  height: number | null;
+  /** The asset now: 'live', 'scheduled', 'expired', 'inactive', or 'deleted'; null for other kinds. */
+  status: 'live' | 'scheduled' | 'expired' | 'inactive' | 'deleted' | null;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  ctr: number | null;
+  /**
+   * In an A/B rotation (two or more assets of the same model, slot and size with impressions in the
+   * period): 'best' for the highest CTR at 95 % confidence over each other one, 'leading' for the
+   * highest without that confidence yet, 'trailing' for the others; null outside a rotation.
+   */
+  verdict: 'best' | 'leading' | 'trailing' | null;
 }

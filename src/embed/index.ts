@@ -31,7 +31,7 @@
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
 import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
-import { IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor, viewportVariant, type MadeSlot } from './slots';
+import { IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, viewportVariant, type MadeSlot } from './slots';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';
@@ -45,6 +45,8 @@ interface Banner {
   /** Random id of that page view, sent with its impression, click and conversion (issue 11 §5). */
   pv: string;
   model: string;
+  /** The image element showing the creative: its URL's query names the creative in beacons (issue 15). */
+  img?: HTMLImageElement;
   counted: boolean;
   /** The creative (or its placeholder) has been drawn. */
   loaded: boolean;
@@ -61,7 +63,7 @@ interface LastClick {
   pv: string;
 }
 
-const LAST_CLICK_KEY = 'dcb_last_click';
+const LAST_CLICK_KEY = 'dcb_c';
 
 (function () {
   const w = window as unknown as { dcBanners?: unknown };
@@ -69,9 +71,10 @@ const LAST_CLICK_KEY = 'dcb_last_click';
   const raw: unknown = CONFIG_PLACEHOLDER;
   if (typeof raw === 'string') return; // not configured (served unprocessed)
   const config = raw as EmbedConfig;
-  const nav = navigator as Navigator & { globalPrivacyControl?: boolean };
   /** Do-Not-Track or Global Privacy Control, when the dealer respects them: show banners, send and store nothing. */
-  const quiet = config.respectDnt && (nav.doNotTrack === '1' || nav.globalPrivacyControl === true);
+  const quiet = config.respectDnt && optedOut();
+  /** The session's rotation bucket: which creative of a rotation this shopper sees (issue 15). */
+  const bucket = rotationBucket(quiet);
   const banners: Banner[] = [];
   const bound = new WeakSet<Element>();
   /** Text nodes whose shortcodes were blanked -> the slots inserted beside them. */
@@ -92,12 +95,15 @@ const LAST_CLICK_KEY = 'dcb_last_click';
   const newPageView = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, '0')).join('');
 
   /**
-   * Sends one event. Clicks use sendBeacon (it survives the navigation that follows); the rest use
-   * a keepalive fetch, retried once with jitter when the server answers 503 (it is full or restarting).
+   * Sends one event of a banner `b` (for a conversion, the last click's): its slot type, page view
+   * and, for impressions and clicks, its image URL, from which the server knows the creative shown
+   * (after a failed image, the placeholder's; issue 15). Clicks use sendBeacon (it survives the
+   * navigation that follows); the rest use a keepalive fetch, retried once with jitter when the
+   * server answers 503 (it is full or restarting).
    */
-  const send = (event: string, type: string, model: string, pv: string, extra: { leadId?: string } = {}) => {
+  const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img'>, model: string, leadId?: string) => {
     if (quiet) return;
-    const body = JSON.stringify({ dealerId: config.dealerId, event, type, model, pv, ...extra, url: privacySafeUrl(location.href, KEPT_PARAMS) });
+    const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
     // A string body goes as text/plain: no CORS preflight.
     if (event === 'click' && navigator.sendBeacon(url, body)) return;
@@ -136,7 +142,7 @@ const LAST_CLICK_KEY = 'dcb_last_click';
         b.timer = undefined;
         if (!countable(b)) return;
         settle(b);
-        send('impression', b.type, b.model, b.pv);
+        send('impression', b, b.model);
       }),
       1000,
     );
@@ -168,13 +174,13 @@ const LAST_CLICK_KEY = 'dcb_last_click';
       // A click proves the banner was seen: its impression goes first if the 1-second view had not
       // completed, because the server counts a click only after its page view's impression.
       settle(b);
-      send('impression', b.type, model, b.pv);
+      send('impression', b, model);
     }
-    send('click', b.type, model, b.pv);
+    send('click', b, model);
     if (quiet) return;
     try {
       const click: LastClick = { model, type: b.type, pv: b.pv };
-      sessionStorage.setItem(LAST_CLICK_KEY, JSON.stringify(click));
+      sessionStorage[LAST_CLICK_KEY] = JSON.stringify(click);
     } catch {
       /* storage may be blocked */
     }
@@ -212,7 +218,8 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     img.decoding = 'async';
     [img.width, img.height] = size;
     img.style.cssText = IMG_STYLE;
-    const src = assetUrl(config, pageModel, b.type, variant, trim);
+    const src = assetUrl(config, pageModel, b.type, variant, trim, bucket);
+    b.img = img;
     img.addEventListener(
       'load',
       safe(() => {
@@ -331,8 +338,8 @@ const LAST_CLICK_KEY = 'dcb_last_click';
     // The server counts it only for a click of this page view made within CONVERSION_WINDOW_MS, once
     // per click and per leadId (so a reload or a second call changes nothing).
     conversion: safe((opts?: { model?: string; leadId?: string }) => {
-      const last = quiet ? null : (JSON.parse(sessionStorage.getItem(LAST_CLICK_KEY) ?? 'null') as LastClick | null);
-      if (last) send('conversion', last.type, opts?.model ?? last.model, last.pv, { leadId: opts?.leadId?.slice(0, 100) });
+      const last = quiet ? null : (JSON.parse(sessionStorage[LAST_CLICK_KEY] ?? 'null') as LastClick | null);
+      if (last) send('conversion', last, opts?.model ?? last.model, opts?.leadId?.slice(0, 100));
     }),
   };
 

@@ -28,9 +28,9 @@ describe('embed helpers', () => {
   });
   it('builds the asset URL', () => {
     const c = { apiOrigin: 'https://api.example', dealerId: 'honda-of-demo', version: 7 };
-    expect(assetUrl(c, 'cr-v', 'upsell', 'mobile')).toBe('https://api.example/api/scripts/honda-of-demo/asset?model=cr-v&type=upsell&variant=mobile&v=7');
-    expect(assetUrl(c, 'Civic', 'header', 'desktop', 'Sport Touring')).toBe(
-      'https://api.example/api/scripts/honda-of-demo/asset?model=Civic&type=header&variant=desktop&trim=Sport%20Touring&v=7',
+    expect(assetUrl(c, 'cr-v', 'upsell', 'mobile', undefined, 0)).toBe('https://api.example/api/scripts/honda-of-demo/asset?model=cr-v&type=upsell&variant=mobile&v=7&r=0');
+    expect(assetUrl(c, 'Civic', 'header', 'desktop', 'Sport Touring', 1234)).toBe(
+      'https://api.example/api/scripts/honda-of-demo/asset?model=Civic&type=header&variant=desktop&trim=Sport%20Touring&v=7&r=1234',
     );
   });
 });

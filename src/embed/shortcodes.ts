@@ -40,10 +40,11 @@ export function maxWidth(type: Slot): number {
 /**
  * URL of the banner image for a slot: the page's model as the URL writes it (the server decides what
  * the slot shows), the page's trim when it has one, and the dealer's version (a settings change
- * gives new URLs, so no cache keeps the old choice).
+ * gives new URLs, so no cache keeps the old choice), and the session's rotation bucket `r`
+ * (slots.ts rotationBucket: which creative of a rotation shows).
  */
-export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: 'desktop' | 'mobile', trim?: string | null): string {
-  const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}`;
+export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: 'desktop' | 'mobile', trim: string | null | undefined, r: number): string {
+  const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}&r=${r}`;
   return `${c.apiOrigin}/api/scripts/${encodeURIComponent(c.dealerId)}/asset?${q}`;
 }
 
@@ -59,3 +60,4 @@ export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: st
   const upsell = entry ? c.models[entry[1]] : undefined;
   return entry && upsell ? [entry[0], upsell[0]] : null;
 }
+

@@ -5,7 +5,7 @@
  * removed or replaced (a framework such as React may own it; issue 13).
  */
 import { mayHoldShortcode, SHORTCODE, shortcodeTypes } from './shortcodes';
-import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
+import { MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
 
 /**
  * shortcodes.ts's variantFor for the viewport's width, read through a media query: on a mobile viewport
@@ -72,3 +72,22 @@ export function addedRoots(records: MutationRecord[]): Node[] {
   for (const r of records) r.addedNodes.forEach((n) => added.add(n));
   return [...added].filter((n) => n.nodeType === 3 || (n.nodeType === 1 && n.firstChild && !(added.has(n.firstChild) && added.has(n.lastChild!))));
 }
+
+/**
+ * This browser session's rotation bucket (issue 15, A/B): a whole number below ROTATION_BUCKETS,
+ * drawn once and kept in sessionStorage, so a shopper sees the same creative on every page of a
+ * visit (and the browser cache serves it); the server shows `rotation[r % n]`. 0 when `quiet`
+ * (Do-Not-Track or Global Privacy Control: nothing is stored, and nothing is counted either) or
+ * when storage is blocked, so the inline snippet and the main script always ask for the same URL.
+ */
+export function rotationBucket(quiet: boolean): number {
+  try {
+    return quiet ? 0 : +(sessionStorage[BUCKET_KEY] ??= (Math.random() * ROTATION_BUCKETS) | 0);
+  } catch {
+    return 0;
+  }
+}
+const BUCKET_KEY = 'dcb_r';
+
+/** True when the browser signals Do-Not-Track or Global Privacy Control (issue 13). */
+export const optedOut = (): boolean => navigator.doNotTrack == '1' || !!(navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl;

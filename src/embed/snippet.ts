@@ -22,7 +22,7 @@
  */
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
-import { addedRoots, IMG_STYLE, reserveStyle, shortcodeTexts, slotsFor, viewportVariant } from './slots';
+import { addedRoots, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, viewportVariant } from './slots';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
 import { modelKey } from '../domain/model-keys';
@@ -38,7 +38,7 @@ try {
   const headerSrc = (variant: 'desktop' | 'mobile') => {
     const url = new URL(location.href);
     const model = modelOf(url);
-    return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim()) : undefined;
+    return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim(), rotationBucket(optedOut())) : undefined;
   };
   /** The header image requested early, and its URL: the first header slot of that URL takes it. */
   let early: [string, HTMLImageElement] | undefined;

@@ -202,7 +202,7 @@ describe('dealer area', () => {
     ]);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
     // A Touring header beside the Sport one (another trim: nothing offered), and a newer Sport header
-    // and inline (the older Sport ones are offered; the newer ones are what the site shows, so kept).
+    // and inline (the older Sport ones, once switched off, are offered; the newer ones are what the site shows, so kept).
     const files = [
       ['new_2025_honda_civic_touring_1920x300.jpg', await makeBanner(1920, 300, 'jpeg', '#228833')],
       ['new_2025_honda_civic_sport_spring_1920x300.jpg', await makeBanner(1920, 300, 'jpeg', '#aa3377')],
@@ -214,6 +214,13 @@ describe('dealer area', () => {
     await app.getByRole('button', { name: 'Start Upload' }).first().click();
     await app.locator('input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
     for (const [name] of files) await app.getByRole('switch', { name: `Active: ${name}` }).waitFor();
+    // The new promotion replaces the old one: the dealer switches the older Sport banners off (live
+    // ones of the same size would rotate, A/B, and are never offered).
+    for (const name of ['new_2025_honda_civic_sport_1920x300.jpg', 'new_2025_honda_civic_sport_350x564.jpg']) {
+      const active = app.getByRole('switch', { name: `Active: ${name}` });
+      await active.click();
+      await expect.poll(() => active.isChecked()).toBe(false);
+    }
     await app.getByRole('button', { name: 'Free up space' }).click();
     const dialog = app.getByRole('dialog');
     const header = dialog.getByRole('group', { name: /Civic Sport.*SRP Header.*1920x300/ });

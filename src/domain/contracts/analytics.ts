@@ -19,4 +19,23 @@ export const dealerAnalyticsSchema: z.ZodType<DealerAnalytics> = z.object({
   ),
   series: z.array(z.object({ bucket: z.string(), impressions: z.number(), clicks: z.number(), conversions: z.number() })),
   lastUpdated: z.string().nullable(),
+  creatives: z.array(
+    z.object({
+      creative: z.string(),
+      kind: z.enum(['asset', 'cdn', 'fallback', 'placeholder', 'unknown']),
+      name: z.string().nullable(),
+      model: z.string(),
+      slot: z.string(),
+      width: z.number().nullable(),
+      height: z.number().nullable(),
+      status: z.enum(['live', 'scheduled', 'expired', 'inactive', 'deleted']).nullable(),
+      impressions: z.number(),
+      clicks: z.number(),
+      conversions: z.number(),
+      ctr: percentOrNull,
+      verdict: z.enum(['best', 'leading', 'trailing']).nullable(),
+    }),
+  ),
+  placeholderShare: percentOrNull,
+  needBanner: z.array(z.object({ model: z.string(), slot: z.string(), impressions: z.number() })),
 });

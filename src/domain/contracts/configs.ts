@@ -80,6 +80,7 @@ const previewSlotSchema: z.ZodType<PreviewSlot> = z.object({
   candidates: z
     .array(z.object({ model: z.string(), weight: z.number(), label: z.enum(['High Priority', 'Normal Priority', 'Low Priority']), rule: z.boolean() }))
     .optional(),
+  rotation: z.array(z.object({ assetId: z.string(), assetName: z.string().nullable(), imageUrl: z.string() })),
 });
 /** GET /preview: the three slots as delivery would choose them, and the dealer's branding colour around them. */
 export const previewAnswerSchema = z.object({

@@ -3,13 +3,14 @@
  * period and of the previous period of the same length, trends, per-model performance, a time
  * series, and the CSV export per day and model. Windows from domain/periods.ts at the given `now`.
  */
-import { and, desc, eq, gte, lt, max, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/client';
-import { dealers, eventRollupsHourly as r, events } from '../db/schema';
-import type { AnalyticsPeriod, DealerAnalytics, DealerStats, ModelPerformance } from '../../domain/schemas';
+import { assets, dealers, eventRollupsHourly as r, events } from '../db/schema';
+import type { AnalyticsPeriod, CreativePerformance, DealerAnalytics, DealerStats, ModelPerformance } from '../../domain/schemas';
+import { scheduleStatus } from '../../domain/schedule';
 import { BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
-import { conversionRate, ctr, trendPercent } from '../../domain/metrics';
+import { conversionRate, ctr, ctrBetter, trendPercent } from '../../domain/metrics';
 import { canonicalModel } from '../../domain/model-keys';
 import { dealerStats } from '../tracking/service';
 
@@ -41,7 +42,7 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
 /**
  * The analytics of one dealer for a period at `now` (the request time): the window and the previous
  * window of domain/periods.ts, one series bucket per hour (24h) or UTC day; model keys are shown as
- * the dealer's canonical names.
+ * the dealer's canonical names; with the creative analytics of the period (issue 15).
  */
 export async function dealerAnalytics(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<DealerAnalytics> {
   const span = PERIOD_SPANS[period];
@@ -75,7 +76,11 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
   });
 
   const last = await lastEventAt(db, dealerId);
+  const { creatives, placeholderShare, needBanner } = await creativeAnalytics(db, dealerId, inPeriod, modelMap, now);
   return {
+    creatives,
+    placeholderShare,
+    needBanner,
     period,
     from: from.toISOString(),
     to: to.toISOString(),
@@ -90,6 +95,81 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
     models,
     series,
     lastUpdated: last ? last.toISOString() : null,
+  };
+}
+
+const SOURCES = new Set(['cdn', 'fallback', 'placeholder']);
+
+/** creativeAnalytics of the hours starting in [from, to) (the weekly report's top creatives, issue 15). */
+export function creativePerformance(db: Db, dealerId: string, from: Date, to: Date, modelMap: Record<string, string>, now: Date) {
+  return creativeAnalytics(db, dealerId, and(eq(r.dealerId, dealerId), gte(r.hour, from), lt(r.hour, to)), modelMap, now);
+}
+
+/**
+ * The creative analytics of a period (issue 15): each creative's figures per slot type (assets with
+ * their name, size and status now), the share of impressions that showed a placeholder and the
+ * models that showed one, and the verdict of each A/B rotation (assets of the same model, slot and
+ * size with impressions in the period; domain/metrics.ts ctrBetter).
+ */
+async function creativeAnalytics(
+  db: Db,
+  dealerId: string,
+  inPeriod: SQL | undefined,
+  modelMap: Record<string, string>,
+  now: Date,
+): Promise<Pick<DealerAnalytics, 'creatives' | 'placeholderShare' | 'needBanner'>> {
+  const rows = await db
+    .select({ creative: r.creative, model: r.model, slot: r.slotType, ...sums })
+    .from(r)
+    .where(inPeriod)
+    .groupBy(r.creative, r.model, r.slotType);
+  const ids = [...new Set(rows.map((x) => x.creative).filter((c) => c && !SOURCES.has(c)))];
+  const found = ids.length === 0 ? [] : await db
+    .select({ id: assets.id, name: assets.name, width: assets.width, height: assets.height, isActive: assets.isActive, startsAt: assets.startsAt, endsAt: assets.endsAt })
+    .from(assets)
+    .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, ids)));
+  const byId = new Map(found.map((a) => [a.id, a]));
+  const creatives: CreativePerformance[] = rows.map((x) => {
+    const a = byId.get(x.creative);
+    const kind = !x.creative ? 'unknown' : SOURCES.has(x.creative) ? (x.creative as CreativePerformance['kind']) : 'asset';
+    return {
+      creative: x.creative,
+      kind,
+      name: a?.name ?? null,
+      model: x.model ? canonicalModel(x.model, modelMap) : '(none)',
+      slot: x.slot,
+      width: a?.width ?? null,
+      height: a?.height ?? null,
+      status: kind !== 'asset' ? null : !a ? 'deleted' : !a.isActive ? 'inactive' : scheduleStatus(a, now),
+      impressions: x.impressions,
+      clicks: x.clicks,
+      conversions: x.conversions,
+      ctr: ctr(x.clicks, x.impressions),
+      verdict: null,
+    };
+  });
+  // A/B verdicts per rotation: the same model, slot and size.
+  const rotations = new Map<string, CreativePerformance[]>();
+  for (const c of creatives) {
+    if (c.kind !== 'asset' || c.width === null || c.impressions === 0) continue;
+    const key = `${c.model}|${c.slot}|${c.width}x${c.height}`;
+    rotations.set(key, [...(rotations.get(key) ?? []), c]);
+  }
+  for (const group of rotations.values()) {
+    if (group.length < 2) continue;
+    group.sort((a, b) => (b.ctr ?? 0) - (a.ctr ?? 0) || b.impressions - a.impressions);
+    const [top, ...rest] = group;
+    top!.verdict = rest.every((o) => ctrBetter(top!, o)) ? 'best' : 'leading';
+    for (const o of rest) o.verdict = 'trailing';
+  }
+  creatives.sort((a, b) => b.impressions - a.impressions || b.clicks - a.clicks);
+  const total = creatives.reduce((n, c) => n + c.impressions, 0);
+  const placeholders = creatives.filter((c) => c.kind === 'placeholder' && c.impressions > 0);
+  const shown = placeholders.reduce((n, c) => n + c.impressions, 0);
+  return {
+    creatives,
+    placeholderShare: total === 0 ? null : (100 * shown) / total,
+    needBanner: placeholders.map((c) => ({ model: c.model, slot: c.slot, impressions: c.impressions })),
   };
 }
 

@@ -1,6 +1,8 @@
 /**
  * 'Free up space' (DECISIONS 12, issue 12): groups by model, trim, slot and size; keeps the asset
- * delivery shows (the newest active one); deletes only the confirmed ids still in the plan.
+ * delivery shows first (the newest live one); offers only assets that can never show again (issue
+ * 15: live assets of a group rotate, so an older live one is not offered); deletes only the
+ * confirmed ids still in the plan.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -51,6 +53,8 @@ const plan = async (cookie = manager): Promise<Plan> => {
   return res.json();
 };
 const confirm = (assetIds: string[], cookie = manager) => t.app.inject({ method: 'POST', url: `${base}/cleanup`, payload: { assetIds }, headers: { cookie } });
+const setActive = async (id: string, isActive: boolean) =>
+  expect((await t.app.inject({ method: 'PATCH', url: `${base}/${id}`, payload: { isActive }, headers: { cookie: manager } })).statusCode).toBe(200);
 const stored = async (id: string) => (await t.database.db.select({ id: assets.id }).from(assets).where(eq(assets.id, id))).length === 1;
 const version = async () => (await t.database.db.select({ v: dealers.version }).from(dealers).where(eq(dealers.id, A)))[0]!.v;
 /** The asset the preview (the delivery choice) shows in the desktop header slot of a model and trim. */
@@ -81,9 +85,12 @@ describe("'Free up space'", () => {
     expect(await plan()).toEqual({ groups: [], freedBytes: 0 });
   });
 
-  it('offers the older of two Civic Sport 1920x300 banners and keeps the newer, the one delivery shows', async () => {
+  it('offers the older of two Civic Sport 1920x300 banners once it is switched off, and keeps the newer, the one delivery shows', async () => {
     sportNew = await upload('new_2025_honda_civic_sport_spring_1920x300.jpg', 1920, 300, 40, { color: '#0000cc' });
     expect(await shownHeader('civic', 'sport')).toBe(sportNew);
+    // Both live: they rotate (A/B), so neither is offered.
+    expect(await plan()).toEqual({ groups: [], freedBytes: 0 });
+    await setActive(sportOld, false);
     const p = await plan();
     expect(p.groups).toHaveLength(1);
     const [g] = p.groups;
@@ -97,13 +104,14 @@ describe("'Free up space'", () => {
   });
 
   it('keeps the active asset when the newest of the group is inactive', async () => {
-    const off = await t.app.inject({ method: 'PATCH', url: `${base}/${sportNew}`, payload: { isActive: false }, headers: { cookie: manager } });
-    expect(off.statusCode).toBe(200);
+    await setActive(sportOld, true);
+    await setActive(sportNew, false);
     expect(await shownHeader('civic', 'sport')).toBe(sportOld);
     const [g] = (await plan()).groups;
     expect(g!.keep.id).toBe(sportOld);
     expect(g!.remove).toEqual([expect.objectContaining({ id: sportNew, isActive: false })]);
-    await t.app.inject({ method: 'PATCH', url: `${base}/${sportNew}`, payload: { isActive: true }, headers: { cookie: manager } });
+    await setActive(sportNew, true);
+    await setActive(sportOld, false);
   });
 
   it('keeps the newest one when no asset of the group is active', async () => {
@@ -111,12 +119,13 @@ describe("'Free up space'", () => {
     const [g] = (await plan()).groups;
     expect(g!.keep).toMatchObject({ id: sportNew, isActive: false });
     expect(g!.remove.map((a) => a.id)).toEqual([sportOld]);
-    for (const id of [sportOld, sportNew]) await t.database.db.update(assets).set({ isActive: true }).where(eq(assets.id, id));
+    await t.database.db.update(assets).set({ isActive: true }).where(eq(assets.id, sportNew));
   });
 
   it('deletes only the ticked ids (unticked ones stay) and bumps the dealer version', async () => {
     const sportOlder = await upload('new_2025_honda_civic_sport_winter_1920x300.jpg', 1920, 300, 70, { color: '#00aa00' });
     const inlineOld = await upload('new_2025_honda_civic_sport_350x564.jpg', 350, 564, 30);
+    for (const id of [sportOlder, inlineOld]) await setActive(id, false);
     const inlineNew = await upload('new_2025_honda_civic_sport_spring_350x564.jpg', 350, 564, 20, { color: '#0000cc' });
     const p = await plan();
     expect(p.groups.map((g) => [g.slot, g.size, g.keep.id, g.remove.map((a) => a.id)])).toEqual([
@@ -161,7 +170,7 @@ describe("'Free up space'", () => {
   });
 
   it('lets a viewer see the plan but not delete (403), and keeps other dealers out', async () => {
-    await upload('new_2025_honda_accord_se_350x564.jpg', 350, 564, 15);
+    await setActive(await upload('new_2025_honda_accord_se_350x564.jpg', 350, 564, 15), false);
     const accordNew = await upload('new_2025_honda_accord_se_spring_350x564.jpg', 350, 564, 5);
     const seen = await plan(viewer);
     expect(seen.groups.map((g) => [g.model, g.trim, g.keep.id])).toEqual([['Accord', 'SE', accordNew]]);

@@ -314,34 +314,22 @@ async function planContext(db: Db | Tx, dealerId: string): Promise<PlanContext> 
 
 /**
  * True when `row` can never be shown again from `now` on (issue 15): it is inactive or has invalid
- * metadata, its window has ended, or every moment of its remaining window is covered by the
- * window of a newer active asset of its group (`newer`: the group's members before it, newest
- * first), which delivery would show instead.
+ * metadata, or its window has ended. A live asset of the same group as a newer one is not: they
+ * rotate (A/B, domain/asset-choice.ts chooseRotation).
  */
-function neverShownAgain(row: AssetRow, newer: AssetRow[], now: number): boolean {
+function neverShownAgain(row: AssetRow, now: number): boolean {
   if (!row.isActive || !row.parsedMetadata.isValid) return true;
   const end = instantMs(row.endsAt) ?? Infinity;
-  let from = Math.max(now, instantMs(row.startsAt) ?? now);
-  if (from >= end) return true;
-  const covers = newer
-    .filter((n) => n.isActive && n.parsedMetadata.isValid)
-    .map((n) => ({ from: instantMs(n.startsAt) ?? -Infinity, to: instantMs(n.endsAt) ?? Infinity }))
-    .sort((a, b) => a.from - b.from);
-  for (const c of covers) {
-    if (c.from > from) break;
-    if (c.to > from) from = c.to;
-    if (from >= end) return true;
-  }
-  return from >= end;
+  return Math.max(now, instantMs(row.startsAt) ?? now) >= end;
 }
 
 /**
  * The plan for `rows` (newest first: createdAt desc, id desc, the order delivery scans) at `now`.
  * Groups by modelKey, trim (as chooseAsset compares it), slot and exact size; keeps the first asset
- * live at `now` (the one delivery shows: active, valid metadata, inside its window; issue 15),
+ * live at `now` (the one delivery shows first: active, valid metadata, inside its window; issue 15),
  * else the first that will still show, else the first; lists for removal only the others that
- * can never show again (neverShownAgain), so a scheduled promotion and the evergreen banner that
- * returns after it are never offered. Groups are sorted by model, trim, slot (header first) and size.
+ * can never show again (neverShownAgain), so neither a scheduled promotion nor a creative in
+ * rotation is ever offered. Groups are sorted by model, trim, slot (header first) and size.
  */
 function buildPlan(rows: AssetRow[], ctx: PlanContext, now: Date): CleanupPlan {
   const groups = new Map<string, { group: Omit<CleanupGroup, 'keep' | 'remove'>; rows: AssetRow[] }>();
@@ -363,7 +351,7 @@ function buildPlan(rows: AssetRow[], ctx: PlanContext, now: Date): CleanupPlan {
   for (const { group, rows: members } of groups.values()) {
     if (members.length < 2) continue;
     const t = now.getTime();
-    const dead = new Set(members.filter((r, i) => neverShownAgain(r, members.slice(0, i), t)));
+    const dead = new Set(members.filter((r) => neverShownAgain(r, t)));
     const keep =
       members.find((r) => r.parsedMetadata.isValid && isLive(r, t)) ?? members.find((r) => !dead.has(r)) ?? members[0]!;
     const remove = members.filter((r) => r !== keep && dead.has(r));
@@ -384,9 +372,9 @@ function buildPlan(rows: AssetRow[], ctx: PlanContext, now: Date): CleanupPlan {
 
 /**
  * The 'Free up space' plan at `now` (DECISIONS 12, issue 12, issue 15). Assets of the same model,
- * trim, slot and exact size are interchangeable for delivery, which shows the newest one live at
- * the time (active and inside its window); that one is kept and only assets that can never show
- * again (inactive, expired, or always hidden by a newer one) are listed for removal, so removing
+ * trim, slot and exact size share their slot (delivery rotates the ones live at the time: active and
+ * inside their window); the newest live one is kept and only assets that can never show
+ * again (inactive, invalid or expired) are listed for removal, so removing
  * them never changes what the site shows now or later. Nothing is deleted here; groups without
  * anything to remove are left out. @throws NotFound when the dealer does not exist.
  */

@@ -234,12 +234,16 @@ describe('banner preview, asset toggle and Free up space', () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('lists the older assets of a model, trim, slot and size it would remove and deletes only confirmed ones', async () => {
+  it('lists the older switched-off assets of a model, trim, slot and size it would remove and deletes only confirmed ones', async () => {
     // Another trim is another group: nothing offered for it.
     await upload([{ filename: 'new_2025_honda_civic_touring_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#00cc00') }]);
     expect((await get(`${base}/assets/cleanup`)).json().groups).toEqual([]);
     const [second] = await upload([{ filename: 'new_2025_honda_civic_sport_spring_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#0000cc') }]);
     newerHeader = second!.asset.id;
+    // Both live: they rotate (A/B, issue 15), so nothing is offered until the older one is switched off.
+    expect((await get(`${base}/assets/cleanup`)).json().groups).toEqual([]);
+    const off = await t.app.inject({ method: 'PATCH', url: `${base}/assets/${olderHeader}`, payload: { isActive: false }, headers: { cookie } });
+    expect(off.statusCode).toBe(200);
     const plan = (await get(`${base}/assets/cleanup`)).json();
     expect(plan.groups).toHaveLength(1);
     expect(plan.groups[0]).toMatchObject({ model: 'Civic', trim: 'Sport', size: '1920x300', keep: { id: newerHeader } });

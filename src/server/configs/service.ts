@@ -179,7 +179,7 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  * choice", DECISIONS 14): for header, primary and upsell, the server-side `resolveBanner` answer the
  * delivery endpoint gives for the same model, slot and device (`cdn`: the app's CDN prober,
  * app.cdnProbes). The upsell slot also lists the candidates weighed, best first, with their
- * weights and labels (issue 12). @throws NotFound for an unknown dealer.
+ * weights and labels (issue 12); each slot lists the creatives it rotates (issue 15). @throws NotFound for an unknown dealer.
  */
 export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
@@ -188,7 +188,9 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
     params.set('v', String(r.version));
+    const url = (p: URLSearchParams) => `/api/scripts/${encodeURIComponent(dealerId)}/asset?${p.toString()}`;
     out.push({
+      rotation: r.rotation.map((a, i) => ({ assetId: a.id, assetName: null, imageUrl: url(new URLSearchParams([...params, ['r', String(i)]])) })),
       slot,
       model: r.displayName,
       modelKey: r.modelKey,
@@ -199,20 +201,24 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
       assetName: null,
       width: r.width,
       height: r.height,
-      imageUrl: `/api/scripts/${encodeURIComponent(dealerId)}/asset?${params.toString()}`,
+      imageUrl: url(params),
       // The upsell choice explained: the candidates weighed, best first, with their weights (issue 12).
       ...(slot === 'upsell' && {
         candidates: (r.dealer.plans.get(modelKey(q.model))?.candidates ?? []).map((c) => ({ model: c.model.displayName, weight: c.weight, label: weightLabel(c.weight), rule: c.rule })),
       }),
     });
   }
-  const ids = out.flatMap((s) => (s.assetId ? [s.assetId] : []));
+  const ids = [...new Set(out.flatMap((s) => [...(s.assetId ? [s.assetId] : []), ...s.rotation.map((a) => a.assetId)]))];
   if (ids.length > 0) {
     const names = await ctx.db
       .select({ id: assets.id, name: assets.name })
       .from(assets)
       .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, ids)));
-    for (const s of out) s.assetName = names.find((n) => n.id === s.assetId)?.name ?? null;
+    const nameOf = (id: string | null) => names.find((n) => n.id === id)?.name ?? null;
+    for (const s of out) {
+      s.assetName = nameOf(s.assetId);
+      for (const a of s.rotation) a.assetName = nameOf(a.assetId);
+    }
   }
   return out;
 }

@@ -199,6 +199,13 @@ export const events = pgTable(
      * address as its lead id.
      */
     leadId: text('lead_id'),
+    /**
+     * The creative the slot showed (issue 15): the uploaded asset's id, or 'cdn', 'fallback' or
+     * 'placeholder'; null when the beacon did not say (scripts before creative analytics). The track
+     * route resolves it from the banner request the beacon names (delivery/service.ts creativeOf);
+     * a conversion takes its click's.
+     */
+    creative: text('creative'),
   },
   (t) => [
     index('events_dealer_time_idx').on(t.dealerId, t.occurredAt),
@@ -223,11 +230,13 @@ export const eventRollupsHourly = pgTable(
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     model: text('model').notNull(),
     slotType: text('slot_type').notNull(),
+    /** events.creative, '' when unknown (events stored before creative analytics, issue 15). */
+    creative: text('creative').notNull().default(''),
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType] })],
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType, t.creative] })],
 );
 
 /** The dealer's current inventory (spec 02 §3 InventoryData) and the rules generated from it. */

@@ -7,7 +7,9 @@
  * an If-None-Match that matches by weak comparison (`W/"…"`, lists, `*`), or a 302 redirect to the
  * dealer's CDN image or fallback asset. `X-Banner-Source` says where the image comes from and
  * `X-Banner-Model` the model key the slot shows (the upsell target for `type=upsell`): the same
- * model the embed script's link and beacons name (issue 12). A model the dealer does not have is 404.
+ * model the embed script's link and beacons name (issue 12); `X-Banner-Creative` the creative (the
+ * asset id, or the source), which rotation bucket `r` picks among the slot's rotation (issue 15).
+ * A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
  * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary
  * (issue 15): a promotion starts and ends on time on pages too.
@@ -15,7 +17,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { assetQuerySchema, deliveryParams } from '../../domain/contracts/public';
-import { bannerBytes, findDeliveryDealer, resolveBanner } from './service';
+import { bannerBytes, creativeOf, findDeliveryDealer, slotChoice } from './service';
 import { applyDealerPolicy } from './public-policy';
 import { sendEntity } from './encoding';
 import { NotFound } from '../errors';
@@ -48,17 +50,14 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
       const dealer = await findDeliveryDealer(app, request.params.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security);
-      const chosen = await resolveBanner(app, request.params.dealerId, q, app.cdnProbes);
-      // The script's one swap after a failed image load: the placeholder of the same model and slot.
-      const resolved = q.placeholder ? { ...chosen, source: 'placeholder' as const, assetId: null, url: null, creative: null } : chosen;
+      const resolved = await slotChoice(app, request.params.dealerId, q, app.cdnProbes);
+      reply.header('X-Banner-Source', resolved.source).header('X-Banner-Model', resolved.modelKey).header('X-Banner-Creative', creativeOf(resolved));
       if (resolved.url) {
         // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere.
         return reply
           .header('Cross-Origin-Resource-Policy', 'cross-origin')
           .header('Cache-Control', bannerCacheControl(300, 0, resolved.expiresAt, app.now().getTime()))
           .header('Vary', 'Accept, Origin')
-          .header('X-Banner-Source', resolved.source)
-          .header('X-Banner-Model', resolved.modelKey)
           .redirect(resolved.url, 302);
       }
       const acceptsWebp = /image\/webp/.test(request.headers.accept ?? '');
@@ -68,8 +67,6 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', bannerCacheControl(300, 86400, resolved.expiresAt, app.now().getTime()))
         .header('Vary', 'Accept, Origin')
-        .header('X-Banner-Source', resolved.source)
-        .header('X-Banner-Model', resolved.modelKey)
         .type(bytes.contentType);
       return sendEntity(request, reply, bytes);
     },

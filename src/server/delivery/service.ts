@@ -16,8 +16,8 @@ import { cacheCounter } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
-import type { AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
-import { cdnAssetUrl, chooseAsset, type ChoosableAsset, pickFallback, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
+import type { AssetQuery, AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
+import { cdnAssetUrl, chooseRotation, type ChoosableAsset, pickFallback, rotationPick, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
 import { allPagePlans, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
@@ -49,6 +49,11 @@ export interface ResolvedBanner {
   height: number;
   /** The chosen asset's own size, pixels (null without an asset): a different shape is shown letterboxed, never stretched. */
   creative: { width: number; height: number } | null;
+  /**
+   * The live assets the slot rotates (issue 15, A/B; chooseRotation), the first chooseAsset's; [] when
+   * no asset shows. The request's rotation bucket picks `assetId` among them (rotationPick).
+   */
+  rotation: Array<{ id: string; width: number; height: number }>;
   /** Cache key part that changes whenever the answer may change. */
   version: number;
   /** The next promotion-window boundary (ms since the epoch) after the choice was made, or null: the choice may change then (issue 15). */
@@ -250,7 +255,7 @@ export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
 export async function resolveBanner(
   ctx: DeliveryContext,
   dealerId: string,
-  q: { model: string; type: SlotType; variant: Variant; trim?: string },
+  q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number },
   cdn: CdnProber,
 ): Promise<DeliveryChoice> {
   const dealer = await loadDealer(ctx, dealerId);
@@ -266,14 +271,15 @@ export async function resolveBanner(
   // The CDN's answer changes without a version bump (a probe settles or expires): re-read it (no query).
   if (hit && hit.dealer === dealer) {
     lookups.choice.hit();
-    return hit.source === 'asset' ? hit : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
+    return hit.source === 'asset' ? rotate(hit, q.r) : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
   }
   lookups.choice.miss();
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
   const withAssets = await assetModelKeys(ctx, dealer);
   const candidates = withAssets.has(planned.key) ? await assetCandidates(ctx, dealer, planned.key) : [];
-  const chosen = chooseAsset(candidates, { model: planned.name, slot: q.type, variant: q.variant, sizes: dealer.sizes, trim, now });
+  const rotation = chooseRotation(candidates, { model: planned.name, slot: q.type, variant: q.variant, sizes: dealer.sizes, trim, now });
+  const chosen = rotation[0];
   const resolved: DeliveryChoice = {
     dealer,
     ...(chosen ? { source: 'asset' as const, url: null } : otherSource(dealer, planned.name, q, cdn, cacheable)),
@@ -284,12 +290,32 @@ export async function resolveBanner(
     width: size.width,
     height: size.height,
     creative: chosen ? { width: chosen.width, height: chosen.height } : null,
+    rotation: rotation.map((a) => ({ id: a.id, width: a.width, height: a.height })),
     version: dealer.version,
     expiresAt,
   };
   if (cacheable) choiceCache.set(key, resolved);
-  return resolved;
+  return rotate(resolved, q.r);
 }
+
+/** The choice with the creative rotation bucket `r` picks (rotationPick); the cached object itself when that is its first. */
+function rotate(c: DeliveryChoice, r: number | undefined): DeliveryChoice {
+  const a = rotationPick(c.rotation, r);
+  return !a || a.id === c.assetId ? c : { ...c, assetId: a.id, creative: { width: a.width, height: a.height } };
+}
+
+/**
+ * What a banner request shows (the delivery route's answer and, for beacons, the creative they
+ * report): resolveBanner, then `placeholder=1` (the script's one swap after a failed image load)
+ * turns it into the slot's placeholder. @throws NotFound as resolveBanner.
+ */
+export async function slotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): Promise<DeliveryChoice> {
+  const chosen = await resolveBanner(ctx, dealerId, q, cdn);
+  return q.placeholder ? { ...chosen, source: 'placeholder', assetId: null, url: null, creative: null, rotation: [] } : chosen;
+}
+
+/** The creative a choice shows, as events store it (issue 15): the asset id, else 'cdn', 'fallback' or 'placeholder'. */
+export const creativeOf = (c: Pick<ResolvedBanner, 'assetId' | 'source'>): string => c.assetId ?? c.source;
 
 /** An uploaded asset as the preview rules read it. */
 export interface Candidate extends ChoosableAsset {

@@ -13,10 +13,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
 import { dealers, eventDeadLetters, eventRollupsHourly, feedRuns, mailOutbox, manufacturers, users } from '../db/schema';
+import { creativePerformance } from '../analytics/service';
 import { claimJob } from '../maintenance/retention';
 import { SERVER_TIME_ZONE } from '../dealers/service';
 import { PeriodicTask } from '../maintenance/periodic';
 import { modelKey } from '../../domain/model-keys';
+import { CREATIVE_LABELS, DELETED_ASSET_LABEL } from '../../domain/constants';
 import {
   allows,
   deadLetterAlertKey,
@@ -201,7 +203,11 @@ export async function runNotificationJob(db: Db, opts: NotificationOptions): Pro
         const week = await totals(db, dealer.id, due.from, due.to);
         const names = new Map((dealer.catalogue ?? []).map((m) => [modelKey(m.name), m.displayName]));
         const models = week.models.map((m) => ({ model: names.get(m.model) ?? m.model, impressions: m.impressions, clicks: m.clicks }));
-        await send('weekly-report', due.key, weeklyReportMail(dealer.name, { ...week, models }, due.from, due.to, timeZone));
+        const { creatives: byCreative } = await creativePerformance(db, dealer.id, due.from, due.to, {}, now);
+        const creatives = byCreative
+          .filter((c) => c.kind !== 'unknown')
+          .map((c) => ({ name: c.name ?? CREATIVE_LABELS[c.kind] ?? DELETED_ASSET_LABEL, model: names.get(modelKey(c.model)) ?? c.model, slot: c.slot, impressions: c.impressions, clicks: c.clicks }));
+        await send('weekly-report', due.key, weeklyReportMail(dealer.name, { ...week, models, creatives }, due.from, due.to, timeZone));
       }
     }
   }

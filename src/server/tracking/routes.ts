@@ -14,8 +14,9 @@ import { isbot } from 'isbot';
 import type { LRUCache } from 'lru-cache';
 import { PAGE_VIEW_ID } from '../../domain/schemas';
 import { trackBodySchema } from '../../domain/contracts/public';
+import type { TrackBody } from '../../domain/schemas';
 import { AppError, Invalid, NotFound } from '../errors';
-import { findDeliveryDealer } from '../delivery/service';
+import { creativeOf, findDeliveryDealer, slotChoice } from '../delivery/service';
 import { applyDealerPolicy, clientIpBudget, pageViewRateLimit, type BeaconKey } from '../delivery/public-policy';
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
 import { leadIdHash } from './service';
@@ -70,6 +71,22 @@ export function optedOut(request: FastifyRequest): boolean {
   return request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
 }
 
+/**
+ * The creative an impression or click beacon reports (issue 15): what the banner request it names
+ * (`asset`) shows now, by the same choice as the image answer (rotation bucket included); null when
+ * it names none, the slot's model is not the beacon's, or the dealer no longer has the model.
+ */
+async function beaconCreative(app: FastifyInstance, input: TrackBody): Promise<string | null> {
+  if (!input.asset || input.event === 'conversion') return null;
+  try {
+    const choice = await slotChoice(app, input.dealerId, { ...input.asset, type: input.type ?? input.asset.type }, app.cdnProbes);
+    return choice.modelKey === input.model ? creativeOf(choice) : null;
+  } catch (err) {
+    if (err instanceof NotFound) return null;
+    throw err;
+  }
+}
+
 export async function trackingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
@@ -98,6 +115,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       if (isBotCached(app.caches.botAnswers, request.headers['user-agent'] ?? '')) return reply.status(204).send();
       if (dealer.security.respectDoNotTrack !== false && optedOut(request)) return reply.status(204).send();
       const accepted = app.events.enqueue({
+        creative: await beaconCreative(app, input),
         dealerId: input.dealerId,
         event: input.event,
         slotType: input.type ?? null,

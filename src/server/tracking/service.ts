@@ -55,6 +55,8 @@ export interface AcceptedEvent {
   pageView: string | null;
   /** Conversions: SHA-256 (hex) of the site's lead id, when it sent one (leadIdHash). */
   leadId?: string | null;
+  /** Impressions and clicks: the creative shown (events.creative), null when unknown; a conversion's is its click's. */
+  creative?: string | null;
 }
 
 /**
@@ -367,7 +369,7 @@ async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Pro
         .insert(eventRollupsHourly)
         .values(rollup(stored))
         .onConflictDoUpdate({
-          target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType],
+          target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType, eventRollupsHourly.creative],
           set: {
             impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
             clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
@@ -393,10 +395,11 @@ const rowOf = (e: AcceptedEvent) => ({
   occurred_at: e.occurredAt.toISOString(),
   page_view: e.pageView,
   lead_id: e.leadId ?? null,
+  creative: e.creative ?? null,
 });
 
 /** The events table's columns a batch writes, in the order of `recordset`. */
-const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id');
+const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id, creative');
 
 /**
  * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EVENT_COLUMNS:
@@ -404,15 +407,15 @@ const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_t
  * to build and to parse on both PGlite and PostgreSQL.
  */
 const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
-  AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text, lead_id text)`;
+  AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
 
 /** What the rollups need of a stored row: the inserts return it for the rows they let in. */
-type StoredEvent = Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt'>;
+type StoredEvent = Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt' | 'creative'>;
 
 /** RETURNING list of the inserts: the stored rows' rollup keys (time as epoch milliseconds, the same on both drivers). */
-const STORED_COLUMNS = sql.raw('dealer_id, event, slot_type, model, (extract(epoch FROM occurred_at) * 1000)::float8 AS at');
+const STORED_COLUMNS = sql.raw('dealer_id, event, slot_type, model, creative, (extract(epoch FROM occurred_at) * 1000)::float8 AS at');
 
-type StoredRow = { dealer_id: string; event: string; slot_type: string | null; model: string; at: number | string };
+type StoredRow = { dealer_id: string; event: string; slot_type: string | null; model: string; creative: string | null; at: number | string };
 
 /** Runs one of the inserts below and maps the rows it stored. */
 async function insertReturning(tx: Tx, statement: SQL): Promise<StoredEvent[]> {
@@ -422,6 +425,7 @@ async function insertReturning(tx: Tx, statement: SQL): Promise<StoredEvent[]> {
     event: r.event as TrackEventName,
     slotType: r.slot_type as SlotType | null,
     model: r.model,
+    creative: r.creative,
     occurredAt: new Date(Number(r.at)),
   }));
 }
@@ -469,29 +473,33 @@ const CONVERSION_WINDOW = sql.raw(`interval '${CONVERSION_WINDOW_MS / 1000} seco
  * @returns the conversions stored.
  */
 function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<StoredEvent[]> {
+  // The click's creative (and slot, when the beacon names none) goes with the conversion: the newest click of the page view, when several slots were clicked.
   return insertReturning(tx, sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT ${EVENT_COLUMNS} FROM ${recordset(conversions)}
-    WHERE EXISTS (
-      SELECT 1 FROM ${events} c
-      WHERE c.event = 'click' AND c.dealer_id = r.dealer_id AND c.page_view = r.page_view AND c.occurred_at >= r.occurred_at - ${CONVERSION_WINDOW})
+    SELECT r.dealer_id, r.event, coalesce(r.slot_type, c.slot_type), r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view, r.lead_id, c.creative
+    FROM ${recordset(conversions)}
+    CROSS JOIN LATERAL (
+      SELECT c.creative, c.slot_type FROM ${events} c
+      WHERE c.event = 'click' AND c.dealer_id = r.dealer_id AND c.page_view = r.page_view AND c.occurred_at >= r.occurred_at - ${CONVERSION_WINDOW}
+      ORDER BY c.occurred_at DESC LIMIT 1) c
     ON CONFLICT DO NOTHING
     RETURNING ${STORED_COLUMNS}`);
 }
 
 type RollupRow = typeof eventRollupsHourly.$inferInsert;
 
-/** Sums stored events into rows per (dealer, hour, model key, slot type); `model` is already the key. */
-export function rollup(batch: ReadonlyArray<Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt'>>): RollupRow[] {
+/** Sums stored events into rows per (dealer, hour, model key, slot type, creative; '' when unknown); `model` is already the key. */
+export function rollup(batch: ReadonlyArray<Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt' | 'creative'>>): RollupRow[] {
   const rows = new Map<string, RollupRow & { impressions: number; clicks: number; conversions: number }>();
   for (const e of batch) {
     const hour = new Date(Math.floor(e.occurredAt.getTime() / 3_600_000) * 3_600_000);
     const model = e.model;
     const slotType = e.slotType ?? '';
-    const key = `${e.dealerId}|${hour.getTime()}|${model}|${slotType}`;
+    const creative = e.creative ?? '';
+    const key = `${e.dealerId}|${hour.getTime()}|${model}|${slotType}|${creative}`;
     let row = rows.get(key);
     if (!row) {
-      row = { dealerId: e.dealerId, hour, model, slotType, impressions: 0, clicks: 0, conversions: 0 };
+      row = { dealerId: e.dealerId, hour, model, slotType, creative, impressions: 0, clicks: 0, conversions: 0 };
       rows.set(key, row);
     }
     if (e.event === 'impression') row.impressions += 1;

@@ -1,7 +1,7 @@
 /**
  * Analytics Dashboard (spec 02 §2 Analytics; DECISIONS 18-19): period selector, Refresh, the four
  * cards with real trends, top models, model performance, impressions/clicks chart, CSV export,
- * 'Last updated', auto-refresh every 300000 ms while there is data.
+ * 'Last updated', auto-refresh every 300000 ms while there is data; creative performance (issue 15).
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -19,6 +19,7 @@ import { ErrorNotice } from '../../components/feedback';
 import { useModelNames } from '../api';
 import { PeriodCaption } from '../../components/metrics';
 import { bucketLabel, periodLabel } from '../../../domain/periods';
+import { CreativesPanel } from './CreativesPanel';
 
 /** Bar width of a model's conversion rate: 10 x rate, capped at 100 % (spec 02 §2). */
 const barWidth = (rate: number | null) => Math.min(100, 10 * (rate ?? 0));
@@ -178,6 +179,7 @@ export function AnalyticsPage() {
               </Stack>
             </Paper>
           </SimpleGrid>
+          <CreativesPanel a={a} dealerId={dealerId} period={periodLabel(a.period)} modelName={modelName} />
         </>
       )}
       {!q.error && (

@@ -1,7 +1,8 @@
 /**
  * 'Free up space' (DECISIONS 12, issue 12): the server groups the dealer's assets by model, trim,
- * slot and size and keeps, per group, the asset delivery shows (the newest active one). The dialog
- * lists each group with what it keeps and a ticked checkbox per other asset; the dealer unticks what
+ * slot and size and keeps, per group, the asset delivery shows first (the newest live one); it offers
+ * only assets that can never show again (live ones rotate, issue 15). The dialog
+ * lists each group with what it keeps and a ticked checkbox per offered asset; the dealer unticks what
  * should stay, sees the running total, and only the ticked assets are deleted, after confirmation.
  */
 import { useId, useState } from 'react';
@@ -118,8 +119,8 @@ function CleanupForm({ dealerId, plan, onClose }: { dealerId: string; plan: Clea
   return (
     <Stack gap="md">
       <Text size="sm">
-        Each group below holds banners of the same model, trim, slot and size. Your site only shows the one it keeps (the newest active one),
-        so the others can go. Untick any you want to keep. Deleting cannot be undone.
+        Each group below holds banners of the same model, trim, slot and size. The ones offered can never show again (switched off or past
+        their end date); live banners of a group take turns (A/B) and are never offered. Untick any you want to keep. Deleting cannot be undone.
       </Text>
       <Checkbox
         label={`Select all (${all.length})`}

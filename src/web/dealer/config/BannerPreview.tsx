@@ -7,7 +7,7 @@
  * every model, slot and device (CoverageMatrix.tsx, issue 15).
  */
 import { useState } from 'react';
-import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Image, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Select } from '../../components/deferred';
 import type { SlotType, Variant } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
@@ -169,6 +169,23 @@ export function BannerPreview() {
                   <div style={{ overflowX: 'auto' }}>
                     <SlotImage slot={s} manufacturer={manufacturer} background={preview.data.background} />
                   </div>
+                  {s.rotation.length > 1 && (
+                    <div data-testid={`rotation-${s.slot}`}>
+                      <Text size="sm" mt="sm" mb={4}>
+                        <b>Rotates {s.rotation.length} creatives evenly (A/B):</b> each shopper's visit gets one of them; Analytics compares their CTR.
+                      </Text>
+                      <SimpleGrid cols={{ base: 1, sm: Math.min(3, s.rotation.length) }}>
+                        {s.rotation.map((c) => (
+                          <Stack key={c.assetId} gap={2}>
+                            <Image src={c.imageUrl} alt={c.assetName ?? ''} mah={90} fit="contain" bg="gray.1" radius="sm" />
+                            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                              {c.assetName}
+                            </Text>
+                          </Stack>
+                        ))}
+                      </SimpleGrid>
+                    </div>
+                  )}
                 </Paper>
               ))}
             </>

@@ -64,6 +64,11 @@ function Cell({ cell, background, make, canEdit, dealerId, onOpen, onUploaded }:
       <Badge size="xs" variant="light" color={color} tt="none" data-testid="coverage-source" data-source={cell.source}>
         {label}
       </Badge>
+      {cell.rotation.length > 1 && (
+        <Badge size="xs" variant="outline" color="blue" tt="none" title={cell.rotation.map((c) => c.assetName).join(', ')}>
+          A/B: {cell.rotation.length} rotate
+        </Badge>
+      )}
       {cell.slot === 'upsell' && (
         <Text size="xs" c="dimmed">
           → {cell.model}
