@@ -546,7 +546,8 @@ export interface CreativePerformance {
   /**
    * In an A/B rotation (two or more assets of the same model, slot and size with impressions in the
    * period): 'best' for the highest CTR at 95 % confidence over each other one, 'leading' for the
-   * highest without that confidence yet, 'trailing' for the others; null outside a rotation.
+   * highest without that confidence yet, 'trailing' for the others; 'even' for all of them while
+   * no CTR is higher than the rest; null outside a rotation.
    */
-  verdict: 'best' | 'leading' | 'trailing' | null;
+  verdict: 'best' | 'leading' | 'trailing' | 'even' | null;
 }

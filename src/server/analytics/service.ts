@@ -158,9 +158,13 @@ async function creativeAnalytics(
   for (const group of rotations.values()) {
     if (group.length < 2) continue;
     group.sort((a, b) => (b.ctr ?? 0) - (a.ctr ?? 0) || b.impressions - a.impressions);
-    const [top, ...rest] = group;
-    top!.verdict = rest.every((o) => ctrBetter(top!, o)) ? 'best' : 'leading';
-    for (const o of rest) o.verdict = 'trailing';
+    const [top, next, ...rest] = group;
+    if ((top!.ctr ?? 0) === (next!.ctr ?? 0)) {
+      for (const c of group) c.verdict = 'even';
+      continue;
+    }
+    top!.verdict = [next!, ...rest].every((o) => ctrBetter(top!, o)) ? 'best' : 'leading';
+    for (const o of [next!, ...rest]) o.verdict = 'trailing';
   }
   creatives.sort((a, b) => b.impressions - a.impressions || b.clicks - a.clicks);
   const total = creatives.reduce((n, c) => n + c.impressions, 0);

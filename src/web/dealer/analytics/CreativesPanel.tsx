@@ -16,6 +16,7 @@ const VERDICTS = {
   best: { label: 'Best CTR', color: 'teal', title: 'Higher CTR than every other creative of its rotation, at 95 % confidence' },
   leading: { label: 'Leading', color: 'blue', title: 'Highest CTR of its rotation so far, not yet at 95 % confidence: keep it running' },
   trailing: { label: 'Trailing', color: 'gray', title: 'Lower CTR than the leader of its rotation' },
+  even: { label: 'Even so far', color: 'gray', title: 'Same CTR as the other creatives of its rotation so far' },
 } as const;
 
 /** The creative's name: the asset's file name, or what showed instead. */
@@ -64,7 +65,7 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAn
               <Table.Th ta="right">Clicks</Table.Th>
               <Table.Th ta="right">CTR</Table.Th>
               <Table.Th ta="right">Conversions</Table.Th>
-              <Table.Th>A/B</Table.Th>
+              <Table.Th miw={120}>A/B</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -112,7 +113,7 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAn
                   <Table.Td ta="right">{c.conversions.toLocaleString('en-US')}</Table.Td>
                   <Table.Td>
                     {verdict && (
-                      <Badge size="sm" variant="light" color={verdict.color} title={verdict.title}>
+                      <Badge size="sm" variant="light" color={verdict.color} title={verdict.title} tt="none" style={{ overflow: 'visible' }}>
                         {verdict.label}
                       </Badge>
                     )}
