@@ -54,7 +54,7 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAn
           No impression showed a placeholder: every slot had a banner.
         </Text>
       )}
-      <ScrollArea type="auto">
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Creative performance, scrollable' }}>
         <Table striped highlightOnHover miw={760} aria-label="Creative performance">
           <Table.Thead>
             <Table.Tr>
