@@ -44,7 +44,7 @@ describe("the admin's drawers and dialogs", () => {
       const page = await open('admin', viewport);
       const problems: string[] = [];
       const check = async (label: string, scope: string) => {
-        await animationsDone(page);
+        await animationsDone(page, scope);
         for (const v of await seriousViolations(page, scope)) problems.push(`${label}: ${v}`);
         const { scrollWidth } = await horizontalOverflow(page);
         if (scrollWidth > viewport.width) problems.push(`${label}: scrollWidth ${scrollWidth}`);

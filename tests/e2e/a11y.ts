@@ -119,9 +119,25 @@ export function watchConsole(context: BrowserContext) {
   };
 }
 
-/** Waits until CSS transitions and animations on the page have finished (drawers, modals, collapses). */
-export async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+/**
+ * Waits until CSS transitions and animations on the page have finished (drawers, modals, collapses)
+ * and, with `scope`, until that element and its ancestors are fully opaque and untransformed: a
+ * Mantine modal mounts transparent and starts its transition a frame later, so on a busy machine
+ * "no animation running" alone can be seen before the fade-in has even begun (axe then measures
+ * the contrast of half-transparent text).
+ */
+export async function animationsDone(page: Page, scope?: string): Promise<void> {
+  await page.waitForFunction((selector) => {
+    if (!document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)) return false;
+    if (!selector) return true;
+    const el = document.querySelector(selector);
+    if (!el) return false;
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.opacity !== '1' || (style.transform !== 'none' && style.transform !== 'matrix(1, 0, 0, 1, 0, 0)')) return false;
+    }
+    return true;
+  }, scope);
 }
 
 /**
