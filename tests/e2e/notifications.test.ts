@@ -9,6 +9,7 @@ import type { ParsedMail } from 'mailparser';
 import { startSmtpCapture, type SmtpCapture } from '../fixtures/smtp';
 import type { Browser } from 'playwright-core';
 import { DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { weeklyReportMail } from '../../src/domain/notifications';
 
 let smtp: SmtpCapture;
 let received: ParsedMail[];
@@ -62,6 +63,33 @@ describe('notification e-mails', () => {
 
     await page.setContent(mail.html as string);
     await page.screenshot({ path: screenshotPath('91-performance-alert-email') });
+    await page.close();
+  });
+
+  it('renders the weekly report as a mail client shows it: totals, then the top models and top creatives as tables', async () => {
+    const mail = weeklyReportMail(
+      'Honda of Demo',
+      {
+        impressions: 12480,
+        clicks: 402,
+        conversions: 17,
+        models: [{ model: 'Civic', impressions: 6200, clicks: 240 }, { model: 'CR-V', impressions: 4100, clicks: 121 }, { model: 'Pilot', impressions: 2180, clicks: 41 }],
+        creatives: [
+          { name: 'new_2026_honda_civic_sport_holiday_1920x300.jpg', model: 'Civic', slot: 'header', impressions: 3100, clicks: 142 },
+          { name: 'new_2026_honda_civic_sport_1920x300.jpg', model: 'Civic', slot: 'header', impressions: 3100, clicks: 98 },
+          { name: 'Placeholder', model: 'Pilot', slot: 'upsell', impressions: 2180, clicks: 41 },
+        ],
+      },
+      new Date('2026-11-16T05:00:00Z'),
+      new Date('2026-11-23T05:00:00Z'),
+      'America/New_York',
+    );
+    const page = await newPage(browser, { viewport: { width: 720, height: 900 } });
+    await page.setContent(mail.html);
+    expect(await page.getByRole('table').count()).toBe(2);
+    await page.getByRole('heading', { name: 'Top creatives' }).waitFor();
+    expect(await page.getByRole('table').nth(1).getByRole('row').nth(1).textContent()).toContain('new_2026_honda_civic_sport_holiday_1920x300.jpg');
+    await page.screenshot({ path: screenshotPath('92-weekly-report-email'), fullPage: true });
     await page.close();
   });
 });

@@ -136,12 +136,13 @@ describe('notification e-mails through SMTP', () => {
     expect(received).toHaveLength(1); // none new since the alert
   });
 
-  it('sends the weekly report on Monday morning with the week figures and top models, once', async () => {
+  it('sends the weekly report on Monday morning with the week figures, top models and top creatives, once', async () => {
     expect((await settings({ performanceAlerts: false, errorAlerts: false })).statusCode).toBe(200);
     const monday = nextMonday(clock + 8 * 24 * HOUR, 9); // after every earlier test's clock
     const inWeek = new Date(Math.floor((monday - 3 * 24 * HOUR) / HOUR) * HOUR);
-    const row = (model: string, impressions: number, clicks: number, conversions: number) => ({ dealerId: DEMO_DEALER.id, hour: inWeek, model, slotType: 'header', impressions, clicks, conversions });
-    await t.database.db.insert(eventRollupsHourly).values([row('crv', 400, 12, 2), row('accord', 100, 1, 0), row('pilot', 250, 9, 1)]);
+    const row = (model: string, impressions: number, clicks: number, conversions: number, creative = '') => ({ dealerId: DEMO_DEALER.id, hour: inWeek, model, slotType: 'header', creative, impressions, clicks, conversions });
+    // CR-V's events predate creative recording (''): it is in the totals and top models, not in the top creatives.
+    await t.database.db.insert(eventRollupsHourly).values([row('crv', 400, 12, 2), row('accord', 100, 1, 0, 'placeholder'), row('pilot', 250, 9, 1, 'cdn')]);
     await tick(nextMonday(monday - 7 * 24 * HOUR, 7) + 0); // Monday 07:30: not yet
     expect(received).toHaveLength(0);
     await tick(monday);
@@ -152,6 +153,8 @@ describe('notification e-mails through SMTP', () => {
     expect(mail.text).toContain('Impressions: 750\nClicks: 22\nCTR: 2.93%\nConversions: 3');
     expect(mail.text).toContain('Top models:\n- CR-V: 400 impressions, 12 clicks, CTR 3.00%\n- Pilot: 250 impressions, 9 clicks, CTR 3.60%\n- Accord: 100 impressions, 1 click, CTR 1.00%');
     expect(mail.html).toContain('<td style="text-align:left;padding:4px 12px 4px 0;border-bottom:1px solid #ddd">CR-V</td>');
+    expect(mail.text).toContain('Top creatives:\n- CDN image (Pilot, header): 250 impressions, 9 clicks, CTR 3.60%\n- Placeholder (Accord, header): 100 impressions, 1 click, CTR 1.00%\n');
+    expect(mail.html).toContain('>Top creatives</h3>');
     await tick(monday + 2 * HOUR);
     expect(received).toHaveLength(1);
   });
