@@ -3,7 +3,8 @@
  * size (an A/B rotation). Shoppers' sessions on the mxs fixture search page each see one of them
  * (the same one on every page of the session); each impression beacon names the banner request
  * it counted, and the Analytics screen's creative table shows, per creative, exactly the
- * impressions of the sessions that saw it (X-Banner-Creative of the header image each page got).
+ * impressions of the sessions that saw it (X-Banner-Creative of the header image each page got);
+ * Banner Preview shows the rotation.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -96,5 +97,17 @@ it('counts each session\'s impressions for the creative it saw, and the Analytic
   expect(await table.getByText('Even so far', { exact: true }).count()).toBe(2);
   await table.scrollIntoViewIfNeeded();
   await app.screenshot({ path: screenshotPath('creative-analytics'), fullPage: true });
+
+  // Banner Preview: the coverage matrix marks the rotating header, and opening it lists both creatives.
+  await app.goto(`${server.origin}/dealer/preview`);
+  const cell = app.getByTestId('coverage-civic-header').first();
+  await cell.getByText('A/B: 2 rotate').waitFor();
+  await cell.getByRole('button', { name: /^Preview header for Civic/ }).click();
+  const rotation = app.getByTestId('rotation-header');
+  await rotation.getByText('new_2025_honda_civic_base_holiday_1920x300.jpg').waitFor();
+  await rotation.getByText('new_2025_honda_civic_base_1920x300.jpg', { exact: true }).waitFor();
+  await expect.poll(() => rotation.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+  await rotation.scrollIntoViewIfNeeded();
+  await app.screenshot({ path: screenshotPath('preview-rotation'), fullPage: false });
   await app.context().close();
 });
