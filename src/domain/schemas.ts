@@ -279,6 +279,10 @@ export const parsedFilenameSchema = z.object({
 });
 export type ParsedFilename = z.infer<typeof parsedFilenameSchema>;
 
+/** One replacement of an asset's file: when (ISO 8601), the new file's name, and the size in bytes of the file it replaced. */
+export const assetReplacementSchema = z.object({ at: z.string(), filename: z.string(), replacedSizeBytes: z.number().int() });
+export type AssetReplacement = z.infer<typeof assetReplacementSchema>;
+
 export const assetSchema = z.object({
   id: z.string(),
   dealerId: z.string(),
@@ -302,8 +306,11 @@ export const assetSchema = z.object({
   endsAt: z.string().nullable(),
   /** Where the window stands at the server's time of the answer: 'scheduled' (before), 'live', 'expired' (after). */
   schedule: z.enum(SCHEDULE_STATUSES),
+  /** Earlier files of this creative, oldest first (issue 15 "replace in place"; its id, statistics and settings stay). */
+  replacements: z.array(assetReplacementSchema),
 });
 export type Asset = z.infer<typeof assetSchema>;
+
 
 // ---------------------------------------------------------------------------------------------
 // Session and API bodies

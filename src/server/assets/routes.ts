@@ -30,6 +30,7 @@ import {
   deleteAsset,
   freeUpSpace,
   listAssets,
+  replaceAssetFile,
   resolveWindow,
   storageUsage,
   updateAsset,
@@ -40,7 +41,7 @@ import {
 const tags = ['assets'];
 
 /** One file part of an upload, read whole: its name and bytes, or the reason it is refused. */
-type ReadPart = { filename: string; bytes: Buffer } | { refused: UploadResult };
+type ReadPart = { filename: string; bytes: Buffer } | { refused: Extract<UploadResult, { ok: false }> };
 
 /** The text fields an upload may carry: the promotion window of every file in it (issue 15). */
 const WINDOW_FIELDS = new Set(['startsAt', 'endsAt']);
@@ -123,6 +124,30 @@ export async function assetRoutes(fastify: FastifyInstance) {
       }
       if (results.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');
       return { results };
+    },
+  );
+
+  app.put(
+    '/api/dealers/:dealerId/assets/:assetId/file',
+    {
+      config: { access: 'dealer-write' },
+      // multipart/form-data with one "file" field, read by the handler (no body schema).
+      schema: {
+        tags,
+        summary: "Replace an asset's file in place (multipart, one \"file\" of the same pixel size): its id, statistics and settings stay",
+        consumes: ['multipart/form-data'],
+        params: assetParams,
+        response: { 200: assetAnswerSchema },
+      },
+    },
+    async (request) => {
+      const { dealerId, assetId } = request.params;
+      if (!request.isMultipart()) throw new Invalid('Replacement must be multipart/form-data with one "file" field');
+      const { parts } = await readUploadParts(request);
+      if (parts.length !== 1) throw new Invalid(`Send exactly one "file" field to replace an asset (got ${parts.length})`);
+      const [part] = parts;
+      if ('refused' in part!) throw new Invalid(part.refused.error);
+      return { asset: await replaceAssetFile(app.db, dealerId, assetId, part!.filename, part!.bytes, app.now()) };
     },
   );
 

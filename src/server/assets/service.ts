@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
-import type { Asset, AssetType, BannerSizes, VehicleModel } from '../../domain/schemas';
+import type { Asset, AssetReplacement, AssetType, BannerSizes, VehicleModel } from '../../domain/schemas';
 import {
   ACCEPTED_IMAGE_EXTENSIONS,
   MAX_ASSET_BYTES,
@@ -51,10 +51,12 @@ export function toAsset(row: AssetRow, now: Date): Asset {
     isActive: row.isActive,
     parsedMetadata: row.parsedMetadata,
     createdAt: row.createdAt.toISOString(),
-    url: `/api/dealers/${encodeURIComponent(row.dealerId)}/assets/${row.id}/image`,
+    // The content hash in the URL: a replaced file is a new URL for the browser's cache.
+    url: `/api/dealers/${encodeURIComponent(row.dealerId)}/assets/${row.id}/image?h=${(row.contentHash ?? '').slice(0, 12)}`,
     startsAt: row.startsAt?.toISOString() ?? null,
     endsAt: row.endsAt?.toISOString() ?? null,
     schedule: scheduleStatus(row, now),
+    replacements: row.replacements,
   };
 }
 
@@ -212,6 +214,49 @@ export async function uploadAsset(
     if (err instanceof QuotaExceeded || err instanceof AlreadyUploaded) return { filename, ok: false, error: err.message };
     throw err;
   }
+}
+
+/**
+ * Replaces the file of one asset of a dealer in place (issue 15): the asset keeps its id, and with
+ * it its statistics (events and rollups name the id), name, model, trim, window and on/off state;
+ * its bytes, type, size and content hash change, and the replacement is appended to
+ * `replacements`. The new file must be an accepted image of the same pixel size (the creative's
+ * slot stays the same). Quota counts the new bytes instead of the old; the dealer row is locked as
+ * for an upload. The database bumps dealers.version (migration 0007), so delivery shows the new
+ * file at once. @throws NotFound('Asset not found'); Invalid naming what is wrong with the file;
+ * QuotaExceeded (413) when the larger file does not fit.
+ */
+export async function replaceAssetFile(db: Db, dealerId: string, assetId: string, filename: string, bytes: Buffer, now: Date): Promise<Asset> {
+  if (!(ACCEPTED_IMAGE_EXTENSIONS as readonly string[]).includes(fileExtension(filename))) {
+    throw new Invalid(`${TEXT.invalidFileTypeOrSize}: file type must be ${ACCEPTED_IMAGE_EXTENSIONS.join(', ')}`);
+  }
+  if (bytes.length > MAX_ASSET_BYTES) throw new Invalid(`${TEXT.invalidFileTypeOrSize}: file is larger than ${MAX_ASSET_BYTES} bytes`);
+  const info = await inspectImage(bytes);
+  const contentHash = createHash('sha256').update(bytes).digest('hex');
+  return db.transaction(async (tx) => {
+    const [dealer] = await tx.select({ storage: dealers.assetStorage }).from(dealers).where(eq(dealers.id, dealerId)).for('update');
+    if (!dealer) throw new NotFound(TEXT.dealerNotFound);
+    const [cur] = await tx
+      .select()
+      .from(assets)
+      .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
+      .for('update');
+    if (!cur) throw new NotFound('Asset not found');
+    if (info.width !== cur.width || info.height !== cur.height) {
+      throw new Invalid(`The replacement must be ${cur.width}x${cur.height} like the banner it replaces; this image is ${info.width}x${info.height}`);
+    }
+    if (cur.contentHash === contentHash) throw new Invalid(`This is the file ${cur.name} already shows`);
+    const used = await storageUsed(tx, dealerId);
+    if (used - cur.sizeBytes + bytes.length > dealer.storage.storageQuotaBytes) throw new QuotaExceeded(TEXT.storageQuotaExceeded);
+    const replacement: AssetReplacement = { at: now.toISOString(), filename, replacedSizeBytes: cur.sizeBytes };
+    const [row] = await tx
+      .update(assets)
+      .set({ mimeType: info.mimeType, sizeBytes: bytes.length, contentHash, replacements: [...cur.replacements, replacement] })
+      .where(eq(assets.id, assetId))
+      .returning();
+    await tx.update(assetBlobs).set({ data: bytes }).where(eq(assetBlobs.assetId, assetId));
+    return toAsset(row!, now);
+  });
 }
 
 /** Deletes one asset of a dealer. @throws NotFound when the dealer has no such asset. */

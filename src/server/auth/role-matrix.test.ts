@@ -49,6 +49,15 @@ const ROWS: Row[] = [
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     expect: [401, 200, 200, 403, 403],
   },
+  // 'xx' is no image: refused (400) before the asset is looked up.
+  {
+    method: 'PUT',
+    route: '/api/dealers/:dealerId/assets/:assetId/file',
+    url: `/api/dealers/${A}/assets/${missing}/file`,
+    payload: badUpload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    expect: [401, 400, 400, 403, 403],
+  },
   { method: 'DELETE', route: '/api/dealers/:dealerId/assets/:assetId', url: `/api/dealers/${A}/assets/${missing}`, expect: [401, 404, 404, 403, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/assets/:assetId/image', url: `/api/dealers/${A}/assets/${missing}/image`, expect: [401, 404, 404, 404, 403] },
   { method: 'PATCH', route: '/api/dealers/:dealerId/assets/:assetId', url: `/api/dealers/${A}/assets/${missing}`, payload: { isActive: false }, expect: [401, 404, 404, 403, 403] },

@@ -43,6 +43,7 @@ import type {
   ParsedFilename,
   Security,
   VehicleModel,
+  AssetReplacement,
 } from '../../domain/schemas';
 
 /** PostgreSQL bytea as a Node Buffer (pg returns Buffer, PGlite a Uint8Array: normalised here). */
@@ -155,6 +156,12 @@ export const assets = pgTable(
     /** Promotion schedule (issue 15): shown from starts_at (inclusive) until ends_at (exclusive); null = open. */
     startsAt: timestamp('starts_at', { withTimezone: true }),
     endsAt: timestamp('ends_at', { withTimezone: true }),
+    /**
+     * Earlier files of this creative, oldest first (issue 15 "replace in place"): each replacement
+     * keeps the asset's id (so its statistics, window and settings) and records here when, by which
+     * file name, and the size of the bytes it replaced.
+     */
+    replacements: jsonb('replacements').$type<AssetReplacement[]>().notNull().default([]),
   },
   (t) => [
     index('assets_dealer_model_idx').on(t.dealerId, t.modelKey),

@@ -53,7 +53,9 @@ export interface ResolvedBanner {
    * The live assets the slot rotates (issue 15, A/B; chooseRotation), the first chooseAsset's; [] when
    * no asset shows. The request's rotation bucket picks `assetId` among them (rotationPick).
    */
-  rotation: Array<{ id: string; width: number; height: number }>;
+  rotation: Array<{ id: string; width: number; height: number; hash: string }>;
+  /** The chosen asset's content hash (a file replaced in place has a new one), '' without an asset: part of its encodings' cache key. */
+  assetHash: string;
   /** Cache key part that changes whenever the answer may change. */
   version: number;
   /** The next promotion-window boundary (ms since the epoch) after the choice was made, or null: the choice may change then (issue 15). */
@@ -290,7 +292,8 @@ export async function resolveBanner(
     width: size.width,
     height: size.height,
     creative: chosen ? { width: chosen.width, height: chosen.height } : null,
-    rotation: rotation.map((a) => ({ id: a.id, width: a.width, height: a.height })),
+    rotation: rotation.map((a) => ({ id: a.id, width: a.width, height: a.height, hash: a.contentHash ?? '' })),
+    assetHash: chosen?.contentHash ?? '',
     version: dealer.version,
     expiresAt,
   };
@@ -301,7 +304,7 @@ export async function resolveBanner(
 /** The choice with the creative rotation bucket `r` picks (rotationPick); the cached object itself when that is its first. */
 function rotate(c: DeliveryChoice, r: number | undefined): DeliveryChoice {
   const a = rotationPick(c.rotation, r);
-  return !a || a.id === c.assetId ? c : { ...c, assetId: a.id, creative: { width: a.width, height: a.height } };
+  return !a || a.id === c.assetId ? c : { ...c, assetId: a.id, assetHash: a.hash, creative: { width: a.width, height: a.height } };
 }
 
 /**
@@ -311,7 +314,7 @@ function rotate(c: DeliveryChoice, r: number | undefined): DeliveryChoice {
  */
 export async function slotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): Promise<DeliveryChoice> {
   const chosen = await resolveBanner(ctx, dealerId, q, cdn);
-  return q.placeholder ? { ...chosen, source: 'placeholder', assetId: null, url: null, creative: null, rotation: [] } : chosen;
+  return q.placeholder ? { ...chosen, source: 'placeholder', assetId: null, assetHash: '', url: null, creative: null, rotation: [] } : chosen;
 }
 
 /** The creative a choice shows, as events store it (issue 15): the asset id, else 'cdn', 'fallback' or 'placeholder'. */
@@ -322,6 +325,7 @@ export interface Candidate extends ChoosableAsset {
   id: string;
   width: number;
   height: number;
+  contentHash: string | null;
 }
 
 /**
@@ -349,6 +353,7 @@ function assetCandidates({ db, caches }: DeliveryContext, dealer: DealerDelivery
       height: assets.height,
       startsAt: assets.startsAt,
       endsAt: assets.endsAt,
+      contentHash: assets.contentHash,
     })
     .from(assets)
     .where(and(eq(assets.dealerId, dealer.id), eq(assets.modelKey, key)))
@@ -402,11 +407,11 @@ export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryCh
   // srcset's 2x candidate: twice the slot's pixels (an SVG placeholder is the same at any scale).
   const scale = r.assetId && q.scale === 2 ? 2 : 1;
   const box = { width: r.width * scale, height: r.height * scale };
-  // An asset's bytes never change (a replacement is a new asset id), so its encodings outlive the
-  // dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
+  // An asset's encodings are keyed by its id and content hash (a file replaced in place has a new
+  // hash), not the dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
   // A placeholder shows the dealer's logo once fetched in the background (never waited for): its tag is in the key.
   const logo = r.assetId ? null : caches.logos.logo(r.dealer.branding.logoUrl);
-  const key = r.assetId ? `asset|${r.assetId}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
+  const key = r.assetId ? `asset|${r.assetId}|${r.assetHash}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
   const cache = caches.bannerBytes;
   const hit = cache.get(key);
   if (hit) {
