@@ -6,6 +6,9 @@
  * impressions of the sessions that saw it (X-Banner-Creative of the header image each page got);
  * Banner Preview shows the rotation.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiSignIn, beaconsOf, fetchScriptInfo, launchBrowser, newPage, recordBeacons, screenshotPath, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
@@ -109,5 +112,25 @@ it('counts each session\'s impressions for the creative it saw, and the Analytic
   await expect.poll(() => rotation.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   await rotation.scrollIntoViewIfNeeded();
   await app.screenshot({ path: screenshotPath('preview-rotation'), fullPage: false });
+
+  // Replacing the holiday creative's file in place keeps its figures (the same creative id).
+  const holiday = 'new_2025_honda_civic_base_holiday_1920x300.jpg';
+  const before = await headerCounts();
+  await app.goto(`${server.origin}/dealer/assets`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-replace-'));
+  const file = path.join(dir, 'civic-holiday-v2.png');
+  writeFileSync(file, await makeBanner(1920, 300, 'png', '#4a148c'));
+  const chooser = app.waitForEvent('filechooser');
+  await app.getByRole('button', { name: `Replace the file of ${holiday}` }).click();
+  await (await chooser).setFiles(file);
+  const dialog = app.getByRole('dialog', { name: `Replace the file of ${holiday}?` });
+  await dialog.getByRole('button', { name: 'Replace file' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const card = app.getByTestId('asset-card').filter({ hasText: holiday });
+  await card.getByTestId('asset-replaced').waitFor();
+  expect(await card.getByTestId('asset-replaced').textContent()).toMatch(/^File replaced once, last .+: statistics kept$/);
+  await card.scrollIntoViewIfNeeded();
+  await app.screenshot({ path: screenshotPath('asset-replaced'), fullPage: false });
+  expect(await headerCounts()).toEqual(before);
   await app.context().close();
 });

@@ -5,14 +5,14 @@
  * selection checkbox for the bulk actions. Viewers see the same card read-only.
  */
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Card, Center, Checkbox, Group, Image, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Center, Checkbox, FileButton, Group, Image, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { Modal, Tooltip } from '../../components/deferred';
 import { notifications } from '@mantine/notifications';
-import { CalendarClock, Trash2 } from 'lucide-react';
+import { CalendarClock, Replace, Trash2 } from 'lucide-react';
 import type { Asset } from '../../../domain/schemas';
 import { utcToZonedLocal } from '../../../domain/schedule';
 import { fieldErrorsOf } from '../../api/field-errors';
-import { useSetAssetActive, useUpdateAsset } from './api';
+import { useReplaceAssetFile, useSetAssetActive, useUpdateAsset } from './api';
 import { ASSET_STATUS_DISPLAY, assetStatus, formatDate, formatInZone, formatKb } from './format';
 import { ScheduleFields, windowErrors, type WindowValue } from './ScheduleFields';
 
@@ -36,6 +36,7 @@ export function AssetCard({
 }) {
   const toggle = useSetAssetActive(dealerId);
   const [scheduling, setScheduling] = useState(false);
+  const [replacement, setReplacement] = useState<File | null>(null);
   const status = ASSET_STATUS_DISPLAY.find((s) => s.status === assetStatus(a))!;
   const dim = status.status !== 'live';
   return (
@@ -74,6 +75,11 @@ export function AssetCard({
         <Meta label="Size" value={formatKb(a.sizeBytes)} />
         <Meta label="Uploaded" value={formatDate(a.createdAt)} />
       </SimpleGrid>
+      {a.replacements.length > 0 && (
+        <Text size="xs" c="dimmed" mt={4} data-testid="asset-replaced">
+          File replaced {a.replacements.length === 1 ? 'once' : `${a.replacements.length} times`}, last {formatDate(a.replacements.at(-1)!.at)}: statistics kept
+        </Text>
+      )}
       <Group mt="xs" gap={6} wrap="nowrap" align="flex-start">
         <CalendarClock size={14} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
         <Text size="xs" c="dimmed" data-testid="asset-window">
@@ -89,6 +95,13 @@ export function AssetCard({
             <Button size="compact-xs" variant="default" leftSection={<CalendarClock size={12} />} onClick={() => setScheduling(true)} aria-label={`Schedule ${a.name}`}>
               Schedule
             </Button>
+            <FileButton onChange={setReplacement} accept="image/jpeg,image/png,image/webp">
+              {(props) => (
+                <Button {...props} size="compact-xs" variant="default" leftSection={<Replace size={12} />} aria-label={`Replace the file of ${a.name}`}>
+                  Replace
+                </Button>
+              )}
+            </FileButton>
             <Switch
               size="xs"
               label={a.isActive ? 'Active' : 'Inactive'}
@@ -106,6 +119,7 @@ export function AssetCard({
         )}
       </Group>
       {canEdit && scheduling && <ScheduleModal asset={a} dealerId={dealerId} timeZone={timeZone} onClose={() => setScheduling(false)} />}
+      {canEdit && replacement && <ReplaceModal asset={a} dealerId={dealerId} file={replacement} onClose={() => setReplacement(null)} />}
     </Card>
   );
 }
@@ -188,6 +202,44 @@ function ScheduleModal({ asset, dealerId, timeZone, onClose }: { asset: Asset; d
           </Group>
         </Stack>
       </form>
+    </Modal>
+  );
+}
+
+/** Confirms replacing an asset's file: what stays (id, statistics, name, schedule) and that shoppers see the new file at once. */
+function ReplaceModal({ asset, dealerId, file, onClose }: { asset: Asset; dealerId: string; file: File; onClose: () => void }) {
+  const replace = useReplaceAssetFile(dealerId);
+  const submit = () =>
+    replace.mutate(
+      { assetId: asset.id, file },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', title: 'File replaced', message: `${asset.name} now shows ${file.name}.` });
+          onClose();
+        },
+      },
+    );
+  return (
+    <Modal opened onClose={onClose} title={`Replace the file of ${asset.name}?`} centered>
+      <Stack gap="sm">
+        <Text size="sm">
+          Shoppers see <b>{file.name}</b> at once wherever this banner shows. Its statistics, name, schedule and Active setting stay; the new image must be{' '}
+          {asset.dimensions.width}x{asset.dimensions.height} like this one.
+        </Text>
+        {replace.error && (
+          <Text size="sm" c="red" role="alert">
+            {replace.error.message}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={submit} loading={replace.isPending}>
+            Replace file
+          </Button>
+        </Group>
+      </Stack>
     </Modal>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Server operations of the Asset Manager and its upload panel (spec 02 §2, §5; DECISIONS 10-13):
  * list, upload (XMLHttpRequest, for per-file progress), delete, active toggle and 'Free up space';
- * promotion windows and bulk deactivate/delete (issue 15). Shapes: docs/API.md.
+ * promotion windows, bulk deactivate/delete and replacing a file in place (issue 15). Shapes: docs/API.md.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Asset } from '../../../domain/schemas';
@@ -87,6 +87,26 @@ export function useUpdateAsset(dealerId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { assetId: string; patch: AssetPatch }) => updateAsset(dealerId, v.assetId, v.patch),
+    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
+  });
+}
+
+/**
+ * PUT /api/dealers/:dealerId/assets/:assetId/file: replaces the asset's file in place with `file`
+ * (same pixel size; its id, statistics and settings stay; issue 15). Rejects with the server's
+ * message ('The replacement must be 1920x300 like the banner it replaces; ...').
+ */
+export async function replaceAssetFile(dealerId: string, assetId: string, file: File): Promise<Asset> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  return (await apiFetch<{ asset: Asset }>(`${assetsPath(dealerId)}/${encodeURIComponent(assetId)}/file`, { method: 'PUT', body })).asset;
+}
+
+/** Replaces an asset's file and refreshes the list. */
+export function useReplaceAssetFile(dealerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { assetId: string; file: File }) => replaceAssetFile(dealerId, v.assetId, v.file),
     onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
   });
 }
