@@ -9,6 +9,12 @@ import { isWindowText, WINDOW_FORMAT_MESSAGE } from '../schedule';
 
 /** `:dealerId/assets/:assetId`: a malformed asset id is simply not found (404). */
 export const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid({ error: 'Asset not found' }) });
+/**
+ * Query of GET /assets/:assetId/image: `size=thumb` answers a small variant (WebP when accepted,
+ * at most THUMBNAIL_BOX pixels, never enlarged) for cards and tables instead of the original
+ * bytes (issue 15); `h` is the content hash the asset's URL carries for browser caching (ignored).
+ */
+export const assetImageQuery = z.object({ size: z.enum(['thumb']).optional(), h: z.string().max(64).optional() });
 /** One window field of a request (issue 15): a date-time text (domain/schedule.ts parseWindowInput), or null to clear it. */
 export const windowFieldSchema = z.string().trim().max(40).refine(isWindowText, WINDOW_FORMAT_MESSAGE).nullable();
 

@@ -2,14 +2,17 @@
  * Replace in place (issue 15): a new file of the same size replaces an asset's bytes under the same
  * id, so its statistics, window and on/off state stay; delivery shows the new file at once; the
  * replacement is recorded; a file of another size, the same file, a second file, a viewer and
- * another dealer are refused with a clear answer.
+ * another dealer are refused with a clear answer. Thumbnails: cards load a small server-side
+ * variant, not the original bytes, and a replaced file gets a new one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, eventRollupsHourly } from '../db/schema';
+import sharp from 'sharp';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
+import { THUMBNAIL_BOX } from './service';
 
 let t: TestApp;
 let manager: string;
@@ -85,5 +88,31 @@ describe('replace an asset in place', () => {
     const file = [{ filename: 'v.jpg', data: await makeBanner(1920, 300) }];
     expect((await replace(id, file, viewer)).statusCode).toBe(403);
     expect((await replace('00000000-0000-4000-8000-000000000000', file)).statusCode).toBe(404);
+  });
+});
+
+describe('thumbnails', () => {
+  it('answers a small WebP (or JPEG) variant that fits the box, never enlarged, and a new one after a replacement', async () => {
+    const big = await makeBanner(1920, 300, 'png', '#006600');
+    const { body, contentType } = multipartBody([{ filename: 'new_2026_honda_hrv_sport_1920x300.png', data: big }]);
+    const asset = (await t.app.inject({ method: 'POST', url: base, payload: body, headers: { cookie: manager, 'content-type': contentType } })).json().results[0].asset;
+    const thumb = (accept: string, url = asset.url) => t.app.inject({ method: 'GET', url: `${url}&size=thumb`, headers: { cookie: manager, accept } });
+    const webp = await thumb('image/avif,image/webp,*/*');
+    expect(webp.statusCode).toBe(200);
+    expect(webp.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(webp.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([THUMBNAIL_BOX.width, Math.round((THUMBNAIL_BOX.width * 300) / 1920)]);
+    expect(webp.rawPayload.length).toBeLessThan(big.length);
+    const jpeg = await thumb('image/*');
+    expect(jpeg.headers['content-type']).toBe('image/jpeg');
+    // A small image stays its own size.
+    const { body: b2, contentType: c2 } = multipartBody([{ filename: 'new_2026_honda_hrv_sport_300x200.jpg', data: await makeBanner(300, 200) }]);
+    const small = (await t.app.inject({ method: 'POST', url: base, payload: b2, headers: { cookie: manager, 'content-type': c2 } })).json().results[0].asset;
+    expect((await sharp((await thumb('image/webp', small.url)).rawPayload).metadata()).width).toBe(300);
+    // After a replacement the thumbnail shows the new file.
+    const replaced = (await replace(asset.id, [{ filename: 'hrv-v2.png', data: await makeBanner(1920, 300, 'png', '#000066') }])).json().asset;
+    expect(replaced.url).not.toBe(asset.url);
+    expect((await thumb('image/webp', replaced.url)).rawPayload.equals(webp.rawPayload)).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: `${base}/${asset.id}/image?size=huge`, headers: { cookie: manager } })).statusCode).toBe(400);
   });
 });

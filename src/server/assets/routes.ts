@@ -9,6 +9,7 @@ import { MAX_ASSET_BYTES, MAX_FILENAME_LENGTH, MAX_UPLOAD_FILES, TEXT, UPLOAD_TE
 import { dealerParams } from '../../domain/contracts/common';
 import {
   assetAnswerSchema,
+  assetImageQuery,
   assetListSchema,
   assetParams,
   assetPatchSchema,
@@ -25,6 +26,7 @@ import { getDealer } from '../dealers/service';
 import { findDeliveryDealer } from '../delivery/service';
 import {
   assetBytes,
+  assetThumbnail,
   bulkAssets,
   cleanupPlan,
   deleteAsset,
@@ -203,11 +205,16 @@ export async function assetRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/dealers/:dealerId/assets/:assetId/image',
     // Image bytes (the asset's own type): no JSON answer to describe.
-    { config: { access: 'dealer-read' }, schema: { tags, summary: "An asset's image bytes", params: assetParams } },
+    { config: { access: 'dealer-read' }, schema: { tags, summary: "An asset's image bytes, or with size=thumb a small variant", params: assetParams, querystring: assetImageQuery } },
     async (request, reply) => {
       const { dealerId, assetId } = request.params;
+      reply.header('Cache-Control', 'private, max-age=3600').header('Vary', 'Accept');
+      if (request.query.size === 'thumb') {
+        const thumb = await assetThumbnail(app.db, app.caches.bannerBytes, dealerId, assetId, /image\/webp/.test(request.headers.accept ?? ''));
+        return reply.type(thumb.contentType).send(thumb.body);
+      }
       const { mimeType, data } = await assetBytes(app.db, dealerId, assetId);
-      return reply.type(mimeType).header('Cache-Control', 'private, max-age=3600').send(data);
+      return reply.type(mimeType).send(data);
     },
   );
 }

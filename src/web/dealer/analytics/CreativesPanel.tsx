@@ -77,7 +77,7 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAn
                   <Table.Td>
                     <Group gap="sm" wrap="nowrap">
                       {c.kind === 'asset' && c.status !== 'deleted' ? (
-                        <Image src={`/api/dealers/${encodeURIComponent(dealerId)}/assets/${c.creative}/image`} alt="" w={72} h={36} fit="contain" bg="gray.1" radius="sm" />
+                        <Image src={`/api/dealers/${encodeURIComponent(dealerId)}/assets/${c.creative}/image?size=thumb`} alt="" w={72} h={36} fit="contain" bg="gray.1" radius="sm" />
                       ) : (
                         <div style={{ width: 72 }} />
                       )}

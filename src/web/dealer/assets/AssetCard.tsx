@@ -54,7 +54,7 @@ export function AssetCard({
           />
         )}
         <Center h={130} p="xs" style={dim ? { opacity: 0.6 } : undefined}>
-          <Image src={a.url} alt={a.name} mah={114} maw="100%" w="auto" fit="contain" onError={(e) => (e.currentTarget.style.visibility = 'hidden')} />
+          <Image src={`${a.url}&size=thumb`} alt={a.name} mah={114} maw="100%" w="auto" fit="contain" onError={(e) => (e.currentTarget.style.visibility = 'hidden')} />
         </Center>
       </Card.Section>
       <Group justify="space-between" mt="sm" wrap="nowrap" gap="xs">
