@@ -308,6 +308,11 @@ export const assetSchema = z.object({
   schedule: z.enum(SCHEDULE_STATUSES),
   /** Earlier files of this creative, oldest first (issue 15 "replace in place"; its id, statistics and settings stay). */
   replacements: z.array(assetReplacementSchema),
+  /**
+   * In the Asset Manager's list (issue 15): "Will never show: …" when delivery can never choose the
+   * asset (its model is none of the dealer's models or upsell targets), with the nearest model; else null.
+   */
+  neverShows: z.string().nullable(),
 });
 export type Asset = z.infer<typeof assetSchema>;
 

@@ -24,6 +24,7 @@ import {
 import { Invalid, PayloadTooLarge } from '../errors';
 import { getDealer } from '../dealers/service';
 import { findDeliveryDealer } from '../delivery/service';
+import { deadBannerWarnings, NEVER_SHOWS } from './upload-checks';
 import {
   assetBytes,
   assetThumbnail,
@@ -93,7 +94,11 @@ export async function assetRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { dealerId } = request.params;
       const usage = await storageUsage(app.db, dealerId);
-      return { assets: await listAssets(app.db, dealerId, app.now()), usage };
+      const dealer = await findDeliveryDealer(app, dealerId);
+      const list = await listAssets(app.db, dealerId, app.now());
+      // Issue 15: a card says when delivery can never choose its asset (the upload's check, made again now).
+      const assets = list.map((a) => ({ ...a, neverShows: (dealer && deadBannerWarnings(a.parsedMetadata, dealer).find((w) => w.startsWith(NEVER_SHOWS))) || null }));
+      return { assets, usage };
     },
   );
 

@@ -62,6 +62,7 @@ export function toAsset(row: AssetRow, now: Date): Asset {
     endsAt: row.endsAt?.toISOString() ?? null,
     schedule: scheduleStatus(row, now),
     replacements: row.replacements,
+    neverShows: null,
   };
 }
 

@@ -38,6 +38,15 @@ it('stores a file of no model of the dealer with "Will never show" and the neare
   ]);
   const good = await upload('new_2025_honda_cr-v_ex_1920x300.jpg', await makeBanner(1920, 300));
   expect(good).toMatchObject({ ok: true, warnings: [] });
+  // The Asset Manager's cards say it too (the check made again when the list is read).
+  const list = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/assets`, headers: { cookie } })).json().assets as Array<{ name: string; neverShows: string | null }>;
+  const neverShows = (name: string) => list.find((a) => a.name === name)?.neverShows;
+  expect(neverShows('new_2025_honda_civc_sport_1920x300.jpg')).toBe('Will never show: "civc" is not a model of this dealer. Did you mean Civic?');
+  expect(neverShows('new_2025_toyota_camry_le_1920x300.jpg')).toMatch(/^Will never show: "camry"/);
+  expect(neverShows('new_2025_honda_cr-v_ex_1920x300.jpg')).toBeNull();
+});
+  expect(saved.statusCode, saved.body).toBe(200);
+  expect(await neverShows('new_2025_honda_civc_sport_1920x300.jpg')).toBeNull();
 });
 
 it('answers the same file for the same model and trim as already uploaded and stores nothing; for another model it stores it with a note', async () => {

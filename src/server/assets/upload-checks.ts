@@ -33,6 +33,9 @@ function showableKeys(dealer: UploadCheckDealer): Set<string> {
   return new Set([...dealer.plans.values()].flatMap((p) => [p.model.key, p.upsell.key]));
 }
 
+/** How the "can never be chosen" warning starts (the upload result and the Asset Manager card). */
+export const NEVER_SHOWS = 'Will never show:';
+
 /**
  * Warnings for a file about to be stored (empty when it will show): a make other than the dealer's
  * manufacturer, and a model delivery can never choose, with the nearest model suggested.
@@ -45,7 +48,7 @@ export function deadBannerWarnings(parsed: ParsedFilename, dealer: UploadCheckDe
   const key = modelKey(parsed.model);
   if (!showableKeys(dealer).has(key)) {
     const near = nearestModel(key, dealer);
-    warnings.push(`Will never show: "${parsed.model}" is not a model of this dealer.${near ? ` Did you mean ${near}?` : ' Check the model in the file name or add a model mapping.'}`);
+    warnings.push(`${NEVER_SHOWS} "${parsed.model}" is not a model of this dealer.${near ? ` Did you mean ${near}?` : ' Check the model in the file name or add a model mapping.'}`);
   }
   return warnings;
 }

@@ -75,6 +75,11 @@ export function AssetCard({
         <Meta label="Size" value={formatKb(a.sizeBytes)} />
         <Meta label="Uploaded" value={formatDate(a.createdAt)} />
       </SimpleGrid>
+      {a.neverShows && (
+        <Text size="xs" c="red.8" mt={4} fw={500} data-testid="asset-never-shows">
+          {a.neverShows}
+        </Text>
+      )}
       {a.replacements.length > 0 && (
         <Text size="xs" c="dimmed" mt={4} data-testid="asset-replaced">
           File replaced {a.replacements.length === 1 ? 'once' : `${a.replacements.length} times`}, last {formatDate(a.replacements.at(-1)!.at)}: statistics kept
