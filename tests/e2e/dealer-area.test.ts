@@ -65,7 +65,7 @@ describe('dealer area', () => {
     await nav(app, 'Assets');
     await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
     await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+    await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
     await app.getByText(/Invalid filename format/).first().waitFor();
     await app.getByText('Header Banner', { exact: true }).waitFor();
     await app.getByText('Inline Banner', { exact: true }).waitFor();
@@ -85,16 +85,20 @@ describe('dealer area', () => {
     writeFileSync(file, await makeBanner(1920, 300));
     await nav(app, 'Assets');
     await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('input[type=file]').setInputFiles(file);
-    const warning = app.getByText('Will never show: "civc" is not a model of this dealer. Did you mean Civic?');
-    await warning.waitFor();
+    await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(file);
+    const text = 'Will never show: "civc" is not a model of this dealer. Did you mean Civic?';
+    const card = app.getByTestId('asset-never-shows');
+    const result = app.getByText(text).and(app.locator(':not([data-testid="asset-never-shows"])'));
+    await result.waitFor();
     const dismiss = app.getByRole('button', { name: 'Dismiss results' });
     await dismiss.waitFor(); // the upload is over: the result stays
     await expect.poll(() => app.locator('img[src*="/assets/"]').count()).toBe(1); // stored all the same
-    await expect(warning.isVisible()).resolves.toBe(true);
+    await expect(result.isVisible()).resolves.toBe(true);
+    expect(await card.textContent()).toBe(text); // the asset's card says it too
     await app.screenshot({ path: screenshotPath('12-upload-never-shows'), fullPage: true });
     await dismiss.click();
-    await expect.poll(() => warning.count()).toBe(0);
+    await expect.poll(() => result.count()).toBe(0);
+    expect(await card.textContent()).toBe(text); // the card keeps saying it
     await app.close();
   });
 
@@ -212,7 +216,7 @@ describe('dealer area', () => {
     await nav(app, 'Assets');
     await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
     await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+    await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
     for (const [name] of files) await app.getByRole('switch', { name: `Active: ${name}` }).waitFor();
     // The new promotion replaces the old one: the dealer switches the older Sport banners off (live
     // ones of the same size would rotate, A/B, and are never offered).
