@@ -76,7 +76,7 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
       .toBe(3);
   });
 
-  it('answers 503 with Retry-After while PostgreSQL is unreachable, and serves again once it is back', async () => {
+  it('answers 503 with Retry-After while PostgreSQL is unreachable (a beacon is still accepted), and serves again once it is back', async () => {
     await proxy.down(); // every connection dropped, new ones refused: what a restart looks like from here
     const down = await get('/api/auth/me');
     expect(down.status).toBe(503);
@@ -85,10 +85,22 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
     expect((await analytics()).status).toBe(503);
     expect(alive()).toBe(true);
     expect(server.output()).not.toContain('unhandled error');
+    // A beacon naming a banner request whose creative is not cached yet: the creative cannot be
+    // worked out without the database, the event is still accepted (buffered) with it unknown.
+    const named = await fetch(`${server.origin}/api/analytics/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN },
+      body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'ridgeline', url: 'https://www.hondaofdemo.com/new-inventory', pv: `view-test-${++views}`, asset: `${server.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=ridgeline&type=header&variant=desktop&v=1&r=7` }),
+    });
+    expect(named.status).toBe(204);
 
     await proxy.up();
     await expect.poll(async () => (await get('/api/auth/me')).status, { timeout: 10_000 }).toBe(200);
     expect((await analytics()).status).toBe(200);
+    // Stored once the database is back, its creative unknown.
+    await expect
+      .poll(async () => ((await (await analytics()).json()) as { creatives: Array<{ model: string; kind: string; impressions: number }> }).creatives.find((c) => c.model === 'ridgeline'), { timeout: 30_000 })
+      .toMatchObject({ kind: 'unknown', impressions: 1 });
   });
 
   it('answers 503 naming the missing schema while it is renamed away, and 200 once it is back', async () => {

@@ -73,17 +73,19 @@ export function optedOut(request: FastifyRequest): boolean {
 
 /**
  * The creative an impression or click beacon reports (issue 15): what the banner request it names
- * (`asset`) shows now, by the same choice as the image answer (rotation bucket included); null when
- * it names none, the slot's model is not the beacon's, or the dealer no longer has the model.
+ * (`asset`) shows now, by the same choice as the image answer (rotation bucket included, from the
+ * delivery caches); null when it names none, the slot's model is not the beacon's, the dealer no
+ * longer has the model, or the choice cannot be made now (the database is away: the event is
+ * still buffered and counted, its creative unknown).
  */
-async function beaconCreative(app: FastifyInstance, input: TrackBody): Promise<string | null> {
+async function beaconCreative(app: FastifyInstance, request: FastifyRequest, input: TrackBody): Promise<string | null> {
   if (!input.asset || input.event === 'conversion') return null;
   try {
     const choice = await slotChoice(app, input.dealerId, { ...input.asset, type: input.type ?? input.asset.type }, app.cdnProbes);
     return choice.modelKey === input.model ? creativeOf(choice) : null;
   } catch (err) {
-    if (err instanceof NotFound) return null;
-    throw err;
+    if (!(err instanceof NotFound)) request.log.warn({ err }, 'creative of a beacon not resolved; counted without it');
+    return null;
   }
 }
 
@@ -115,7 +117,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       if (isBotCached(app.caches.botAnswers, request.headers['user-agent'] ?? '')) return reply.status(204).send();
       if (dealer.security.respectDoNotTrack !== false && optedOut(request)) return reply.status(204).send();
       const accepted = app.events.enqueue({
-        creative: await beaconCreative(app, input),
+        creative: await beaconCreative(app, request, input),
         dealerId: input.dealerId,
         event: input.event,
         slotType: input.type ?? null,
