@@ -229,7 +229,8 @@ describe('one CTR format, page titles and the sidebar', () => {
     await openScreen(manager, suite.origin, screen('/dealer'));
     expect(await manager.getByTestId('stat-ctr').textContent()).toBe('5.00%');
     await openScreen(manager, suite.origin, screen('/dealer/analytics'));
-    await manager.getByText('5.00%').waitFor();
+    // The Click-through Rate card (the creative table below shows each creative's own CTR).
+    await manager.locator('.mantine-Paper-root', { hasText: 'Click-through Rate' }).getByText('5.00%', { exact: true }).waitFor();
   });
 
   it("lights the sidebar's Dashboard on the Client Error Log and Dealers on a dealer's script page", async () => {
