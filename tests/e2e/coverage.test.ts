@@ -6,29 +6,19 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiSignIn, fetchScriptInfo, launchBrowser, newPage, screenshotPath, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
-import { createDealer, siteAssets } from './page-speed';
+import { launchBrowser, newPage, screenshotPath, signedInPage, startServer, type DealerSite, type RunningServer } from './harness';
+import { createDealerSite } from './page-speed';
 
 let server: RunningServer;
 let browser: Browser;
 let site: DealerSite;
-let dealerId: string;
 let upsell: string;
 const manager = { email: 'coverage.manager@example.com', password: 'coverage-password-1' };
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  ({ id: dealerId, upsell } = await createDealer(server.origin, { name: 'Coverage Honda', manufacturer: 'honda', provider: 'mxs', model: 'civic' }));
-  const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
-  const res = await fetch(`${server.origin}/api/admin/users`, {
-    method: 'POST',
-    headers: { cookie: admin, origin: server.origin, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...manager, name: 'Coverage Manager', role: 'dealer-manager', dealerId }),
-  });
-  expect(res.status).toBe(201);
-  const info = await fetchScriptInfo(server.origin, dealerId);
-  site = await startDealerSite(info.scriptUrl, 'mxs-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets() });
+  ({ upsell, site } = await createDealerSite(server.origin, 'Coverage Honda', 'civic', { ...manager, name: 'Coverage Manager' }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, fetchScriptInfo, launchBrowser, newPage, recordBeacons, screenshotPath, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
-import { createDealer, siteAssets } from './page-speed';
-import { makeBanner, multipartBody } from '../fixtures/images';
+import { apiSignIn, beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, seedAssets, signedInPage, startServer, type DealerSite, type RunningServer } from './harness';
+import { createDealerSite } from './page-speed';
+import { makeBanner } from '../fixtures/images';
 
 let server: RunningServer;
 let browser: Browser;
@@ -25,20 +25,10 @@ const SESSIONS = 6;
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  ({ id: dealerId } = await createDealer(server.origin, { name: 'Creative Honda', manufacturer: 'honda', provider: 'mxs', model: 'civic' }));
+  ({ id: dealerId, site } = await createDealerSite(server.origin, 'Creative Honda', 'civic', { ...manager, name: 'Creative Manager' }));
+  // The B side of the header test: same model, trim and size as createDealerSite's civic header.
   const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
-  // The B side of the header test: same model, trim and size as createDealer's civic header.
-  const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_civic_base_holiday_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#1b5e20') }]);
-  const uploaded = await fetch(`${server.origin}/api/dealers/${dealerId}/assets`, { method: 'POST', headers: { cookie: admin, origin: server.origin, 'content-type': contentType }, body: new Uint8Array(body) });
-  expect(uploaded.status).toBe(200);
-  const user = await fetch(`${server.origin}/api/admin/users`, {
-    method: 'POST',
-    headers: { cookie: admin, origin: server.origin, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...manager, name: 'Creative Manager', role: 'dealer-manager', dealerId }),
-  });
-  expect(user.status).toBe(201);
-  const info = await fetchScriptInfo(server.origin, dealerId);
-  site = await startDealerSite(info.scriptUrl, 'mxs-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets() });
+  await seedAssets(server.origin, admin, dealerId, [{ filename: 'new_2025_honda_civic_base_holiday_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#1b5e20') }]);
 });
 afterAll(async () => {
   await browser?.close();

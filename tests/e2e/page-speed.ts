@@ -155,6 +155,24 @@ export async function createDealer(origin: string, d: { name: string; manufactur
   return { id: created.id, upsell };
 }
 
+/**
+ * createDealer for a Honda dealer on mxs whose `model` has its creatives, plus a dealer-manager of
+ * it (`manager`) made through the admin API, and the mxs fixture search site serving the tag its
+ * Script page hands out. Returns the dealer id, its upsell target and the site.
+ */
+export async function createDealerSite(origin: string, name: string, model: string, manager: { email: string; password: string; name: string }): Promise<{ id: string; upsell: string; site: DealerSite }> {
+  const dealer = await createDealer(origin, { name, manufacturer: 'honda', provider: 'mxs', model });
+  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+  const res = await fetch(`${origin}/api/admin/users`, {
+    method: 'POST',
+    headers: { cookie: admin, origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...manager, role: 'dealer-manager', dealerId: dealer.id }),
+  });
+  if (res.status !== 201) throw new Error(`creating ${manager.email} answered ${res.status}: ${await res.text()}`);
+  const info = await fetchScriptInfo(origin, dealer.id);
+  return { ...dealer, site: await startDealerSite(info.scriptUrl, 'mxs-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets() }) };
+}
+
 /** One layout shift as the page reported it. */
 export interface Shift {
   value: number;
