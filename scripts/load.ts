@@ -3,7 +3,7 @@
  * the PATH, so the generator is not what saturates first; autocannon's JavaScript API otherwise.
  *
  * One call is one run: `connections` connections for `seconds` seconds against one URL, with an
- * optional fresh body per request (`bodyTemplate` with `{n}` replaced by a per-run counter, for
+ * optional fresh body per request (`bodyTemplate` with `{n}` replaced by a counter unique across runs, for
  * beacons that each need their own page view; and `pathTemplate` likewise, for floods of unique
  * query strings). wrk runs with one thread (`-t1`) and reports through a Lua `done()` hook that
  * prints one JSON line: requests, answers with status ≥ 400, socket errors and latency percentiles.
@@ -22,10 +22,10 @@ export interface LoadOptions {
   url: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
-  /** A fixed body, or a template whose `{n}` is replaced by a counter unique within the run. */
+  /** A fixed body, or a template whose `{n}` is replaced by a counter unique across runs (the run's tag and a counter). */
   body?: string;
   bodyTemplate?: string;
-  /** A path (and query) template whose `{n}` is replaced by a counter unique within the run. */
+  /** A path (and query) template whose `{n}` is replaced by a counter unique across runs (the run's tag and a counter). */
   pathTemplate?: string;
   connections: number;
   seconds: number;
@@ -49,6 +49,10 @@ export interface LoadResult {
 /** True when `wrk` is installed (the bench prefers it). */
 export const WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 
+let runs = 0;
+/** A tag unique to one run of this process (pid and run number, base 36): `{n}` becomes `{tag}-{counter}`, so the rounds of a row never repeat a page view. */
+const runTag = () => `${process.pid.toString(36)}${(runs++).toString(36)}`;
+
 const lua = (s: string) => JSON.stringify(s); // a JSON string is a valid Lua string literal for our ASCII texts
 
 /** The Lua script of one wrk run: method, headers, per-request body/path and the JSON summary. */
@@ -65,12 +69,14 @@ ${o.body !== undefined ? `wrk.body = ${lua(o.body)}` : ''}
 ${
   dynamic
     ? `local n = 0
+local run = ${lua(runTag())}
 local path = ${lua(o.pathTemplate ?? url.pathname + url.search)}
 local body = ${o.bodyTemplate !== undefined ? lua(o.bodyTemplate) : 'nil'}
 request = function()
   n = n + 1
-  local p = string.gsub(path, "{n}", tostring(n))
-  local b = body and string.gsub(body, "{n}", tostring(n)) or nil
+  local id = run .. "-" .. tostring(n)
+  local p = string.gsub(path, "{n}", id)
+  local b = body and string.gsub(body, "{n}", id) or nil
   return wrk.format(nil, p, nil, b)
 end`
     : ''
@@ -126,6 +132,7 @@ async function runWrk(o: LoadOptions): Promise<LoadResult> {
 
 async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
   let n = 0;
+  const tag = runTag();
   const url = new URL(o.url);
   const dynamic = o.bodyTemplate !== undefined || o.pathTemplate !== undefined;
   const r = await autocannon({
@@ -142,8 +149,8 @@ async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
               n += 1;
               return {
                 ...req,
-                path: (o.pathTemplate ?? url.pathname + url.search).replaceAll('{n}', String(n)),
-                ...(o.bodyTemplate !== undefined ? { body: o.bodyTemplate.replaceAll('{n}', String(n)) } : {}),
+                path: (o.pathTemplate ?? url.pathname + url.search).replaceAll('{n}', `${tag}-${n}`),
+                ...(o.bodyTemplate !== undefined ? { body: o.bodyTemplate.replaceAll('{n}', `${tag}-${n}`) } : {}),
               };
             },
           },
