@@ -3,6 +3,7 @@
  * feature's routes and the web app. No listen() here, so tests use `app.inject`.
  */
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -36,6 +37,7 @@ import { notificationRoutes } from './notifications/routes';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 import { CdnProber } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
+import { BannerHotPath } from './delivery/hot-path';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
@@ -57,6 +59,8 @@ declare module 'fastify' {
     cdnProbes: CdnProber;
     /** Prometheus metrics of this app and process (issue 17, observability/metrics.ts). */
     metrics: AppMetrics;
+    /** The banner hot path (issue 18, delivery/hot-path.ts). */
+    bannerHotPath: BannerHotPath;
     /** The current time for reporting windows (issue 14, domain/periods.ts); tests pin it through BuildOptions.now. */
     now: () => Date;
   }
@@ -79,7 +83,20 @@ export interface BuildOptions {
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
 export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now }: BuildOptions): Promise<FastifyInstance> {
+  const hotPath = new BannerHotPath();
   const app = Fastify({
+    // Hot banner images are answered from the delivery caches before Fastify sees them (issue 18, delivery/hot-path.ts).
+    serverFactory: (handler, options) => {
+      // Fastify's options with its defaults filled in; what it does with its own server (fastify/lib/server.js).
+      const o = options as unknown as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      const server = http.createServer(o.http ?? {}, (req, res) => {
+        if (!hotPath.answer(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = o.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout);
+      return server;
+    },
     logger: loggerOptions(logger ?? { level: config.logLevel }), // cookies and authorization redacted (issue 17)
     // One line per request, sampled for the public delivery routes; ids from X-Request-Id or new UUIDs (issue 17).
     logController: new RequestLogController(config.logPublicSampleRate),
@@ -229,6 +246,8 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` } });
   });
 
+  app.decorate('bannerHotPath', hotPath);
+  hotPath.attach(app);
   await app.ready();
   return app;
 }

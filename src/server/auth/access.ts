@@ -69,9 +69,15 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
 
   // preValidation: who may call is decided before the route schema judges the input, so a caller
   // without access gets 401/403 whatever it sent (issue 14).
-  app.addHook('preValidation', async (request) => {
+  // A callback hook: public routes (beacons, banners: most requests) pay no promise for it (issue 18).
+  app.addHook('preValidation', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
-    if (!access || access === 'public') return;
+    if (!access || access === 'public') return done();
+    authorize(request, access).then(() => done(), done);
+  });
+
+  /** Signs the request's session in and checks its role and dealer against the route's policy. @throws Unauthorized, Forbidden. */
+  async function authorize(request: FastifyRequest, access: Access): Promise<void> {
     const token = sessionToken(request);
     const user = token ? await getSessionUser(app.db, token) : null;
     if (!user) throw new Unauthorized();
@@ -82,5 +88,5 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
       const dealerId = (request.params as { dealerId?: string }).dealerId ?? '';
       assertDealerAccess(user, dealerId, access === 'dealer-write');
     }
-  });
+  }
 });

@@ -275,9 +275,9 @@ export const storagePlugin = fp(
     }, opts.intervalMs ?? STORAGE_CHECK_INTERVAL_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
-    app.addHook('onRequest', async (request) => {
-      if (guard.writable || !isRefusedWhenFull(request)) return;
-      throw guard.stopped ? new DatabaseStopped(guard.stopReason ?? 'stopped') : new InsufficientStorage();
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (guard.writable || !isRefusedWhenFull(request)) return done();
+      done(guard.stopped ? new DatabaseStopped(guard.stopReason ?? 'stopped') : new InsufficientStorage());
     });
   },
   { name: 'dc-banners-storage' },

@@ -138,13 +138,14 @@ function dealerParam(request: FastifyRequest): string | null {
 export const cachesPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('caches', new AppCaches({ logos: { allowPrivateHosts: app.config.feedAllowPrivateHosts } }));
-    app.addHook('onSend', async (request, _reply, payload) => {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       const access = request.routeOptions.config?.access;
-      if (!STATE_CHANGING_METHODS.has(request.method) || !access || access === 'public') return payload;
-      const dealerId = dealerParam(request);
-      if (dealerId) app.caches.forgetDealer(dealerId);
-      else app.caches.forgetDealers();
-      return payload;
+      if (STATE_CHANGING_METHODS.has(request.method) && access && access !== 'public') {
+        const dealerId = dealerParam(request);
+        if (dealerId) app.caches.forgetDealer(dealerId);
+        else app.caches.forgetDealers();
+      }
+      done(null, payload);
     });
     app.addHook('onClose', async () => {
       await app.caches.logos.settle();

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fresh from 'fresh';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The content codings the delivery endpoints offer, in the server's order of preference. */
@@ -80,19 +81,49 @@ function addVary(reply: FastifyReply, field: string): void {
   reply.header('Vary', list ? `${list}, ${field}` : field);
 }
 
+/** How a cached entity answers one request (entityAnswer). */
+export interface EntityAnswer {
+  /** 304 when If-None-Match matched (no body is sent), else 200. */
+  status: 200 | 304;
+  /** The ETag of the chosen coding. */
+  etag: string;
+  /** Content-Encoding, null for identity. */
+  coding: ContentCoding | null;
+  /** True when the entity has compressed copies: the answer varies on Accept-Encoding. */
+  varyEncoding: boolean;
+  /** The bytes to send (the coded copy or the identity body). */
+  body: Buffer;
+}
+
 /**
- * Sends a cached entity in the coding the request accepts: sets ETag (per coding), Vary:
- * Accept-Encoding when the entity has compressed copies, and Content-Encoding; answers 304 with no
- * body when If-None-Match matches by the weak comparison (`W/"x"`, lists, `*`). Content type,
- * Cache-Control and other headers are the caller's, set before.
+ * The answer an entity gives a request with these headers: the coding Accept-Encoding picks, its
+ * strong ETag, and 304 when If-None-Match matches by the weak comparison (`W/"x"`, lists, `*`).
+ * Shared by sendEntity and the delivery hot path (hot-path.ts).
+ */
+export function entityAnswer(headers: IncomingHttpHeaders, entity: Entity): EntityAnswer {
+  const coding = chooseCoding(headers['accept-encoding'], entity.encoded);
+  const etag = codedEtag(entity.etag, coding);
+  const coded = coding ? entity.encoded?.[coding] : undefined;
+  return {
+    status: fresh(headers, { etag }) ? 304 : 200,
+    etag,
+    coding: coded ? coding : null,
+    varyEncoding: encodedBytes(entity.encoded) > 0,
+    body: coded ?? entity.body,
+  };
+}
+
+/**
+ * Sends a cached entity in the coding the request accepts (entityAnswer): sets ETag (per coding),
+ * Vary: Accept-Encoding when the entity has compressed copies, and Content-Encoding; answers 304
+ * with no body when If-None-Match matches. Content type, Cache-Control and other headers are the
+ * caller's, set before.
  */
 export function sendEntity(request: FastifyRequest, reply: FastifyReply, entity: Entity): FastifyReply {
-  const coding = chooseCoding(request.headers['accept-encoding'], entity.encoded);
-  const etag = codedEtag(entity.etag, coding);
-  if (encodedBytes(entity.encoded) > 0) addVary(reply, 'Accept-Encoding');
-  reply.header('ETag', etag);
-  if (fresh(request.headers, { etag })) return reply.status(304).send();
-  const coded = coding ? entity.encoded?.[coding] : undefined;
-  if (coding && coded) return reply.header('Content-Encoding', coding).send(coded);
-  return reply.send(entity.body);
+  const answer = entityAnswer(request.headers, entity);
+  if (answer.varyEncoding) addVary(reply, 'Accept-Encoding');
+  reply.header('ETag', answer.etag);
+  if (answer.status === 304) return reply.status(304).send();
+  if (answer.coding) reply.header('Content-Encoding', answer.coding);
+  return reply.send(answer.body);
 }

@@ -14,10 +14,11 @@
  * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary
  * (issue 15): a promotion starts and ends on time on pages too.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { assetQuerySchema, deliveryParams } from '../../domain/contracts/public';
-import { bannerBytes, creativeOf, findDeliveryDealer, slotChoice } from './service';
+import { bannerBytes, creativeOf, findDeliveryDealer, slotChoice, type BannerBytes, type DeliveryChoice } from './service';
 import { applyDealerPolicy } from './public-policy';
 import { sendEntity } from './encoding';
 import { NotFound } from '../errors';
@@ -32,6 +33,28 @@ export function bannerCacheControl(maxAge: number, swr: number, expiresAt: numbe
   const fresh = Math.min(maxAge, left);
   const stale = Math.min(swr, left - fresh);
   return `public, max-age=${fresh}${stale > 0 ? `, stale-while-revalidate=${stale}` : ''}`;
+}
+
+/** True when the image request's Accept names WebP (the banner is then sent as WebP). */
+export const acceptsWebp = (headers: IncomingHttpHeaders): boolean => /image\/webp/.test(headers.accept ?? '');
+
+/**
+ * The headers of a banner image answer (bytes or 304) besides ETag, Content-Encoding and CORS:
+ * where it comes from, its model and creative, cross-origin embedding, caching until the next
+ * promotion-window boundary, Vary and the content type. Shared by the route and the hot path.
+ * @param now ms since the epoch (app.now)
+ */
+export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now: number): Record<string, string> {
+  return {
+    'x-banner-source': resolved.source,
+    'x-banner-model': resolved.modelKey,
+    'x-banner-creative': creativeOf(resolved),
+    'cross-origin-resource-policy': 'cross-origin',
+    'x-content-type-options': 'nosniff',
+    'cache-control': bannerCacheControl(300, 86400, resolved.expiresAt, now),
+    vary: 'Accept, Origin',
+    'content-type': bytes.contentType,
+  };
 }
 
 export async function deliveryRoutes(fastify: FastifyInstance) {
@@ -51,8 +74,8 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security);
       const resolved = await slotChoice(app, request.params.dealerId, q, app.cdnProbes);
-      reply.header('X-Banner-Source', resolved.source).header('X-Banner-Model', resolved.modelKey).header('X-Banner-Creative', creativeOf(resolved));
       if (resolved.url) {
+        reply.header('X-Banner-Source', resolved.source).header('X-Banner-Model', resolved.modelKey).header('X-Banner-Creative', creativeOf(resolved));
         // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere.
         return reply
           .header('Cross-Origin-Resource-Policy', 'cross-origin')
@@ -60,14 +83,8 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
           .header('Vary', 'Accept, Origin')
           .redirect(resolved.url, 302);
       }
-      const acceptsWebp = /image\/webp/.test(request.headers.accept ?? '');
-      const bytes = await bannerBytes(app, resolved, { type: q.type, acceptsWebp, scale: q.scale });
-      reply
-        .header('Cross-Origin-Resource-Policy', 'cross-origin')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', bannerCacheControl(300, 86400, resolved.expiresAt, app.now().getTime()))
-        .header('Vary', 'Accept, Origin')
-        .type(bytes.contentType);
+      const bytes = await bannerBytes(app, resolved, { type: q.type, acceptsWebp: acceptsWebp(request.headers), scale: q.scale });
+      reply.headers(bannerHeaders(resolved, bytes, app.now().getTime()));
       return sendEntity(request, reply, bytes);
     },
   );

@@ -261,21 +261,12 @@ export async function resolveBanner(
   cdn: CdnProber,
 ): Promise<DeliveryChoice> {
   const dealer = await loadDealer(ctx, dealerId);
-  const choiceCache = ctx.caches.choices;
-  const planned = slotModelOf(dealer, q.model, q.type);
-  if (!planned) throw new NotFound('No banner: the model is not one of this dealer\'s models');
-  const trim = trimKey(q.trim);
-  const now = ctx.now().getTime();
-  // Time passing bumps no version: the next window boundary is part of the key (issue 15).
-  const expiresAt = nextBoundary(dealer.boundaries, now);
-  const key = `${dealer.id}|${dealer.version}|${expiresAt ?? '-'}|${planned.key}|${q.type}|${q.variant}|${trim}`;
-  const hit = choiceCache.get(key);
-  // The CDN's answer changes without a version bump (a probe settles or expires): re-read it (no query).
-  if (hit && hit.dealer === dealer) {
-    lookups.choice.hit();
-    return hit.source === 'asset' ? rotate(hit, q.r) : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
-  }
+  const slot = slotKey(ctx, dealer, q);
+  if (!slot) throw new NotFound('No banner: the model is not one of this dealer\'s models');
+  const hit = cachedChoice(ctx, dealer, slot, q, cdn);
+  if (hit) return hit;
   lookups.choice.miss();
+  const { planned, trim, now, expiresAt } = slot;
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
   const withAssets = await assetModelKeys(ctx, dealer);
@@ -297,8 +288,63 @@ export async function resolveBanner(
     version: dealer.version,
     expiresAt,
   };
-  if (cacheable) choiceCache.set(key, resolved);
+  if (cacheable) ctx.caches.choices.set(slot.key, resolved);
   return rotate(resolved, q.r);
+}
+
+/** Where a slot request's choice is cached, and what the choice is made from. */
+interface SlotKey {
+  /** caches.choices key: dealer, version, next window boundary, slot model, slot type, variant, trim. */
+  key: string;
+  planned: PlannedModel;
+  /** trimKey of the request's trim ('' for none). */
+  trim: string;
+  /** The context's clock, ms since the epoch. */
+  now: number;
+  /** The next promotion-window boundary after `now`, or null (ResolvedBanner.expiresAt). */
+  expiresAt: number | null;
+}
+
+/**
+ * The choice cache key of a slot request; null when the page model maps to nothing for this dealer.
+ * Time passing bumps no version: the next window boundary is part of the key (issue 15).
+ */
+function slotKey(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: string; type: SlotType; variant: Variant; trim?: string }): SlotKey | null {
+  const planned = slotModelOf(dealer, q.model, q.type);
+  if (!planned) return null;
+  const trim = trimKey(q.trim);
+  const now = ctx.now().getTime();
+  const expiresAt = nextBoundary(dealer.boundaries, now);
+  return { key: `${dealer.id}|${dealer.version}|${expiresAt ?? '-'}|${planned.key}|${q.type}|${q.variant}|${trim}`, planned, trim, now, expiresAt };
+}
+
+/**
+ * resolveBanner's answer when the choice is cached for this very dealer object (no query, no
+ * promise); undefined on a miss, which the caller counts. The CDN's answer changes without a
+ * version bump (a probe settles or expires): it is re-read (no query).
+ */
+function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKey, q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number }, cdn: CdnProber): DeliveryChoice | undefined {
+  const hit = ctx.caches.choices.get(slot.key);
+  if (!hit || hit.dealer !== dealer) return undefined;
+  lookups.choice.hit();
+  return hit.source === 'asset' ? rotate(hit, q.r) : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
+}
+
+/**
+ * The hot path of a slot request (delivery/hot-path.ts): slotChoice's answer when the dealer's
+ * settings are current in the cache (within DEALER_CACHE_TTL_MS) and the choice is cached, made
+ * synchronously; undefined when any of it would need a query or a refresh (the caller takes the
+ * route instead), and for an unknown dealer or model (the route answers their 404).
+ */
+export function hotSlotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): DeliveryChoice | undefined {
+  const entry = ctx.caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true });
+  const dealer = entry?.value;
+  if (!dealer) return undefined;
+  const slot = slotKey(ctx, dealer, q);
+  const hit = slot ? cachedChoice(ctx, dealer, slot, q, cdn) : undefined;
+  if (!hit) return undefined;
+  lookups.dealer.hit();
+  return q.placeholder ? asPlaceholder(hit) : hit;
 }
 
 /** The choice with the creative rotation bucket `r` picks (rotationPick); the cached object itself when that is its first. */
@@ -314,8 +360,11 @@ function rotate(c: DeliveryChoice, r: number | undefined): DeliveryChoice {
  */
 export async function slotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): Promise<DeliveryChoice> {
   const chosen = await resolveBanner(ctx, dealerId, q, cdn);
-  return q.placeholder ? { ...chosen, source: 'placeholder', assetId: null, assetHash: '', url: null, creative: null, rotation: [] } : chosen;
+  return q.placeholder ? asPlaceholder(chosen) : chosen;
 }
+
+/** A choice turned into the slot's placeholder (`placeholder=1`). */
+const asPlaceholder = (c: DeliveryChoice): DeliveryChoice => ({ ...c, source: 'placeholder', assetId: null, assetHash: '', url: null, creative: null, rotation: [] });
 
 /** The creative a choice shows, as events store it (issue 15): the asset id, else 'cdn', 'fallback' or 'placeholder'. */
 export const creativeOf = (c: Pick<ResolvedBanner, 'assetId' | 'source'>): string => c.assetId ?? c.source;
@@ -403,15 +452,7 @@ export interface BannerBytes {
  * in the bounded image queue (issue 11 §8). @throws NotFound when the asset vanished.
  */
 export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
-  const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
-  // srcset's 2x candidate: twice the slot's pixels (an SVG placeholder is the same at any scale).
-  const scale = r.assetId && q.scale === 2 ? 2 : 1;
-  const box = { width: r.width * scale, height: r.height * scale };
-  // An asset's encodings are keyed by its id and content hash (a file replaced in place has a new
-  // hash), not the dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
-  // A placeholder shows the dealer's logo once fetched in the background (never waited for): its tag is in the key.
-  const logo = r.assetId ? null : caches.logos.logo(r.dealer.branding.logoUrl);
-  const key = r.assetId ? `asset|${r.assetId}|${r.assetHash}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
+  const { key, format, box, logo } = bytesKey(caches, r, q);
   const cache = caches.bannerBytes;
   const hit = cache.get(key);
   if (hit) {
@@ -447,6 +488,27 @@ export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryCh
   if (bytes.contentType === 'image/svg+xml') bytes.encoded = await compressVariants(bytes.body);
   cache.set(key, bytes); // keys bounded by the dealers' models and uploaded assets
   return bytes;
+}
+
+/** Where bannerBytes caches a choice's bytes, and what it makes them from. */
+function bytesKey(caches: AppCaches, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }) {
+  const format = r.source === 'placeholder' ? 'svg' : q.acceptsWebp ? 'webp' : 'orig';
+  // srcset's 2x candidate: twice the slot's pixels (an SVG placeholder is the same at any scale).
+  const scale = r.assetId && q.scale === 2 ? 2 : 1;
+  const box = { width: r.width * scale, height: r.height * scale };
+  // An asset's encodings are keyed by its id and content hash (a file replaced in place has a new
+  // hash), not the dealer's version: uploads and deletions elsewhere do not make hot banners re-encode.
+  // A placeholder shows the dealer's logo once fetched in the background (never waited for): its tag is in the key.
+  const logo = r.assetId ? null : caches.logos.logo(r.dealer.branding.logoUrl);
+  const key = r.assetId ? `asset|${r.assetId}|${r.assetHash}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
+  return { key, format, box, logo };
+}
+
+/** bannerBytes' answer when the bytes are cached (the hot path, delivery/hot-path.ts); undefined when they would have to be made. */
+export function hotBannerBytes(caches: AppCaches, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): BannerBytes | undefined {
+  const hit = caches.bannerBytes.get(bytesKey(caches, r, q).key);
+  if (hit) lookups.bytes.hit();
+  return hit;
 }
 
 /** The asset resized to fit the slot (never enlarged), in the format chosen; run in the image queue. */

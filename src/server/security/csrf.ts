@@ -85,15 +85,13 @@ export function ownOrigin(request: FastifyRequest): string {
  * @param opts.publicOrigin PUBLIC_ORIGIN, accepted besides the request's own origin
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicOrigin: string }) => {
-  app.addHook('onRequest', async (request) => {
-    if (!STATE_CHANGING_METHODS.has(request.method)) return;
-    if (!request.url.startsWith('/api/')) return;
-    if (request.routeOptions.config?.allowCrossSite) return;
+  // A callback hook, not async: it runs on every request, and a promise per request costs (issue 18).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!STATE_CHANGING_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.routeOptions.config?.allowCrossSite) return done();
     const refusal = crossSiteRefusal(request.headers, [opts.publicOrigin, ownOrigin(request)]);
-    if (refusal) {
-      const withSessionCookie = Boolean(request.cookies?.[SESSION_COOKIE]);
-      request.log.warn({ refusal, url: request.url.split('?')[0], withSessionCookie }, 'cross-site request refused');
-      throw new Forbidden(CROSS_SITE_REFUSED);
-    }
+    if (!refusal) return done();
+    const withSessionCookie = Boolean(request.cookies?.[SESSION_COOKIE]);
+    request.log.warn({ refusal, url: request.url.split('?')[0], withSessionCookie }, 'cross-site request refused');
+    done(new Forbidden(CROSS_SITE_REFUSED));
   });
 });

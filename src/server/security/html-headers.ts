@@ -16,11 +16,10 @@ import fp from 'fastify-plugin';
  * `text/html` response that has no Content-Security-Policy yet. No inputs; never throws.
  */
 export const htmlSecurityHeadersPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = String(reply.getHeader('content-type') ?? '');
-    if (!type.toLowerCase().startsWith('text/html')) return payload;
-    if (reply.getHeader('content-security-policy') !== undefined || reply.raw.hasHeader('content-security-policy')) return payload;
-    if (typeof reply.helmet === 'function') reply.helmet();
-    return payload;
+    const needsHeaders = type.toLowerCase().startsWith('text/html') && reply.getHeader('content-security-policy') === undefined && !reply.raw.hasHeader('content-security-policy');
+    if (needsHeaders && typeof reply.helmet === 'function') reply.helmet();
+    done(null, payload);
   });
 });

@@ -89,11 +89,11 @@ function isMultipart(request: FastifyRequest): boolean {
 export const uploadCapPlugin = fp(async (app: FastifyInstance, opts: { maxBytes?: number }) => {
   const maxBytes = opts.maxBytes ?? MAX_MULTIPART_REQUEST_BYTES;
   const message = maxBytes === MAX_MULTIPART_REQUEST_BYTES ? UPLOAD_TOO_LARGE : `Upload too large: at most ${maxBytes} bytes per request`;
-  app.addHook('onRequest', async (request) => {
-    if (!isMultipart(request)) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isMultipart(request)) return done();
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLarge(message);
-    if (request.headers['content-length'] !== undefined) return;
+    if (Number.isFinite(declared) && declared > maxBytes) return done(new PayloadTooLarge(message));
+    if (request.headers['content-length'] !== undefined) return done();
     // Chunked: count as the body streams. pause() keeps the stream from flowing before the
     // multipart parser pipes it (pipe resumes it), so this listener loses nothing for the parser.
     const raw = request.raw;
@@ -108,5 +108,6 @@ export const uploadCapPlugin = fp(async (app: FastifyInstance, opts: { maxBytes?
     };
     raw.on('data', count);
     raw.pause();
+    done();
   });
 });

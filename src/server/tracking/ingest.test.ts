@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { openTestDatabase } from '../test-app';
 import { seedDemoData, DEMO_DEALER } from '../db/seed';
-import { EventIngestor, rollup, dealerStats, type AcceptedEvent } from './service';
-import { eq, sql } from 'drizzle-orm';
+import { EventIngestor, dealerStats, type AcceptedEvent } from './service';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 
@@ -26,22 +26,6 @@ beforeAll(async () => {
   await seedDemoData(database.db);
 });
 afterAll(() => database.dispose());
-
-describe('rollup', () => {
-  it('sums events (whose model is already the key) per dealer, hour, model and slot type', () => {
-    const rows = rollup([
-      at('2026-11-01T10:05:00Z', 'impression', 'civic'),
-      at('2026-11-01T10:59:59Z', 'impression', 'civic'),
-      at('2026-11-01T10:30:00Z', 'click', 'civic'),
-      at('2026-11-01T11:00:00Z', 'impression', 'civic'),
-      at('2026-11-01T10:10:00Z', 'conversion', 'crv', 'primary'),
-    ]);
-    expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatchObject({ hour: new Date('2026-11-01T10:00:00Z'), model: 'civic', slotType: 'header', impressions: 2, clicks: 1, conversions: 0 });
-    expect(rows[1]).toMatchObject({ hour: new Date('2026-11-01T11:00:00Z'), impressions: 1 });
-    expect(rows[2]).toMatchObject({ model: 'crv', slotType: 'primary', conversions: 1 });
-  });
-});
 
 describe('EventIngestor', () => {
   it('writes events and rollups in batches, adding to existing rollup rows', async () => {
@@ -206,5 +190,32 @@ describe('the conversion window (issue 13)', () => {
     const rows = await database.db.select({ pageView: events.pageView }).from(events).where(sql`${events.model} = 'windowtest' and ${events.event} = 'conversion'`);
     expect(rows).toEqual([{ pageView: 'window-2' }]);
     expect(ingest.stats()).toMatchObject({ conversionsRefused: 1 });
+  });
+});
+
+// Last: the tests above count every event and rollup row of the file's database.
+describe('rollups', () => {
+  it('sum the stored events (whose model is already the key) per dealer, UTC hour, model and slot type', async () => {
+    const ingest = new EventIngestor(database.db, log, { flushIntervalMs: 10_000 });
+    for (const e of [
+      at('2026-10-01T10:05:00Z', 'impression', 'civic', 'header', 'view-rollup-1'),
+      at('2026-10-01T10:59:59Z', 'impression', 'civic', 'header', 'view-rollup-2'),
+      at('2026-10-01T10:30:00Z', 'click', 'civic', 'header', 'view-rollup-1'),
+      at('2026-10-01T11:00:00Z', 'impression', 'civic', 'header', 'view-rollup-3'),
+      at('2026-10-01T10:10:00Z', 'impression', 'crv', 'primary', 'view-rollup-4'),
+      at('2026-10-01T10:12:00Z', 'click', 'crv', 'primary', 'view-rollup-4'),
+      at('2026-10-01T10:15:00Z', 'conversion', 'crv', 'primary', 'view-rollup-4'),
+    ])
+      expect(ingest.enqueue(e)).toBe(true);
+    await ingest.close();
+    const rows = await database.db
+      .select()
+      .from(eventRollupsHourly)
+      .where(and(gte(eventRollupsHourly.hour, new Date('2026-10-01T00:00:00Z')), lt(eventRollupsHourly.hour, new Date('2026-10-02T00:00:00Z'))))
+      .orderBy(eventRollupsHourly.hour, eventRollupsHourly.model);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatchObject({ hour: new Date('2026-10-01T10:00:00Z'), model: 'civic', slotType: 'header', impressions: 2, clicks: 1, conversions: 0 });
+    expect(rows[1]).toMatchObject({ hour: new Date('2026-10-01T10:00:00Z'), model: 'crv', slotType: 'primary', impressions: 1, clicks: 1, conversions: 1 });
+    expect(rows[2]).toMatchObject({ hour: new Date('2026-10-01T11:00:00Z'), model: 'civic', impressions: 1 });
   });
 });

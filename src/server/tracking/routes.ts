@@ -16,7 +16,7 @@ import { PAGE_VIEW_ID } from '../../domain/schemas';
 import { trackBodySchema } from '../../domain/contracts/public';
 import type { TrackBody } from '../../domain/schemas';
 import { AppError, Invalid, NotFound } from '../errors';
-import { creativeOf, findDeliveryDealer, slotChoice } from '../delivery/service';
+import { creativeOf, findDeliveryDealer, slotChoice, type DealerDelivery } from '../delivery/service';
 import { applyDealerPolicy, clientIpBudget, pageViewRateLimit, type BeaconKey } from '../delivery/public-policy';
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
 import { leadIdHash } from './service';
@@ -42,6 +42,14 @@ function field(request: FastifyRequest, name: 'dealerId' | 'pv'): string {
 }
 
 const dealerIdOf = (request: FastifyRequest): string => field(request, 'dealerId');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Tracking beacons: the delivery settings of the body's dealer, looked up once before the limits run (null: unknown dealer). */
+    beaconDealer: DealerDelivery | null;
+  }
+}
+const beaconDealerOf = (request: FastifyRequest) => request.beaconDealer;
 
 /** The beacon's dealer and page view for the limits (a conversion's is its click's); a missing or malformed `pv` is none (the body is then refused). */
 function beaconOf(request: FastifyRequest): BeaconKey {
@@ -91,27 +99,30 @@ async function beaconCreative(app: FastifyInstance, request: FastifyRequest, inp
 
 export async function trackingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.decorateRequest('beaconDealer', null);
   app.post(
     '/api/analytics/track',
     {
       bodyLimit: TRACK_BODY_LIMIT,
       helmet: false, // a 204 beacon: helmet's page headers do not apply
       // text/plain beacons arrive as JSON text: parsed once here, before the body schema and the
-      // limits read it; every answer, a refusal included, is readable by the dealer's page.
+      // limits read it, and the dealer's settings looked up once for the limits and the handler;
+      // every answer, a refusal included, is readable by the dealer's page.
       preValidation: async (request, reply) => {
         reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
         request.body = bodyObject(request) as typeof request.body; // the body schema checks it next
+        request.beaconDealer = await findDeliveryDealer(app, dealerIdOf(request));
       },
       // Per client IP and dealer: the NAT-friendly budget (issue 12); runs before the page-view limit below.
-      preHandler: clientIpBudget(app, dealerIdOf),
+      preHandler: clientIpBudget(app, beaconDealerOf),
       // Dealer sites post beacons from their own pages: exempt from the same-origin check (issue 11 §4).
-      config: { access: 'public', allowCrossSite: true, rateLimit: pageViewRateLimit(beaconOf) },
+      config: { access: 'public', allowCrossSite: true, rateLimit: pageViewRateLimit(beaconOf, beaconDealerOf) },
       // JSON or text/plain JSON; answers 204 (no body).
       schema: { tags: ['public'], summary: 'Record an impression, click or conversion', body: trackBodySchema, response: { 204: z.void().describe('Accepted (or not counted: bot, opted out)') } },
     },
     async (request, reply) => {
       const input = request.body;
-      const dealer = await findDeliveryDealer(app, input.dealerId);
+      const dealer = request.beaconDealer;
       if (!dealer) throw new NotFound('Unknown dealer');
       applyDealerPolicy(request, reply, dealer.security, { beacon: true });
       if (isBotCached(app.caches.botAnswers, request.headers['user-agent'] ?? '')) return reply.status(204).send();

@@ -348,7 +348,8 @@ interface NotStored {
  * Writes one batch of events and its rollups in one transaction; `durable` false commits without
  * waiting for the WAL flush (see IngestorOptions.durableCommits). Impressions, then clicks, then
  * conversions, so a click may follow its impression and a conversion its click in the same batch;
- * each insert lets in only what counts (see the module doc), and only the rows it let in are rolled up.
+ * each insert lets in only what counts (see the module doc) and adds exactly the rows it let in to
+ * the hourly rollups in the same statement (withRollup): no stored row travels back to the process.
  * @returns how many events of each kind were not stored. @throws the database error.
  */
 async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Promise<NotStored> {
@@ -357,26 +358,9 @@ async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Pro
   const conversions = batch.filter((e) => e.event === 'conversion');
   return db.transaction(async (tx) => {
     if (!durable) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
-    const stored: StoredEvent[] = [];
-    if (impressions.length > 0) stored.push(...(await insertImpressions(tx, impressions)));
-    const storedImpressions = stored.length;
-    if (clicks.length > 0) stored.push(...(await insertClicks(tx, clicks)));
-    const storedClicks = stored.length - storedImpressions;
-    if (conversions.length > 0) stored.push(...(await insertConversions(tx, conversions)));
-    const storedConversions = stored.length - storedImpressions - storedClicks;
-    if (stored.length > 0) {
-      await tx
-        .insert(eventRollupsHourly)
-        .values(rollup(stored))
-        .onConflictDoUpdate({
-          target: [eventRollupsHourly.dealerId, eventRollupsHourly.hour, eventRollupsHourly.model, eventRollupsHourly.slotType, eventRollupsHourly.creative],
-          set: {
-            impressions: sql`${eventRollupsHourly.impressions} + excluded.impressions`,
-            clicks: sql`${eventRollupsHourly.clicks} + excluded.clicks`,
-            conversions: sql`${eventRollupsHourly.conversions} + excluded.conversions`,
-          },
-        });
-    }
+    const storedImpressions = impressions.length > 0 ? await insertImpressions(tx, impressions) : 0;
+    const storedClicks = clicks.length > 0 ? await insertClicks(tx, clicks) : 0;
+    const storedConversions = conversions.length > 0 ? await insertConversions(tx, conversions) : 0;
     return {
       impressions: impressions.length - storedImpressions,
       clicks: clicks.length - storedClicks,
@@ -409,55 +393,54 @@ const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_t
 const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
   AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
 
-/** What the rollups need of a stored row: the inserts return it for the rows they let in. */
-type StoredEvent = Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt' | 'creative'>;
-
-/** RETURNING list of the inserts: the stored rows' rollup keys (time as epoch milliseconds, the same on both drivers). */
-const STORED_COLUMNS = sql.raw('dealer_id, event, slot_type, model, creative, (extract(epoch FROM occurred_at) * 1000)::float8 AS at');
-
-type StoredRow = { dealer_id: string; event: string; slot_type: string | null; model: string; creative: string | null; at: number | string };
-
-/** Runs one of the inserts below and maps the rows it stored. */
-async function insertReturning(tx: Tx, statement: SQL): Promise<StoredEvent[]> {
-  const result = (await tx.execute(statement)) as unknown as { rows: StoredRow[] };
-  return result.rows.map((r) => ({
-    dealerId: r.dealer_id,
-    event: r.event as TrackEventName,
-    slotType: r.slot_type as SlotType | null,
-    model: r.model,
-    creative: r.creative,
-    occurredAt: new Date(Number(r.at)),
-  }));
+/**
+ * Runs an INSERT INTO events (without RETURNING) as a CTE, sums the rows it stored per (dealer, UTC hour, model key, slot type, creative; '' when unknown) into
+ * event_rollups_hourly in the same statement, and returns how many it stored. The hour is cut from
+ * the epoch, not by date_trunc, so the session's time zone cannot move it.
+ */
+async function withRollup(tx: Tx, insert: SQL): Promise<number> {
+  const r = eventRollupsHourly;
+  const result = (await tx.execute(sql`
+    WITH stored AS (${insert} RETURNING dealer_id, event, slot_type, model, creative, occurred_at),
+    rolled AS (
+      INSERT INTO ${r} (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions)
+      SELECT dealer_id, to_timestamp(floor(extract(epoch FROM occurred_at) / 3600) * 3600), model, coalesce(slot_type, ''), coalesce(creative, ''),
+        count(*) FILTER (WHERE event = 'impression'), count(*) FILTER (WHERE event = 'click'), count(*) FILTER (WHERE event = 'conversion')
+      FROM stored GROUP BY 1, 2, 3, 4, 5
+      ON CONFLICT (dealer_id, hour, model, slot_type, creative) DO UPDATE SET
+        impressions = ${r.impressions} + excluded.impressions,
+        clicks = ${r.clicks} + excluded.clicks,
+        conversions = ${r.conversions} + excluded.conversions)
+    SELECT count(*)::int AS n FROM stored`)) as unknown as { rows: Array<{ n: number | string }> };
+  return Number(result.rows[0]?.n ?? 0);
 }
 
 /**
  * Inserts impressions, at most one per (dealer, page view, slot type) (the partial unique index
  * events_impression_once_idx): a beacon retried after a 503, or sent twice, is one impression (issue 13).
- * @returns the impressions stored.
+ * @returns how many impressions were stored.
  */
-function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<StoredEvent[]> {
-  return insertReturning(tx, sql`
+function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<number> {
+  return withRollup(tx, sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
     SELECT ${EVENT_COLUMNS} FROM ${recordset(batch)}
-    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'impression' AND page_view IS NOT NULL DO NOTHING
-    RETURNING ${STORED_COLUMNS}`);
+    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'impression' AND page_view IS NOT NULL DO NOTHING`);
 }
 
 /**
  * Inserts the clicks whose page view has an impression of the same dealer and slot type, at most
  * one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
  * clicks never exceed the banners page views rendered and CTR stays <= 100 % (issue 11 §5).
- * @returns the clicks stored.
+ * @returns how many clicks were stored.
  */
-function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<StoredEvent[]> {
-  return insertReturning(tx, sql`
+function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<number> {
+  return withRollup(tx, sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
     SELECT ${EVENT_COLUMNS} FROM ${recordset(clicks)}
     WHERE EXISTS (
       SELECT 1 FROM ${events} v
       WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type)
-    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'click' AND page_view IS NOT NULL DO NOTHING
-    RETURNING ${STORED_COLUMNS}`);
+    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'click' AND page_view IS NOT NULL DO NOTHING`);
 }
 
 /** A click older than this (by server receipt time) no longer takes a conversion (CONVERSION_WINDOW_MS). */
@@ -470,11 +453,11 @@ const CONVERSION_WINDOW = sql.raw(`interval '${CONVERSION_WINDOW_MS / 1000} seco
  * partial unique indexes events_conversion_view_once_idx and events_conversion_lead_once_idx), so a
  * reloaded thank-you page or a lead sent from two page views counts once (issue 13). Unattributed
  * conversions are not stored and never enter the Conversion Rate.
- * @returns the conversions stored.
+ * @returns how many conversions were stored.
  */
-function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<StoredEvent[]> {
+function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<number> {
   // The click's creative (and slot, when the beacon names none) goes with the conversion: the newest click of the page view, when several slots were clicked.
-  return insertReturning(tx, sql`
+  return withRollup(tx, sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
     SELECT r.dealer_id, r.event, coalesce(r.slot_type, c.slot_type), r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view, r.lead_id, c.creative
     FROM ${recordset(conversions)}
@@ -482,31 +465,7 @@ function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<Stored
       SELECT c.creative, c.slot_type FROM ${events} c
       WHERE c.event = 'click' AND c.dealer_id = r.dealer_id AND c.page_view = r.page_view AND c.occurred_at >= r.occurred_at - ${CONVERSION_WINDOW}
       ORDER BY c.occurred_at DESC LIMIT 1) c
-    ON CONFLICT DO NOTHING
-    RETURNING ${STORED_COLUMNS}`);
-}
-
-type RollupRow = typeof eventRollupsHourly.$inferInsert;
-
-/** Sums stored events into rows per (dealer, hour, model key, slot type, creative; '' when unknown); `model` is already the key. */
-export function rollup(batch: ReadonlyArray<Pick<AcceptedEvent, 'dealerId' | 'event' | 'slotType' | 'model' | 'occurredAt' | 'creative'>>): RollupRow[] {
-  const rows = new Map<string, RollupRow & { impressions: number; clicks: number; conversions: number }>();
-  for (const e of batch) {
-    const hour = new Date(Math.floor(e.occurredAt.getTime() / 3_600_000) * 3_600_000);
-    const model = e.model;
-    const slotType = e.slotType ?? '';
-    const creative = e.creative ?? '';
-    const key = `${e.dealerId}|${hour.getTime()}|${model}|${slotType}|${creative}`;
-    let row = rows.get(key);
-    if (!row) {
-      row = { dealerId: e.dealerId, hour, model, slotType, creative, impressions: 0, clicks: 0, conversions: 0 };
-      rows.set(key, row);
-    }
-    if (e.event === 'impression') row.impressions += 1;
-    else if (e.event === 'click') row.clicks += 1;
-    else row.conversions += 1;
-  }
-  return [...rows.values()];
+    ON CONFLICT DO NOTHING`);
 }
 
 /**

@@ -1,0 +1,150 @@
+/**
+ * The banner hot path (issue 18): a hot banner image answered straight from the delivery caches
+ * by the HTTP server's request listener, before Fastify builds a request, runs its hooks or awaits
+ * anything. Banner images are most of what a dealer's pages ask us for, and on a hot banner every
+ * input of the answer is already in memory; Fastify's per-request work (request and reply objects,
+ * the child logger, seven hooks, schema validation, three awaits) cost more than the answer.
+ *
+ * It answers exactly what GET /api/scripts/:dealerId/asset (routes.ts) answers, from the same
+ * functions: the query is parsed as Fastify parses it (fast-querystring) and checked with the
+ * route's schema (assetQuerySchema); the dealer's settings apply through dealerPolicy with the
+ * protocol worked out as Fastify's request.protocol does under TRUST_PROXY; the choice and the
+ * bytes are the delivery caches' (hotSlotChoice, hotBannerBytes); the headers are bannerHeaders and
+ * entityAnswer's; the request id, the request-duration metric and the cache-lookup counters are
+ * recorded as for any request. tests/e2e/hot-path.test.ts compares the two answer for answer.
+ *
+ * Everything else is handed to Fastify unchanged (the caller's `false`): another method or path, a
+ * query the schema refuses, anything not cached or not current (a dealer whose settings are older
+ * than DEALER_CACHE_TTL_MS, a choice or bytes not made yet: the route makes them, and the next
+ * request is hot), a refusal (the route answers the 403 in the app's error shape), a redirect to a
+ * CDN or fallback image, a request the log samples (LOG_PUBLIC_SAMPLE_RATE: the route writes its
+ * line), and every request while the server sheds load or is closing.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'fast-querystring';
+import proxyAddr from '@fastify/proxy-addr';
+import { LRUCache } from 'lru-cache';
+import type { FastifyInstance } from 'fastify';
+import { assetQuerySchema, type AssetQuery } from '../../domain/schemas';
+import { requestId } from '../observability/request-log';
+import { entityAnswer } from './encoding';
+import { dealerPolicy, servesLoopbackOnly } from './public-policy';
+import { acceptsWebp, bannerHeaders } from './routes';
+import { hotBannerBytes, hotSlotChoice } from './service';
+import type { Config } from '../config';
+
+/** The route's path with a plain dealer id (letters, digits, hyphens: nothing for the router to decode) and its query. */
+const BANNER_PATH = /^\/api\/scripts\/([a-z0-9-]{1,100})\/asset(?:\?(.*))?$/;
+/** The route template, as the request-duration metric labels it. */
+const ROUTE = '/api/scripts/:dealerId/asset';
+/** Distinct query strings whose parsed query is kept (pages ask for a few per model, slot and size). */
+const MAX_QUERIES = 2000;
+
+/** Fastify's request.protocol: X-Forwarded-Proto (its last entry) from a trusted proxy, else the socket's. */
+type ProtocolOf = (req: IncomingMessage) => string;
+
+/** Fastify's trust function for a trustProxy setting (fastify/lib/request.js getTrustProxyFn), null when no proxy is trusted. */
+function trustFunction(trustProxy: Config['trustProxy']): ((address: string, hop: number) => boolean) | null {
+  if (trustProxy === false) return null;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return proxyAddr.compile(trustProxy);
+}
+
+function protocolFunction(trustProxy: Config['trustProxy']): ProtocolOf {
+  const trust = trustFunction(trustProxy);
+  return (req) => {
+    const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
+    const forwarded = req.headers['x-forwarded-proto'];
+    if (trust && typeof forwarded === 'string' && forwarded && socket.remoteAddress !== undefined && trust(socket.remoteAddress, 0)) {
+      const last = forwarded.lastIndexOf(',');
+      return last === -1 ? forwarded.trim() : forwarded.slice(last + 1).trim();
+    }
+    return socket.encrypted ? 'https' : 'http';
+  };
+}
+
+/** The hot path of one app; `answer` is called by the server's request listener (app.ts). */
+export class BannerHotPath {
+  /** Requests answered here since start (tests; the request-duration metric counts them with the route's). */
+  answered = 0;
+  private app: FastifyInstance | null = null;
+  private closing = false;
+  private protocolOf: ProtocolOf = () => 'http';
+  private loopbackOnly = false;
+  /** Parsed and validated queries by raw query string; `q` null for one the schema refuses. */
+  private readonly queries = new LRUCache<string, { q: AssetQuery | null }>({ max: MAX_QUERIES });
+  /** The request-duration histogram's children per status code (labels hashed once). */
+  private readonly durations = new Map<number, { observe(seconds: number): void }>();
+
+  /** Answers for `app` (every plugin registered; the server listens only once it is ready), until it begins to close. */
+  attach(app: FastifyInstance): void {
+    this.app = app;
+    this.protocolOf = protocolFunction(app.config.trustProxy);
+    this.loopbackOnly = servesLoopbackOnly(app.config.publicOrigin);
+    app.addHook('preClose', (done) => {
+      this.closing = true;
+      done();
+    });
+  }
+
+  /**
+   * Answers the request when it is a hot banner (see the module doc) and returns true; returns
+   * false, having written nothing, for Fastify to answer it.
+   */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    const app = this.app;
+    if (app === null || this.closing || req.method !== 'GET') return false;
+    const match = BANNER_PATH.exec(req.url ?? '');
+    if (!match) return false;
+    const started = performance.now();
+    const q = this.query(match[2] ?? '');
+    if (!q) return false;
+    const rate = app.config.logPublicSampleRate;
+    if ((rate > 0 && Math.random() < rate) || app.isUnderPressure()) return false;
+    const choice = hotSlotChoice(app, match[1]!, q, app.cdnProbes);
+    if (!choice || choice.url) return false;
+    let origin: string | null;
+    try {
+      origin = dealerPolicy({ headers: req.headers, protocol: this.protocolOf(req), loopbackOnly: this.loopbackOnly }, choice.dealer.security);
+    } catch {
+      return false;
+    }
+    const bytes = hotBannerBytes(app.caches, choice, { type: q.type, acceptsWebp: acceptsWebp(req.headers), scale: q.scale });
+    if (!bytes) return false;
+    const entity = entityAnswer(req.headers, bytes);
+    const headers: Record<string, string | number> = { 'x-request-id': requestId(req), ...bannerHeaders(choice, bytes, app.now().getTime()) };
+    if (origin) headers['access-control-allow-origin'] = origin;
+    if (entity.varyEncoding) headers.vary = `${headers.vary}, Accept-Encoding`;
+    headers.etag = entity.etag;
+    if (entity.status === 304) {
+      res.writeHead(304, headers).end();
+    } else {
+      if (entity.coding) headers['content-encoding'] = entity.coding;
+      headers['content-length'] = entity.body.length;
+      res.writeHead(200, headers).end(entity.body);
+    }
+    this.duration(entity.status).observe((performance.now() - started) / 1000);
+    this.answered += 1;
+    return true;
+  }
+
+  /** The query as the route validates it (cached by its raw text); null when the schema refuses it. */
+  private query(raw: string): AssetQuery | null {
+    let entry = this.queries.get(raw);
+    if (entry === undefined) {
+      const parsed = assetQuerySchema.safeParse(raw === '' ? {} : parseQuery(raw));
+      entry = { q: parsed.success ? parsed.data : null };
+      this.queries.set(raw, entry);
+    }
+    return entry.q;
+  }
+
+  private duration(status: number) {
+    let child = this.durations.get(status);
+    if (!child) {
+      child = this.app!.metrics.requestSeconds.labels({ method: 'GET', route: ROUTE, status_code: String(status) });
+      this.durations.set(status, child);
+    }
+    return child;
+  }
+}
