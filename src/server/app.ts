@@ -38,6 +38,9 @@ import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guar
 import { CdnProber } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
 import { BannerHotPath } from './delivery/hot-path';
+import { BeaconHotPath } from './tracking/hot-path';
+import { BeaconIntake } from './tracking/intake';
+import { HotPathContext, type HotPath } from './hot-paths';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
@@ -59,8 +62,11 @@ declare module 'fastify' {
     cdnProbes: CdnProber;
     /** Prometheus metrics of this app and process (issue 17, observability/metrics.ts). */
     metrics: AppMetrics;
-    /** The banner hot path (issue 18, delivery/hot-path.ts). */
+    /** The banner and beacon hot paths (issue 18, hot-paths.ts). */
     bannerHotPath: BannerHotPath;
+    beaconHotPath: BeaconHotPath;
+    /** What a tracking beacon goes through once read (tracking/intake.ts). */
+    beaconIntake: BeaconIntake;
     /** The current time for reporting windows (issue 14, domain/periods.ts); tests pin it through BuildOptions.now. */
     now: () => Date;
   }
@@ -83,18 +89,21 @@ export interface BuildOptions {
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
 export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now }: BuildOptions): Promise<FastifyInstance> {
-  const hotPath = new BannerHotPath();
+  // Hot banners and beacons are answered before Fastify sees them (issue 18, hot-paths.ts), once the app is built.
+  let hotPaths: HotPath[] = [];
+  let hotPathHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
   const app = Fastify({
-    // Hot banner images are answered from the delivery caches before Fastify sees them (issue 18, delivery/hot-path.ts).
     serverFactory: (handler, options) => {
       // Fastify's options with its defaults filled in; what it does with its own server (fastify/lib/server.js).
       const o = options as unknown as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
       const server = http.createServer(o.http ?? {}, (req, res) => {
-        if (!hotPath.answer(req, res)) handler(req, res);
+        for (const hot of hotPaths) if (hot.answer(req, res)) return;
+        handler(req, res);
       });
       server.keepAliveTimeout = o.keepAliveTimeout;
       server.requestTimeout = o.requestTimeout;
       server.setTimeout(o.connectionTimeout);
+      hotPathHandler = handler;
       return server;
     },
     logger: loggerOptions(logger ?? { level: config.logLevel }), // cookies and authorization redacted (issue 17)
@@ -225,6 +234,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(dealerRoutes);
   await app.register(assetRoutes);
   await app.register(deliveryRoutes);
+  app.decorate('beaconIntake', new BeaconIntake(app)); // its limits count in the rate-limit plugin's store
   await app.register(trackingRoutes);
   await app.register(scriptRoutes);
   await app.register(analyticsRoutes);
@@ -246,8 +256,10 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` } });
   });
 
-  app.decorate('bannerHotPath', hotPath);
-  hotPath.attach(app);
+  const hot = new HotPathContext(app);
+  app.decorate('bannerHotPath', new BannerHotPath(hot));
+  app.decorate('beaconHotPath', new BeaconHotPath(hot, (req, res) => hotPathHandler!(req, res)));
+  hotPaths = [app.bannerHotPath, app.beaconHotPath];
   await app.ready();
   return app;
 }

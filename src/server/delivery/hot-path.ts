@@ -22,16 +22,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
-import proxyAddr from '@fastify/proxy-addr';
 import { LRUCache } from 'lru-cache';
-import type { FastifyInstance } from 'fastify';
 import { assetQuerySchema, type AssetQuery } from '../../domain/schemas';
 import { requestId } from '../observability/request-log';
 import { entityAnswer } from './encoding';
-import { dealerPolicy, servesLoopbackOnly } from './public-policy';
+import { dealerPolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
 import { hotBannerBytes, hotSlotChoice } from './service';
-import type { Config } from '../config';
+import type { HotPath, HotPathContext } from '../hot-paths';
 
 /** The route's path with a plain dealer id (letters, digits, hyphens: nothing for the router to decode) and its query. */
 const BANNER_PATH = /^\/api\/scripts\/([a-z0-9-]{1,100})\/asset(?:\?(.*))?$/;
@@ -40,72 +38,32 @@ const ROUTE = '/api/scripts/:dealerId/asset';
 /** Distinct query strings whose parsed query is kept (pages ask for a few per model, slot and size). */
 const MAX_QUERIES = 2000;
 
-/** Fastify's request.protocol: X-Forwarded-Proto (its last entry) from a trusted proxy, else the socket's. */
-type ProtocolOf = (req: IncomingMessage) => string;
-
-/** Fastify's trust function for a trustProxy setting (fastify/lib/request.js getTrustProxyFn), null when no proxy is trusted. */
-function trustFunction(trustProxy: Config['trustProxy']): ((address: string, hop: number) => boolean) | null {
-  if (trustProxy === false) return null;
-  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
-  return proxyAddr.compile(trustProxy);
-}
-
-function protocolFunction(trustProxy: Config['trustProxy']): ProtocolOf {
-  const trust = trustFunction(trustProxy);
-  return (req) => {
-    const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
-    const forwarded = req.headers['x-forwarded-proto'];
-    if (trust && typeof forwarded === 'string' && forwarded && socket.remoteAddress !== undefined && trust(socket.remoteAddress, 0)) {
-      const last = forwarded.lastIndexOf(',');
-      return last === -1 ? forwarded.trim() : forwarded.slice(last + 1).trim();
-    }
-    return socket.encrypted ? 'https' : 'http';
-  };
-}
-
-/** The hot path of one app; `answer` is called by the server's request listener (app.ts). */
-export class BannerHotPath {
+/** The banner hot path of one app (app.ts puts it in front of Fastify). */
+export class BannerHotPath implements HotPath {
   /** Requests answered here since start (tests; the request-duration metric counts them with the route's). */
   answered = 0;
-  private app: FastifyInstance | null = null;
-  private closing = false;
-  private protocolOf: ProtocolOf = () => 'http';
-  private loopbackOnly = false;
   /** Parsed and validated queries by raw query string; `q` null for one the schema refuses. */
   private readonly queries = new LRUCache<string, { q: AssetQuery | null }>({ max: MAX_QUERIES });
-  /** The request-duration histogram's children per status code (labels hashed once). */
-  private readonly durations = new Map<number, { observe(seconds: number): void }>();
 
-  /** Answers for `app` (every plugin registered; the server listens only once it is ready), until it begins to close. */
-  attach(app: FastifyInstance): void {
-    this.app = app;
-    this.protocolOf = protocolFunction(app.config.trustProxy);
-    this.loopbackOnly = servesLoopbackOnly(app.config.publicOrigin);
-    app.addHook('preClose', (done) => {
-      this.closing = true;
-      done();
-    });
-  }
+  constructor(private readonly ctx: HotPathContext) {}
 
   /**
    * Answers the request when it is a hot banner (see the module doc) and returns true; returns
    * false, having written nothing, for Fastify to answer it.
    */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
-    const app = this.app;
-    if (app === null || this.closing || req.method !== 'GET') return false;
+    if (req.method !== 'GET') return false;
     const match = BANNER_PATH.exec(req.url ?? '');
     if (!match) return false;
     const started = performance.now();
     const q = this.query(match[2] ?? '');
-    if (!q) return false;
-    const rate = app.config.logPublicSampleRate;
-    if ((rate > 0 && Math.random() < rate) || app.isUnderPressure()) return false;
+    if (!q || this.ctx.declines()) return false;
+    const app = this.ctx.app;
     const choice = hotSlotChoice(app, match[1]!, q, app.cdnProbes);
     if (!choice || choice.url) return false;
     let origin: string | null;
     try {
-      origin = dealerPolicy({ headers: req.headers, protocol: this.protocolOf(req), loopbackOnly: this.loopbackOnly }, choice.dealer.security);
+      origin = dealerPolicy({ headers: req.headers, protocol: this.ctx.protocolOf(req), loopbackOnly: this.ctx.loopbackOnly }, choice.dealer.security);
     } catch {
       return false;
     }
@@ -123,7 +81,7 @@ export class BannerHotPath {
       headers['content-length'] = entity.body.length;
       res.writeHead(200, headers).end(entity.body);
     }
-    this.duration(entity.status).observe((performance.now() - started) / 1000);
+    this.ctx.observe('GET', ROUTE, entity.status, started);
     this.answered += 1;
     return true;
   }
@@ -137,14 +95,5 @@ export class BannerHotPath {
       this.queries.set(raw, entry);
     }
     return entry.q;
-  }
-
-  private duration(status: number) {
-    let child = this.durations.get(status);
-    if (!child) {
-      child = this.app!.metrics.requestSeconds.labels({ method: 'GET', route: ROUTE, status_code: String(status) });
-      this.durations.set(status, child);
-    }
-    return child;
   }
 }

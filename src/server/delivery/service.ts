@@ -331,14 +331,30 @@ function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKe
 }
 
 /**
+ * findDeliveryDealer's answer when the dealer's settings are cached and current (within
+ * DEALER_CACHE_TTL_MS), synchronously; undefined when they are not (a miss, a stale copy, a query
+ * running) and for a dealer id known to be unknown: the caller takes the route, which looks it up.
+ * Not counted as a lookup: the caller counts the hit once its request is answered.
+ */
+function cachedDealer({ caches }: DeliveryContext, dealerId: string): DealerDelivery | undefined {
+  return caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true })?.value ?? undefined;
+}
+
+/** cachedDealer for the beacon hot path (tracking/hot-path.ts), counted as a dealer cache hit when found. */
+export function hotDealer(ctx: DeliveryContext, dealerId: string): DealerDelivery | undefined {
+  const dealer = cachedDealer(ctx, dealerId);
+  if (dealer) lookups.dealer.hit();
+  return dealer;
+}
+
+/**
  * The hot path of a slot request (delivery/hot-path.ts): slotChoice's answer when the dealer's
  * settings are current in the cache (within DEALER_CACHE_TTL_MS) and the choice is cached, made
  * synchronously; undefined when any of it would need a query or a refresh (the caller takes the
  * route instead), and for an unknown dealer or model (the route answers their 404).
  */
 export function hotSlotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): DeliveryChoice | undefined {
-  const entry = ctx.caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true });
-  const dealer = entry?.value;
+  const dealer = cachedDealer(ctx, dealerId);
   if (!dealer) return undefined;
   const slot = slotKey(ctx, dealer, q);
   const hit = slot ? cachedChoice(ctx, dealer, slot, q, cdn) : undefined;

@@ -1,0 +1,282 @@
+/**
+ * The hot paths (issue 18, hot-paths.ts) answer exactly what their routes answer: every request
+ * below goes over real HTTP (the server's request listener: the hot path when it can) and through
+ * fastify.inject (which never reaches that listener, so always the route), and the answers must be
+ * equal: status, body and every header but the per-request ones; beacons must be counted alike.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from './test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
+import { dealers, events } from './db/schema';
+import { RATE_LIMIT_NAT_FACTOR } from '../domain/constants';
+import type { Security } from '../domain/schemas';
+import { makeBanner, multipartBody } from '../../tests/fixtures/images';
+
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+/** Headers that differ per request or per connection. */
+const PER_REQUEST = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'transfer-encoding']);
+let t: TestApp;
+let origin: string;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const comparable = (headers: Record<string, string | string[] | number | undefined>) =>
+  Object.fromEntries(
+    Object.entries(headers)
+      .filter(([k, v]) => !PER_REQUEST.has(k) && v !== undefined)
+      .map(([k, v]) => [k, String(v)])
+      .sort(([a], [b]) => a!.localeCompare(b!)),
+  );
+
+/** One request over HTTP (the server's listener: the hot path first), its body as sent (not decoded). */
+function overHttp(path: string, headers: Record<string, string>, body?: string): Promise<Answer & { requestId: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${origin}${path}`, { method: body === undefined ? 'GET' : 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: comparable(res.headers), body: Buffer.concat(chunks).toString('base64'), requestId: res.headers['x-request-id'] as string | undefined }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The same request through fastify.inject: always the route. */
+async function throughRoute(path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  const res = await t.app.inject({ method: body === undefined ? 'GET' : 'POST', url: path, headers, payload: body });
+  return { status: res.statusCode, headers: comparable(res.headers), body: res.rawPayload.toString('base64') };
+}
+
+/** Asks twice over HTTP and once through the route; returns both, and whether the hot path answered the second. */
+async function compare(query: string, headers: Record<string, string> = {}) {
+  const path = `/api/scripts/${DEMO_DEALER.id}/asset?${query}`;
+  const h = { 'user-agent': UA, 'accept-encoding': 'gzip, deflate, br', ...headers };
+  await overHttp(path, h); // makes and caches the choice and the bytes, as a first visitor does
+  const before = t.app.bannerHotPath.answered;
+  const hot = await overHttp(path, h);
+  const answeredHot = t.app.bannerHotPath.answered === before + 1;
+  const route = await throughRoute(path, h);
+  return { hot, route, answeredHot };
+}
+
+async function setSecurity(patch: Partial<Security>) {
+  const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
+  await t.database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
+  t.app.caches.forgetDealer(DEMO_DEALER.id);
+}
+
+beforeAll(async () => {
+  // A public deployment behind one trusted proxy (the test connects from 127.0.0.1), so
+  // X-Forwarded-Proto decides HTTPS for the dealer's requireHttps, on both paths.
+  t = await createTestApp({ env: { TRUST_PROXY: 'loopback', PUBLIC_ORIGIN: 'https://banners.example.com' } });
+  const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  const { body, contentType } = multipartBody([
+    { filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) },
+    { filename: 'new_2025_honda_accord_ex_1920x300.png', data: await makeBanner(1920, 300, 'png', '#0044aa') },
+  ]);
+  const res = await t.app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType, 'x-forwarded-proto': 'https' } });
+  expect(res.statusCode).toBe(200);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+const https = { 'x-forwarded-proto': 'https' };
+const fromDealerSite = { ...https, origin: 'https://www.hondaofdemo.com' };
+
+describe('banner hot path', () => {
+  it.each([
+    ['a WebP banner with CORS for the dealer site', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/avif,image/webp,*/*' }],
+    ['the original format (JPEG) for a client without WebP', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/*' }],
+    ['a PNG asset at 2x, named by a Referer instead of an Origin', 'model=Accord&type=header&variant=desktop&scale=2', { ...https, referer: 'https://www.hondaofdemo.com/new-inventory?model=accord' }],
+    ['a placeholder SVG, brotli-coded', 'model=pilot&type=primary&variant=mobile', fromDealerSite],
+    ['a placeholder SVG, gzip-coded', 'model=pilot&type=primary&variant=mobile', { ...fromDealerSite, 'accept-encoding': 'gzip' }],
+    ['the placeholder the script swaps to (placeholder=1)', 'model=civic&type=header&variant=desktop&placeholder=1', fromDealerSite],
+    ['a rotation bucket and a trim', 'model=civic&type=header&variant=desktop&trim=Sport&r=17', fromDealerSite],
+    ['an image request with neither Origin nor Referer', 'model=civic&type=header', https],
+  ])('answers %s as the route does', async (_name, query, headers) => {
+    const { hot, route, answeredHot } = await compare(query, headers);
+    expect(answeredHot).toBe(true);
+    expect(hot.status).toBe(200);
+    expect(hot).toMatchObject(route);
+  });
+
+  it('answers If-None-Match with the same 304, for the identity and the coded ETags', async () => {
+    const first = await compare('model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/webp' });
+    const etag = first.route.headers.etag!;
+    const { hot, route, answeredHot } = await compare('model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/webp', 'if-none-match': `W/${etag}` });
+    expect(answeredHot).toBe(true);
+    expect(hot.status).toBe(304);
+    expect(hot).toMatchObject(route);
+    const svg = await compare('model=pilot&type=primary', fromDealerSite);
+    const coded = await compare('model=pilot&type=primary', { ...fromDealerSite, 'if-none-match': svg.route.headers.etag! });
+    expect(coded.hot.status).toBe(304);
+    expect(coded.hot).toMatchObject(coded.route);
+  });
+
+  it.each([
+    ['a site the dealer does not allow (403)', 'model=civic&type=header', { ...https, origin: 'https://evil.example' }],
+    ['plain HTTP to a dealer that requires HTTPS (403)', 'model=civic&type=header', { origin: 'https://www.hondaofdemo.com' }],
+    ['a model the dealer does not have (404)', 'model=delorean&type=header', fromDealerSite],
+    ['a query the schema refuses (400)', 'model=civic&type=sidebar', fromDealerSite],
+    ['an unknown dealer (404)', 'model=civic', fromDealerSite],
+  ])('leaves %s to the route', async (_name, query, headers) => {
+    const path = query === 'model=civic' ? `/api/scripts/no-such-dealer/asset?${query}` : `/api/scripts/${DEMO_DEALER.id}/asset?${query}`;
+    const h = { 'user-agent': UA, ...headers };
+    await overHttp(path, h);
+    const before = t.app.bannerHotPath.answered;
+    const viaServer = await overHttp(path, h);
+    expect(t.app.bannerHotPath.answered).toBe(before);
+    expect(viaServer.status).toBeGreaterThanOrEqual(400);
+    expect(viaServer).toMatchObject(await throughRoute(path, h));
+  });
+
+  it("sees a settings change at once, and echoes the caller's request id", async () => {
+    const path = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
+    const h = { 'user-agent': UA, ...fromDealerSite, 'x-request-id': 'lb-1234.abc' };
+    await overHttp(path, h);
+    expect((await overHttp(path, h)).requestId).toBe('lb-1234.abc');
+    await setSecurity({ allowedDomains: ['www.other-dealer.example'] });
+    const refused = await overHttp(path, h);
+    expect(refused.status).toBe(403);
+    await setSecurity({ allowedDomains: ['www.hondaofdemo.com'] });
+    expect((await overHttp(path, h)).status).toBe(200);
+  });
+
+  it('counts its answers in the request-duration metric under the route template', async () => {
+    await compare('model=civic&type=header&variant=desktop', fromDealerSite);
+    const text = await t.app.metrics.registry.metrics();
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/scripts\/:dealerId\/asset",status_code="200"\} [1-9]/);
+  });
+});
+
+describe('beacon hot path', () => {
+  const TRACK = '/api/analytics/track';
+  const beaconHeaders = (headers: Record<string, string> = {}) => ({ 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, ...fromDealerSite, ...headers });
+  let views = 0;
+  /** A page view id of its own for each beacon of a test. */
+  const newView = () => `view-hot-${(views += 1)}-${Date.now().toString(36)}`;
+  const impression = (pv: string) => ({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv });
+  const storedFor = async (pv: string) => {
+    await t.app.events.flush();
+    return t.database.db.select({ event: events.event, creative: events.creative, url: events.url }).from(events).where(eq(events.pageView, pv)).orderBy(events.id);
+  };
+
+  /**
+   * Sends the beacon `body(pv)` over HTTP (page view A) and through the route (page view B);
+   * returns both answers, whether the hot path answered it, and what each stored.
+   */
+  async function compareBeacon(body: (pv: string) => unknown, headers: Record<string, string> = {}) {
+    const [a, b] = [newView(), newView()];
+    const text = (pv: string) => {
+      const v = body(pv);
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    };
+    const h = (pv: string) => beaconHeaders({ 'content-length': String(Buffer.byteLength(text(pv))), ...headers });
+    const before = t.app.beaconHotPath.answered;
+    const hot = await overHttp(TRACK, h(a), text(a));
+    const answeredHot = t.app.beaconHotPath.answered === before + 1;
+    const route = await throughRoute(TRACK, h(b), text(b));
+    return { hot, route, answeredHot, storedHot: await storedFor(a), storedRoute: await storedFor(b) };
+  }
+
+  it('answers and counts an impression, a click naming its banner request and a conversion as the route does', async () => {
+    const [pvA, pvB] = [newView(), newView()];
+    // Page views A (over HTTP) and B (through the route) each show, click and convert on the civic header.
+    for (const [pv, send] of [
+      [pvA, (body: string) => overHttp(TRACK, beaconHeaders({ 'content-length': String(Buffer.byteLength(body)) }), body)],
+      [pvB, (body: string) => throughRoute(TRACK, beaconHeaders(), body)],
+    ] as const) {
+      const asset = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`; // the banner request the slot made
+      for (const beacon of [impression(pv), { ...impression(pv), event: 'click', asset }, { dealerId: DEMO_DEALER.id, event: 'conversion', model: 'civic', url: 'https://www.hondaofdemo.com/thanks?email=a@b.example', pv, leadId: `lead-${pv}` }]) {
+        const answer = await send(JSON.stringify(beacon));
+        expect(answer.status, JSON.stringify(beacon)).toBe(204);
+      }
+    }
+    const [hot, route] = [await storedFor(pvA), await storedFor(pvB)];
+    expect(hot.map((e) => e.event)).toEqual(['impression', 'click', 'conversion']);
+    expect(hot).toEqual(route);
+    expect(hot[1]!.creative).toMatch(/^[0-9a-f-]{36}$/); // the uploaded civic creative
+    expect(hot[2]!.url).toBe('https://www.hondaofdemo.com/thanks');
+  });
+
+  it.each([
+    ['an impression from the dealer site (CORS, the page-view limit headers)', {}],
+    ['an impression named by a Referer only', { origin: '', referer: 'https://www.hondaofdemo.com/new-inventory?model=civic' }],
+    ['a bot (acknowledged, not counted)', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }],
+    ['a visitor with Global Privacy Control (acknowledged, not counted)', { 'sec-gpc': '1' }],
+    ['a site the dealer does not allow (403)', { origin: 'https://evil.example' }],
+    ['an opaque origin (403)', { origin: 'null' }],
+    ['plain HTTP to a dealer that requires HTTPS (403)', { 'x-forwarded-proto': 'http' }],
+  ])('answers %s as the route does', async (_name, headers) => {
+    const h = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== '')) as Record<string, string>;
+    const dropped = Object.keys(headers).filter((k) => (headers as Record<string, string>)[k] === '');
+    const { hot, route, answeredHot, storedHot, storedRoute } = await compareBeacon(impression, h);
+    for (const k of dropped) expect(hot.headers[k]).toBeUndefined();
+    expect(answeredHot).toBe(true);
+    expect(hot).toMatchObject(route);
+    expect(storedHot.length).toBe(storedRoute.length);
+  });
+
+  it.each([
+    ['text that is not JSON (400)', () => '{"dealerId": '],
+    ['JSON nested too deep (400)', () => `${'['.repeat(40)}${']'.repeat(40)}`],
+    ['a body the schema refuses, naming the field (400)', (pv: string) => ({ ...impression(pv), model: 'x\u0000y' })],
+    ['an unknown dealer (404)', (pv: string) => ({ ...impression(pv), dealerId: 'no-such-dealer' })],
+  ])('reads and hands %s to the route, which answers it', async (_name, body) => {
+    const { hot, route, answeredHot } = await compareBeacon(body);
+    expect(answeredHot).toBe(false);
+    expect(hot.status).toBeGreaterThanOrEqual(400);
+    expect(hot).toMatchObject(route);
+  });
+
+  it('leaves a body over the limit and application/json beacons to the route', async () => {
+    const before = t.app.beaconHotPath.answered;
+    const long = await compareBeacon((pv) => ({ ...impression(pv), url: `https://www.hondaofdemo.com/${'x'.repeat(5000)}` }));
+    expect(long.hot.status).toBe(413);
+    expect(long.hot).toMatchObject(long.route);
+    const json = await compareBeacon(impression, { 'content-type': 'application/json' });
+    expect(json.hot.status).toBe(204);
+    expect(json.hot).toMatchObject(json.route);
+    expect(json.storedHot).toHaveLength(1);
+    expect(t.app.beaconHotPath.answered).toBe(before);
+  });
+
+  it("answers the dealer's page-view limit with the same 429, and the per-IP budget counts both paths", async () => {
+    await setSecurity({ maxRequestsPerMinute: 2 });
+    try {
+      const answers: Answer[][] = [[], []];
+      for (const [i, pv, ip] of [[0, newView(), '198.51.100.7'], [1, newView(), '198.51.100.8']] as const) {
+        for (let k = 0; k < 3; k++) {
+          const body = JSON.stringify(k === 0 ? impression(pv) : { ...impression(pv), event: 'click' });
+          const headers = beaconHeaders({ 'x-forwarded-for': ip, 'content-length': String(Buffer.byteLength(body)) });
+          answers[i]!.push(i === 0 ? await overHttp(TRACK, headers, body) : await throughRoute(TRACK, headers, body));
+        }
+      }
+      expect(answers[0]!.map((a) => a.status)).toEqual([204, 204, 429]);
+      expect(answers[0]).toMatchObject(answers[1]!);
+      expect(answers[0]![2]!.headers['retry-after']).toBe('60');
+      // One IP: 2 × RATE_LIMIT_NAT_FACTOR beacons a minute over any page views, whichever path takes them.
+      const ip = '198.51.100.9';
+      const statuses: number[] = [];
+      for (let k = 0; k < 2 * RATE_LIMIT_NAT_FACTOR + 1; k++) {
+        const body = JSON.stringify(impression(newView()));
+        const headers = beaconHeaders({ 'x-forwarded-for': ip, 'content-length': String(Buffer.byteLength(body)) });
+        statuses.push((k % 2 === 0 ? await overHttp(TRACK, headers, body) : await throughRoute(TRACK, headers, body)).status);
+      }
+      expect(statuses.filter((s) => s === 204)).toHaveLength(2 * RATE_LIMIT_NAT_FACTOR);
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await setSecurity({ maxRequestsPerMinute: 100 });
+    }
+  });
+});

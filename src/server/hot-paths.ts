@@ -1,0 +1,89 @@
+/**
+ * The hot paths (issue 18): the two requests dealer pages send most, a hot banner image
+ * (delivery/hot-path.ts) and a tracking beacon (tracking/hot-path.ts), answered by the HTTP
+ * server's request listener before Fastify builds a request, runs its hooks or awaits anything.
+ * Each answers exactly what its route answers, from the same functions, and hands anything else
+ * to Fastify; this module holds what both need: when to leave every request to Fastify (the
+ * server sheds load or is closing, or the request log samples the request), the request's protocol
+ * and client address as Fastify works them out under TRUST_PROXY, and the request-duration metric
+ * under the route's template.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import { servesLoopbackOnly } from './delivery/public-policy';
+
+/** One hot path: answers a request it owns and returns true, or returns false having touched nothing. */
+export interface HotPath {
+  answer(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+/** Fastify's trust function for a trustProxy setting (fastify/lib/request.js getTrustProxyFn), null when no proxy is trusted. */
+function trustFunction(trustProxy: Config['trustProxy']): ((address: string, hop: number) => boolean) | null {
+  if (trustProxy === false) return null;
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return proxyAddr.compile(trustProxy);
+}
+
+/** What the hot paths of one app share (see the module doc). */
+export class HotPathContext {
+  private closing = false;
+  private trust: ((address: string, hop: number) => boolean) | null;
+  /** servesLoopbackOnly(PUBLIC_ORIGIN): dealers' requireHttps does not apply. */
+  readonly loopbackOnly: boolean;
+  /** The request-duration histogram's children per route and status code (labels hashed once). */
+  private readonly durations = new Map<string, { observe(seconds: number): void }>();
+
+  /** For `app` with every plugin registered (the server listens only once it is ready); stops answering when it begins to close. */
+  constructor(readonly app: FastifyInstance) {
+    this.trust = trustFunction(app.config.trustProxy);
+    this.loopbackOnly = servesLoopbackOnly(app.config.publicOrigin);
+    app.addHook('preClose', (done) => {
+      this.closing = true;
+      done();
+    });
+  }
+
+  /** True when this request must go to Fastify whatever it is: closing, shedding load, or sampled by the request log (LOG_PUBLIC_SAMPLE_RATE: the route writes its line). */
+  declines(): boolean {
+    const rate = this.app.config.logPublicSampleRate;
+    return this.closing || (rate > 0 && Math.random() < rate) || this.app.isUnderPressure();
+  }
+
+  /** Fastify's request.protocol: X-Forwarded-Proto (its last entry) from a trusted proxy, else the socket's. */
+  protocolOf(req: IncomingMessage): string {
+    const socket = req.socket as IncomingMessage['socket'] & { encrypted?: boolean };
+    const forwarded = req.headers['x-forwarded-proto'];
+    if (this.trust && typeof forwarded === 'string' && forwarded && socket.remoteAddress !== undefined && this.trust(socket.remoteAddress, 0)) {
+      const last = forwarded.lastIndexOf(',');
+      return last === -1 ? forwarded.trim() : forwarded.slice(last + 1).trim();
+    }
+    return socket.encrypted ? 'https' : 'http';
+  }
+
+  /** Fastify's request.ip: with TRUST_PROXY, the nearest address of X-Forwarded-For not a trusted proxy; else the socket's. */
+  ipOf(req: IncomingMessage): string {
+    if (!this.trust) return req.socket.remoteAddress ?? '';
+    const all = proxyAddr.all(req, this.trust);
+    return all[all.length - 1] ?? '';
+  }
+
+  /** The request log's 'request completed' line for an answer (the public routes log their 5xx answers always, observability/request-log.ts). */
+  logAnswer(req: IncomingMessage, status: number, started: number, reqId: string): void {
+    const responseTime = Math.round((performance.now() - started) * 10) / 10;
+    const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: this.ipOf(req), socket: req.socket };
+    this.app.log.child({ reqId }).info({ req: request, res: { statusCode: status }, responseTime }, 'request completed');
+  }
+
+  /** Records one answer in http_request_duration_seconds. @param started performance.now() when the request arrived */
+  observe(method: string, route: string, status: number, started: number): void {
+    const key = `${method} ${route} ${status}`;
+    let child = this.durations.get(key);
+    if (!child) {
+      child = this.app.metrics.requestSeconds.labels({ method, route, status_code: String(status) });
+      this.durations.set(key, child);
+    }
+    child.observe((performance.now() - started) / 1000);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The beacon hot path (issue 18, hot-paths.ts): a tracking beacon read and answered by the HTTP
+ * server's request listener, without Fastify's per-request work, through the same beacon intake
+ * as the route (intake.ts); hot-path.test.ts compares the two answer for answer.
+ *
+ * It takes, from their headers alone, the beacons the embed script sends: POST
+ * /api/analytics/track with a text/plain body of a declared length up to TRACK_BODY_LIMIT, when
+ * the server neither sheds load nor closes and the request log does not sample the request. Having
+ * read the body, it answers when the body is JSON the route's schema accepts and the dealer's
+ * settings are cached and current (hotDealer): 204, or the intake's refusal (429, 403, 503) in the
+ * app's error shape. Any other body (not JSON, too deep, refused by the schema, an unknown or
+ * uncached dealer) is handed to Fastify with the bytes read (`replayedBody`: the route's
+ * preParsing hook parses them again), so the route answers it, its 400 and 404 included.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { trackBodySchema } from '../../domain/contracts/public';
+import { AppError } from '../errors';
+import { jsonTooDeep } from '../validation';
+import { requestId } from '../observability/request-log';
+import { hotDealer } from '../delivery/service';
+import type { HotPath, HotPathContext } from '../hot-paths';
+import { bodyDealerId, TRACK_BODY_LIMIT } from './intake';
+
+const ROUTE = '/api/analytics/track';
+/** The content types the route parses as beacon text (its text/plain parser). */
+const TEXT_PLAIN = /^text\/plain\s*(;|$)/i;
+/** Bodies read here and handed to Fastify, by request. */
+const replays = new WeakMap<IncomingMessage, Buffer>();
+
+/** The body the hot path read from `req` before handing it to Fastify, if it did (the route's preParsing hook). */
+export const replayedBody = (req: IncomingMessage): Buffer | undefined => replays.get(req);
+
+/** The beacon hot path of one app (app.ts puts it in front of Fastify). */
+export class BeaconHotPath implements HotPath {
+  /** Beacons answered here since start (tests). */
+  answered = 0;
+
+  /** @param handOver Fastify's request handler, for the beacons this path reads but does not answer */
+  constructor(
+    private readonly ctx: HotPathContext,
+    private readonly handOver: (req: IncomingMessage, res: ServerResponse) => void,
+  ) {}
+
+  /** Takes the request when it is a beacon this path reads (see the module doc) and returns true; else false, having touched nothing. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'POST' || req.url !== ROUTE) return false;
+    const type = req.headers['content-type'];
+    const length = Number(req.headers['content-length']);
+    if (!type || !TEXT_PLAIN.test(type) || !(length > 0 && length <= TRACK_BODY_LIMIT) || req.headers['transfer-encoding'] !== undefined) return false;
+    if (this.ctx.declines()) return false;
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => void this.take(req, res, Buffer.concat(chunks), started));
+    req.once('error', () => res.destroy()); // the client went away: nothing to answer
+    return true;
+  }
+
+  /** Answers a read beacon, or hands it to Fastify (see the module doc). */
+  private async take(req: IncomingMessage, res: ServerResponse, body: Buffer, started: number): Promise<void> {
+    const app = this.ctx.app;
+    const text = body.toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = jsonTooDeep(text) ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const dealer = parsed === undefined ? undefined : hotDealer(app, bodyDealerId(parsed));
+    const input = dealer ? trackBodySchema.safeParse(parsed) : undefined;
+    if (!dealer || !input?.success) {
+      replays.set(req, body);
+      this.handOver(req, res);
+      return;
+    }
+    const headers: Record<string, string | number> = { 'x-request-id': requestId(req), 'cross-origin-resource-policy': 'cross-origin' };
+    let status = 204;
+    let payload = '';
+    try {
+      await app.beaconIntake.accept({
+        headers: req.headers,
+        ip: this.ctx.ipOf(req),
+        protocol: this.ctx.protocolOf(req),
+        loopbackOnly: this.ctx.loopbackOnly,
+        input: input.data,
+        dealer,
+        log: app.log,
+        setHeader: (name, value) => (headers[name] = value),
+      });
+    } catch (err) {
+      // The app's error shape (app.ts error handler); the intake throws AppErrors only.
+      const known = err instanceof AppError;
+      if (!known) app.log.error({ err }, 'unhandled error');
+      status = known ? err.statusCode : 500;
+      payload = JSON.stringify({ error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' } });
+      headers['content-type'] = 'application/json; charset=utf-8';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    res.writeHead(status, headers).end(payload);
+    this.ctx.observe('POST', ROUTE, status, started);
+    if (status >= 500) this.ctx.logAnswer(req, status, started, headers['x-request-id'] as string);
+    this.answered += 1;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * What a tracking beacon goes through once its body is read and checked (spec 01 §7, DECISIONS
+ * 15-17; issues 10-13, 15), in one place for the route (routes.ts) and the beacon hot path
+ * (hot-path.ts), in this order:
+ * 1. the limits (issue 12): per client IP and dealer, `maxRequestsPerMinute` × RATE_LIMIT_NAT_FACTOR
+ *    (no headers under it), then per page view (dealer and `pv`; a conversion carries its click's)
+ *    the dealer's `maxRequestsPerMinute` (X-RateLimit-Limit, -Remaining and -Reset under it); over
+ *    either, 429 with Retry-After. Dealers without limiting and unknown dealers are not counted.
+ *    Both count in the rate-limit plugin's store (`app.createRateLimit`: in memory, or in Redis
+ *    with REDIS_URL);
+ * 2. an unknown dealer is 404; the dealer's security settings (dealerPolicy: HTTPS, allowed
+ *    domains; CORS for an allowed origin) refuse with 403;
+ * 3. bots, and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects
+ *    them (issue 13), are acknowledged and not counted;
+ * 4. the event is buffered (503 when the buffer is full) with its creative (issue 15), its page
+ *    URL in the privacy-safe form and a lead id only as a hash (issue 13).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { normalizeIP, type CreateRateLimitOptions } from '@fastify/rate-limit';
+import { isbot } from 'isbot';
+import type { TrackBody } from '../../domain/schemas';
+import { PAGE_VIEW_ID } from '../../domain/schemas';
+import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/constants';
+import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
+import { AppError, Invalid, NotFound, RateLimited } from '../errors';
+import { creativeOf, slotChoice, type DealerDelivery } from '../delivery/service';
+import { dealerPolicy } from '../delivery/public-policy';
+import { leadIdHash } from './service';
+
+/** Largest beacon body, bytes (the route's bodyLimit; the hot path leaves longer ones to the route's 413). */
+export const TRACK_BODY_LIMIT = 4096;
+
+/** The window of the tracking limits (the dealer's setting is per minute). */
+const RATE_WINDOW_MS = 60_000;
+/** The 429 message of both limits. */
+const TOO_MANY = 'Too many requests, please try again later';
+
+/** A beacon as the intake sees it, from either path. */
+export interface Beacon {
+  headers: IncomingHttpHeaders;
+  /** The client's address as Fastify's request.ip (TRUST_PROXY applied). */
+  ip: string;
+  /** 'https' or 'http', as Fastify's request.protocol. */
+  protocol: string;
+  /** servesLoopbackOnly(PUBLIC_ORIGIN). */
+  loopbackOnly: boolean;
+  /** The validated body (trackBodySchema). */
+  input: TrackBody;
+  /** The dealer's delivery settings (findDeliveryDealer), null for an unknown dealer. */
+  dealer: DealerDelivery | null;
+  log: FastifyBaseLogger;
+  /** Sets a response header. */
+  setHeader(name: string, value: string | number): void;
+}
+
+/** The body as an object: beacons arrive as text/plain JSON text. @throws Invalid for text that is not JSON. */
+export function beaconBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Invalid('Body must be JSON');
+  }
+}
+
+/** The string `dealerId` of a parsed body, else '' (read before validation, to look the dealer up once). */
+export function bodyDealerId(body: unknown): string {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).dealerId : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * True when the visitor asks not to be tracked (issue 13): `DNT: 1` or `Sec-GPC: 1`, the headers
+ * browsers send with Do-Not-Track or Global Privacy Control on. The embed script already sends no
+ * beacon then; this covers older scripts and other clients.
+ */
+export const optedOut = (headers: IncomingHttpHeaders): boolean => headers.dnt === '1' || headers['sec-gpc'] === '1';
+
+/** The dealer's `maxRequestsPerMinute`, or null when nothing is limited (limiting off, or an unknown dealer). */
+const limitOf = (dealer: DealerDelivery | null): number | null => (dealer?.security.rateLimitEnabled ? dealer.security.maxRequestsPerMinute : null);
+
+/** What the limiters read of a beacon (`app.createRateLimit` checks take it in place of a request). */
+type LimitSubject = Pick<Beacon, 'ip' | 'input' | 'dealer'> & { routeOptions: { config: object } };
+type Check = (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; max?: number; remaining?: number; ttlInSeconds?: number }>;
+
+/** The beacon intake of one app (see the module doc). */
+export class BeaconIntake {
+  private readonly perIp: Check;
+  private readonly perPageView: Check;
+
+  constructor(private readonly app: FastifyInstance) {
+    const subject = (request: FastifyRequest) => request as unknown as LimitSubject;
+    this.perIp = app.createRateLimit({
+      timeWindow: RATE_WINDOW_MS,
+      // IPv6 by /64, as the plugin keys.
+      keyGenerator: (request) => `${normalizeIP(subject(request).ip)}|${subject(request).input.dealerId}`,
+      allowList: (request) => limitOf(subject(request).dealer) === null,
+      max: (request) => (limitOf(subject(request).dealer) ?? 0) * RATE_LIMIT_NAT_FACTOR,
+    }) as unknown as Check;
+    // `cache` (how many page views the in-memory store keeps) reaches the store although the
+    // plugin's types for createRateLimit leave it out.
+    const perPageView: CreateRateLimitOptions & { cache: number } = {
+      timeWindow: RATE_WINDOW_MS,
+      cache: RATE_LIMIT_PAGE_VIEWS_KEPT,
+      keyGenerator: (request) => {
+        const { input } = subject(request);
+        return input.pv && PAGE_VIEW_ID.test(input.pv) ? `${input.dealerId}|${input.pv}` : '';
+      },
+      allowList: (request, key) => key === '' || limitOf(subject(request).dealer) === null,
+      max: (request) => limitOf(subject(request).dealer) ?? 0,
+    };
+    this.perPageView = app.createRateLimit(perPageView) as unknown as Check;
+  }
+
+  /**
+   * Takes one beacon (see the module doc); resolves once it is buffered or knowingly not counted.
+   * @throws RateLimited (429), NotFound (unknown dealer), Forbidden (the dealer's settings), AppError UNAVAILABLE (buffer full)
+   */
+  async accept(b: Beacon): Promise<void> {
+    const subject = { ip: b.ip, input: b.input, dealer: b.dealer, routeOptions: { config: {} } } satisfies LimitSubject;
+    await this.limit(this.perIp, subject, b, false);
+    await this.limit(this.perPageView, subject, b, true);
+    const dealer = b.dealer;
+    if (!dealer) throw new NotFound('Unknown dealer');
+    const origin = dealerPolicy(b, dealer.security, { beacon: true });
+    if (origin) {
+      b.setHeader('access-control-allow-origin', origin);
+      b.setHeader('vary', 'Origin');
+    }
+    if (this.isBot(b.headers['user-agent'] ?? '')) return;
+    if (dealer.security.respectDoNotTrack !== false && optedOut(b.headers)) return;
+    const { input } = b;
+    const accepted = this.app.events.enqueue({
+      creative: await this.creative(b),
+      dealerId: input.dealerId,
+      event: input.event,
+      slotType: input.type ?? null,
+      model: input.model, // the comparison key (trackBodySchema)
+      url: privacySafeUrl(input.url, ALL_KEPT_PARAMS) ?? '', // defence in depth: the script already reduces it
+      clientTimestamp: input.timestamp === undefined ? null : String(input.timestamp),
+      occurredAt: new Date(),
+      pageView: input.pv ?? null,
+      leadId: input.leadId === undefined ? null : leadIdHash(input.dealerId, input.leadId),
+    });
+    if (!accepted) throw new AppError('UNAVAILABLE', 'Event buffer full, retry later');
+  }
+
+  /** One limit: the X-RateLimit headers under it when `headersUnder`; over it, the headers with Retry-After and RateLimited. */
+  private async limit(check: Check, subject: LimitSubject, b: Beacon, headersUnder: boolean): Promise<void> {
+    const r = await check(subject as unknown as FastifyRequest);
+    if (r.isAllowed || (!r.isExceeded && !headersUnder)) return;
+    b.setHeader('x-ratelimit-limit', r.max!);
+    b.setHeader('x-ratelimit-remaining', r.isExceeded ? 0 : r.remaining!);
+    b.setHeader('x-ratelimit-reset', r.ttlInSeconds!);
+    if (!r.isExceeded) return;
+    b.setHeader('retry-after', r.ttlInSeconds!);
+    throw new RateLimited(TOO_MANY, r.ttlInSeconds!);
+  }
+
+  /**
+   * isbot's answer per user agent, remembered in the app's LRU cache (app.caches.botAnswers):
+   * visitors share few distinct user agents, and the pattern is one of the costlier steps of a beacon.
+   */
+  private isBot(ua: string): boolean {
+    const answers = this.app.caches.botAnswers;
+    let answer = answers.get(ua);
+    if (answer === undefined) {
+      answer = isbot(ua);
+      answers.set(ua, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * The creative an impression or click beacon reports (issue 15): what the banner request it names
+   * (`asset`) shows now, by the same choice as the image answer (rotation bucket included, from the
+   * delivery caches); null when it names none, the slot's model is not the beacon's, the dealer no
+   * longer has the model, or the choice cannot be made now (the database is away: the event is
+   * still buffered and counted, its creative unknown).
+   */
+  private async creative(b: Beacon): Promise<string | null> {
+    const { input } = b;
+    if (!input.asset || input.event === 'conversion') return null;
+    try {
+      const choice = await slotChoice(this.app, input.dealerId, { ...input.asset, type: input.type ?? input.asset.type }, this.app.cdnProbes);
+      return choice.modelKey === input.model ? creativeOf(choice) : null;
+    } catch (err) {
+      if (!(err instanceof NotFound)) b.log.warn({ err }, 'creative of a beacon not resolved; counted without it');
+      return null;
+    }
+  }
+}
