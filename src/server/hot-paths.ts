@@ -13,6 +13,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { servesLoopbackOnly } from './delivery/public-policy';
+import { AppError } from './errors';
 
 /** One hot path: answers a request it owns and returns true, or returns false having touched nothing. */
 export interface HotPath {
@@ -67,6 +68,23 @@ export class HotPathContext {
     if (!this.trust) return req.socket.remoteAddress ?? '';
     const all = proxyAddr.all(req, this.trust);
     return all[all.length - 1] ?? '';
+  }
+
+  /**
+   * Answers an error in the app's error shape (app.ts error handler): `{ error: { code, message } }`
+   * with the AppError's status, Retry-After for RateLimited (set by the caller with the other
+   * headers); anything else is logged and answered 500 INTERNAL.
+   * @returns the status sent
+   */
+  sendError(res: ServerResponse, err: unknown, headers: Record<string, string | number>): number {
+    const known = err instanceof AppError;
+    if (!known) this.app.log.error({ err }, 'unhandled error');
+    const status = known ? err.statusCode : 500;
+    const payload = JSON.stringify({ error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' } });
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = Buffer.byteLength(payload);
+    res.writeHead(status, headers).end(payload);
+    return status;
   }
 
   /** The request log's 'request completed' line for an answer (the public routes log their 5xx answers always, observability/request-log.ts). */

@@ -28,7 +28,8 @@ import { requestId } from '../observability/request-log';
 import { entityAnswer } from './encoding';
 import { dealerPolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
-import { hotBannerBytes, hotSlotChoice } from './service';
+import { hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, plannedSlotModel } from './service';
+import { NotFound } from '../errors';
 import type { HotPath, HotPathContext } from '../hot-paths';
 
 /** The route's path with a plain dealer id (letters, digits, hyphens: nothing for the router to decode) and its query. */
@@ -59,19 +60,30 @@ export class BannerHotPath implements HotPath {
     const q = this.query(match[2] ?? '');
     if (!q || this.ctx.declines()) return false;
     const app = this.ctx.app;
-    const choice = hotSlotChoice(app, match[1]!, q, app.cdnProbes);
-    if (!choice || choice.url) return false;
+    const dealer = hotDealer(app, match[1]!);
+    if (!dealer) return false;
     let origin: string | null;
     try {
-      origin = dealerPolicy({ headers: req.headers, protocol: this.ctx.protocolOf(req), loopbackOnly: this.ctx.loopbackOnly }, choice.dealer.security);
+      origin = dealerPolicy({ headers: req.headers, protocol: this.ctx.protocolOf(req), loopbackOnly: this.ctx.loopbackOnly }, dealer.security);
     } catch {
       return false;
     }
+    const headers: Record<string, string | number> = { 'x-request-id': requestId(req) };
+    if (origin) headers['access-control-allow-origin'] = origin;
+    if (plannedSlotModel(dealer, q) === null) {
+      // The route's 404 in the app's error shape (a flood of unknown models costs no more than this).
+      if (origin) headers.vary = 'Origin';
+      this.ctx.sendError(res, new NotFound(NO_SUCH_MODEL), headers);
+      this.ctx.observe('GET', ROUTE, 404, started);
+      this.answered += 1;
+      return true;
+    }
+    const choice = hotSlotChoice(app, dealer, q, app.cdnProbes);
+    if (!choice || choice.url) return false;
     const bytes = hotBannerBytes(app.caches, choice, { type: q.type, acceptsWebp: acceptsWebp(req.headers), scale: q.scale });
     if (!bytes) return false;
     const entity = entityAnswer(req.headers, bytes);
-    const headers: Record<string, string | number> = { 'x-request-id': requestId(req), ...bannerHeaders(choice, bytes, app.now().getTime()) };
-    if (origin) headers['access-control-allow-origin'] = origin;
+    Object.assign(headers, bannerHeaders(choice, bytes, app.now().getTime()));
     if (entity.varyEncoding) headers.vary = `${headers.vary}, Accept-Encoding`;
     headers.etag = entity.etag;
     if (entity.status === 304) {

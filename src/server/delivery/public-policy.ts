@@ -79,16 +79,28 @@ export function dealerPolicy(request: PolicyRequest, security: Security, opts: {
   }
   if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
   if (!security.enableCors) return null;
-  const origin = requestOrigin(request);
-  if (!origin) {
-    if (opts.beacon && restrictsDomains(security)) throw new Forbidden('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
-    return null;
+  const header = request.headers.origin;
+  // A dealer's pages send few distinct Origin values: their answer is kept with the settings (no URL parsing per request).
+  let kept = header === undefined ? undefined : originAnswers.get(security);
+  const answer = kept?.get(header!) ?? originAnswer(requestOrigin(request), security);
+  if (header !== undefined && !kept?.has(header)) {
+    if (!kept) originAnswers.set(security, (kept = new Map()));
+    if (kept.size < MAX_ORIGINS_KEPT) kept.set(header, answer);
   }
-  if (!hostAllowed(new URL(origin).hostname, security.allowedDomains)) {
-    throw new Forbidden(`Origin ${origin} is not an allowed domain for this dealer`);
-  }
-  return origin;
+  if (answer.refused) throw new Forbidden(answer.refused);
+  if (!answer.origin && opts.beacon && restrictsDomains(security)) throw new Forbidden('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
+  return answer.origin;
 }
+
+/** What the allowed domains say of a calling page's origin (null: none usable): CORS for it, or the refusal. */
+function originAnswer(origin: string | null, security: Security): { origin: string | null; refused?: string } {
+  if (origin && !hostAllowed(new URL(origin).hostname, security.allowedDomains)) return { origin: null, refused: `Origin ${origin} is not an allowed domain for this dealer` };
+  return { origin };
+}
+
+/** dealerPolicy's answers per Origin header value, per dealer settings object (a settings change is a new object); at most MAX_ORIGINS_KEPT each. */
+const originAnswers = new WeakMap<Security, Map<string, { origin: string | null; refused?: string }>>();
+const MAX_ORIGINS_KEPT = 64;
 
 /** dealerPolicy for a Fastify request: adds `Access-Control-Allow-Origin` and `Vary: Origin` for an allowed origin. @throws Forbidden as dealerPolicy. */
 export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, security: Security, opts: { beacon?: boolean } = {}): void {

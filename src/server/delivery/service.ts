@@ -262,7 +262,7 @@ export async function resolveBanner(
 ): Promise<DeliveryChoice> {
   const dealer = await loadDealer(ctx, dealerId);
   const slot = slotKey(ctx, dealer, q);
-  if (!slot) throw new NotFound('No banner: the model is not one of this dealer\'s models');
+  if (!slot) throw new NotFound(NO_SUCH_MODEL);
   const hit = cachedChoice(ctx, dealer, slot, q, cdn);
   if (hit) return hit;
   lookups.choice.miss();
@@ -291,6 +291,9 @@ export async function resolveBanner(
   if (cacheable) ctx.caches.choices.set(slot.key, resolved);
   return rotate(resolved, q.r);
 }
+
+/** The 404 of a page model that maps to nothing for the dealer (the embed script hides such slots). */
+export const NO_SUCH_MODEL = "No banner: the model is not one of this dealer's models";
 
 /** Where a slot request's choice is cached, and what the choice is made from. */
 interface SlotKey {
@@ -331,36 +334,29 @@ function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKe
 }
 
 /**
- * findDeliveryDealer's answer when the dealer's settings are cached and current (within
- * DEALER_CACHE_TTL_MS), synchronously; undefined when they are not (a miss, a stale copy, a query
+ * findDeliveryDealer's answer for the hot paths (delivery/hot-path.ts, tracking/hot-path.ts) when
+ * the dealer's settings are cached and current (within DEALER_CACHE_TTL_MS), synchronously and
+ * counted as a dealer cache hit; undefined when they are not (a miss, a stale copy, a query
  * running) and for a dealer id known to be unknown: the caller takes the route, which looks it up.
- * Not counted as a lookup: the caller counts the hit once its request is answered.
  */
-function cachedDealer({ caches }: DeliveryContext, dealerId: string): DealerDelivery | undefined {
-  return caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true })?.value ?? undefined;
-}
-
-/** cachedDealer for the beacon hot path (tracking/hot-path.ts), counted as a dealer cache hit when found. */
-export function hotDealer(ctx: DeliveryContext, dealerId: string): DealerDelivery | undefined {
-  const dealer = cachedDealer(ctx, dealerId);
+export function hotDealer({ caches }: DeliveryContext, dealerId: string): DealerDelivery | undefined {
+  const dealer = caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true })?.value ?? undefined;
   if (dealer) lookups.dealer.hit();
   return dealer;
 }
 
+/** The slot's model key for a page model (slot-plan.ts), null when the page model maps to nothing (slotChoice's NotFound). */
+export const plannedSlotModel = (dealer: DealerDelivery, q: { model: string; type: SlotType }): string | null => slotModelOf(dealer, q.model, q.type)?.key ?? null;
+
 /**
- * The hot path of a slot request (delivery/hot-path.ts): slotChoice's answer when the dealer's
- * settings are current in the cache (within DEALER_CACHE_TTL_MS) and the choice is cached, made
- * synchronously; undefined when any of it would need a query or a refresh (the caller takes the
- * route instead), and for an unknown dealer or model (the route answers their 404).
+ * The hot path of a slot request (delivery/hot-path.ts): slotChoice's answer for a dealer from
+ * hotDealer when the choice is cached, made synchronously; undefined when it would need a query
+ * (the caller takes the route instead) or the page model maps to nothing.
  */
-export function hotSlotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): DeliveryChoice | undefined {
-  const dealer = cachedDealer(ctx, dealerId);
-  if (!dealer) return undefined;
+export function hotSlotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): DeliveryChoice | undefined {
   const slot = slotKey(ctx, dealer, q);
   const hit = slot ? cachedChoice(ctx, dealer, slot, q, cdn) : undefined;
-  if (!hit) return undefined;
-  lookups.dealer.hit();
-  return q.placeholder ? asPlaceholder(hit) : hit;
+  return hit && q.placeholder ? asPlaceholder(hit) : hit;
 }
 
 /** The choice with the creative rotation bucket `r` picks (rotationPick); the cached object itself when that is its first. */

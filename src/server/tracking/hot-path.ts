@@ -14,7 +14,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { trackBodySchema } from '../../domain/contracts/public';
-import { AppError } from '../errors';
 import { jsonTooDeep } from '../validation';
 import { requestId } from '../observability/request-log';
 import { hotDealer } from '../delivery/service';
@@ -75,7 +74,6 @@ export class BeaconHotPath implements HotPath {
     }
     const headers: Record<string, string | number> = { 'x-request-id': requestId(req), 'cross-origin-resource-policy': 'cross-origin' };
     let status = 204;
-    let payload = '';
     try {
       await app.beaconIntake.accept({
         headers: req.headers,
@@ -87,16 +85,10 @@ export class BeaconHotPath implements HotPath {
         log: app.log,
         setHeader: (name, value) => (headers[name] = value),
       });
+      res.writeHead(204, headers).end();
     } catch (err) {
-      // The app's error shape (app.ts error handler); the intake throws AppErrors only.
-      const known = err instanceof AppError;
-      if (!known) app.log.error({ err }, 'unhandled error');
-      status = known ? err.statusCode : 500;
-      payload = JSON.stringify({ error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' } });
-      headers['content-type'] = 'application/json; charset=utf-8';
-      headers['content-length'] = Buffer.byteLength(payload);
+      status = this.ctx.sendError(res, err, headers); // the intake throws AppErrors only
     }
-    res.writeHead(status, headers).end(payload);
     this.ctx.observe('POST', ROUTE, status, started);
     if (status >= 500) this.ctx.logAnswer(req, status, started, headers['x-request-id'] as string);
     this.answered += 1;
