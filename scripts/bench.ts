@@ -41,7 +41,8 @@ import { events } from '../src/server/db/schema';
 import { DEMO_DEALER } from '../src/server/db/seed';
 import { MAX_IMAGE_PIXELS } from '../src/domain/constants';
 import { multipartBody } from '../tests/fixtures/images';
-import { freePort } from '../tests/e2e/harness';
+import { freePort, startServer } from '../tests/e2e/harness';
+import { DEALER_CACHE_TTL_MS } from '../src/server/delivery/caches';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -62,11 +63,15 @@ interface Row extends LoadResult {
   cpuUs: number | null;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
-function cpuSeconds(pid: number | undefined): number | null {
+/** CPU seconds (user + system) the processes have used so far, from /proc (Linux); null elsewhere. */
+function cpuSeconds(pids: number | number[] | undefined): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    let ticks = 0;
+    for (const pid of [pids ?? []].flat()) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return pids === undefined ? null : ticks / CLOCK_TICKS;
   } catch {
     return null;
   }
@@ -75,8 +80,8 @@ const CLOCK_TICKS = 100;
 
 type RunOptions = Omit<LoadOptions, 'connections' | 'seconds'> & { connections?: number };
 
-/** One load run against the server of `pid`, with that server's CPU time per answered request. */
-async function run(name: string, opts: RunOptions, pid: number | undefined, seconds = SECONDS): Promise<Row> {
+/** One load run against the server of `pid` (or the processes of `pid`), with that server's CPU time per answered request. */
+async function run(name: string, opts: RunOptions, pid: number | number[] | undefined, seconds = SECONDS): Promise<Row> {
   const before = cpuSeconds(pid);
   const r = await load({ connections: CONNECTIONS, seconds, ...opts });
   const after = cpuSeconds(pid);
@@ -193,6 +198,22 @@ http {
   };
 }
 
+/**
+ * The production entry (src/server/main.ts) with WORKERS=2 on PostgreSQL in its own schema, the
+ * demo dealer's rate limit off as on the bench server: the multi-process figure beside the
+ * single-process rows (issue 18). Its CPU is the workers' and the primary's.
+ */
+async function startWorkers(schema: string) {
+  const server = await startServer({ WORKERS: '2', DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'info', LOG_PUBLIC_SAMPLE_RATE: '0', FEED_SCHEDULER_INTERVAL_MS: '0', NOTIFICATION_INTERVAL_MS: '0' });
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`UPDATE "${schema}".dealers SET security = security || '{"rateLimitEnabled": false}'::jsonb WHERE id = $1`, [DEMO_DEALER.id]);
+  await c.end();
+  await new Promise((r) => setTimeout(r, 2 * DEALER_CACHE_TTL_MS)); // every worker reads the new settings
+  const pids = () => [server.process.pid!, ...spawnSync('pgrep', ['-P', String(server.process.pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number)];
+  return { origin: server.origin, pids, stop: () => server.stop() };
+}
+
 interface AppServer {
   label: string;
   db: DbTarget;
@@ -217,7 +238,7 @@ async function startApp(label: string, db: DbTarget): Promise<AppServer> {
 interface PlannedRow {
   name: string;
   opts: RunOptions;
-  pid: () => number | undefined;
+  pid: () => number | number[] | undefined;
   /** Name of the row whose median is this row's ceiling. */
   ceiling?: string;
 }
@@ -371,6 +392,8 @@ const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
 const bare = await startBenchServer({ BENCH_MODE: 'baseline' });
 const apps: AppServer[] = [await startApp('PGlite', { dataDir: freshDir() })];
 if (await postgresReachable()) apps.push(await startApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+const workersSchema = pgSchema();
+const workers = apps.length > 1 ? await startWorkers(workersSchema) : null;
 const webp = Buffer.from(await (await fetch(apps[0]!.assetUrl, { headers: IMAGE_HEADERS })).arrayBuffer());
 const nginx = await startNginx(webp);
 
@@ -378,6 +401,7 @@ const BARE_POST = 'bare Fastify POST answering 204 (the ceiling)';
 const BARE_GET = 'bare Fastify GET answering 204 (the ceiling)';
 const NGINX = 'nginx serving the same WebP bytes from disk (1 worker)';
 const trackRow = (label: string) => `POST /api/analytics/track, ${label}`;
+const WORKERS_TRACK = trackRow('PostgreSQL, WORKERS=2 (two processes: not a one-process figure)');
 const bannerRow = (label: string) => `GET hot WebP banner, ${label}`;
 const plan: PlannedRow[] = [
   { name: BARE_POST, opts: { url: `${bare.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }, pid: () => bare.child.pid },
@@ -389,12 +413,17 @@ const plan: PlannedRow[] = [
     { name: `GET embed script, ${a.label}`, opts: { url: `${a.server.origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`, headers: { 'accept-encoding': 'br' } }, pid: () => a.server.child.pid, ceiling: BARE_GET },
   ]),
   ...(nginx ? [{ name: NGINX, opts: { url: nginx.url }, pid: () => undefined, ceiling: BARE_GET }] : []),
+  ...(workers ? [{ name: WORKERS_TRACK, opts: { url: `${workers.origin}/api/analytics/track`, method: 'POST' as const, bodyTemplate: BEACON_TEMPLATE, headers: TRACK_HEADERS }, pid: workers.pids, ceiling: BARE_POST }] : []),
 ];
 const summaries = await interleaved(plan);
 const abuse: AbuseResult[] = [];
 for (const a of apps) abuse.push(await abuseRows(a));
 nginx?.stop();
 await bare.stop();
+if (workers) {
+  await workers.stop();
+  await storedEvents({ url: PG_URL, schema: workersSchema }); // drops the schema
+}
 const integrity: Array<{ label: string; acknowledged: number; stored: number }> = [];
 for (const a of apps) {
   const code = await a.server.stop();
@@ -437,6 +466,10 @@ const targetRows = apps.flatMap((a) => {
     `| hot banner keeps ≥ 70 % beside a flood of unique models, ${a.label} | ${pct(kept)} | ${yes(kept >= 0.7)} |`,
   ];
 });
+const workersTrack = summaries.get(WORKERS_TRACK);
+if (workersTrack) {
+  targetRows.push(`| (beside it) POST track with WORKERS=2, PostgreSQL, against the one-process bare POST | ${workersTrack.rps}/s = ${workersTrack.share!.toFixed(2)} ×, p99 ${ms(workersTrack.p99)} ms | ${yes(workersTrack.share! >= 0.5 && workersTrack.p99 < 10)} |`);
+}
 
 const report = `# Performance
 
