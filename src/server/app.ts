@@ -27,7 +27,7 @@ import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
-import { CLOSE_RETRY_MS, EventIngestor } from './tracking/service';
+import { CLOSE_RETRY_MS, EventIngestor, PGLITE_STATEMENT_EVENTS } from './tracking/service';
 import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
@@ -130,6 +130,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     'events',
     new EventIngestor(db, app.log, {
       durableCommits: !config.databaseUrl,
+      statementEvents: config.databaseUrl ? Infinity : PGLITE_STATEMENT_EVENTS,
       canWrite: () => app.storage.writable,
       // Retrying the last events at shutdown must end inside SHUTDOWN_GRACE_MS (5 s left for the rest).
       closeRetryMs: Math.min(CLOSE_RETRY_MS, Math.max(1000, config.shutdownGraceMs - 5000)),

@@ -39,6 +39,19 @@ describe('EventIngestor', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('writes a batch larger than statementEvents in several statements of one transaction, deduplicating across them', async () => {
+    const ingest = new EventIngestor(database.db, log, { statementEvents: 2, flushIntervalMs: 10_000 });
+    const before = await database.db.$count(events);
+    // Five impressions, the fifth a retry of the first (another statement), then a click of each page view.
+    for (const pv of ['view-chunk-1', 'view-chunk-2', 'view-chunk-3', 'view-chunk-4', 'view-chunk-1']) expect(ingest.enqueue(at('2026-11-04T09:00:00Z', 'impression', 'civic', 'header', pv))).toBe(true);
+    for (const pv of ['view-chunk-1', 'view-chunk-2', 'view-chunk-3', 'view-chunk-4']) ingest.enqueue(at('2026-11-04T09:01:00Z', 'click', 'civic', 'header', pv));
+    await ingest.close();
+    expect(await database.db.$count(events)).toBe(before + 8);
+    expect(ingest.stats()).toMatchObject({ stored: 9, impressionsIgnored: 1, clicksRefused: 0 });
+    const stats = await dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-04T00:00:00Z'), new Date('2026-11-05T00:00:00Z'));
+    expect(stats).toMatchObject({ impressions: 4, clicks: 4 });
+  });
+
   it('refuses events when the buffer is full (back-pressure) and after close', async () => {
     const ingest = new EventIngestor(database.db, log, { maxBuffered: 3, batchSize: 100, flushIntervalMs: 10_000 });
     const e = at('2026-11-03T09:00:00Z', 'impression');

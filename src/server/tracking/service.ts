@@ -74,6 +74,8 @@ export const MAX_BUFFERED = 50_000;
 export const RETRY_MIN_MS = 250;
 export const RETRY_MAX_MS = 5000;
 export const CLOSE_RETRY_MS = 10_000;
+/** IngestorOptions.statementEvents on PGlite: about 5 ms of the event loop per statement on this machine (npm run bench). */
+export const PGLITE_STATEMENT_EVENTS = 200;
 /** Share of maxBuffered at which the process reports itself not ready (GET /readyz answers 503, issue 17), so a load balancer sends beacons elsewhere before any is refused. */
 export const HIGH_WATER_RATIO = 0.5;
 
@@ -93,6 +95,14 @@ export interface IngestorOptions {
    * 200 ms, which only a PostgreSQL crash (not ours) can lose, so it commits asynchronously.
    */
   durableCommits: boolean;
+  /**
+   * Most events one INSERT statement of a batch writes; a batch of more is written in several
+   * statements of its one transaction, with the event loop let run between them (setImmediate).
+   * For PGlite, whose statements run on the event loop (WASM): a 2,000-event statement held it for
+   * 50-90 ms, every request waiting (issue 18); Infinity for PostgreSQL, where a statement is a
+   * round trip and waits nothing.
+   */
+  statementEvents: number;
   /** Called after each batch write attempt with its duration in seconds and whether it committed (metrics, issue 17). */
   observeBatch?: (seconds: number, ok: boolean) => void;
 }
@@ -162,6 +172,7 @@ export class EventIngestor {
       closeRetryMs: CLOSE_RETRY_MS,
       canWrite: () => true,
       durableCommits: true,
+      statementEvents: Infinity,
       ...opts,
     };
   }
@@ -275,7 +286,7 @@ export class EventIngestor {
     const started = performance.now();
     let ok = false;
     try {
-      const notStored = await writeBatch(this.db, batch, this.opts.durableCommits);
+      const notStored = await writeBatch(this.db, batch, this.opts.durableCommits, this.opts.statementEvents);
       ok = true;
       return notStored;
     } finally {
@@ -345,26 +356,33 @@ interface NotStored {
 }
 
 /**
- * Writes one batch of events and its rollups in one transaction; `durable` false commits without
- * waiting for the WAL flush (see IngestorOptions.durableCommits). Impressions, then clicks, then
+ * Writes one batch of events and its rollups in one transaction, in statements of at most
+ * `statementEvents` events; `durable` false commits without waiting for the WAL flush (see
+ * IngestorOptions.durableCommits, statementEvents). Impressions, then clicks, then
  * conversions, so a click may follow its impression and a conversion its click in the same batch;
  * each insert lets in only what counts (see the module doc) and adds exactly the rows it let in to
  * the hourly rollups in the same statement (withRollup): no stored row travels back to the process.
  * @returns how many events of each kind were not stored. @throws the database error.
  */
-async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean): Promise<NotStored> {
+async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean, statementEvents: number): Promise<NotStored> {
   const impressions = batch.filter((e) => e.event === 'impression');
   const clicks = batch.filter((e) => e.event === 'click');
   const conversions = batch.filter((e) => e.event === 'conversion');
   return db.transaction(async (tx) => {
     if (!durable) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
-    const storedImpressions = impressions.length > 0 ? await insertImpressions(tx, impressions) : 0;
-    const storedClicks = clicks.length > 0 ? await insertClicks(tx, clicks) : 0;
-    const storedConversions = conversions.length > 0 ? await insertConversions(tx, conversions) : 0;
+    /** Writes `events` with `insert`, statementEvents at a time (IngestorOptions.statementEvents); returns how many were stored. */
+    const written = async (events: AcceptedEvent[], insert: (tx: Tx, part: AcceptedEvent[]) => Promise<number>) => {
+      let stored = 0;
+      for (let i = 0; i < events.length; i += statementEvents) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        stored += await insert(tx, events.slice(i, i + statementEvents));
+      }
+      return stored;
+    };
     return {
-      impressions: impressions.length - storedImpressions,
-      clicks: clicks.length - storedClicks,
-      conversions: conversions.length - storedConversions,
+      impressions: impressions.length - (await written(impressions, insertImpressions)),
+      clicks: clicks.length - (await written(clicks, insertClicks)),
+      conversions: conversions.length - (await written(conversions, insertConversions)),
     };
   });
 }
