@@ -263,11 +263,28 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Runs every planned row ROUNDS times, interleaved, and summarises each by its medians. */
+/**
+ * Waits until the processes of every planned row are quiet (under 10 % of a core over 250 ms, at
+ * most 30 s): a row starts when the previous one's leftovers (events still being written after a
+ * track row, garbage collection) are done, on every server, so no row pays for another's work.
+ */
+async function settle(plan: PlannedRow[]): Promise<void> {
+  const pids = [...new Set(plan.flatMap((p) => [p.pid() ?? []].flat()))];
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const before = cpuSeconds(pids);
+    await new Promise((r) => setTimeout(r, 250));
+    const after = cpuSeconds(pids);
+    if (before === null || after === null || after - before < 0.025) return;
+  }
+}
+
+/** Runs every planned row ROUNDS times, interleaved (each on quiet servers: settle), and summarises each by its medians. */
 async function interleaved(plan: PlannedRow[]): Promise<Map<string, Summary>> {
   const rounds = new Map<string, Row[]>(plan.map((p) => [p.name, []]));
   for (let r = 1; r <= ROUNDS; r++) {
     for (const p of plan) {
+      await settle(plan);
       const row = await run(p.name, p.opts, p.pid());
       rounds.get(p.name)!.push(row);
       process.stderr.write(`bench round ${r}/${ROUNDS}: ${p.name}: ${row.rps}/s, p99 ${row.p99} ms, ${row.errors} errors\n`);

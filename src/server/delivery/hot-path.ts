@@ -10,15 +10,17 @@
  * route's schema (assetQuerySchema); the dealer's settings apply through dealerPolicy with the
  * protocol worked out as Fastify's request.protocol does under TRUST_PROXY; the choice and the
  * bytes are the delivery caches' (hotSlotChoice, hotBannerBytes); the headers are bannerHeaders and
- * entityAnswer's; the request id, the request-duration metric and the cache-lookup counters are
- * recorded as for any request. tests/e2e/hot-path.test.ts compares the two answer for answer.
+ * entityAnswer's; a model the dealer does not have is the route's 404 in the app's error shape (so
+ * a flood of unique models costs little); the request id, the request-duration metric and the
+ * cache-lookup counters are recorded as for any request. src/server/hot-paths.test.ts compares the
+ * two answer for answer.
  *
  * Everything else is handed to Fastify unchanged (the caller's `false`): another method or path, a
  * query the schema refuses, anything not cached or not current (a dealer whose settings are older
  * than DEALER_CACHE_TTL_MS, a choice or bytes not made yet: the route makes them, and the next
- * request is hot), a refusal (the route answers the 403 in the app's error shape), a redirect to a
- * CDN or fallback image, a request the log samples (LOG_PUBLIC_SAMPLE_RATE: the route writes its
- * line), and every request while the server sheds load or is closing.
+ * request is hot), a refusal (the route answers the 403), a redirect to a CDN or fallback image,
+ * a request the log samples (LOG_PUBLIC_SAMPLE_RATE: the route writes its line), and every request
+ * while the server sheds load or is closing (hot-paths.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
