@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from './test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
-import { dealers, events } from './db/schema';
+import { events } from './db/schema';
 import { RATE_LIMIT_NAT_FACTOR } from '../domain/constants';
 import type { Security } from '../domain/schemas';
 import { makeBanner, multipartBody } from '../../tests/fixtures/images';
@@ -68,11 +68,7 @@ async function compare(query: string, headers: Record<string, string> = {}) {
   return { hot, route, answeredHot };
 }
 
-async function setSecurity(patch: Partial<Security>) {
-  const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
-  await t.database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
-  t.app.caches.forgetDealer(DEMO_DEALER.id);
-}
+const setSecurity = (patch: Partial<Security>) => t.patchSecurity(patch);
 
 beforeAll(async () => {
   // A public deployment behind one trusted proxy (the test connects from 127.0.0.1), so

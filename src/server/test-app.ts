@@ -6,14 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
-import { seedDemoData } from './db/seed';
+import { seedDemoData, DEMO_DEALER } from './db/seed';
 import { buildApp } from './app';
-import { users } from './db/schema';
+import { dealers, users } from './db/schema';
 import { hashPassword } from './auth/password';
-import type { Role } from '../domain/schemas';
+import type { Role, Security } from '../domain/schemas';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,6 +24,8 @@ export interface TestApp {
   login(email: string, password: string): Promise<string>;
   /** Creates a user (password 'password123') and returns its Cookie header value. */
   userCookie(role: Role, dealerId: string | null): Promise<string>;
+  /** Changes a dealer's security settings in the database (no validation) and forgets its cached delivery settings. */
+  patchSecurity(patch: Partial<Security>, dealerId?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,11 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
         passwordHash: await hashPassword('password123'),
       });
       return login(email, 'password123');
+    },
+    patchSecurity: async (patch, dealerId = DEMO_DEALER.id) => {
+      const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, dealerId));
+      await database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, dealerId));
+      app.caches.forgetDealer(dealerId);
     },
     close: async () => {
       await app.close();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
-import { dealers } from '../db/schema';
 import { hostAllowed } from './public-policy';
 import type { Security } from '../../domain/schemas';
 
@@ -17,11 +15,7 @@ const track = (headers: Record<string, string> = {}, body: Record<string, string
 const image = (headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, headers: { 'user-agent': UA, ...viaHttps, ...headers } });
 
-async function setSecurity(patch: Partial<Security>) {
-  const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
-  await t.database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
-  t.app.caches.forgetDealer(DEMO_DEALER.id);
-}
+const setSecurity = (patch: Partial<Security>) => t.patchSecurity(patch);
 
 beforeAll(async () => {
   // Behind a trusted proxy (fastify.inject connects from 127.0.0.1), so X-Forwarded-For/-Proto count here;

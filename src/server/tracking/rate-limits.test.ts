@@ -41,10 +41,7 @@ async function security(): Promise<Security> {
   const [d] = await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
   return d!.security;
 }
-async function setSecurity(patch: Partial<Security>) {
-  await t.database.db.update(dealers).set({ security: { ...(await security()), ...patch } }).where(eq(dealers.id, DEMO_DEALER.id));
-  t.app.caches.forgetDealer(DEMO_DEALER.id);
-}
+const setSecurity = (patch: Partial<Security>) => t.patchSecurity(patch);
 
 beforeAll(async () => {
   t = await createTestApp();
