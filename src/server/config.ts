@@ -4,7 +4,7 @@
  * | variable | default | meaning |
  * |---|---|---|
  * | PORT | 3000 | HTTP port |
- * | HOST | 0.0.0.0 | listen address |
+ * | HOST | 0.0.0.0 | listen address (a name is bound at its first address only: the server is made by serverFactory, app.ts) |
  * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
  * | DATABASE_SCHEMA | (unset) | with DATABASE_URL: the PostgreSQL schema to use (created if missing); unset = the server's default search_path |
  * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`) |

@@ -4,7 +4,7 @@
  * server's request listener before Fastify builds a request, runs its hooks or awaits anything.
  * Each answers exactly what its route answers, from the same functions, and hands anything else
  * to Fastify; this module holds what both need: when to leave every request to Fastify (the
- * server sheds load or is closing, or the request log samples the request), the request's protocol
+ * server sheds load or is closing), the request log's sampled line, the request's protocol
  * and client address as Fastify works them out under TRUST_PROXY, and the request-duration metric
  * under the route's template.
  */
@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { servesLoopbackOnly } from './delivery/public-policy';
 import { AppError } from './errors';
+import { requestLogged } from './observability/request-log';
 
 /** One hot path: answers a request it owns and returns true, or returns false having touched nothing. */
 export interface HotPath {
@@ -46,10 +47,29 @@ export class HotPathContext {
     });
   }
 
-  /** True when this request must go to Fastify whatever it is: closing, shedding load, or sampled by the request log (LOG_PUBLIC_SAMPLE_RATE: the route writes its line). */
+  /**
+   * True when every request must go to Fastify: the server is closing, or it sheds load (the
+   * event-loop delay over MAX_EVENT_LOOP_DELAY_MS, as @fastify/under-pressure's onRequest hook
+   * judges it; a failed /readyz sheds nothing, there or here).
+   */
   declines(): boolean {
-    const rate = this.app.config.logPublicSampleRate;
-    return this.closing || (rate > 0 && Math.random() < rate) || this.app.isUnderPressure();
+    const maxDelay = this.app.config.maxEventLoopDelayMs;
+    return this.closing || (maxDelay > 0 && this.app.memoryUsage().eventLoopDelay > maxDelay);
+  }
+
+  /**
+   * After a hot answer, what Fastify records of every request: its duration in
+   * http_request_duration_seconds under the route's template, and the request log's line when the
+   * route's would be written (requestLogged: 5xx always, else at LOG_PUBLIC_SAMPLE_RATE; a request
+   * is sampled once, here or in the route).
+   * @param started performance.now() when the request arrived
+   */
+  answered(req: IncomingMessage, route: string, status: number, started: number, reqId: string): void {
+    this.observe(req.method!, route, status, started);
+    if (!requestLogged(route, status, this.app.config.logPublicSampleRate)) return;
+    const responseTime = Math.round((performance.now() - started) * 10) / 10;
+    const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: this.ipOf(req), socket: req.socket };
+    this.app.log.child({ reqId }).info({ req: request, res: { statusCode: status }, responseTime }, 'request completed');
   }
 
   /** Fastify's request.protocol: X-Forwarded-Proto (its last entry) from a trusted proxy, else the socket's. */
@@ -87,15 +107,7 @@ export class HotPathContext {
     return status;
   }
 
-  /** The request log's 'request completed' line for an answer (the public routes log their 5xx answers always, observability/request-log.ts). */
-  logAnswer(req: IncomingMessage, status: number, started: number, reqId: string): void {
-    const responseTime = Math.round((performance.now() - started) * 10) / 10;
-    const request = { method: req.method, url: req.url, headers: req.headers, host: req.headers.host, ip: this.ipOf(req), socket: req.socket };
-    this.app.log.child({ reqId }).info({ req: request, res: { statusCode: status }, responseTime }, 'request completed');
-  }
-
-  /** Records one answer in http_request_duration_seconds. @param started performance.now() when the request arrived */
-  observe(method: string, route: string, status: number, started: number): void {
+  private observe(method: string, route: string, status: number, started: number): void {
     const key = `${method} ${route} ${status}`;
     let child = this.durations.get(key);
     if (!child) {

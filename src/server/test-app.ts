@@ -12,6 +12,7 @@ import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { seedDemoData, DEMO_DEALER } from './db/seed';
 import { buildApp } from './app';
+import type { LogStream } from './observability/request-log';
 import { dealers, users } from './db/schema';
 import { hashPassword } from './auth/password';
 import type { Role, Security } from '../domain/schemas';
@@ -55,9 +56,10 @@ export async function openTestDatabase(): Promise<Database & { dispose(): Promis
 
 /**
  * Builds an app on a fresh database, seeded with the demo data unless `seed` is false. `now` pins
- * the clock routes use for reporting windows (app.now, issue 14); default the real clock.
+ * the clock routes use for reporting windows (app.now, issue 14); default the real clock. With
+ * `logStream` the app logs at info there (else it is silent).
  */
-export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string>; now?: () => Date } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string>; now?: () => Date; logStream?: LogStream } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   if (opts.seed !== false) await seedDemoData(database.db);
   const config = loadConfig({
@@ -72,7 +74,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: false, pendingMigrations: () => database.pendingMigrations(), now: opts.now });
+  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, pendingMigrations: () => database.pendingMigrations(), now: opts.now });
   const login = async (email: string, password: string) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);

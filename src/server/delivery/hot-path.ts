@@ -30,7 +30,7 @@ import { requestId } from '../observability/request-log';
 import { entityAnswer } from './encoding';
 import { dealerPolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
-import { hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, plannedSlotModel } from './service';
+import { countHotHits, hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, plannedSlotModel, type HotLookup } from './service';
 import { NotFound } from '../errors';
 import type { HotPath, HotPathContext } from '../hot-paths';
 
@@ -40,6 +40,8 @@ const BANNER_PATH = /^\/api\/scripts\/([a-z0-9-]{1,100})\/asset(?:\?(.*))?$/;
 const ROUTE = '/api/scripts/:dealerId/asset';
 /** Distinct query strings whose parsed query is kept (pages ask for a few per model, slot and size). */
 const MAX_QUERIES = 2000;
+/** Longest query string taken here (the embed script's are under 200 characters): the query cache holds at most MAX_QUERIES of these. */
+const MAX_QUERY_LENGTH = 512;
 
 /** The banner hot path of one app (app.ts puts it in front of Fastify). */
 export class BannerHotPath implements HotPath {
@@ -59,7 +61,8 @@ export class BannerHotPath implements HotPath {
     const match = BANNER_PATH.exec(req.url ?? '');
     if (!match) return false;
     const started = performance.now();
-    const q = this.query(match[2] ?? '');
+    const raw = match[2] ?? '';
+    const q = raw.length <= MAX_QUERY_LENGTH ? this.query(raw) : null;
     if (!q || this.ctx.declines()) return false;
     const app = this.ctx.app;
     const dealer = hotDealer(app, match[1]!);
@@ -76,8 +79,7 @@ export class BannerHotPath implements HotPath {
       // The route's 404 in the app's error shape (a flood of unknown models costs no more than this).
       if (origin) headers.vary = 'Origin';
       this.ctx.sendError(res, new NotFound(NO_SUCH_MODEL), headers);
-      this.ctx.observe('GET', ROUTE, 404, started);
-      this.answered += 1;
+      this.done(req, 404, started, headers, 'dealer');
       return true;
     }
     const choice = hotSlotChoice(app, dealer, q, app.cdnProbes);
@@ -95,9 +97,15 @@ export class BannerHotPath implements HotPath {
       headers['content-length'] = entity.body.length;
       res.writeHead(200, headers).end(entity.body);
     }
-    this.ctx.observe('GET', ROUTE, entity.status, started);
-    this.answered += 1;
+    this.done(req, entity.status, started, headers, 'dealer', 'choice', 'bytes');
     return true;
+  }
+
+  /** Records an answer (hot-paths.ts `answered`) and the cache hits it was made of (counted only now: a request handed to the route is counted there). */
+  private done(req: IncomingMessage, status: number, started: number, headers: Record<string, string | number>, ...hits: HotLookup[]): void {
+    countHotHits(hits);
+    this.ctx.answered(req, ROUTE, status, started, headers['x-request-id'] as string);
+    this.answered += 1;
   }
 
   /** The query as the route validates it (cached by its raw text); null when the schema refuses it. */

@@ -25,16 +25,11 @@ export function servesLoopbackOnly(publicOrigin: string): boolean {
 /** servesLoopbackOnly's answers (one per configured PUBLIC_ORIGIN: the URL is not parsed per request). */
 const loopbackOrigins = new Map<string, boolean>();
 
-/** The calling page's origin: the Origin header, else the origin of the Referer; null when neither is usable. */
-export function requestOrigin(request: Pick<FastifyRequest, 'headers'>): string | null {
-  const raw = request.headers.origin ?? request.headers.referer;
-  if (!raw || raw === 'null') return null;
-  try {
-    return new URL(raw).origin;
-  } catch {
-    return null;
-  }
-}
+/** The calling page's Origin header, else its Referer; undefined when neither is sent or the Origin is 'null'. */
+const callerOf = (headers: IncomingHttpHeaders): string | undefined => {
+  const raw = headers.origin ?? headers.referer;
+  return raw && raw !== 'null' ? raw : undefined;
+};
 
 /** True when `host` is one of the allowed domains or a subdomain of one (entries may be bare hosts or URLs). */
 export function hostAllowed(host: string, allowedDomains: string[]): boolean {
@@ -82,7 +77,7 @@ export function dealerPolicy(request: PolicyRequest, security: Security, opts: {
   const header = request.headers.origin;
   // A dealer's pages send few distinct Origin values: their answer is kept with the settings (no URL parsing per request).
   let kept = header === undefined ? undefined : originAnswers.get(security);
-  const answer = kept?.get(header!) ?? originAnswer(requestOrigin(request), security);
+  const answer = kept?.get(header!) ?? originAnswer(callerOf(request.headers), security);
   if (header !== undefined && !kept?.has(header)) {
     if (!kept) originAnswers.set(security, (kept = new Map()));
     if (kept.size < MAX_ORIGINS_KEPT) kept.set(header, answer);
@@ -92,9 +87,22 @@ export function dealerPolicy(request: PolicyRequest, security: Security, opts: {
   return answer.origin;
 }
 
-/** What the allowed domains say of a calling page's origin (null: none usable): CORS for it, or the refusal. */
-function originAnswer(origin: string | null, security: Security): { origin: string | null; refused?: string } {
-  if (origin && !hostAllowed(new URL(origin).hostname, security.allowedDomains)) return { origin: null, refused: `Origin ${origin} is not an allowed domain for this dealer` };
+/**
+ * What the allowed domains say of the calling page (its Origin or Referer; undefined or unparsable:
+ * none usable): CORS for its origin, or the refusal. A page that is not on the web (a browser
+ * extension, file:, data:, an app's android-app: referrer) is never on an allowed domain.
+ */
+function originAnswer(caller: string | undefined, security: Security): { origin: string | null; refused?: string } {
+  let url: URL;
+  try {
+    if (caller === undefined) return { origin: null };
+    url = new URL(caller);
+  } catch {
+    return { origin: null };
+  }
+  const web = url.protocol === 'https:' || url.protocol === 'http:';
+  const origin = web ? url.origin : `${url.protocol}//${url.host}`;
+  if (!web || !hostAllowed(url.hostname, security.allowedDomains)) return { origin: null, refused: `Origin ${origin} is not an allowed domain for this dealer` };
   return { origin };
 }
 

@@ -326,23 +326,30 @@ function slotKey(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: strin
  * promise); undefined on a miss, which the caller counts. The CDN's answer changes without a
  * version bump (a probe settles or expires): it is re-read (no query).
  */
-function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKey, q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number }, cdn: CdnProber): DeliveryChoice | undefined {
+function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKey, q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number }, cdn: CdnProber, count = true): DeliveryChoice | undefined {
   const hit = ctx.caches.choices.get(slot.key);
   if (!hit || hit.dealer !== dealer) return undefined;
-  lookups.choice.hit();
+  if (count) lookups.choice.hit();
   return hit.source === 'asset' ? rotate(hit, q.r) : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
 }
 
 /**
  * findDeliveryDealer's answer for the hot paths (delivery/hot-path.ts, tracking/hot-path.ts) when
- * the dealer's settings are cached and current (within DEALER_CACHE_TTL_MS), synchronously and
- * counted as a dealer cache hit; undefined when they are not (a miss, a stale copy, a query
- * running) and for a dealer id known to be unknown: the caller takes the route, which looks it up.
+ * the dealer's settings are cached and current (within DEALER_CACHE_TTL_MS), synchronously;
+ * undefined when they are not (a miss, a stale copy, a query running) and for a dealer id known to
+ * be unknown: the caller takes the route, which looks it up. Not counted: the hot path counts its
+ * hits once it answers (countHotHits).
  */
 export function hotDealer({ caches }: DeliveryContext, dealerId: string): DealerDelivery | undefined {
-  const dealer = caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true })?.value ?? undefined;
-  if (dealer) lookups.dealer.hit();
-  return dealer;
+  return caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true })?.value ?? undefined;
+}
+
+/** A delivery cache a hot answer was made from. */
+export type HotLookup = 'dealer' | 'choice' | 'bytes';
+
+/** Counts a hot answer's cache hits in dcb_cache_lookups_total, as the route counts its own. */
+export function countHotHits(hits: HotLookup[]): void {
+  for (const hit of hits) lookups[hit].hit();
 }
 
 /** The slot's model key for a page model (slot-plan.ts), null when the page model maps to nothing (slotChoice's NotFound). */
@@ -355,7 +362,7 @@ export const plannedSlotModel = (dealer: DealerDelivery, q: { model: string; typ
  */
 export function hotSlotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): DeliveryChoice | undefined {
   const slot = slotKey(ctx, dealer, q);
-  const hit = slot ? cachedChoice(ctx, dealer, slot, q, cdn) : undefined;
+  const hit = slot ? cachedChoice(ctx, dealer, slot, q, cdn, false) : undefined;
   return hit && q.placeholder ? asPlaceholder(hit) : hit;
 }
 
@@ -516,11 +523,9 @@ function bytesKey(caches: AppCaches, r: DeliveryChoice, q: { type: SlotType; acc
   return { key, format, box, logo };
 }
 
-/** bannerBytes' answer when the bytes are cached (the hot path, delivery/hot-path.ts); undefined when they would have to be made. */
+/** bannerBytes' answer when the bytes are cached (the hot path, delivery/hot-path.ts; not counted: countHotHits); undefined when they would have to be made. */
 export function hotBannerBytes(caches: AppCaches, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): BannerBytes | undefined {
-  const hit = caches.bannerBytes.get(bytesKey(caches, r, q).key);
-  if (hit) lookups.bytes.hit();
-  return hit;
+  return caches.bannerBytes.get(bytesKey(caches, r, q).key);
 }
 
 /** The asset resized to fit the slot (never enlarged), in the format chosen; run in the image queue. */

@@ -6,17 +6,19 @@
  * It takes, from their headers alone, the beacons the embed script sends: POST
  * /api/analytics/track with a text/plain body of a declared length up to TRACK_BODY_LIMIT, when
  * the server neither sheds load nor closes and the request log does not sample the request. Having
- * read the body, it answers when the body is JSON the route's schema accepts and the dealer's
- * settings are cached and current (hotDealer): 204, or the intake's refusal (429, 403, 503) in the
- * app's error shape. Any other body (not JSON, too deep, refused by the schema, an unknown or
- * uncached dealer) is handed to Fastify with the bytes read (`replayedBody`: the route's
- * preParsing hook parses them again), so the route answers it, its 400 and 404 included.
+ * read the body, it answers when the body is JSON the route's schema accepts and names a known
+ * dealer (from the cache, or looked up as the route does): 204, or the intake's refusal (429, 403,
+ * 503) in the app's error shape. Any other body (not JSON, too deep, refused by the schema, an
+ * unknown dealer, or a lookup that failed) is handed to Fastify with the bytes read
+ * (`replayedBody`: the route's preParsing hook parses them again), so the route answers it, its
+ * 400, 404 and database 503 included. A hand-over after the server began to close gets Fastify's
+ * own 503, as any request arriving then does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { trackBodySchema } from '../../domain/contracts/public';
 import { jsonTooDeep } from '../validation';
 import { requestId } from '../observability/request-log';
-import { hotDealer } from '../delivery/service';
+import { countHotHits, findDeliveryDealer, hotDealer, type DealerDelivery } from '../delivery/service';
 import type { HotPath, HotPathContext } from '../hot-paths';
 import { bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 
@@ -65,9 +67,9 @@ export class BeaconHotPath implements HotPath {
     } catch {
       parsed = undefined;
     }
-    const dealer = parsed === undefined ? undefined : hotDealer(app, bodyDealerId(parsed));
-    const input = dealer ? trackBodySchema.safeParse(parsed) : undefined;
-    if (!dealer || !input?.success) {
+    const found = parsed === undefined ? undefined : await this.dealer(bodyDealerId(parsed));
+    const input = found ? trackBodySchema.safeParse(parsed) : undefined;
+    if (!found || !input?.success) {
       replays.set(req, body);
       this.handOver(req, res);
       return;
@@ -81,7 +83,7 @@ export class BeaconHotPath implements HotPath {
         protocol: this.ctx.protocolOf(req),
         loopbackOnly: this.ctx.loopbackOnly,
         input: input.data,
-        dealer,
+        dealer: found.dealer,
         log: app.log,
         setHeader: (name, value) => (headers[name] = value),
       });
@@ -89,8 +91,20 @@ export class BeaconHotPath implements HotPath {
     } catch (err) {
       status = this.ctx.sendError(res, err, headers); // the intake throws AppErrors only
     }
-    this.ctx.observe('POST', ROUTE, status, started);
-    if (status >= 500) this.ctx.logAnswer(req, status, started, headers['x-request-id'] as string);
+    countHotHits(found.hot ? ['dealer'] : []);
+    this.ctx.answered(req, ROUTE, status, started, headers['x-request-id'] as string);
     this.answered += 1;
+  }
+
+  /**
+   * The beacon's dealer: from the cache when current (no await), else looked up as the route does
+   * (findDeliveryDealer, which counts itself); undefined for an unknown dealer or a failed lookup
+   * (the route answers both: 404, or the database's 503).
+   */
+  private async dealer(dealerId: string): Promise<{ dealer: DealerDelivery; hot: boolean } | undefined> {
+    const cached = hotDealer(this.ctx.app, dealerId);
+    if (cached) return { dealer: cached, hot: true };
+    const found = await findDeliveryDealer(this.ctx.app, dealerId).catch(() => null);
+    return found ? { dealer: found, hot: false } : undefined;
   }
 }
