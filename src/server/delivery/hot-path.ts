@@ -19,8 +19,8 @@
  * query the schema refuses, anything not cached or not current (a dealer whose settings are older
  * than DEALER_CACHE_TTL_MS, a choice or bytes not made yet: the route makes them, and the next
  * request is hot), a refusal (the route answers the 403), a redirect to a CDN or fallback image,
- * a request the log samples (LOG_PUBLIC_SAMPLE_RATE: the route writes its line), and every request
- * while the server sheds load or is closing (hot-paths.ts).
+ * a query over MAX_QUERY_LENGTH, and every request while the server sheds load or is closing
+ * (hot-paths.ts). A request the log samples is answered here and logged as the route would.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'fast-querystring';
@@ -30,7 +30,7 @@ import { requestId } from '../observability/request-log';
 import { entityAnswer } from './encoding';
 import { dealerPolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
-import { countHotHits, hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, plannedSlotModel, type HotLookup } from './service';
+import { countHotHits, hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, type HotLookup } from './service';
 import { NotFound } from '../errors';
 import type { HotPath, HotPathContext } from '../hot-paths';
 
@@ -75,14 +75,14 @@ export class BannerHotPath implements HotPath {
     }
     const headers: Record<string, string | number> = { 'x-request-id': requestId(req) };
     if (origin) headers['access-control-allow-origin'] = origin;
-    if (plannedSlotModel(dealer, q) === null) {
+    const choice = hotSlotChoice(app, dealer, q, app.cdnProbes);
+    if (choice === null) {
       // The route's 404 in the app's error shape (a flood of unknown models costs no more than this).
       if (origin) headers.vary = 'Origin';
       this.ctx.sendError(res, new NotFound(NO_SUCH_MODEL), headers);
       this.done(req, 404, started, headers, 'dealer');
       return true;
     }
-    const choice = hotSlotChoice(app, dealer, q, app.cdnProbes);
     if (!choice || choice.url) return false;
     const bytes = hotBannerBytes(app.caches, choice, { type: q.type, acceptsWebp: acceptsWebp(req.headers), scale: q.scale });
     if (!bytes) return false;

@@ -352,17 +352,16 @@ export function countHotHits(hits: HotLookup[]): void {
   for (const hit of hits) lookups[hit].hit();
 }
 
-/** The slot's model key for a page model (slot-plan.ts), null when the page model maps to nothing (slotChoice's NotFound). */
-export const plannedSlotModel = (dealer: DealerDelivery, q: { model: string; type: SlotType }): string | null => slotModelOf(dealer, q.model, q.type)?.key ?? null;
-
 /**
  * The hot path of a slot request (delivery/hot-path.ts): slotChoice's answer for a dealer from
- * hotDealer when the choice is cached, made synchronously; undefined when it would need a query
- * (the caller takes the route instead) or the page model maps to nothing.
+ * hotDealer when the choice is cached, made synchronously; null when the page model maps to
+ * nothing (slotChoice's NotFound); undefined when the choice would need a query (the caller takes
+ * the route instead).
  */
-export function hotSlotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): DeliveryChoice | undefined {
+export function hotSlotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): DeliveryChoice | null | undefined {
   const slot = slotKey(ctx, dealer, q);
-  const hit = slot ? cachedChoice(ctx, dealer, slot, q, cdn, false) : undefined;
+  if (!slot) return null;
+  const hit = cachedChoice(ctx, dealer, slot, q, cdn, false);
   return hit && q.placeholder ? asPlaceholder(hit) : hit;
 }
 

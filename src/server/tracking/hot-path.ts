@@ -5,7 +5,7 @@
  *
  * It takes, from their headers alone, the beacons the embed script sends: POST
  * /api/analytics/track with a text/plain body of a declared length up to TRACK_BODY_LIMIT, when
- * the server neither sheds load nor closes and the request log does not sample the request. Having
+ * the server neither sheds load nor closes (a request the log samples is logged as the route would). Having
  * read the body, it answers when the body is JSON the route's schema accepts and names a known
  * dealer (from the cache, or looked up as the route does): 204, or the intake's refusal (429, 403,
  * 503) in the app's error shape. Any other body (not JSON, too deep, refused by the schema, an

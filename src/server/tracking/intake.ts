@@ -75,7 +75,7 @@ export function bodyDealerId(body: unknown): string {
  * browsers send with Do-Not-Track or Global Privacy Control on. The embed script already sends no
  * beacon then; this covers older scripts and other clients.
  */
-export const optedOut = (headers: IncomingHttpHeaders): boolean => headers.dnt === '1' || headers['sec-gpc'] === '1';
+const optedOut = (headers: IncomingHttpHeaders): boolean => headers.dnt === '1' || headers['sec-gpc'] === '1';
 
 /** The dealer's `maxRequestsPerMinute`, or null when nothing is limited (limiting off, or an unknown dealer). */
 const limitOf = (dealer: DealerDelivery | null): number | null => (dealer?.security.rateLimitEnabled ? dealer.security.maxRequestsPerMinute : null);
