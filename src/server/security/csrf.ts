@@ -1,6 +1,11 @@
 /**
- * Cross-site request forgery defence (issue 11 §4): every state-changing `/api` request
- * (POST, PUT, PATCH, DELETE) must come from the app's own origin.
+ * Cross-site request forgery defence (issue 11 §4): every state-changing request (POST, PUT,
+ * PATCH, DELETE), whatever its path, must come from the app's own origin.
+ *
+ * The rule is not tied to how the path is spelt: the router decodes and normalises paths
+ * (`/%61pi/admin/users` routes to `/api/admin/users`), so a test on the raw path could be walked
+ * around. Every state-changing method is checked, on routed and unrouted paths alike, and the only
+ * exemption is a route's own declaration (its identity), never a path prefix.
  *
  * The browser says where a request comes from, and a page cannot change what it says:
  * 1. `Sec-Fetch-Site` (every current browser): `same-origin` and `none` (typed by the user) pass;
@@ -80,18 +85,18 @@ export function ownOrigin(request: FastifyRequest): string {
 }
 
 /**
- * Fastify plugin: refuses cross-site state-changing `/api` requests with
+ * Fastify plugin: refuses cross-site state-changing requests with
  * 403 `{ error: { code: 'FORBIDDEN', message: CROSS_SITE_REFUSED } }` (issue 11 §4).
  * @param opts.publicOrigin PUBLIC_ORIGIN, accepted besides the request's own origin
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicOrigin: string }) => {
   // A callback hook, not async: it runs on every request, and a promise per request costs (issue 18).
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!STATE_CHANGING_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.routeOptions.config?.allowCrossSite) return done();
+    if (!STATE_CHANGING_METHODS.has(request.method) || request.routeOptions.config?.allowCrossSite) return done();
     const refusal = crossSiteRefusal(request.headers, [opts.publicOrigin, ownOrigin(request)]);
     if (!refusal) return done();
     const withSessionCookie = Boolean(request.cookies?.[SESSION_COOKIE]);
-    request.log.warn({ refusal, url: request.url.split('?')[0], withSessionCookie }, 'cross-site request refused');
+    request.log.warn({ refusal, route: request.routeOptions.url ?? null, url: request.url.split('?')[0].slice(0, 200), withSessionCookie }, 'cross-site request refused');
     done(new Forbidden(CROSS_SITE_REFUSED));
   });
 });
