@@ -121,7 +121,7 @@ describe('forged models', () => {
       dealerId: DEMO_DEALER.id,
       hour,
       model: `old-junk-${i}`,
-      slotType: SLOTS[i % 3],
+      slotType: SLOTS[i % 3]!,
       impressions: 1 + (i % 7),
       clicks: i % 2,
       conversions: 0,
