@@ -35,15 +35,22 @@ export type RankedRow<C extends GroupColumn> = Record<C, string> & { rest: boole
  */
 export async function rankedSums<C extends GroupColumn>(db: Db, columns: C[], where: SQL | undefined, limit: number): Promise<Array<RankedRow<C>>> {
   const cols = sql.raw(columns.join(', '));
-  const kept = sql.raw(columns.map((c) => `CASE WHEN rest THEN '' ELSE ${c} END AS ${c}`).join(', '));
-  const positions = sql.raw(columns.map((_, i) => String(i + 2)).join(', '));
+  // Ties broken byte-wise: a locale-aware sort of thousands of keys costs far more (PGlite).
+  const byName = sql.raw(columns.map((c) => `${c} COLLATE "C"`).join(', '));
+  const blanks = sql.raw(columns.map((c) => `'' AS ${c}`).join(', '));
+  // The top groups by a bounded (top-N) sort; the rest as the total minus them, so no full sort of every group.
   const result = (await db.execute(sql`
     WITH g AS (
       SELECT ${cols}, sum(${r.impressions}) AS i, sum(${r.clicks}) AS c, sum(${r.conversions}) AS v
       FROM ${r} WHERE ${where ?? sql`true`} GROUP BY ${cols}),
-    ranked AS (SELECT g.*, row_number() OVER (ORDER BY i DESC, c DESC, v DESC, ${cols}) > ${limit} AS rest FROM g)
-    SELECT rest, ${kept}, sum(i)::bigint AS impressions, sum(c)::bigint AS clicks, sum(v)::bigint AS conversions
-    FROM ranked GROUP BY 1, ${positions}`)) as unknown as { rows: Array<Record<string, unknown>> };
+    top AS (SELECT * FROM g ORDER BY i DESC, c DESC, v DESC, ${byName} LIMIT ${limit})
+    SELECT false AS rest, ${cols}, i::bigint AS impressions, c::bigint AS clicks, v::bigint AS conversions FROM top
+    UNION ALL
+    SELECT true, ${blanks},
+      ((SELECT sum(i) FROM g) - (SELECT coalesce(sum(i), 0) FROM top))::bigint,
+      ((SELECT sum(c) FROM g) - (SELECT coalesce(sum(c), 0) FROM top))::bigint,
+      ((SELECT sum(v) FROM g) - (SELECT coalesce(sum(v), 0) FROM top))::bigint
+    WHERE (SELECT count(*) FROM g) > ${limit}`)) as unknown as { rows: Array<Record<string, unknown>> };
   return result.rows.map((row) => {
     const out: Record<string, unknown> = { rest: row.rest === true || row.rest === 't', impressions: Number(row.impressions), clicks: Number(row.clicks), conversions: Number(row.conversions) };
     for (const c of columns) out[c] = String(row[c] ?? '');
