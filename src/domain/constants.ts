@@ -246,6 +246,8 @@ export const CREATIVE_LABELS: Record<string, string> = {
   unknown: 'Not recorded (older script)',
 };
 export const DELETED_ASSET_LABEL = 'Deleted asset';
+/** How Analytics names the row summing the creatives beyond MAX_ANALYTICS_CREATIVES (model OTHER_MODELS). */
+export const OTHER_CREATIVES_LABEL = 'All other creatives';
 
 /**
  * Most model keys an analytics answer lists per dealer (the dashboard's models, the CSV per day, the
