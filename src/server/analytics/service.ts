@@ -154,11 +154,12 @@ export function creativePerformance(db: Db, dealerId: string, from: Date, to: Da
 }
 
 /**
- * The creative analytics of a period (issue 15), at most MAX_ANALYTICS_CREATIVES rows by
- * impressions, then one row (kind 'unknown', model OTHER_MODELS) summing the rest: each creative's figures per slot type (assets with
+ * The creative analytics of a period (issue 15): each creative's figures per slot type (assets with
  * their name, size and status now), the share of impressions that showed a placeholder and the
  * models that showed one, and the verdict of each A/B rotation (assets of the same model, slot and
- * size with impressions in the period; domain/metrics.ts ctrBetter).
+ * size with impressions in the period; domain/metrics.ts ctrBetter). At most
+ * MAX_ANALYTICS_CREATIVES rows, those with the most impressions, then one row (kind 'unknown',
+ * model OTHER_MODELS) summing the rest.
  */
 async function creativeAnalytics(
   db: Db,
