@@ -246,3 +246,18 @@ export const CREATIVE_LABELS: Record<string, string> = {
   unknown: 'Not recorded (older script)',
 };
 export const DELETED_ASSET_LABEL = 'Deleted asset';
+/** How Analytics names the row summing the creatives beyond MAX_ANALYTICS_CREATIVES (model OTHER_MODELS). */
+export const OTHER_CREATIVES_LABEL = 'All other creatives';
+
+/**
+ * Most model keys an analytics answer lists per dealer (the dashboard's models, the CSV per day, the
+ * weekly report): the ones with the most impressions in the period; the rest are summed into one
+ * OTHER_MODELS row, so the answer stays small whatever keys are stored (rows written before
+ * beacons were limited to the dealer's known models included). Far above a real dealer's models.
+ */
+export const MAX_ANALYTICS_MODELS = 100;
+/**
+ * Most (creative, model, slot) rows an analytics answer lists, by impressions; the rest are summed
+ * into one row of kind 'unknown' named OTHER_MODELS.
+ */
+export const MAX_ANALYTICS_CREATIVES = 200;

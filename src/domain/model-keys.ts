@@ -12,6 +12,29 @@ export function modelKey(name: string): string {
 }
 
 /**
+ * The key a tracking beacon's model is compared and stored under (trackBodySchema): the comparison
+ * key of its NFKC form with everything but letters and digits removed ("CR-V" -> "crv",
+ * "=cmd" -> "cmd"); '' when nothing is left. Never throws.
+ */
+export function beaconModelKey(name: string): string {
+  return modelKey(name.normalize('NFKC')).replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * The one model key under which events are counted whose beacon named a model the dealer's page
+ * plan does not know (per slot type, like any model): forged or mistyped models never become keys
+ * of their own. Beacon keys are letters and digits only (beaconModelKey), so it never collides with
+ * a real model key.
+ */
+export const UNKNOWN_MODEL_KEY = '(unknown)';
+
+/**
+ * How analytics answers name the sum of the models beyond their cap (MAX_ANALYTICS_MODELS); like
+ * UNKNOWN_MODEL_KEY, no beacon key can be spelt so.
+ */
+export const OTHER_MODELS = '(other)';
+
+/**
  * Known aliases of the six catalogue brands (Honda, Toyota, Ford, Chevrolet, Nissan, Hyundai):
  * comparison key -> canonical model name as the catalogue writes it (lowercase, hyphenated where
  * the brand hyphenates or spaces the name). Every value is its own canonical form

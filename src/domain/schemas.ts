@@ -14,7 +14,7 @@ import {
   FONT_CHOICES,
   TEXT_LIMITS,
 } from './constants';
-import { modelKey } from './model-keys';
+import { beaconModelKey } from './model-keys';
 import { ROTATION_BUCKETS } from './page-constants';
 import { isValidTimeZone, SCHEDULE_STATUSES } from './schedule';
 import {
@@ -370,7 +370,7 @@ export type AssetQuery = z.infer<typeof assetQuerySchema>;
 /**
  * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25; issue 10). Every string is
  * bounded and free of control characters; `model` is reduced to its comparison key
- * (modelKey, then letters and digits only, so "CR-V" -> "crv" and "=cmd" -> "cmd") and refused
+ * (beaconModelKey: modelKey, then letters and digits only, so "CR-V" -> "crv" and "=cmd" -> "cmd") and refused
  * when nothing remains; `url` is empty or an http(s) URL (the server stores only its privacy-safe
  * form, issue 13); impressions and clicks name their slot type and page view (`pv`); conversions
  * name the page view of the banner click they are attributed to (`pv`) and may carry the site's
@@ -381,7 +381,7 @@ export const trackBodySchema = z.object({
   event: trackEventSchema,
   type: slotTypeSchema.optional(),
   model: safeText(100)
-    .transform((v) => modelKey(v.normalize('NFKC')).replace(/[^\p{L}\p{N}]/gu, ''))
+    .transform(beaconModelKey)
     .pipe(z.string().min(1, 'must name a model (letters or digits)').max(MAX_MODEL_KEY)),
   /** Client time, ISO 8601 or epoch milliseconds. */
   timestamp: z.union([safeText(40), z.number().finite()]).optional(),

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../server/db/seed-catalogue';
-import { allPagePlans, pagePlan, type SlotPlanContext } from './slot-plan';
+import { allPagePlans, beaconModels, countedModelKey, pagePlan, type SlotPlanContext } from './slot-plan';
+import { beaconModelKey, UNKNOWN_MODEL_KEY } from './model-keys';
 import { optimalUpsellRules, rankCandidates } from './upsell';
 
 const honda = CATALOGUE.find((m) => m.id === 'honda')!;
@@ -139,5 +140,19 @@ describe('all page plans (what the embed script is given)', () => {
     expect(plans.get('civicsedan')!.model.name).toBe('civic');
     expect(plans.has('camry')).toBe(false);
     expect([...plans.keys()].every((k) => /^[a-z0-9]+$/.test(k))).toBe(true);
+  });
+});
+
+describe('the models a beacon may be counted under', () => {
+  it('knows every page model, mapping source and target and slot model of the plan, and nothing else', () => {
+    const known = beaconModels(allPagePlans(ctx({ modelMap: { ...honda.defaultModelMappings, 'Honda Element': 'element' } })));
+    for (const name of ['CR-V', 'Civic Type R', 'civic sedan', 'Honda Element', 'element']) expect(countedModelKey(known, beaconModelKey(name)), name).toBe(beaconModelKey(name));
+    for (const name of ['constructor', 'Camry', 'zz9999', 'civic2']) expect(countedModelKey(known, beaconModelKey(name)), name).toBe(UNKNOWN_MODEL_KEY);
+  });
+
+  it('counts a known alias under the model it names', () => {
+    const known = beaconModels(allPagePlans(ctx({ catalogue: [{ name: 'silverado', displayName: 'Silverado', upsellTargets: [] }], modelMap: {} })));
+    expect(countedModelKey(known, beaconModelKey('Silverado 1500'))).toBe('silverado');
+    expect(countedModelKey(known, beaconModelKey('Silverado EV'))).toBe(UNKNOWN_MODEL_KEY);
   });
 });

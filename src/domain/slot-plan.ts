@@ -7,7 +7,7 @@
  * same model. Browser-safe (no Node APIs).
  */
 import type { UpsellStrategy, VehicleModel } from './schemas';
-import { modelKey } from './model-keys';
+import { beaconModelKey, MODEL_ALIASES, modelKey, UNKNOWN_MODEL_KEY } from './model-keys';
 import { activeUpsellRules, rankCandidates } from './upsell';
 import { DEFAULT_WEIGHT } from './defaults';
 
@@ -142,4 +142,35 @@ export function allPagePlans(ctx: SlotPlanContext): Map<string, PagePlan> {
     if (plan) out.set(key, plan);
   }
   return out;
+}
+
+/**
+ * The beacon model keys (beaconModelKey) a dealer's pages can report, from its page plans
+ * (allPagePlans): every page model key (mapping sources and targets, catalogue names and display
+ * names) and every model a slot shows (header/primary and the upsell target). Its size is bounded
+ * by the dealer's mappings and catalogue, whatever beacons arrive.
+ */
+export function beaconModels(plans: ReadonlyMap<string, PagePlan>): Set<string> {
+  const out = new Set<string>();
+  const add = (name: string) => {
+    const key = beaconModelKey(name);
+    if (key) out.add(key);
+  };
+  for (const [key, plan] of plans) {
+    add(key);
+    add(plan.model.key);
+    add(plan.upsell.key);
+  }
+  return out;
+}
+
+/**
+ * The key a beacon's model (`key`, a beaconModelKey) is counted under: itself when the dealer's
+ * pages know it (`known`, beaconModels), else the known model its alias names (MODEL_ALIASES:
+ * 'silverado1500' -> 'silverado'), else UNKNOWN_MODEL_KEY.
+ */
+export function countedModelKey(known: ReadonlySet<string>, key: string): string {
+  if (known.has(key)) return key;
+  const alias = Object.hasOwn(MODEL_ALIASES, key) ? beaconModelKey(MODEL_ALIASES[key]!) : '';
+  return alias && known.has(alias) ? alias : UNKNOWN_MODEL_KEY;
 }

@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from './test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
 import { events } from './db/schema';
 import { RATE_LIMIT_NAT_FACTOR } from '../domain/constants';
+import { UNKNOWN_MODEL_KEY } from '../domain/model-keys';
 import { cacheLookups } from './observability/metrics';
 import type { Security } from '../domain/schemas';
 import { makeBanner, multipartBody } from '../../tests/fixtures/images';
@@ -178,7 +179,7 @@ describe('beacon hot path', () => {
   const impression = (pv: string) => ({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv });
   const storedFor = async (pv: string) => {
     await t.app.events.flush();
-    return t.database.db.select({ event: events.event, creative: events.creative, url: events.url }).from(events).where(eq(events.pageView, pv)).orderBy(events.id);
+    return t.database.db.select({ event: events.event, model: events.model, creative: events.creative, url: events.url }).from(events).where(eq(events.pageView, pv)).orderBy(events.id);
   };
 
   /**
@@ -237,6 +238,14 @@ describe('beacon hot path', () => {
     expect(answeredHot).toBe(true);
     expect(same(hot)).toEqual(same(route));
     expect(storedHot.length).toBe(storedRoute.length);
+  });
+
+  it("counts a model the dealer's pages do not know under the unknown-model key, as the route does", async () => {
+    const { hot, route, answeredHot, storedHot, storedRoute } = await compareBeacon((pv) => ({ ...impression(pv), model: 'Junk Model 42' }));
+    expect(answeredHot).toBe(true);
+    expect(same(hot)).toEqual(same(route));
+    expect(storedHot.map((e) => e.model)).toEqual([UNKNOWN_MODEL_KEY]);
+    expect(storedHot).toEqual(storedRoute);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /**
- * Analytics and its CSV export with hostile model names (issue 10 hostile input): models named
- * after Object.prototype members are counted like any other, and model cells that a spreadsheet
+ * Analytics and its CSV export with hostile model names (issue 10 hostile input): a beacon's model
+ * the dealer does not have is counted under the unknown-model key, and rollup rows that older
+ * writers stored under models named after Object.prototype members are counted like any other, and model cells that a spreadsheet
  * would run as a formula are exported with a leading single quote (OWASP CSV injection).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { eventRollupsHourly } from '../db/schema';
+import { UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 
 const HOUR = 3_600_000;
 const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - h * HOUR);
@@ -31,7 +33,8 @@ const track = (model: string, event: 'impression' | 'click' | 'conversion', view
 beforeAll(async () => {
   t = await createTestApp();
   cookie = await t.login('manager@hondaofdemo.com', 'manager123');
-  // 'constructor' through the real beacon endpoint: 3 impressions (3 page views), 1 click.
+  // 'constructor' through the real beacon endpoint: 3 impressions (3 page views), 1 click, counted
+  // under the unknown-model key (no Honda model is called so).
   for (const [event, view] of [['impression', 0], ['impression', 1], ['impression', 2], ['click', 0]] as const) {
     expect((await track('constructor', event, view)).statusCode).toBe(204);
   }
@@ -60,7 +63,8 @@ describe('analytics with hostile model names', () => {
     expect(res.statusCode).toBe(200);
     const models = res.json().models as Array<{ model: string; impressions: number; clicks: number; conversions: number }>;
     const by = new Map(models.map((m) => [m.model, m]));
-    expect(by.get('constructor')).toMatchObject({ impressions: 3, clicks: 1, conversions: 0, ctr: (1 * 100) / 3 });
+    expect(by.get(UNKNOWN_MODEL_KEY)).toMatchObject({ impressions: 3, clicks: 1, conversions: 0, ctr: (1 * 100) / 3 });
+    expect(by.has('constructor')).toBe(false);
     expect(by.get('__proto__')).toMatchObject({ impressions: 50, clicks: 5, conversions: 1 });
     expect(by.get('tostring')).toMatchObject({ impressions: 40, clicks: 4 });
     expect(by.get('hasownproperty')).toMatchObject({ impressions: 30, clicks: 3 });
@@ -77,7 +81,7 @@ describe('analytics with hostile model names', () => {
       const rows = parse(res.body, { columns: true }) as Array<Record<string, string>>;
       const by = new Map(rows.map((r) => [r.model, r]));
       expect(rows).toHaveLength(4 + FORMULAS.length);
-      expect(by.get('constructor')).toMatchObject({ impressions: '3', clicks: '1', ctr: '33.33', conversions: '0' });
+      expect(by.get(UNKNOWN_MODEL_KEY)).toMatchObject({ impressions: '3', clicks: '1', ctr: '33.33', conversions: '0' });
       expect(by.get('__proto__')).toMatchObject({ impressions: '50', clicks: '5', conversions: '1' });
       expect(by.get('tostring')).toMatchObject({ impressions: '40' });
       expect(by.get('hasownproperty')).toMatchObject({ impressions: '30' });

@@ -11,7 +11,8 @@ import type { AnalyticsPeriod, CreativePerformance, DealerAnalytics, DealerStats
 import { scheduleStatus } from '../../domain/schedule';
 import { BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
 import { conversionRate, ctr, ctrBetter, trendPercent } from '../../domain/metrics';
-import { canonicalModel } from '../../domain/model-keys';
+import { canonicalModel, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
+import { MAX_ANALYTICS_CREATIVES, MAX_ANALYTICS_MODELS } from '../../domain/constants';
 import { dealerStats } from '../tracking/service';
 
 const sums = {
@@ -19,6 +20,50 @@ const sums = {
   clicks: sql<number>`coalesce(sum(${r.clicks}), 0)`.mapWith(Number),
   conversions: sql<number>`coalesce(sum(${r.conversions}), 0)`.mapWith(Number),
 };
+
+/** Rollup columns rankedSums groups by. */
+type GroupColumn = 'model' | 'creative' | 'slot_type';
+/** One group of rankedSums: its columns, or '' in the remainder row (`rest`). */
+export type RankedRow<C extends GroupColumn> = Record<C, string> & { rest: boolean; impressions: number; clicks: number; conversions: number };
+
+/**
+ * The rollups matching `where`, summed per `columns`, at most `limit` groups: those with the most
+ * impressions (then clicks, conversions, then by name, so the choice is stable), plus, when more
+ * groups exist, one row with `rest` true (its columns '') summing all the others. The database
+ * does the ranking, so at most `limit` + 1 rows reach the process however many keys are stored;
+ * the rows' sums add up to the total of `where`.
+ */
+export async function rankedSums<C extends GroupColumn>(db: Db, columns: C[], where: SQL | undefined, limit: number): Promise<Array<RankedRow<C>>> {
+  const cols = sql.raw(columns.join(', '));
+  // Ties broken byte-wise: a locale-aware sort of thousands of keys costs far more (PGlite).
+  const byName = sql.raw(columns.map((c) => `${c} COLLATE "C"`).join(', '));
+  const blanks = sql.raw(columns.map((c) => `'' AS ${c}`).join(', '));
+  // The top groups by a bounded (top-N) sort; the rest as the total minus them, so no full sort of every group.
+  const result = (await db.execute(sql`
+    WITH g AS (
+      SELECT ${cols}, sum(${r.impressions}) AS i, sum(${r.clicks}) AS c, sum(${r.conversions}) AS v
+      FROM ${r} WHERE ${where ?? sql`true`} GROUP BY ${cols}),
+    top AS (SELECT * FROM g ORDER BY i DESC, c DESC, v DESC, ${byName} LIMIT ${limit})
+    SELECT false AS rest, ${cols}, i::bigint AS impressions, c::bigint AS clicks, v::bigint AS conversions FROM top
+    UNION ALL
+    SELECT true, ${blanks},
+      ((SELECT sum(i) FROM g) - (SELECT coalesce(sum(i), 0) FROM top))::bigint,
+      ((SELECT sum(c) FROM g) - (SELECT coalesce(sum(c), 0) FROM top))::bigint,
+      ((SELECT sum(v) FROM g) - (SELECT coalesce(sum(v), 0) FROM top))::bigint
+    WHERE (SELECT count(*) FROM g) > ${limit}`)) as unknown as { rows: Array<Record<string, unknown>> };
+  return result.rows.map((row) => {
+    const out: Record<string, unknown> = { rest: row.rest === true || row.rest === 't', impressions: Number(row.impressions), clicks: Number(row.clicks), conversions: Number(row.conversions) };
+    for (const c of columns) out[c] = String(row[c] ?? '');
+    return out as RankedRow<C>;
+  });
+}
+
+/**
+ * How answers name a stored model key: UNKNOWN_MODEL_KEY as itself, '' as '(none)', any other by
+ * the dealer's model mappings (canonicalModel).
+ */
+const modelName = (model: string, modelMap: Record<string, string>) =>
+  model === UNKNOWN_MODEL_KEY ? UNKNOWN_MODEL_KEY : model ? canonicalModel(model, modelMap) : '(none)';
 
 const rate = (s: DealerStats) => conversionRate(s.conversions, s.clicks);
 const trendOf = (a: number | null, b: number | null) => (a === null || b === null ? null : trendPercent(a, b));
@@ -42,7 +87,9 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
 /**
  * The analytics of one dealer for a period at `now` (the request time): the window and the previous
  * window of domain/periods.ts, one series bucket per hour (24h) or UTC day; model keys are shown as
- * the dealer's canonical names; with the creative analytics of the period (issue 15).
+ * the dealer's canonical names; with the creative analytics of the period (issue 15). Bounded
+ * whatever is stored: at most MAX_ANALYTICS_MODELS + 1 models and MAX_ANALYTICS_CREATIVES + 1
+ * creatives (the rest summed into an OTHER_MODELS row), one series entry per bucket.
  */
 export async function dealerAnalytics(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<DealerAnalytics> {
   const span = PERIOD_SPANS[period];
@@ -51,10 +98,11 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
   const [current, previous] = await Promise.all([dealerStats(db, dealerId, from, to), dealerStats(db, dealerId, prev.from, prev.to)]);
   const inPeriod = and(eq(r.dealerId, dealerId), gte(r.hour, from), lt(r.hour, to));
 
-  const modelRows = await db.select({ model: r.model, ...sums }).from(r).where(inPeriod).groupBy(r.model);
+  // At most MAX_ANALYTICS_MODELS keys (by impressions); the rest summed into one OTHER_MODELS row.
+  const modelRows = await rankedSums(db, ['model'], inPeriod, MAX_ANALYTICS_MODELS);
   const merged = new Map<string, ModelPerformance>();
   for (const row of modelRows) {
-    const name = row.model ? canonicalModel(row.model, modelMap) : '(none)';
+    const name = row.rest ? OTHER_MODELS : modelName(row.model, modelMap);
     const m = merged.get(name) ?? { model: name, impressions: 0, clicks: 0, conversions: 0, ctr: null, conversionRate: null };
     m.impressions += row.impressions;
     m.clicks += row.clicks;
@@ -109,7 +157,9 @@ export function creativePerformance(db: Db, dealerId: string, from: Date, to: Da
  * The creative analytics of a period (issue 15): each creative's figures per slot type (assets with
  * their name, size and status now), the share of impressions that showed a placeholder and the
  * models that showed one, and the verdict of each A/B rotation (assets of the same model, slot and
- * size with impressions in the period; domain/metrics.ts ctrBetter).
+ * size with impressions in the period; domain/metrics.ts ctrBetter). At most
+ * MAX_ANALYTICS_CREATIVES rows, those with the most impressions, then one row (kind 'unknown',
+ * model OTHER_MODELS) summing the rest.
  */
 async function creativeAnalytics(
   db: Db,
@@ -118,11 +168,9 @@ async function creativeAnalytics(
   modelMap: Record<string, string>,
   now: Date,
 ): Promise<Pick<DealerAnalytics, 'creatives' | 'placeholderShare' | 'needBanner'>> {
-  const rows = await db
-    .select({ creative: r.creative, model: r.model, slot: r.slotType, ...sums })
-    .from(r)
-    .where(inPeriod)
-    .groupBy(r.creative, r.model, r.slotType);
+  const ranked = await rankedSums(db, ['creative', 'model', 'slot_type'], inPeriod, MAX_ANALYTICS_CREATIVES);
+  const rest = ranked.find((x) => x.rest);
+  const rows = ranked.filter((x) => !x.rest).map((x) => ({ ...x, slot: x.slot_type }));
   const ids = [...new Set(rows.map((x) => x.creative).filter((c) => c && !SOURCES.has(c)))];
   const found = ids.length === 0 ? [] : await db
     .select({ id: assets.id, name: assets.name, width: assets.width, height: assets.height, isActive: assets.isActive, startsAt: assets.startsAt, endsAt: assets.endsAt })
@@ -136,7 +184,7 @@ async function creativeAnalytics(
       creative: x.creative,
       kind,
       name: a?.name ?? null,
-      model: x.model ? canonicalModel(x.model, modelMap) : '(none)',
+      model: modelName(x.model, modelMap),
       slot: x.slot,
       width: a?.width ?? null,
       height: a?.height ?? null,
@@ -167,6 +215,10 @@ async function creativeAnalytics(
     for (const o of [next!, ...rest]) o.verdict = 'trailing';
   }
   creatives.sort((a, b) => b.impressions - a.impressions || b.clicks - a.clicks);
+  if (rest) {
+    const { impressions, clicks, conversions } = rest;
+    creatives.push({ creative: '', kind: 'unknown', name: null, model: OTHER_MODELS, slot: '', width: null, height: null, status: null, impressions, clicks, conversions, ctr: ctr(clicks, impressions), verdict: null });
+  }
   const total = creatives.reduce((n, c) => n + c.impressions, 0);
   const placeholders = creatives.filter((c) => c.kind === 'placeholder' && c.impressions > 0);
   const shown = placeholders.reduce((n, c) => n + c.impressions, 0);
@@ -179,22 +231,36 @@ async function creativeAnalytics(
 
 /**
  * CSV of the period per day and model: date, model, impressions, clicks, ctr (percent, 2 decimals),
- * conversions. A text cell starting with =, +, -, @, tab or CR (a model name from a dealer page) is
- * prefixed with a single quote, so spreadsheets show it instead of running it (OWASP CSV injection).
+ * conversions; the period's MAX_ANALYTICS_MODELS models with the most impressions get rows of their
+ * own, the others are summed per day into an OTHER_MODELS row (at most days × (cap + 1) rows,
+ * whatever keys are stored). A text cell starting with =, +, -, @, tab or CR (a model name from a
+ * dealer page) is prefixed with a single quote, so spreadsheets show it instead of running it
+ * (OWASP CSV injection).
  */
 export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<string> {
   const { from, to } = periodWindow(period, now);
-  const day = sql<string>`to_char(date_trunc('day', ${r.hour} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({ day, model: r.model, ...sums })
+  const inPeriod = and(eq(r.dealerId, dealerId), gte(r.hour, from), lt(r.hour, to));
+  const top = db
+    .select({ model: r.model })
     .from(r)
-    .where(and(eq(r.dealerId, dealerId), gte(r.hour, from), lt(r.hour, to)))
-    .groupBy(day, r.model)
+    .where(inPeriod)
+    .groupBy(r.model)
+    .orderBy(desc(sums.impressions), desc(sums.clicks), desc(sums.conversions), r.model)
+    .limit(MAX_ANALYTICS_MODELS);
+  const day = sql<string>`to_char(date_trunc('day', ${r.hour} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  // NULL for the models outside the top: one row per day for all of them.
+  const model = sql<string | null>`CASE WHEN ${r.model} IN (${top}) THEN ${r.model} END`;
+  const rows = await db
+    .select({ day, model, ...sums })
+    .from(r)
+    .where(inPeriod)
+    .groupBy(sql`1, 2`) // by position: `model` binds its parameters anew wherever it is written
     .orderBy(day, desc(sums.impressions));
   return stringify(
     rows.map((x) => {
       const c = ctr(x.clicks, x.impressions);
-      return [x.day, x.model ? canonicalModel(x.model, modelMap) : '', x.impressions, x.clicks, c === null ? '' : c.toFixed(2), x.conversions];
+      const name = x.model === null ? OTHER_MODELS : x.model === UNKNOWN_MODEL_KEY ? UNKNOWN_MODEL_KEY : x.model ? canonicalModel(x.model, modelMap) : '';
+      return [x.day, name, x.impressions, x.clicks, c === null ? '' : c.toFixed(2), x.conversions];
     }),
     { header: true, columns: ['date', 'model', 'impressions', 'clicks', 'ctr', 'conversions'], escape_formulas: true },
   );

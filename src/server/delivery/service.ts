@@ -18,7 +18,7 @@ import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
 import type { AssetQuery, AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
 import { cdnAssetUrl, chooseRotation, type ChoosableAsset, pickFallback, rotationPick, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
-import { allPagePlans, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
+import { allPagePlans, beaconModels, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { nextBoundary } from '../../domain/schedule';
@@ -77,6 +77,8 @@ export interface DealerDelivery {
   knownTrims: Set<string>;
   /** Page model key -> what its slots show (slot-plan.ts); a key absent here hides the slots. */
   plans: Map<string, PagePlan>;
+  /** The beacon model keys its pages can report (slot-plan.ts beaconModels): any other is counted as UNKNOWN_MODEL_KEY. */
+  beaconModels: Set<string>;
   provider: Provider;
   branding: Branding;
   color: string;
@@ -197,7 +199,7 @@ export async function queryDealer(db: Db, dealerId: string): Promise<DealerDeliv
   for (const ladder of Object.values(rest.configs.trimPatterns)) for (const t of ladder) knownTrims.add(t.trim().toLowerCase());
   const scores = typeof priorityScores === 'string' ? (JSON.parse(priorityScores) as Record<string, number>) : (priorityScores ?? {});
   const plans = allPagePlans(slotPlanContext({ ...rest.configs, models, manufacturerRules, inventoryRules, priorityScores: scores }));
-  return { ...rest, provider: rest.provider as Provider, sizes: row.storage.bannerSizes, displayNames, knownTrims, plans, boundaries: boundaryList };
+  return { ...rest, provider: rest.provider as Provider, sizes: row.storage.bannerSizes, displayNames, knownTrims, plans, beaconModels: beaconModels(plans), boundaries: boundaryList };
 }
 
 /**

@@ -8,17 +8,17 @@
  * found due twice is sent once. Recipients are the dealer's active dealer-managers. A failed send
  * is recorded as 'failed' with the SMTP error and not retried (the next alert or report is).
  */
-import { and, count, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
 import { dealers, eventDeadLetters, eventRollupsHourly, feedRuns, mailOutbox, manufacturers, users } from '../db/schema';
-import { creativePerformance } from '../analytics/service';
+import { creativePerformance, rankedSums } from '../analytics/service';
 import { claimJob } from '../maintenance/retention';
 import { SERVER_TIME_ZONE } from '../dealers/service';
 import { PeriodicTask } from '../maintenance/periodic';
 import { modelKey } from '../../domain/model-keys';
-import { CREATIVE_LABELS, DELETED_ASSET_LABEL } from '../../domain/constants';
+import { CREATIVE_LABELS, DELETED_ASSET_LABEL, MAX_ANALYTICS_MODELS } from '../../domain/constants';
 import {
   allows,
   deadLetterAlertKey,
@@ -117,20 +117,14 @@ async function deliver(
   }
 }
 
-/** Impressions, clicks and conversions of a dealer's hourly rollups in [from, to), in total and per model key. */
+/**
+ * Impressions, clicks and conversions of a dealer's hourly rollups in [from, to), in total and per
+ * model key: the MAX_ANALYTICS_MODELS keys with the most impressions (the others count in the totals only).
+ */
 async function totals(db: Db, dealerId: string, from: Date, to: Date) {
-  const rows = await db
-    .select({
-      model: eventRollupsHourly.model,
-      impressions: sql<number>`sum(${eventRollupsHourly.impressions})::int`,
-      clicks: sql<number>`sum(${eventRollupsHourly.clicks})::int`,
-      conversions: sql<number>`sum(${eventRollupsHourly.conversions})::int`,
-    })
-    .from(eventRollupsHourly)
-    .where(and(eq(eventRollupsHourly.dealerId, dealerId), gte(eventRollupsHourly.hour, from), lt(eventRollupsHourly.hour, to)))
-    .groupBy(eventRollupsHourly.model);
+  const rows = await rankedSums(db, ['model'], and(eq(eventRollupsHourly.dealerId, dealerId), gte(eventRollupsHourly.hour, from), lt(eventRollupsHourly.hour, to)), MAX_ANALYTICS_MODELS);
   const sum = (k: 'impressions' | 'clicks' | 'conversions') => rows.reduce((n, r) => n + r[k], 0);
-  return { impressions: sum('impressions'), clicks: sum('clicks'), conversions: sum('conversions'), models: rows };
+  return { impressions: sum('impressions'), clicks: sum('clicks'), conversions: sum('conversions'), models: rows.filter((r) => !r.rest) };
 }
 
 /**

@@ -13,7 +13,10 @@
  * 3. bots, and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects
  *    them (issue 13), are acknowledged and not counted;
  * 4. the event is buffered (503 when the buffer is full) with its creative (issue 15), its page
- *    URL in the privacy-safe form and a lead id only as a hash (issue 13).
+ *    URL in the privacy-safe form and a lead id only as a hash (issue 13), under its model's key
+ *    only when the dealer's page plan knows the model (the cached dealer's `beaconModels`, no
+ *    query): any other model is counted under the one UNKNOWN_MODEL_KEY per slot type, so forged
+ *    models never become keys of their own.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
@@ -26,6 +29,7 @@ import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
 import { AppError, Invalid, NotFound, RateLimited } from '../errors';
 import { creativeOf, slotChoice, type DealerDelivery } from '../delivery/service';
 import { dealerPolicy } from '../delivery/public-policy';
+import { countedModelKey } from '../../domain/slot-plan';
 import { leadIdHash } from './service';
 
 /** Largest beacon body, bytes (the route's bodyLimit; the hot path leaves longer ones to the route's 413). */
@@ -136,7 +140,7 @@ export class BeaconIntake {
       dealerId: input.dealerId,
       event: input.event,
       slotType: input.type ?? null,
-      model: input.model, // the comparison key (trackBodySchema)
+      model: countedModelKey(dealer.beaconModels, input.model), // a model the dealer's pages know, else UNKNOWN_MODEL_KEY
       url: privacySafeUrl(input.url, ALL_KEPT_PARAMS) ?? '', // defence in depth: the script already reduces it
       clientTimestamp: input.timestamp === undefined ? null : String(input.timestamp),
       occurredAt: new Date(),

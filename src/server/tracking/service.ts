@@ -20,8 +20,9 @@
  *   buffered (reads call it so they see the latest events). `close()` keeps retrying for up to
  *   CLOSE_RETRY_MS, then logs how many events it could not store.
  *
- * What is counted (issue 11 §5, issue 13): an impression once per (dealer, page view, slot type),
- * so a retried beacon is not counted twice; a click only for a banner its page view rendered, once;
+ * What is counted (issue 11 §5, issue 13), the budget of one page view whoever sends its beacons:
+ * an impression once per (dealer, page view, slot type), so a retried beacon is not counted twice;
+ * a click only for a banner its page view rendered (same slot type and model), once;
  * a conversion only when a click of the same dealer and page view was received within
  * CONVERSION_WINDOW_MS before it, once per (dealer, page view) and once per (dealer, lead). The
  * unique indexes on `events` decide, inside the batch's transaction, and only the rows they let in
@@ -446,9 +447,10 @@ function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<number> {
 }
 
 /**
- * Inserts the clicks whose page view has an impression of the same dealer and slot type, at most
- * one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
- * clicks never exceed the banners page views rendered and CTR stays <= 100 % (issue 11 §5).
+ * Inserts the clicks whose page view has an impression of the same dealer, slot type and model, at
+ * most one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
+ * clicks never exceed the banners page views rendered and CTR stays <= 100 %, per model too: a
+ * click cannot be moved onto a model its page view's banner did not show (issue 11 §5).
  * @returns how many clicks were stored.
  */
 function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<number> {
@@ -457,7 +459,7 @@ function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<number> {
     SELECT ${EVENT_COLUMNS} FROM ${recordset(clicks)}
     WHERE EXISTS (
       SELECT 1 FROM ${events} v
-      WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type)
+      WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type AND v.model = r.model)
     ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'click' AND page_view IS NOT NULL DO NOTHING`);
 }
 

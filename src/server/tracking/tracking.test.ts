@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { events } from '../db/schema';
+import { UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 
 let t: TestApp;
 let cookie: string;
@@ -91,13 +92,13 @@ describe('event tracking', () => {
     expect(await stats()).toMatchObject({ impressions: before.impressions + 20 });
   });
 
-  it('stores models by their comparison key, so prototype names and formula prefixes are plain data', async () => {
-    for (const [i, model] of ['constructor', '__proto__', '=HYPERLINK("x")', 'CR-V', 'Santa Fe'].entries()) {
+  it("stores the dealer's models by their comparison key, and any other model (prototype names, formula prefixes, another brand's) under the one unknown-model key", async () => {
+    for (const [i, model] of ['constructor', '__proto__', '=HYPERLINK("x")', 'CR-V', 'Santa Fe', 'Civic Type R'].entries()) {
       expect((await track({ ...body, model, pv: `view-model-${i}` })).statusCode).toBe(204);
     }
     await t.app.events.flush();
     const rows = await t.database.db.select({ model: events.model }).from(events).orderBy(events.id);
-    expect(rows.map((r) => r.model).slice(-5)).toEqual(['constructor', 'proto', 'hyperlinkx', 'crv', 'santafe']);
+    expect(rows.map((r) => r.model).slice(-6)).toEqual([UNKNOWN_MODEL_KEY, UNKNOWN_MODEL_KEY, UNKNOWN_MODEL_KEY, 'crv', UNKNOWN_MODEL_KEY, 'civictyper']);
   });
 
   it('shows admins how many events the database refused', async () => {

@@ -7,7 +7,8 @@
 import { Alert, Anchor, Badge, Group, Image, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CreativePerformance, DealerAnalytics } from '../../../domain/schemas';
-import { CREATIVE_LABELS, DELETED_ASSET_LABEL } from '../../../domain/constants';
+import { CREATIVE_LABELS, DELETED_ASSET_LABEL, OTHER_CREATIVES_LABEL } from '../../../domain/constants';
+import { OTHER_MODELS } from '../../../domain/model-keys';
 import { formatCtr, plural } from '../../../domain/metrics';
 import { PeriodCaption } from '../../components/metrics';
 import { ASSET_STATUS_DISPLAY } from '../assets/format';
@@ -19,8 +20,9 @@ const VERDICTS = {
   even: { label: 'Even so far', color: 'gray', title: 'Same CTR as the other creatives of its rotation so far' },
 } as const;
 
-/** The creative's name: the asset's file name, or what showed instead. */
-const labelOf = (c: CreativePerformance) => c.name ?? CREATIVE_LABELS[c.kind] ?? DELETED_ASSET_LABEL;
+/** The creative's name: the asset's file name, or what showed instead; the row summing the creatives beyond the answer's cap says so. */
+const labelOf = (c: CreativePerformance) =>
+  c.name ?? (c.kind === 'unknown' && c.model === OTHER_MODELS && !c.creative ? OTHER_CREATIVES_LABEL : (CREATIVE_LABELS[c.kind] ?? DELETED_ASSET_LABEL));
 
 export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAnalytics; dealerId: string; period: string; modelName: (m: string) => string }) {
   const share = a.placeholderShare;
