@@ -11,7 +11,7 @@
  * fails or misses it sends that check, and every check after it, to the per-process in-memory
  * counters (the plugin's own LocalStore) until a background PING answers again within the
  * deadline; then the limits count in Redis again, without a restart. One warning per outage. The
- * per-account sign-in throttle lives in the database and is not affected.
+ * per-email sign-in throttle lives in the database and is not affected.
  */
 import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
