@@ -3,7 +3,9 @@
  * and one Redis (two processes, as far as the limits can tell) allow a per-IP limit once in total,
  * not once each: the sign-in limit (a route's config.rateLimit), the tracking per-IP budget
  * (app.createRateLimit, delivery/public-policy.ts) and the per-page-view limit. Needs
- * TEST_REDIS_URL (CI sets it); without Redis at REDIS_URL the server starts and lets requests through.
+ * TEST_REDIS_URL (CI sets it). Without Redis at REDIS_URL the server starts and counts in memory;
+ * a Redis that stops answering (frozen behind a TCP proxy the test controls) sends the limits to
+ * memory after one command deadline, and they count in Redis again once it answers.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
