@@ -4,7 +4,8 @@
  * imports (resolved from node_modules at run time, so `npm ci --omit=dev` is enough to run it), and
  * the SQL migrations copied beside it (dist/server/migrations, where db/client.ts looks for them).
  * Writes dist/server/packages.json: the npm packages the bundle imports (the e2e test checks they
- * are all production dependencies). `npm run build:server`.
+ * are all production dependencies). Also compiles the first-admin command, scripts/admin-create.ts,
+ * to dist/server/admin-create.js. `npm run build:server`.
  */
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
@@ -38,6 +39,20 @@ export async function buildServer(): Promise<{ bytes: number; packages: string[]
     legalComments: 'none',
     logLevel: 'warning',
     // The server's own TypeScript project (tsconfig.json only lists the projects).
+    tsconfig: 'tsconfig.server.json',
+  });
+  // The first-admin command (scripts/admin-create.ts) for installs without tsx; beside main.js, so
+  // it finds the same migrations folder.
+  await build({
+    entryPoints: [path.resolve('scripts/admin-create.ts')],
+    outfile: path.join(outDir, 'admin-create.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    legalComments: 'none',
+    logLevel: 'warning',
     tsconfig: 'tsconfig.server.json',
   });
   cpSync(path.resolve('src/server/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });

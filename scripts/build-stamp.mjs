@@ -26,6 +26,7 @@ const EXTRA_INPUTS = [
   'postcss.config.cjs',
   'scripts/build-embed.ts',
   'scripts/build-server.ts',
+  'scripts/admin-create.ts',
 ];
 
 /** Outputs that must exist for dist/ to count as built. */

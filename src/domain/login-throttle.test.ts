@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOGIN_THROTTLE, lockMsAfter, lockRemainingMs, throttleAfterFailure, throttleForgotten, tooManyAttemptsMessage } from './login-throttle';
+import { LOGIN_THROTTLE, accountLockRemainingMs, lockMsAfter, lockRemainingMs, throttleAfterFailure, throttleForgotten, throttleKey, tooManyAttemptsMessage } from './login-throttle';
 
 const MIN = 60_000;
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
@@ -35,5 +35,22 @@ describe('per-account sign-in throttle (issue 11)', () => {
     expect(tooManyAttemptsMessage(60_000)).toBe('Too many attempts, try again in 1 minute');
     expect(tooManyAttemptsMessage(60_001)).toBe('Too many attempts, try again in 2 minutes');
     expect(tooManyAttemptsMessage(15 * MIN)).toBe('Too many attempts, try again in 15 minutes');
+  });
+
+  it('keys a state by email and source', () => {
+    expect(throttleKey('a@example.com', '203.0.113.5')).toBe('a@example.com 203.0.113.5');
+  });
+
+  it('locks the account for every source while 10 sources hold a lock that is not forgotten', () => {
+    const locked = (endMin: number) => ({ failures: 5, lastFailureAt: at((endMin - 1) * MIN), lockedUntil: at(endMin * MIN) });
+    const nine = Array.from({ length: LOGIN_THROTTLE.accountLockSources - 1 }, (_, i) => locked(i + 1));
+    expect(accountLockRemainingMs(nine, at(0))).toBe(0);
+    // Sources that failed without reaching a lock do not count.
+    expect(accountLockRemainingMs([...nine, { failures: 4, lastFailureAt: at(0), lockedUntil: null }], at(0))).toBe(0);
+    const ten = [...nine, locked(20)];
+    // Until the oldest lock (ended at minute 1) is forgotten, 15 minutes later.
+    expect(accountLockRemainingMs(ten, at(2 * MIN))).toBe(14 * MIN);
+    expect(accountLockRemainingMs(ten, at(16 * MIN))).toBe(0);
+    expect(accountLockRemainingMs([...ten, locked(30)], at(16 * MIN))).toBe(MIN);
   });
 });

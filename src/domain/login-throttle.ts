@@ -1,16 +1,25 @@
 /**
- * Sign-in throttling rules (issue 11 'Sign-in'): per account, on top of the per-IP limit of the
- * login route. After LOGIN_THROTTLE.maxFailures failed sign-ins for one email (known or not, so
- * the lock says nothing about whether the account exists), each further failure locks the email
- * for firstLockMs, doubling per failure up to maxLockMs. The count is forgotten once windowMs has
- * passed since the last failure and the end of the last lock, and on a successful sign-in.
- * While locked, every attempt (even with the right password) gets tooManyAttemptsMessage.
- * Pure functions: the server stores the state (login_throttles) and passes the clock.
+ * Sign-in throttling rules (issue 11 'Sign-in'), on top of the per-IP limit of the login route.
+ *
+ * Per account and source: after LOGIN_THROTTLE.maxFailures failed sign-ins for one email (known or
+ * not, so the lock says nothing about whether the account exists) from one source (the client IP,
+ * an IPv6 address by its /64 network), each further failure from that source locks the
+ * email for that source for firstLockMs, doubling per failure up to maxLockMs. The count is
+ * forgotten once windowMs has passed since the last failure and the end of the last lock, and on a
+ * successful sign-in from that source. While locked, every attempt from the source (even with the
+ * right password) gets tooManyAttemptsMessage. A guesser therefore locks only itself: the owner
+ * signs in from anywhere else.
+ *
+ * Per account, against guessing from many sources: while LOGIN_THROTTLE.accountLockSources sources
+ * or more have locked the email and are not forgotten, every source is refused (accountLockRemainingMs).
+ * One source can never reach this ceiling, however long it keeps guessing.
+ *
+ * Pure functions: the server stores the state (login_throttles, one row per email and source,
+ * keyed by throttleKey) and passes the clock.
  */
-
-/** The per-account throttle's numbers (issue 11). */
+/** The sign-in throttle's numbers (issue 11). */
 export const LOGIN_THROTTLE = {
-  /** Failures that lock the email; the lock starts with the failure that reaches this count. */
+  /** Failures from one source that lock the email for it; the lock starts with the failure that reaches this count. */
   maxFailures: 5,
   /** A failure count is forgotten after this long without failures or locks (15 min). */
   windowMs: 15 * 60_000,
@@ -18,12 +27,14 @@ export const LOGIN_THROTTLE = {
   firstLockMs: 60_000,
   /** Longest lock (15 min). */
   maxLockMs: 15 * 60_000,
+  /** Sources with a lock (not forgotten) on one email that lock it for every source. */
+  accountLockSources: 10,
 } as const;
 
 /** Per-IP limit of the login route: attempts per client IP per minute (any outcome). */
 export const LOGIN_IP_LIMIT_PER_MINUTE = 20;
 
-/** One email's throttle state, as stored in login_throttles. */
+/** One email's throttle state for one source, as stored in login_throttles. */
 export interface LoginThrottleState {
   failures: number;
   lastFailureAt: Date;
@@ -41,10 +52,38 @@ export function lockMsAfter(failures: number): number {
   return Math.min(maxLockMs, firstLockMs * 2 ** doublings);
 }
 
+/** When the state's failures are forgotten (windowMs after the last failure and the end of the last lock). */
+function forgottenAt(state: LoginThrottleState): number {
+  return Math.max(state.lastFailureAt.getTime(), state.lockedUntil?.getTime() ?? 0) + LOGIN_THROTTLE.windowMs;
+}
+
 /** True when the state's failures are old enough to forget at `now` (windowMs after the last failure and lock). */
 export function throttleForgotten(state: LoginThrottleState, now: Date): boolean {
-  const last = Math.max(state.lastFailureAt.getTime(), state.lockedUntil?.getTime() ?? 0);
-  return now.getTime() - last >= LOGIN_THROTTLE.windowMs;
+  return now.getTime() >= forgottenAt(state);
+}
+
+/**
+ * The login_throttles key of `emailLower` from `source` (the client IP as the server normalises
+ * it): "email source". An email accepted at sign-in has no space, so keys of different emails or
+ * sources never collide, and `email + ' '` prefixes exactly the keys of one email.
+ */
+export function throttleKey(emailLower: string, source: string): string {
+  return `${emailLower} ${source}`;
+}
+
+/**
+ * Milliseconds the email stays locked for every source at `now`, given the states of its other
+ * sources: 0 while fewer than accountLockSources of them have a lock (failures ≥ maxFailures) that
+ * is not forgotten; else the time until enough of them are forgotten for the count to drop below.
+ */
+export function accountLockRemainingMs(states: readonly LoginThrottleState[], now: Date): number {
+  const { accountLockSources, maxFailures } = LOGIN_THROTTLE;
+  const ends = states
+    .filter((s) => s.failures >= maxFailures && !throttleForgotten(s, now))
+    .map(forgottenAt)
+    .sort((a, b) => a - b);
+  if (ends.length < accountLockSources) return 0;
+  return Math.max(0, ends[ends.length - accountLockSources]! - now.getTime());
 }
 
 /** Milliseconds the email stays locked at `now`; 0 when it is not locked (or there is no state). */
@@ -69,7 +108,7 @@ export function throttleAfterFailure(previous: LoginThrottleState | null | undef
 }
 
 /**
- * The 429 message of the login route (issue 11), for both the per-account and the per-IP limit:
+ * The 429 message of the login route (issue 11), for the per-account, per-source and per-IP limits:
  * "Too many attempts, try again in N minutes", N = the wait in minutes rounded up, at least 1
  * ("1 minute" in the singular).
  */

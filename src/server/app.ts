@@ -44,7 +44,7 @@ import { HotPathContext, type HotPath } from './hot-paths';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
-import { openRateLimitRedis } from './security/shared-limits';
+import { fallbackRateLimitStore, openRateLimitRedis } from './security/shared-limits';
 import { AppMetrics } from './observability/metrics';
 import { loggerOptions, requestId, requestIdPlugin, RequestLogController, type LogStream } from './observability/request-log';
 import { healthPlugin } from './observability/health';
@@ -206,12 +206,19 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin (issue 11 §4)
   // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body. With
   // REDIS_URL every limit (route configs and app.createRateLimit) counts in Redis, across processes (issue 17).
+  // A Redis that does not answer in time sends the checks to per-process memory until it does (shared-limits.ts).
   const redis = config.redisUrl ? await openRateLimitRedis(config.redisUrl, app.log) : null;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  const sharedStore = redis ? fallbackRateLimitStore(redis, `${config.redisKeyPrefix}rate-limit:`, app.log) : null;
+  if (redis) {
+    app.addHook('onClose', async () => {
+      sharedStore?.stop();
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler',
-    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rate-limit:`, skipOnError: true } : {}),
+    ...(sharedStore ? { store: sharedStore.store } : {}),
   });
   await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read (issue 11 §11)
   await app.register(multipart, { limits: multipartLimits });

@@ -22,7 +22,7 @@
  * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
  * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; hourly rollups are kept |
  * | WORKERS | 1 | server processes (node:cluster) sharing PORT; more than 1 needs DATABASE_URL (PGlite's DATA_DIR belongs to one process) |
- * | REDIS_URL | (unset) | Redis for the rate-limit counters shared by every process (`redis://host:6379/0`); unset = counters in each process's memory |
+ * | REDIS_URL | (unset) | Redis for the rate-limit counters shared by every process (`redis://host:6379/0`); unset = counters in each process's memory, as while Redis does not answer within 400 ms |
  * | REDIS_KEY_PREFIX | dc-banners: | prefix of the rate-limit keys in Redis (one per deployment sharing a Redis) |
  * | METRICS_TOKEN | (unset) | serves GET /metrics on PORT to `Authorization: Bearer <token>` (16+ chars); unset = /metrics is not on PORT |
  * | METRICS_PORT | (unset) | serves GET /metrics (no token unless METRICS_TOKEN is set) on its own port, for an internal network |

@@ -1,11 +1,12 @@
 /**
  * Sign-in routes: login, logout, current user, demo-account hint (spec 01 §2, §5; DECISIONS 4;
- * issue 11: per-IP and per-account limits answer 429 'Too many attempts, try again in N minutes').
+ * issue 11: per-IP and per-account-and-source limits answer 429 'Too many attempts, try again in N minutes').
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { normalizeIP } from '@fastify/rate-limit';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { demoAccountsSchema, loginAnswerSchema, loginBodySchema, meAnswerSchema } from '../../domain/contracts/auth';
 import { LOGIN_IP_LIMIT_PER_MINUTE, tooManyAttemptsMessage } from '../../domain/login-throttle';
@@ -31,7 +32,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     {
       config: {
         access: 'public',
-        // Per client IP (TRUST_PROXY decides what the IP is), on top of the per-account throttle in login().
+        // Per client IP (TRUST_PROXY decides what the IP is), on top of the per-account-and-source throttle in login().
         rateLimit: {
           max: LOGIN_IP_LIMIT_PER_MINUTE,
           timeWindow: '1 minute',
@@ -42,7 +43,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const body = request.body;
-      const { token, user } = await login(app.db, body.email, body.password, { ttlMs: app.config.sessionTtlMs, dummyHash });
+      const { token, user } = await login(app.db, body.email, body.password, { ttlMs: app.config.sessionTtlMs, dummyHash, source: normalizeIP(request.ip) });
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/',
         httpOnly: true,

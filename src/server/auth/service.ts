@@ -1,7 +1,7 @@
 /**
  * Sign-in and server-side sessions (spec 01 §4-§5, DECISIONS 4). A session is a random 32-byte
  * token held by the browser in an HttpOnly cookie; the database stores only its sha256.
- * Sign-in does equal work for every email and throttles failures per account (issue 11).
+ * Sign-in does equal work for every email and throttles failures per account and source (issue 11).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { dealers, loginThrottles, sessions, users } from '../db/schema';
 import type { SessionUser, Role } from '../../domain/schemas';
 import { TEXT } from '../../domain/constants';
 import { RateLimited, Unauthorized } from '../errors';
-import { lockRemainingMs, throttleAfterFailure, tooManyAttemptsMessage } from '../../domain/login-throttle';
+import { accountLockRemainingMs, lockRemainingMs, throttleAfterFailure, throttleKey, tooManyAttemptsMessage } from '../../domain/login-throttle';
 import { verifyPassword } from './password';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -25,6 +25,11 @@ export interface LoginOptions {
    * argon2 work as real accounts (issue 11).
    */
   dummyHash: Promise<string>;
+  /**
+   * Where the attempt comes from, as the throttle counts it: the client IP (request.ip, so
+   * TRUST_PROXY decides), an IPv6 address reduced to its /64 network (normalizeIP of @fastify/rate-limit).
+   */
+  source: string;
   /** The throttle's clock (tests inject it); default the current time. Sessions always use the real time. */
   now?: Date;
 }
@@ -34,19 +39,22 @@ export interface LoginOptions {
  *
  * Every attempt that is not refused for a lock does the same work whether the email is unknown,
  * deactivated or real: one throttle update and one argon2 verify (against the dummy hash when there
- * is no such user). Attempts are counted as failures per lower-cased email in login_throttles
- * (domain/login-throttle.ts) before the verify, for unknown emails too, so neither the timing nor
- * the lock tells whether an account exists, and a burst of concurrent guesses (from many IPs or
- * processes) cannot get more than maxFailures verifies past the lock. A success deletes the row.
+ * is no such user). Attempts are counted as failures per lower-cased email and source in
+ * login_throttles (domain/login-throttle.ts) before the verify, for unknown emails too, so neither
+ * the timing nor the lock tells whether an account exists, and a burst of concurrent guesses from
+ * one source cannot get more than maxFailures verifies past its lock. A success deletes the row of
+ * its source only: a guesser elsewhere stays locked, and locks nobody else out.
  * @returns the new session token (for the cookie) and the signed-in user.
- * @throws RateLimited('Too many attempts, try again in N minutes') while the email is locked, even
- *   for the right password (no verify is run then);
+ * @throws RateLimited('Too many attempts, try again in N minutes') while the email is locked for
+ *   this source or for every source (accountLockSources), even for the right password (no verify
+ *   is run then);
  *   Unauthorized('Invalid credentials') for an unknown email, a wrong password or a deactivated user.
  */
 export async function login(db: Db, email: string, password: string, opts: LoginOptions): Promise<{ token: string; user: SessionUser }> {
   const now = opts.now ?? new Date();
   const emailLower = email.trim().toLowerCase();
-  const lockedMs = await countAttempt(db, emailLower, now);
+  const key = throttleKey(emailLower, opts.source);
+  const lockedMs = await countAttempt(db, emailLower, key, now);
   if (lockedMs > 0) throw new RateLimited(tooManyAttemptsMessage(lockedMs), Math.ceil(lockedMs / 1000));
 
   const [row] = await db
@@ -55,7 +63,11 @@ export async function login(db: Db, email: string, password: string, opts: Login
     .where(eq(sql`lower(${users.email})`, emailLower));
   const matches = await verifyPassword(row ? row.passwordHash : await opts.dummyHash, password);
   if (!row || !row.isActive || !matches) throw new Unauthorized(TEXT.invalidCredentials); // already counted
-  await db.delete(loginThrottles).where(eq(loginThrottles.emailLower, emailLower));
+  await db.delete(loginThrottles).where(eq(loginThrottles.emailLower, key));
+  // The email's own row (countAttempt) holds no count: gone too once no other source has one.
+  await db
+    .delete(loginThrottles)
+    .where(and(eq(loginThrottles.emailLower, emailLower), sql`not exists (select 1 from ${loginThrottles} where starts_with(${loginThrottles.emailLower}, ${`${emailLower} `}))`));
 
   const token = randomBytes(32).toString('base64url');
   await db.insert(sessions).values({
@@ -70,20 +82,36 @@ export async function login(db: Db, email: string, password: string, opts: Login
 }
 
 /**
- * The per-account throttle's gate for one sign-in attempt for `emailLower` at `now`, atomic across
- * server processes (the row is created when missing, then read FOR UPDATE and written in one
- * transaction): when the email is locked, returns the milliseconds left and counts nothing; else
- * counts the attempt as a failure (throttleAfterFailure; a success deletes the row afterwards) and
- * returns 0.
+ * The throttle's gate for one sign-in attempt for `emailLower` under the source key `key` at
+ * `now`, atomic across server processes: in one transaction, the email's own row (key
+ * `emailLower`, created when missing) is read FOR UPDATE so that attempts on one email take turns,
+ * then the rows of all its sources are read. When the email is locked for this source, or for
+ * every source (accountLockRemainingMs of the others), returns the milliseconds left and counts
+ * nothing; else counts the attempt as a failure of this source (throttleAfterFailure; a success
+ * deletes the row afterwards) and returns 0.
  */
-async function countAttempt(db: Db, emailLower: string, now: Date): Promise<number> {
+async function countAttempt(db: Db, emailLower: string, key: string, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.insert(loginThrottles).values({ emailLower, failures: 0, lastFailureAt: now }).onConflictDoNothing({ target: loginThrottles.emailLower });
-    const [current] = await tx.select().from(loginThrottles).where(eq(loginThrottles.emailLower, emailLower)).for('update');
-    const lockedMs = lockRemainingMs(current, now);
+    await tx.select({ emailLower: loginThrottles.emailLower }).from(loginThrottles).where(eq(loginThrottles.emailLower, emailLower)).for('update');
+    const sources = await tx
+      .select()
+      .from(loginThrottles)
+      .where(sql`starts_with(${loginThrottles.emailLower}, ${`${emailLower} `})`);
+    const current = sources.find((s) => s.emailLower === key);
+    const lockedMs = Math.max(
+      lockRemainingMs(current, now),
+      accountLockRemainingMs(
+        sources.filter((s) => s !== current),
+        now,
+      ),
+    );
     if (lockedMs > 0) return lockedMs;
-    const next = throttleAfterFailure(current && current.failures > 0 ? current : null, now);
-    await tx.update(loginThrottles).set(next).where(eq(loginThrottles.emailLower, emailLower));
+    const next = throttleAfterFailure(current, now);
+    await tx
+      .insert(loginThrottles)
+      .values({ emailLower: key, ...next })
+      .onConflictDoUpdate({ target: loginThrottles.emailLower, set: next });
     return 0;
   });
 }

@@ -339,10 +339,11 @@ export const jobLeases = pgTable('job_leases', {
 });
 
 /**
- * Per-account sign-in throttle (issue 11, domain/login-throttle.ts): failed sign-ins per lower-cased
- * email, known or not (so a lock says nothing about whether the account exists), and the lock
- * they caused. Kept in the database so every server process sees the same count; a successful
- * sign-in deletes the row, and the retention job prunes rows whose failures are forgotten.
+ * Sign-in throttle (issue 11, domain/login-throttle.ts): failed sign-ins per lower-cased email,
+ * known or not (so a lock says nothing about whether the account exists), and client IP, keyed
+ * "email ip" (throttleKey), and the lock they caused; a row keyed by the bare email serialises the
+ * attempts on that email. Kept in the database so every server process sees the same count; a
+ * successful sign-in deletes its IP's row, and the retention job prunes rows whose failures are forgotten.
  */
 export const loginThrottles = pgTable('login_throttles', {
   emailLower: text('email_lower').primaryKey(),
