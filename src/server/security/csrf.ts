@@ -96,7 +96,7 @@ export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicOrigin: 
     const refusal = crossSiteRefusal(request.headers, [opts.publicOrigin, ownOrigin(request)]);
     if (!refusal) return done();
     const withSessionCookie = Boolean(request.cookies?.[SESSION_COOKIE]);
-    request.log.warn({ refusal, route: request.routeOptions.url ?? null, url: request.url.split('?')[0].slice(0, 200), withSessionCookie }, 'cross-site request refused');
+    request.log.warn({ refusal, route: request.routeOptions.url ?? null, url: request.url.split('?')[0]!.slice(0, 200), withSessionCookie }, 'cross-site request refused');
     done(new Forbidden(CROSS_SITE_REFUSED));
   });
 });
