@@ -135,6 +135,7 @@ describe('banner hot path', () => {
   it.each([
     ['a site the dealer does not allow (403)', 'model=civic&type=header', { ...https, origin: 'https://evil.example' }],
     ['a browser extension page (403, not a 500)', 'model=civic&type=header', { ...https, origin: 'chrome-extension://abcdef' }],
+    ['an opaque origin (403)', 'model=civic&type=header', { ...https, origin: 'null' }],
     ['an app referrer (403, not a 500)', 'model=civic&type=header', { ...https, referer: 'android-app://com.google.android.gm/' }],
     ['plain HTTP to a dealer that requires HTTPS (403)', 'model=civic&type=header', { origin: 'https://www.hondaofdemo.com' }],
     ['a query the schema refuses (400)', 'model=civic&type=sidebar', fromDealerSite],
