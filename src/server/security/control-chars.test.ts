@@ -85,9 +85,20 @@ describe('control characters in a public URL', () => {
 
   it('refuses it on the banner hot path too (over HTTP, with the dealer cached), answering as the route does', async () => {
     const good = `${origin}/api/scripts/${A}/asset?model=civic&type=header`;
-    expect((await fetch(good)).status).toBe(200); // dealer, choice and bytes cached: the hot path could answer
-    const [queriesBefore, linesBefore, answeredBefore] = [queries, lines.length, t.app.bannerHotPath.answered];
-    const res = await fetch(`${good}&ref=%00`); // a parameter the schema ignores: only the control character check refuses it
+    // The clock stopped: the cached dealer stays current (DEALER_CACHE_TTL_MS), so the hot path could answer.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    let res: Response;
+    let queriesBefore: number, linesBefore: number, answeredBefore: number;
+    try {
+      expect((await fetch(good)).status).toBe(200); // dealer, choice and bytes cached
+      const answered = t.app.bannerHotPath.answered;
+      expect((await fetch(good)).status).toBe(200);
+      expect(t.app.bannerHotPath.answered).toBe(answered + 1); // the hot path answers this URL
+      [queriesBefore, linesBefore, answeredBefore] = [queries, lines.length, t.app.bannerHotPath.answered];
+      res = await fetch(`${good}&ref=%00`); // a parameter the schema ignores: only the control character check refuses it
+    } finally {
+      vi.useRealTimers();
+    }
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/query parameter ref/);
     expect(t.app.bannerHotPath.answered).toBe(answeredBefore);
