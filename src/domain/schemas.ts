@@ -563,3 +563,18 @@ export interface CreativePerformance {
    */
   verdict: 'best' | 'leading' | 'trailing' | 'even' | null;
 }
+
+/** Line breaks and control characters (C0, DEL, C1, U+2028/U+2029): never in a one-line name. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+
+/**
+ * A dealer's name (spec 01 §3): trimmed, 1-120 characters on a single line: it is shown in lists,
+ * e-mail subjects and CSV exports, where a line break or control character would split or forge a line.
+ */
+export const dealerNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(120)
+  .refine((name) => !NOT_ONE_LINE.test(name), 'must be a single line: no line breaks, tabs or other control characters');

@@ -15,3 +15,11 @@ export function slugify(name: string): string {
     .replace(/-+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+/**
+ * True when `id` is a dealer or manufacturer id as slugify makes them: non-empty, lowercase a-z,
+ * 0-9 and single hyphens, no hyphen first or last ("honda-of-demo"; not "../admin", "A", "a--b").
+ */
+export function isSlug(id: string): boolean {
+  return id !== '' && slugify(id) === id;
+}

@@ -41,6 +41,7 @@ import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
 import { BeaconIntake } from './tracking/intake';
 import { HotPathContext, type HotPath } from './hot-paths';
+import { controlCharacterPlugin } from './security/control-chars';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
@@ -186,6 +187,8 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   });
 
   await app.register(requestIdPlugin); // X-Request-Id on every response, request durations in the metrics (issue 17)
+  // Control characters in the URL: 400 naming the part, before any hook or route reads it (a NUL reaching a query was a 500).
+  await app.register(controlCharacterPlugin);
   // /healthz, /readyz, /metrics; 503 while the event loop lags (issue 17)
   await app.register(healthPlugin, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, metricsToken: config.metricsToken, pendingMigrations });
   await app.register(cookie, { secret: config.sessionSecret });

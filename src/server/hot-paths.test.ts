@@ -4,7 +4,7 @@
  * fastify.inject (which never reaches that listener, so always the route), and the answers must be
  * equal: status, body and every header but the per-request ones; beacons must be counted alike.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
@@ -61,16 +61,32 @@ async function throughRoute(path: string, headers: Record<string, string>, body?
 /** An answer without what is not compared (the request id). */
 const same = (a: Answer) => ({ status: a.status, headers: a.headers, body: a.body });
 
-/** Asks twice over HTTP and once through the route; returns both, and whether the hot path answered the second. */
-async function compare(query: string, headers: Record<string, string> = {}) {
+/**
+ * Runs `run` with the clock (Date) stopped: the hot path answers only while the cached dealer
+ * settings are younger than DEALER_CACHE_TTL_MS (1 s, read from Date.now), so on a busy machine
+ * the requests of one comparison could otherwise straddle the expiry and reach the route instead.
+ */
+async function withClockStopped<T>(run: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  try {
+    return await run();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** Asks twice over HTTP and once through the route, the clock stopped; returns both, and whether the hot path answered the second. */
+function compare(query: string, headers: Record<string, string> = {}) {
   const path = `/api/scripts/${DEMO_DEALER.id}/asset?${query}`;
   const h = { 'user-agent': UA, 'accept-encoding': 'gzip, deflate, br', ...headers };
-  await overHttp(path, h); // makes and caches the choice and the bytes, as a first visitor does
-  const before = t.app.bannerHotPath.answered;
-  const hot = await overHttp(path, h);
-  const answeredHot = t.app.bannerHotPath.answered === before + 1;
-  const route = await throughRoute(path, h);
-  return { hot, route, answeredHot };
+  return withClockStopped(async () => {
+    await overHttp(path, h); // makes and caches the choice and the bytes, as a first visitor does
+    const before = t.app.bannerHotPath.answered;
+    const hot = await overHttp(path, h);
+    const answeredHot = t.app.bannerHotPath.answered === before + 1;
+    const route = await throughRoute(path, h);
+    return { hot, route, answeredHot };
+  });
 }
 
 const setSecurity = (patch: Partial<Security>) => t.patchSecurity(patch);
@@ -136,6 +152,7 @@ describe('banner hot path', () => {
   it.each([
     ['a site the dealer does not allow (403)', 'model=civic&type=header', { ...https, origin: 'https://evil.example' }],
     ['a browser extension page (403, not a 500)', 'model=civic&type=header', { ...https, origin: 'chrome-extension://abcdef' }],
+    ['an opaque origin (403)', 'model=civic&type=header', { ...https, origin: 'null' }],
     ['an app referrer (403, not a 500)', 'model=civic&type=header', { ...https, referer: 'android-app://com.google.android.gm/' }],
     ['plain HTTP to a dealer that requires HTTPS (403)', 'model=civic&type=header', { origin: 'https://www.hondaofdemo.com' }],
     ['a query the schema refuses (400)', 'model=civic&type=sidebar', fromDealerSite],
@@ -329,10 +346,13 @@ describe('what the hot paths record of a request', () => {
       await sampled.app.listen({ host: '127.0.0.1', port: 0 });
       const base = `http://127.0.0.1:${(sampled.app.server.address() as AddressInfo).port}`;
       const url = `/api/scripts/${DEMO_DEALER.id}/asset?model=delorean&type=header`;
-      await fetch(`${base}${url}`); // the dealer cached: the next 400 are the hot path's 404s
-      lines.length = 0;
-      const before = sampled.app.bannerHotPath.answered;
-      for (let i = 0; i < 400; i++) expect((await fetch(`${base}${url}`)).status).toBe(404);
+      const before = await withClockStopped(async () => {
+        await fetch(`${base}${url}`); // the dealer cached (and, the clock stopped, current): the next 400 are the hot path's 404s
+        lines.length = 0;
+        const answered = sampled.app.bannerHotPath.answered;
+        for (let i = 0; i < 400; i++) expect((await fetch(`${base}${url}`)).status).toBe(404);
+        return answered;
+      });
       expect(sampled.app.bannerHotPath.answered - before).toBe(400); // sampled or not, the hot path answers and logs
       const logged = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string }; res?: { statusCode: number }; reqId?: string }).filter((l) => l.msg === 'request completed');
       // 400 requests at 0.5: 200 expected (standard deviation 10); sampling twice would give 100.

@@ -12,6 +12,7 @@ import {
   analyticsPeriodSchema,
   assetStorageSchema,
   brandingSchema,
+  dealerNameSchema,
   dealerSchema,
   fallbackAssetSchema,
   manufacturerSchema,
@@ -37,7 +38,7 @@ const optionalHttpUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, er
 /** Body of POST /api/admin/dealers (DECISIONS 8). */
 export const createDealerSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(120),
+    name: dealerNameSchema,
     manufacturer: z.string().trim().min(1, 'is required').max(TEXT_LIMITS.id),
     websiteUrl,
     provider: providerSchema,
@@ -53,7 +54,7 @@ export type CreateDealer = z.output<typeof createDealerSchema>;
  * takes any subset of them, the import (platform.ts) every one (issue 11 §9).
  */
 export const dealerSettingsFields = z.object({
-  name: z.string().trim().min(1, 'is required').max(120),
+  name: dealerNameSchema,
   websiteUrl,
   provider: providerSchema,
   status: z.enum(DEALER_STATUSES),

@@ -98,6 +98,11 @@ describe('import validates like the settings screens (issue 11 §9)', () => {
         d.dealers[0].fallbackAssets.inlineMobile.push({ id: 'f2', name: 'f2', type: 'inlineMobile', url: 'http://127.0.0.1:8080/x.jpg', isUploaded: false, createdAt: '2026-01-01T00:00:00.000Z', isActive: true, priority: 1 }),
       /dealers\.0\.fallbackAssets\.inlineMobile\.0\.url: must not point at a private/,
     ],
+    ['a dealer id that is a path', (d) => (d.dealers[0].id = '../../admin'), /dealers\.0\.id: dealer id "\.\.\/\.\.\/admin" is not a slug/],
+    ['a dealer id with markup', (d) => (d.dealers[0].id = '<img src=x onerror=alert(1)>'), /dealers\.0\.id: dealer id "<img src=x onerror=alert\(1\)>" is not a slug/],
+    ['a dealer id in capitals or with a double hyphen', (d) => d.dealers.push({ ...d.dealers[0], id: 'Honda--Demo' }), /dealers\.1\.id: dealer id "Honda--Demo" is not a slug/],
+    ['an empty dealer id', (d) => (d.dealers[0].id = ''), /dealers\.0\.id: dealer id "" is not a slug/],
+    ['a dealer name on two lines', (d) => (d.dealers[0].name = 'Honda of Demo\r\nBcc: x@example.com'), /dealers\.0\.name: must be a single line/],
     ['the same email twice', (d) => d.users.push({ ...d.users[0], id: '2c5a4b1e-8a0f-4c55-9f0e-5d1c0b7a9e01', email: d.users[0].email.toUpperCase() }), /appears more than once/],
     ['an active viewer without a dealer', (d) => d.users.push({ id: '2c5a4b1e-8a0f-4c55-9f0e-5d1c0b7a9e02', email: 'lost@example.com', name: 'Lost', role: 'viewer', dealerId: null, isActive: true }), /"lost@example\.com" is active and needs a dealer/],
   ];
@@ -112,6 +117,31 @@ describe('import validates like the settings screens (issue 11 §9)', () => {
     expect(errorOf(res)).toMatch(/^Invalid import data format: /);
     expect(errorOf(res)).toMatch(message);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('dealer names are one line', () => {
+  it.each([
+    ['a line feed', 'Honda of Demo\nSecond line'],
+    ['a carriage return', 'Honda\rof Demo'],
+    ['a tab', 'Honda\tof Demo'],
+    ['a NUL', 'Honda\u0000'],
+    ['a Unicode line separator', 'Honda\u2028Demo'],
+  ])('refuses %s in the name on create and in the settings, naming the field', async (_name, name) => {
+    const before = (await call(t, admin, 'GET', `/api/dealers/${DEMO_DEALER.id}`)).json().dealer.name;
+    const created = await call(t, admin, 'POST', '/api/admin/dealers', { name, manufacturer: 'honda', websiteUrl: 'https://x.example', provider: 'dealeron' });
+    expect(created.statusCode).toBe(400);
+    expect(errorOf(created)).toMatch(/^name: must be a single line: no line breaks, tabs or other control characters/);
+    const updated = await call(t, admin, 'PUT', `/api/admin/dealers/${DEMO_DEALER.id}/settings`, { name });
+    expect(updated.statusCode).toBe(400);
+    expect(errorOf(updated)).toMatch(/^name: must be a single line/);
+    expect((await call(t, admin, 'GET', `/api/dealers/${DEMO_DEALER.id}`)).json().dealer.name).toBe(before);
+  });
+
+  it('still takes a name with spaces, punctuation and accents, trimmed', async () => {
+    const res = await call(t, admin, 'PUT', `/api/admin/dealers/${DEMO_DEALER.id}/settings`, { name: '  Honda of Démo & Sons, Inc.  ' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().dealer.name).toBe('Honda of Démo & Sons, Inc.');
   });
 });
 

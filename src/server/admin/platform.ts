@@ -14,6 +14,7 @@ import { dealerConfigsSchema, manufacturerSchema, type AnalyticsPeriod } from '.
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
+import { isSlug } from '../../domain/slug';
 import { ADMIN_TREND_PERIOD, BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
 import { assertDealerSettingsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
 import { manufacturerInputSchema } from './manufacturers';
@@ -128,7 +129,11 @@ const importDataSchema = z.object({
   manufacturers: z.array(manufacturerInputSchema.extend({ id: z.string().min(1).max(100), createdAt: z.string(), updatedAt: z.string() })),
   dealers: z.array(
     z.object({
-      id: z.string().min(1).max(100),
+      // The rule of ids made by creating a dealer: it names URL paths, cache keys and script files.
+      id: z
+        .string()
+        .max(100)
+        .refine(isSlug, { error: (issue) => `dealer id ${JSON.stringify(String(issue.input).slice(0, 100))} is not a slug: lowercase letters, digits and single hyphens, as made from a dealer name` }),
       name: settings.name,
       manufacturer: z.string().min(1).max(100),
       websiteUrl: settings.websiteUrl,

@@ -37,7 +37,9 @@ import {
   resolveWindow,
   storageUsage,
   updateAsset,
-  uploadAsset,
+  checkUpload,
+  type CheckedUpload,
+  storeUpload,
   windowTimeZone,
 } from './service';
 
@@ -125,11 +127,16 @@ export async function assetRoutes(fastify: FastifyInstance) {
       const window = resolveWindow(fields, { startsAt: null, endsAt: null }, await windowTimeZone(app.db, dealerId));
       const now = app.now();
       const dealer = (await findDeliveryDealer(app, dealerId)) ?? undefined; // for the "will never show" check (issue 15)
-      const results: UploadResult[] = [];
-      for (const part of parts) {
-        results.push('refused' in part ? part.refused : await uploadAsset(app.db, dealerId, part.filename, part.bytes, { window, now, dealer }));
-      }
-      if (results.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');
+      const checked: Array<CheckedUpload | Extract<UploadResult, { ok: false }>> = [];
+      for (const part of parts) checked.push('refused' in part ? part.refused : await checkUpload(part.filename, part.bytes, { dealer }));
+      if (checked.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');
+      // The files are stored in one transaction (each in a savepoint): a file refused for its
+      // content or the quota leaves the others, but a failed write (a full disk) stores none.
+      const results = await app.db.transaction(async (tx) => {
+        const stored: UploadResult[] = [];
+        for (const c of checked) stored.push('ok' in c ? c : await storeUpload(tx, dealerId, c, { window, now }));
+        return stored;
+      });
       return { results };
     },
   );

@@ -11,7 +11,7 @@ import type { BannerBytes } from '../delivery/service';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
-import type { Asset, AssetReplacement, AssetType, BannerSizes, VehicleModel } from '../../domain/schemas';
+import type { Asset, AssetReplacement, AssetType, BannerSizes, ParsedFilename, VehicleModel } from '../../domain/schemas';
 import {
   ACCEPTED_IMAGE_EXTENSIONS,
   MAX_ASSET_BYTES,
@@ -126,22 +126,22 @@ export async function storageUsage(db: Db, dealerId: string): Promise<{ usedByte
 /** The same bytes are already stored for the dealer (issue 15): the upload is answered as already uploaded, nothing stored. */
 class AlreadyUploaded extends Error {}
 
+/** An uploaded file that passed the checks needing no database (checkUpload), ready to store. */
+export interface CheckedUpload {
+  filename: string;
+  bytes: Buffer;
+  parsed: ParsedFilename;
+  info: Awaited<ReturnType<typeof inspectImage>>;
+  warnings: string[];
+  contentHash: string;
+}
+
 /**
- * Validates and stores one uploaded file for a dealer, with the upload's promotion window
- * (`window`, already checked by resolveWindow; issue 15). Bad input never throws: it comes back as
- * `{ ok: false, error, hint? }` so the other files of the same upload still go through; so does a
- * file whose bytes the dealer already stored for the same model and trim ('Already uploaded: the
- * same file is stored as {name}', by content hash; for another model it is stored with a note). With `opts.dealer` (its page plans), a file that can never show, or names
- * another make, is stored with a warning saying so and the nearest model (upload-checks.ts, issue 15).
- * Quota checks and the insert run in one transaction holding the dealer row lock.
+ * The checks of one uploaded file that need no database: its name, type, size and image (issue
+ * 15's page-plan warnings with `opts.dealer`). Bad input never throws: it comes back as
+ * `{ filename, ok: false, error, hint? }`, so the other files of the same upload still go through.
  */
-export async function uploadAsset(
-  db: Db,
-  dealerId: string,
-  filename: string,
-  bytes: Buffer,
-  opts: { window?: AssetWindow; now: Date; dealer?: UploadCheckDealer },
-): Promise<UploadResult> {
+export async function checkUpload(filename: string, bytes: Buffer, opts: { dealer?: UploadCheckDealer }): Promise<CheckedUpload | Extract<UploadResult, { ok: false }>> {
   const named = validateAssetFilename(filename);
   if (!named.ok) return { filename, ok: false, error: named.error, hint: named.suggestion };
   const ext = fileExtension(filename);
@@ -167,6 +167,21 @@ export async function uploadAsset(
   }
   if (opts.dealer) warnings.push(...deadBannerWarnings(parsed, opts.dealer));
   const contentHash = createHash('sha256').update(bytes).digest('hex');
+  return { filename, bytes, parsed, info, warnings, contentHash };
+}
+
+/**
+ * Stores one checked upload for a dealer, with the upload's promotion window (`window`, already
+ * checked by resolveWindow; issue 15). A file whose bytes the dealer already stored for the same
+ * model and trim comes back as `{ ok: false }` ('Already uploaded: the same file is stored as
+ * {name}', by content hash; for another model it is stored with a note), as does one over the
+ * quota. Quota checks and the insert run in one transaction (a savepoint when `db` is a
+ * transaction: the route stores a whole upload in one) holding the dealer row lock.
+ * @throws NotFound for an unknown dealer; database errors (a full disk among them) as they come.
+ */
+export async function storeUpload(db: Db | Tx, dealerId: string, upload: CheckedUpload, opts: { window?: AssetWindow; now: Date }): Promise<UploadResult> {
+  const { filename, bytes, parsed, info, contentHash } = upload;
+  const warnings = [...upload.warnings];
   try {
     const asset = await db.transaction(async (tx) => {
       const [dealer] = await tx

@@ -11,11 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { DrizzleQueryError, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ALWAYS_WRITABLE,
   DATABASE_STOPPED_MESSAGE,
   DatabaseStopped,
+  RESERVED_PER_BODY_BYTE,
   StorageGuard,
   isOutOfDisk,
   isRefusedWhenFull,
@@ -24,10 +26,12 @@ import {
 import { openDatabase, type Database, type Db } from './client';
 import { seedDemoData, DEMO_DEALER } from './seed';
 import { LOCK_FILE_NAME } from './data-dir-lock';
+import { assetBlobs } from './schema';
 import { openTestDatabase, cookieHeader, createTestApp } from '../test-app';
 import { loadConfig } from '../config';
 import { buildApp } from '../app';
 import { mountTmpfs, unmountTmpfs } from '../../../tests/fixtures/tmpfs';
+import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 
 const OUT_OF_DISK = { error: { code: 'INSUFFICIENT_STORAGE', message: 'The server is out of disk space; changes are refused until space is freed' } };
 const STOPPED = { error: { code: 'UNAVAILABLE', message: DATABASE_STOPPED_MESSAGE } };
@@ -187,6 +191,87 @@ describe('storage plugin', () => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: MANAGER });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual(STOPPED);
+  });
+
+  /** An app whose guard sees `free()` bytes free (a fake disk) and a floor of `minFreeBytes`. */
+  async function appOnFakeDisk(free: () => number, minFreeBytes: number) {
+    const guard = new StorageGuard('/fake-data-dir', minFreeBytes, async () => free());
+    const app = await buildApp({ config: appConfig(), db, logger: false, storage: guard });
+    apps.push(app);
+    return { app, guard };
+  }
+
+  const assetNames = async (app: FastifyInstance, cookie: string) =>
+    ((await app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/assets`, headers: { cookie } })).json().assets as { name: string }[]).map((a) => a.name);
+
+  it('reserves each upload against the floor: the second of two concurrent uploads that would cross it answers 507 and stores nothing', async () => {
+    const a = multipartBody([{ filename: 'new_2025_honda_civic_ex_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#113355') }]);
+    const b = multipartBody([
+      { filename: 'new_2025_honda_pilot_ex_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#335511') },
+      { filename: 'new_2025_honda_accord_ex_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#551133') },
+    ]);
+    // Room above the floor for A's reservation and half of B's: each fits alone, not both at once.
+    const floor = 64 * 1024 * 1024;
+    const room = RESERVED_PER_BODY_BYTE * (a.body.length + b.body.length / 2);
+    const { app, guard } = await appOnFakeDisk(() => floor + room, floor);
+    const cookie = await signIn(app);
+    await vi.waitFor(() => expect(guard.reserved).toBe(0)); // the sign-in's own reservation ended
+    const upload = (body: Buffer | PassThrough, contentType: string, length: number) =>
+      app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType, 'content-length': String(length) } });
+
+    // A streams its body slowly: it holds its reservation until B was answered.
+    const slow = new PassThrough();
+    const first = upload(slow, a.contentType, a.body.length);
+    slow.write(a.body.subarray(0, 100));
+    await vi.waitFor(() => expect(guard.reserved).toBe(RESERVED_PER_BODY_BYTE * a.body.length));
+    const second = await upload(b.body, b.contentType, b.body.length);
+    expect(second.statusCode).toBe(507);
+    expect(second.json().error.code).toBe('INSUFFICIENT_STORAGE');
+    expect(second.json().error.message).toMatch(/^The server has not enough free disk space for this request \(about \d+ MB\); nothing was stored/);
+    slow.end(a.body.subarray(100));
+    expect((await first).statusCode).toBe(200);
+    await vi.waitFor(() => expect(guard.reserved).toBe(0));
+    const names = await assetNames(app, cookie);
+    expect(names).toContain('new_2025_honda_civic_ex_1920x300.jpg');
+    expect(names).not.toContain('new_2025_honda_pilot_ex_1920x300.jpg');
+    expect(names).not.toContain('new_2025_honda_accord_ex_1920x300.jpg');
+
+    // Once A ended, B fits alone.
+    const again = await upload(b.body, b.contentType, b.body.length);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
+  });
+
+  it('stores a multi-file upload whole or not at all: a write failing for lack of disk space stores none of its files', async () => {
+    const diskFull = wrapped(pgError('could not extend file "base/5/16385": No space left on device', '53100'));
+    let blobs = 0;
+    // The database as the app sees it, failing the upload's second file write as a full disk would.
+    const failSecondFile = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get: (t, prop) => {
+          const real = t as unknown as Record<string | symbol, (...args: unknown[]) => unknown>;
+          if (prop === 'transaction') return (run: (tx: unknown) => unknown, config?: unknown) => real.transaction!((tx: unknown) => run(failSecondFile(tx as object)), config);
+          if (prop === 'insert') {
+            return (table: unknown) => {
+              if (table === assetBlobs && ++blobs === 2) throw diskFull;
+              return real.insert!(table);
+            };
+          }
+          const value = Reflect.get(t, prop) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(t) : value;
+        },
+      });
+    const app = await buildApp({ config: appConfig(), db: failSecondFile(db), logger: false });
+    apps.push(app);
+    const cookie = await signIn(app);
+    const files = ['new_2025_honda_hr-v_lx_1920x300.jpg', 'new_2025_honda_odyssey_ex_1920x300.jpg', 'new_2025_honda_passport_ex_1920x300.jpg'];
+    const { body, contentType } = multipartBody(await Promise.all(files.map(async (filename, i) => ({ filename, data: await makeBanner(1920, 300, 'jpeg', `#${i}${i}66aa`) }))));
+    const res = await app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType } });
+    expect(res.statusCode).toBe(507);
+    expect(res.json()).toEqual(OUT_OF_DISK);
+    expect(blobs).toBe(2);
+    const names = await assetNames(app, cookie);
+    for (const f of files) expect(names).not.toContain(f);
   });
 
   it('the error handler answers 507 when a query fails for lack of disk space', async () => {

@@ -29,6 +29,15 @@
  * 3. storageFailure / isOutOfDisk: the app's error handler answers 507 for ENOSPC/53100 errors
  *    that still reach it (a write that was already running when the disk filled).
  *
+ * 4. Reservations: the free space is measured only every few seconds, so concurrent uploads could
+ *    each pass the floor and together fill the disk. Every change with a body reserves
+ *    RESERVED_PER_BODY_BYTE times its declared size (Content-Length; for a chunked body the most it
+ *    may send) against the free space at the last check minus what other requests hold, once the
+ *    caller's access was checked; one that would cross DATA_MIN_FREE_MB is refused with 507 before
+ *    anything is stored (and, for an upload, before its files are read). The reservation is
+ *    released when the request ends, after the free space was measured again (so what it wrote is
+ *    counted by then).
+ *
  * Which requests are changes: every method but GET, HEAD and OPTIONS. Signing in counts (it
  * stores a session), so while the disk is low nobody new can sign in; users already signed in
  * keep reading. Exempt: sign-out (it only deletes a row, and must not leave a user stuck
@@ -40,6 +49,7 @@ import fp from 'fastify-plugin';
 import type { PGlite } from '@electric-sql/pglite';
 import { AppError, InsufficientStorage } from '../errors';
 import { causeChain } from './availability';
+import { MAX_MULTIPART_REQUEST_BYTES } from '../security/limits';
 
 /** How often the free space of DATA_DIR is checked. */
 export const STORAGE_CHECK_INTERVAL_MS = 2000;
@@ -47,6 +57,11 @@ export const STORAGE_CHECK_INTERVAL_MS = 2000;
 export const DATABASE_STOPPED_MESSAGE = 'The database stopped after running out of disk space; free disk space and restart the server';
 /** Changes that stay allowed while the disk is low (method and route pattern); see module doc. */
 export const WRITES_ALLOWED_WHEN_FULL: ReadonlySet<string> = new Set(['POST /api/auth/logout', 'POST /api/analytics/track']);
+/**
+ * Disk bytes reserved per byte of a request body: the database writes new data twice (its WAL,
+ * then the table), and a multipart body is its files plus a few hundred bytes.
+ */
+export const RESERVED_PER_BODY_BYTE = 2;
 /** SQLSTATE disk_full. */
 const DISK_FULL_SQLSTATE = '53100';
 const MIB = 1024 * 1024;
@@ -98,14 +113,18 @@ export class StorageGuard implements StorageStatus {
   stopReason: string | null = null;
   /** Where state changes are logged; set by storagePlugin. */
   log: StorageLogger | undefined;
+  /** Bytes held by requests in progress (reserve), counted as used until each ends. */
+  reserved = 0;
 
   /**
    * @param dataDir the absolute data directory.
    * @param minFreeBytes the floor (DATA_MIN_FREE_MB in bytes); 0 refuses writes only after a disk-full error.
+   * @param measure the free bytes of `dataDir` (statfs: space available to unprivileged users); tests pass their own.
    */
   constructor(
     readonly dataDir: string,
     readonly minFreeBytes: number,
+    private readonly measure: (dataDir: string) => Promise<number> = freeBytesOf,
   ) {}
 
   get writable(): boolean {
@@ -119,8 +138,7 @@ export class StorageGuard implements StorageStatus {
   async check(): Promise<void> {
     let free: number;
     try {
-      const s = await statfs(this.dataDir);
-      free = s.bavail * s.bsize;
+      free = await this.measure(this.dataDir);
     } catch (err) {
       this.log?.warn({ err, dataDir: this.dataDir }, 'cannot measure free disk space of the data directory');
       return;
@@ -133,6 +151,28 @@ export class StorageGuard implements StorageStatus {
       else this.log?.info(detail, 'data directory has disk space again; accepting changes');
     }
     this.lowSpace = low;
+  }
+
+  /**
+   * Holds `bytes` of the free space for one request (module doc, defence 4).
+   * @returns the release function (call it once the request ended; it measures the free space
+   *   again, then gives the bytes back; calling it again does nothing), or null when the free space
+   *   at the last check minus every reservation would fall below the floor with these bytes too
+   *   (never null while the free space is unknown).
+   */
+  reserve(bytes: number): (() => Promise<void>) | null {
+    if (this.freeBytes !== null && this.freeBytes - this.reserved - bytes < this.minFreeBytes) return null;
+    this.reserved += bytes;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      try {
+        await this.check();
+      } finally {
+        this.reserved -= bytes;
+      }
+    };
   }
 
   /** A write failed for lack of space: refuse changes until the next check finds enough. */
@@ -149,6 +189,12 @@ export class StorageGuard implements StorageStatus {
     this.stopped = true;
     this.stopReason ??= reason;
   }
+}
+
+/** Free bytes of the file system holding `dir`, as an unprivileged user may use them. */
+async function freeBytesOf(dir: string): Promise<number> {
+  const s = await statfs(dir);
+  return s.bavail * s.bsize;
 }
 
 function fieldOf(err: object, name: string): string | undefined {
@@ -241,6 +287,20 @@ export function isRefusedWhenFull(request: Pick<FastifyRequest, 'method'> & { ro
   return !(route && WRITES_ALLOWED_WHEN_FULL.has(`${method} ${route}`));
 }
 
+/** Each request's reservation release (storagePlugin). */
+const reservations = new WeakMap<FastifyRequest, () => Promise<void>>();
+
+/**
+ * The most body bytes a request may send: its Content-Length, else (a chunked body) its cap (the
+ * multipart request cap, or the route's body limit); 0 without a body.
+ */
+function bodyBytesAtMost(request: FastifyRequest): number {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined) return Number(declared) || 0;
+  if (request.headers['transfer-encoding'] === undefined) return 0;
+  return /^multipart\//i.test(request.headers['content-type'] ?? '') ? MAX_MULTIPART_REQUEST_BYTES : request.routeOptions.bodyLimit ?? 1024 * 1024;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Storage state (issue 10): `app.storage.writable` is false while changes must not be written. */
@@ -257,8 +317,9 @@ export interface StoragePluginOptions {
 
 /**
  * Fastify plugin: decorates `app.storage`, checks the free space once at registration and then
- * every interval (an unref'd timer, cleared on close), and refuses changes with 507 (or 503 once
- * the database stopped) while the guard is not writable.
+ * every interval (an unref'd timer, cleared on close), refuses changes with 507 (or 503 once
+ * the database stopped) while the guard is not writable, and reserves each change's body size
+ * (module doc, defence 4): 507 naming the size when it does not fit.
  */
 export const storagePlugin = fp(
   async (app: FastifyInstance, opts: StoragePluginOptions) => {
@@ -279,6 +340,29 @@ export const storagePlugin = fp(
       if (guard.writable || !isRefusedWhenFull(request)) return done();
       done(guard.stopped ? new DatabaseStopped(guard.stopReason ?? 'stopped') : new InsufficientStorage());
     });
+    // After the access check (accessPlugin's preValidation, registered before this plugin), so
+    // nobody without the right to write can hold disk space; before the handler stores anything.
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (!isRefusedWhenFull(request)) return done();
+      const bytes = bodyBytesAtMost(request) * RESERVED_PER_BODY_BYTE;
+      if (bytes === 0) return done();
+      const release = guard.reserve(bytes);
+      if (!release) {
+        const neededMb = Math.ceil(bytes / MIB);
+        request.log.warn({ neededMb, freeMb: Math.floor((guard.freeBytes ?? 0) / MIB), reservedMb: Math.ceil(guard.reserved / MIB) }, 'not enough disk space for a request; answered 507');
+        return done(new InsufficientStorage(`The server has not enough free disk space for this request (about ${neededMb} MB); nothing was stored. Try again later or with fewer files`));
+      }
+      reservations.set(request, release);
+      done();
+    });
+    // The request's reservation ends with it: answered, or abandoned by the client.
+    const release = async (request: FastifyRequest) => {
+      const held = reservations.get(request);
+      reservations.delete(request);
+      await held?.();
+    };
+    app.addHook('onResponse', release);
+    app.addHook('onRequestAbort', release);
   },
   { name: 'dc-banners-storage' },
 );

@@ -16,7 +16,7 @@
  * two answer for answer.
  *
  * Everything else is handed to Fastify unchanged (the caller's `false`): another method or path, a
- * query the schema refuses, anything not cached or not current (a dealer whose settings are older
+ * query the schema refuses or holding a control character (refused with 400 by the route's hook), anything not cached or not current (a dealer whose settings are older
  * than DEALER_CACHE_TTL_MS, a choice or bytes not made yet: the route makes them, and the next
  * request is hot), a refusal (the route answers the 403), a redirect to a CDN or fallback image,
  * a query over MAX_QUERY_LENGTH, and every request while the server sheds load or is closing
@@ -32,6 +32,7 @@ import { dealerPolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
 import { countHotHits, hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, type HotLookup } from './service';
 import { NotFound } from '../errors';
+import { hasControlCharacter } from '../security/control-chars';
 import type { HotPath, HotPathContext } from '../hot-paths';
 
 /** The route's path with a plain dealer id (letters, digits, hyphens: nothing for the router to decode) and its query. */
@@ -108,12 +109,13 @@ export class BannerHotPath implements HotPath {
     this.answered += 1;
   }
 
-  /** The query as the route validates it (cached by its raw text); null when the schema refuses it. */
+  /** The query as the route validates it (cached by its raw text); null when the schema refuses it or it holds a control character. */
   private query(raw: string): AssetQuery | null {
     let entry = this.queries.get(raw);
     if (entry === undefined) {
-      const parsed = assetQuerySchema.safeParse(raw === '' ? {} : parseQuery(raw));
-      entry = { q: parsed.success ? parsed.data : null };
+      // A control character is the route's 400 (security/control-chars.ts): handed to Fastify.
+      const parsed = hasControlCharacter(raw) ? null : assetQuerySchema.safeParse(raw === '' ? {} : parseQuery(raw));
+      entry = { q: parsed?.success ? parsed.data : null };
       this.queries.set(raw, entry);
     }
     return entry.q;

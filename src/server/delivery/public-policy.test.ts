@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
+import { eq } from 'drizzle-orm';
+import { dealers } from '../db/schema';
 import { hostAllowed } from './public-policy';
 import type { Security } from '../../domain/schemas';
 
@@ -45,6 +47,30 @@ describe('dealer security on public endpoints', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('Origin https://evil.example is not an allowed domain for this dealer');
     expect((await image({ referer: 'https://evil.example/page' })).statusCode).toBe(403);
+  });
+
+  it('refuses an image for an opaque origin (Origin: null) while the dealer has allowed domains, whatever the Referer says', async () => {
+    for (const headers of [{ origin: 'null' }, { origin: 'null', referer: 'https://www.hondaofdemo.com/new-inventory' }] as Record<string, string>[]) {
+      const res = await image(headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toEqual({ code: 'FORBIDDEN', message: 'Requests from an opaque origin (Origin: null) are refused for this dealer' });
+    }
+    const [{ security }] = (await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id))) as [{ security: Security }];
+    await setSecurity({ allowedDomains: [] }); // no domains listed: nothing to be outside of
+    try {
+      expect((await image({ origin: 'null' })).statusCode).toBe(200);
+    } finally {
+      await setSecurity({ allowedDomains: security.allowedDomains });
+    }
+  });
+
+  it('serves an image with neither Origin nor Referer (a no-referrer page), without CORS headers; refuses such a beacon', async () => {
+    const res = await image();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const beacon = await track();
+    expect(beacon.statusCode).toBe(403);
+    expect(beacon.json().error.message).toBe('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
   });
 
   it('allows any origin when CORS enforcement is off', async () => {

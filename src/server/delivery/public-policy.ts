@@ -60,12 +60,14 @@ export interface PolicyRequest {
 
 /**
  * The dealer's settings applied to a public request: refuses it when they forbid it, and returns
- * the origin to answer CORS for (null: no CORS headers). Images (`beacon` false) without Origin and
- * Referer (privacy settings may strip both) are not refused for their origin: there is nothing to
- * check. Beacons (`beacon` true, issue 11) are stricter, because a forged beacon changes the
- * dealer's numbers: `Origin: null` (sandboxed iframes, data: pages) is always refused, and a beacon
- * with neither Origin nor Referer is refused when the dealer restricts domains. Origin headers stop
- * browsers, not scripts: any non-browser client can write them.
+ * the origin to answer CORS for (null: no CORS headers). While the dealer restricts domains
+ * (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data: pages) is refused, and
+ * an image (`beacon` false) with neither Origin nor Referer is served: a plain `<img>` sends no
+ * Origin, and a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no
+ * Referer either, so refusing it would break real dealer pages. Beacons (`beacon` true, issue 11)
+ * are stricter, because a forged beacon changes the dealer's numbers: `Origin: null` is always
+ * refused, and a beacon with neither Origin nor Referer is refused when the dealer restricts
+ * domains. Origin headers stop browsers, not scripts: any non-browser client can write them.
  * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
  */
 export function dealerPolicy(request: PolicyRequest, security: Security, opts: { beacon?: boolean } = {}): string | null {
@@ -74,6 +76,8 @@ export function dealerPolicy(request: PolicyRequest, security: Security, opts: {
   }
   if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
   if (!security.enableCors) return null;
+  // An opaque origin (sandboxed iframe, data: page) could be any site: it is on no allowed domain.
+  if (request.headers.origin === 'null' && restrictsDomains(security)) throw new Forbidden('Requests from an opaque origin (Origin: null) are refused for this dealer');
   const header = request.headers.origin;
   // A dealer's pages send few distinct Origin values: their answer is kept with the settings (no URL parsing per request).
   let kept = header === undefined ? undefined : originAnswers.get(security);

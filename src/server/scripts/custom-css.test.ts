@@ -42,6 +42,38 @@ describe('scopeCustomCss', () => {
     expect(flat('.dc-banner { position: fixed; top: 0 }')).toBe('.dc-banner { top: 0 }');
   });
 
+  it.each([
+    ['a custom property fed to position', '.dc-banner { --p: fixed; position: var(--p); inset: 0 }', '.dc-banner { inset: 0 }'],
+    ['var() with a fallback', '.dc-banner { position: var(--nope, fixed); top: 0 }', '.dc-banner { top: 0 }'],
+    ['a host-page variable (whatever it holds)', '.dc-banner { position: var(--page-position) }', '.dc-banner { }'],
+    ['env() and attr()', 'img { position: env(p); color: red } a { position: attr(data-p) }', '.dc-banner img { color: red } .dc-banner a { }'],
+    ['an escaped property name', '.dc-banner { posit\\ion: fixed; z-index: 9 }', '.dc-banner { z-index: 9 }'],
+    ['a hex-escaped property name', '.dc-banner { posit\\69 on: fixed } .dc-banner { p\\00006Fsition:fixed }', '.dc-banner { } .dc-banner { }'],
+    ['an escaped value', '.dc-banner { position: fi\\78 ed; color: red }', '.dc-banner { color: red }'],
+    ['a comment splitting the value', '.dc-banner { position: fi/**/xed; color: red }', '.dc-banner { color: red }'],
+    ['a comment before !important', '.dc-banner { position: fixed/**/!important }', '.dc-banner { }'],
+    ['!important spelt apart', '.dc-banner { position: fixed ! important }', '.dc-banner { }'],
+    ['an old-IE hack after the value', '.dc-banner { position: fixed!ie }', '.dc-banner { }'],
+    ['a custom property holding fixed or a refused URL', '.dc-banner { --a: fixed; --b: url(http://t.example/p.gif); --c: 4px; margin: var(--c) }', '.dc-banner { --c: 4px; margin: var(--c) }'],
+    ['expression() and behaviours', 'img { width: expression(alert(1)); behavior: url(https://x.example/x.htc); -moz-binding: url(https://x.example/x.xml#x) }', '.dc-banner img { }'],
+    ['url(javascript:)', 'a { background: url(javascript:alert(1)); background-image: url("javascript:alert(1)") }', '.dc-banner a { }'],
+    ['@import, also in @media', '@import "https://x.example/a.css"; @media screen { @import url(https://x.example/a.css); img { color: red } }', '@media screen { .dc-banner img { color: red } }'],
+  ])('drops %s', (_name, css, expected) => {
+    expect(flat(css)).toBe(expected);
+  });
+
+  it('keeps legitimate CSS, escaped property names written plainly, !important and computed values elsewhere', () => {
+    expect(flat('.dc-banner { position: relative !important; --gap: 4px; margin: var(--gap, 2px) calc(1px + 2%) } img { position: absolute; inset: 0 }')).toBe(
+      '.dc-banner { position: relative !important; --gap: 4px; margin: var(--gap, 2px) calc(1px + 2%) } .dc-banner img { position: absolute; inset: 0 }',
+    );
+    expect(flat('img { b\\6f rder-radius: 8px; COLOR: Red; -webkit-filter: blur(1px); position: sticky /* keeps */ }')).toBe(
+      '.dc-banner img { border-radius: 8px; color: Red; -webkit-filter: blur(1px); position: sticky }',
+    );
+    expect(flat('@supports (display: grid) { .dc-banner { display: grid; background: url(https://cdn.example/x.png) no-repeat } }')).toBe(
+      '@supports (display: grid) { .dc-banner { display: grid; background: url(https://cdn.example/x.png) no-repeat } }',
+    );
+  });
+
   it('refuses text that is not CSS, naming the field, line and column', () => {
     expect(() => scopeCustomCss('} body { background: red } .x {')).toThrow(/^branding\.customCss: CSS syntax error at line 1, column 1: Unexpected \}/);
     expect(() => scopeCustomCss('img { color: red')).toThrow(/CSS syntax error at line 1, column 1: Unclosed block/);

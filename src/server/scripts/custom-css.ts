@@ -9,7 +9,10 @@
  * outside any rule apply to the slot itself. What could reach the rest of the page is dropped:
  * selectors that leave the slot through a sibling combinator (`.dc-banner ~ p`), at-rules other
  * than @media, @supports and @container (@import, @font-face, @keyframes, @layer and the like are
- * global), `url()` other than https: and data:image/, and `position: fixed`.
+ * global), `url()` other than https: and data:image/, and `position: fixed`. The rules run on what a
+ * browser reads: property names with their CSS escapes decoded, values without comments; a value
+ * that is escaped or computed where it matters (`fi\78 ed`, `position: var(--p)`) is dropped, and
+ * so is a custom property that could feed a forbidden value (see keepDeclaration).
  *
  * `customCssStatement` is the JavaScript the server puts before the dealer's script when the
  * dealer has custom CSS: it adopts the scoped text as a constructed stylesheet, which a dealer
@@ -61,9 +64,47 @@ function scopeRule(rule: Rule): void {
   else rule.selectors = selectors;
 }
 
+/** The values `position` may take: never `fixed` (a full-page overlay), nor anything computed (var(), env(), attr()). */
+const POSITIONS = new Set(['static', 'relative', 'absolute', 'sticky', 'inherit', 'initial', 'unset', 'revert', 'revert-layer']);
+/** Properties that run code or load bindings in old browsers. */
+const CODE_PROPERTIES = new Set(['behavior', '-moz-binding']);
+/** Values that run code in old browsers or name a script URL. */
+const CODE_VALUE = /expression\s*\(|javascript:|vbscript:/i;
+/** A property name once its escapes are decoded: a custom property or a plain (possibly vendor-prefixed) one. */
+const PROPERTY = /^(?:--[\w-]+|-?[a-z][a-z0-9-]*)$/i;
+
+/**
+ * The text of a CSS identifier with its escapes decoded (CSS Syntax 3 §4.3.7): `\69 ` and `\000069`
+ * are `i`, `\i` is `i`; a code point that is zero, a surrogate or past U+10FFFF becomes U+FFFD.
+ */
+export function cssUnescape(text: string): string {
+  return text.replace(/\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([\s\S]))/gi, (_m, hex: string | undefined, char: string | undefined) => {
+    if (hex === undefined) return char!;
+    const cp = parseInt(hex, 16);
+    return cp === 0 || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ? '\uFFFD' : String.fromCodePoint(cp);
+  });
+}
+
+/**
+ * Makes a declaration say plainly what a browser reads, then applies the property rules; false when
+ * it must be dropped. The property name's escapes are decoded (`posit\ion` is `position`) and the
+ * comments around the value removed, so the rules see and the output holds the plain text; a value
+ * with an escape or a comment inside it (ways to spell a keyword or function differently) is
+ * dropped, as is `position` with any value but a listed one (so no `var()` can feed it `fixed`), a
+ * custom property holding what another property may not (`fixed`, a refused url(), script), a
+ * url() other than https: and data:image/, and script in old browsers' syntax.
+ */
 function keepDeclaration(decl: Declaration): boolean {
-  if (!urlsAllowed(decl.value)) return false;
-  return !(decl.prop.toLowerCase() === 'position' && /fixed/i.test(decl.value));
+  const prop = cssUnescape(decl.prop);
+  if (!PROPERTY.test(prop)) return false;
+  const custom = prop.startsWith('--');
+  decl.prop = custom ? prop : prop.toLowerCase();
+  delete decl.raws.value; // the value as postcss cleaned it (comments at its ends removed) is what is checked and written
+  if (decl.raws.between?.includes('/*')) decl.raws.between = ':';
+  const value = decl.value;
+  if (value.includes('/*') || !urlsAllowed(value) || CODE_VALUE.test(value) || CODE_PROPERTIES.has(decl.prop)) return false;
+  if (decl.prop === 'position') return POSITIONS.has(value.trim().toLowerCase());
+  return !(custom && /fixed/i.test(value));
 }
 
 /** Scopes the children of the stylesheet or of a kept at-rule; declarations there apply to the slot itself. */
