@@ -78,6 +78,7 @@ describe('scopeCustomCss', () => {
     expect(() => scopeCustomCss('} body { background: red } .x {')).toThrow(/^branding\.customCss: CSS syntax error at line 1, column 1: Unexpected \}/);
     expect(() => scopeCustomCss('img { color: red')).toThrow(/CSS syntax error at line 1, column 1: Unclosed block/);
     expect(() => scopeCustomCss('/* open', 'x')).toThrow(/^x: CSS syntax error/);
+    expect(() => scopeCustomCss('img { color: red }\n[a=,] { color: red }')).toThrow(/^branding\.customCss: CSS syntax error at line 2, column 1: .*selector "\[a=,\]"/);
   });
 
   it('gives no statement for blank or broken CSS, and escapes "<" in the one it gives', () => {
@@ -116,5 +117,18 @@ describe('custom CSS through the API', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toMatch(/^branding\.customCss: CSS syntax error at line 1, column 1/);
     expect(await branding()).toEqual(before);
+  });
+
+  it('refuses a selector only the selector parser finds broken with a 400, on save and on import, not a 500', async () => {
+    const before = await branding();
+    const res = await t.app.inject({ method: 'PUT', url: settings(), headers: { cookie: admin }, payload: { branding: { ...before, customCss: '[a=,] { color: red }' } } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^branding\.customCss: CSS syntax error at line 1, column 1: .*selector/);
+    expect(await branding()).toEqual(before);
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/admin/export', headers: { cookie: admin } })).json();
+    const dealer = { ...doc.dealers.find((d: { id: string }) => d.id === DEMO_DEALER.id), id: 'css-import', branding: { ...before, customCss: '[a=,] { color: red }' } };
+    const imported = await t.app.inject({ method: 'POST', url: '/api/admin/import', headers: { cookie: admin }, payload: { ...doc, dealers: [dealer], users: [] } });
+    expect(imported.statusCode).toBe(400);
+    expect(imported.json().error.message).toMatch(/branding\.customCss: CSS syntax error/);
   });
 });

@@ -58,8 +58,23 @@ function scopeSelector(selector: string): string | null {
   return out;
 }
 
+/** A selector postcss accepts but the selector parser cannot read (`[a=,]`): a syntax error of the dealer's CSS, not of ours. */
+class SelectorSyntaxError extends Error {
+  constructor(
+    readonly rule: Rule,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 function scopeRule(rule: Rule): void {
-  const selectors = rule.selectors.map(scopeSelector).filter((s): s is string => s !== null);
+  let selectors: string[];
+  try {
+    selectors = rule.selectors.map(scopeSelector).filter((s): s is string => s !== null);
+  } catch (e) {
+    throw new SelectorSyntaxError(rule, (e as Error).message);
+  }
   if (selectors.length === 0) rule.remove();
   else rule.selectors = selectors;
 }
@@ -136,7 +151,7 @@ function scopeContainer(container: Container<ChildNode>): void {
 /**
  * The dealer's custom CSS scoped to its banner slots (module doc), minified of comments; '' for
  * blank input. @throws Invalid('{field}: CSS syntax error at line L, column C: {reason}') when it
- * does not parse.
+ * does not parse, a selector included (`[a=,]`, which postcss takes but the selector parser cannot read).
  */
 export function scopeCustomCss(css: string, field = 'branding.customCss'): string {
   if (css.trim() === '') return '';
@@ -151,7 +166,14 @@ export function scopeCustomCss(css: string, field = 'branding.customCss'): strin
   root.walkComments((c) => {
     c.remove();
   });
-  scopeContainer(root);
+  try {
+    scopeContainer(root);
+  } catch (e) {
+    if (!(e instanceof SelectorSyntaxError)) throw e;
+    const start = e.rule.source?.start;
+    const where = start ? ` at line ${start.line}, column ${start.column}` : '';
+    throw new Invalid(`${field}: CSS syntax error${where}: ${e.message} (selector ${JSON.stringify(e.rule.selector.slice(0, 80))})`);
+  }
   return root.toString().trim();
 }
 
