@@ -30,6 +30,8 @@ describe('scopeCustomCss', () => {
     expect(flat('body { background: red }')).toBe('.dc-banner body { background: red }'); // matches nothing
     expect(flat('.dc-banner ~ p { color: red } .dc-banner + div { color: red }')).toBe('');
     expect(flat('.dc-banner ~ p, img { color: red }')).toBe('.dc-banner img { color: red }');
+    // A selector that starts with the combinator names the slot's siblings once prefixed.
+    expect(flat('~ main { display: none } + div, /**/~ p, > img { color: red } @media all { ~ * { color: red } }')).toBe('.dc-banner > img { color: red } @media all { }');
     expect(flat('@import url(https://x.example/a.css); @font-face { font-family: X; src: url(https://x.example/x.woff) } @keyframes k { from { opacity: 0 } } @layer base;')).toBe('');
     expect(flat('img { color: red; p { color: blue } }')).toBe('.dc-banner img { color: red }');
   });

@@ -52,6 +52,9 @@ function scopeSelector(selector: string): string | null {
       if (combinator && /[~+]/.test(combinator.value)) return; // a sibling of the slot is the host page
       out = sel.toString().trim();
     } else {
+      // A selector that starts with a sibling combinator (`~ p`, `/**/+ div`) would read `.dc-banner ~ p` once prefixed.
+      const lead = sel.nodes.find((n) => n.type !== 'comment');
+      if (lead?.type === 'combinator' && /[~+]/.test(lead.value)) return;
       out = `${SCOPE} ${sel.toString().trim()}`;
     }
   }).processSync(selector);
