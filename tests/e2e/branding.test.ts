@@ -20,6 +20,9 @@ const CUSTOM_CSS = [
   '.dc-banner { border-top: 4px solid rgb(0, 0, 255); }',
   'body { background-color: rgb(255, 0, 0); }',
   '.dc-banner ~ * { outline: 5px solid rgb(0, 255, 0); }',
+  // An attempt at a full-page overlay from inside the slot: the slot's contained paint keeps it in the slot.
+  '.dc-banner { overflow: visible !important; contain: none !important; }',
+  '.dc-banner a { position: absolute !important; top: 0 !important; left: 0 !important; width: 100vw !important; height: 100vh !important; z-index: 2147483647 !important; }',
 ].join('\n');
 
 beforeAll(async () => {
@@ -69,6 +72,18 @@ it('applies the custom CSS to the banner slots only, under a strict CSP', async 
       hostImageOutline: getComputedStyle(hostImage).outlineStyle,
       bodyBackground: getComputedStyle(document.body).backgroundColor,
       siblingOutline: sibling ? getComputedStyle(sibling).outlineColor : null,
+      // Points of the viewport (a 20 px grid) where a click would land on a slot's content outside that slot's box.
+      escapedPoints: (() => {
+        let escaped = 0;
+        for (let x = 1; x < innerWidth; x += 20) {
+          for (let y = 1; y < innerHeight; y += 20) {
+            const owner = document.elementFromPoint(x, y)?.closest('.dc-banner');
+            const r = owner?.getBoundingClientRect();
+            if (r && (x < r.left || x > r.right || y < r.top || y > r.bottom)) escaped += 1;
+          }
+        }
+        return escaped;
+      })(),
     };
   });
   await page.screenshot({ path: screenshotPath('branding-custom-css') });
@@ -77,6 +92,7 @@ it('applies the custom CSS to the banner slots only, under a strict CSP', async 
   expect(styles.hostImageOutline).toBe('none');
   expect(styles.bodyBackground).not.toBe('rgb(255, 0, 0)');
   expect(styles.siblingOutline).not.toBe('rgb(0, 255, 0)');
+  expect(styles.escapedPoints).toBe(0);
   expect(violations).toEqual([]);
   await page.close();
 });
