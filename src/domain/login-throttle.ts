@@ -11,7 +11,10 @@
  * signs in from anywhere else.
  *
  * Per account, against guessing from many sources: while LOGIN_THROTTLE.accountLockSources sources
- * or more have locked the email and are not forgotten, every source is refused (accountLockRemainingMs).
+ * or more have locked the email and are not forgotten, every source that has itself failed on the
+ * email (and is not forgotten) is refused (accountLockRemainingMs). A source with no failure on it
+ * is always checked, so the owner signing in from a clean source gets in however many addresses
+ * keep guessing; a guesser gets one guess per fresh address while the account is under attack.
  * One source can never reach this ceiling, however long it keeps guessing.
  *
  * Pure functions: the server stores the state (login_throttles, one row per email and source,

@@ -10,7 +10,7 @@ import { dealers, loginThrottles, sessions, users } from '../db/schema';
 import type { SessionUser, Role } from '../../domain/schemas';
 import { TEXT } from '../../domain/constants';
 import { RateLimited, Unauthorized } from '../errors';
-import { accountLockRemainingMs, lockRemainingMs, throttleAfterFailure, throttleKey, tooManyAttemptsMessage } from '../../domain/login-throttle';
+import { accountLockRemainingMs, lockRemainingMs, throttleAfterFailure, throttleForgotten, throttleKey, tooManyAttemptsMessage } from '../../domain/login-throttle';
 import { verifyPassword } from './password';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -46,7 +46,7 @@ export interface LoginOptions {
  * its source only: a guesser elsewhere stays locked, and locks nobody else out.
  * @returns the new session token (for the cookie) and the signed-in user.
  * @throws RateLimited('Too many attempts, try again in N minutes') while the email is locked for
- *   this source or for every source (accountLockSources), even for the right password (no verify
+ *   this source, or account-wide (accountLockSources) and this source failed on it before, even for the right password (no verify
  *   is run then);
  *   Unauthorized('Invalid credentials') for an unknown email, a wrong password or a deactivated user.
  */
@@ -85,8 +85,8 @@ export async function login(db: Db, email: string, password: string, opts: Login
  * The throttle's gate for one sign-in attempt for `emailLower` under the source key `key` at
  * `now`, atomic across server processes: in one transaction, the email's own row (key
  * `emailLower`, created when missing) is read FOR UPDATE so that attempts on one email take turns,
- * then the rows of all its sources are read. When the email is locked for this source, or for
- * every source (accountLockRemainingMs of the others), returns the milliseconds left and counts
+ * then the rows of all its sources are read. When the email is locked for this source, or (for a
+ * source that failed on it before) account-wide (accountLockRemainingMs of the others), returns the milliseconds left and counts
  * nothing; else counts the attempt as a failure of this source (throttleAfterFailure; a success
  * deletes the row afterwards) and returns 0.
  */
@@ -99,12 +99,16 @@ async function countAttempt(db: Db, emailLower: string, key: string, now: Date):
       .from(loginThrottles)
       .where(sql`starts_with(${loginThrottles.emailLower}, ${`${emailLower} `})`);
     const current = sources.find((s) => s.emailLower === key);
+    // The account-wide lock holds back sources that failed on this email, never a clean one.
+    const failedBefore = current !== undefined && current.failures > 0 && !throttleForgotten(current, now);
     const lockedMs = Math.max(
       lockRemainingMs(current, now),
-      accountLockRemainingMs(
-        sources.filter((s) => s !== current),
-        now,
-      ),
+      failedBefore
+        ? accountLockRemainingMs(
+            sources.filter((s) => s !== current),
+            now,
+          )
+        : 0,
     );
     if (lockedMs > 0) return lockedMs;
     const next = throttleAfterFailure(current, now);
