@@ -569,12 +569,17 @@ export interface CreativePerformance {
 const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 
 /**
- * A dealer's name (spec 01 §3): trimmed, 1-120 characters on a single line: it is shown in lists,
- * e-mail subjects and CSV exports, where a line break or control character would split or forge a line.
+ * A name shown on one line (a dealer's, a user's, a manufacturer's; spec 01 §3): trimmed, 1 to
+ * `max` characters, no line break or control character: names appear in lists, e-mail subjects
+ * and CSV exports, where a line break would split or forge a line.
  */
-export const dealerNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(120)
-  .refine((name) => !NOT_ONE_LINE.test(name), 'must be a single line: no line breaks, tabs or other control characters');
+export const oneLineNameSchema = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(max)
+    .refine((name) => !NOT_ONE_LINE.test(name), 'must be a single line: no line breaks, tabs or other control characters');
+
+/** A dealer's name: one line of at most 120 characters. */
+export const dealerNameSchema = oneLineNameSchema(120);

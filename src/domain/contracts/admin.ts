@@ -13,6 +13,7 @@ import {
   assetStorageSchema,
   brandingSchema,
   dealerNameSchema,
+  oneLineNameSchema,
   dealerSchema,
   fallbackAssetSchema,
   manufacturerSchema,
@@ -108,7 +109,7 @@ const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error:
 /** The editable fields of a manufacturer (the form plus the catalogue): POST and PUT /api/admin/manufacturers bodies. */
 export const manufacturerInputSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(80),
+    name: oneLineNameSchema(80),
     logoUrl: optionalUrl.default(''),
     primaryColor: hexColor.default('#000000'),
     secondaryColor: hexColor.default('#666666'),
@@ -144,7 +145,7 @@ export const userParams = z.object({ id: z.uuid({ error: 'User not found' }) });
 export const createUserSchema = z
   .object({
     email: z.email('must be a valid email address').transform((e) => e.trim()),
-    name: z.string().trim().min(1, 'is required').max(120),
+    name: oneLineNameSchema(120),
     role: roleSchema,
     dealerId: z.string().min(1).nullable().default(null),
     password,
@@ -155,7 +156,7 @@ export type NewUser = z.input<typeof createUserSchema>;
 /** Body of PATCH /api/admin/users/:id: any subset. */
 export const updateUserSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(120),
+    name: oneLineNameSchema(120),
     role: roleSchema,
     dealerId: z.string().min(1).nullable(),
     isActive: z.boolean(),

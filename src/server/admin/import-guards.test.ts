@@ -103,6 +103,8 @@ describe('import validates like the settings screens (issue 11 §9)', () => {
     ['a dealer id in capitals or with a double hyphen', (d) => d.dealers.push({ ...d.dealers[0], id: 'Honda--Demo' }), /dealers\.1\.id: dealer id "Honda--Demo" is not a slug/],
     ['an empty dealer id', (d) => (d.dealers[0].id = ''), /dealers\.0\.id: dealer id "" is not a slug/],
     ['a dealer name on two lines', (d) => (d.dealers[0].name = 'Honda of Demo\r\nBcc: x@example.com'), /dealers\.0\.name: must be a single line/],
+    ['a user name on two lines', (d) => (d.users[0].name = 'Admin\nBcc: x@example.com'), /users\.0\.name: must be a single line/],
+    ['a manufacturer name on two lines', (d) => (d.manufacturers[0].name = 'Honda\r\nMotors'), /manufacturers\.0\.name: must be a single line/],
     ['the same email twice', (d) => d.users.push({ ...d.users[0], id: '2c5a4b1e-8a0f-4c55-9f0e-5d1c0b7a9e01', email: d.users[0].email.toUpperCase() }), /appears more than once/],
     ['an active viewer without a dealer', (d) => d.users.push({ id: '2c5a4b1e-8a0f-4c55-9f0e-5d1c0b7a9e02', email: 'lost@example.com', name: 'Lost', role: 'viewer', dealerId: null, isActive: true }), /"lost@example\.com" is active and needs a dealer/],
   ];
@@ -136,6 +138,16 @@ describe('dealer names are one line', () => {
     expect(updated.statusCode).toBe(400);
     expect(errorOf(updated)).toMatch(/^name: must be a single line/);
     expect((await call(t, admin, 'GET', `/api/dealers/${DEMO_DEALER.id}`)).json().dealer.name).toBe(before);
+  });
+
+  it('refuses a line break in a user name and a manufacturer name too, naming the field', async () => {
+    const user = await call(t, admin, 'POST', '/api/admin/users', { email: 'two-lines@example.com', name: 'Two\nLines', password: 'password123', role: 'admin', dealerId: null });
+    expect(user.statusCode).toBe(400);
+    expect(errorOf(user)).toMatch(/^name: must be a single line/);
+    const manufacturer = (await call(t, admin, 'GET', '/api/admin/manufacturers')).json().manufacturers[0];
+    const renamed = await call(t, admin, 'PUT', `/api/admin/manufacturers/${manufacturer.id}`, { ...manufacturer, name: 'Honda\u2028Motors' });
+    expect(renamed.statusCode).toBe(400);
+    expect(errorOf(renamed)).toMatch(/name: must be a single line/);
   });
 
   it('still takes a name with spaces, punctuation and accents, trimmed', async () => {

@@ -10,7 +10,7 @@ import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, sessions, users } from '../db/schema';
-import { dealerConfigsSchema, manufacturerSchema, type AnalyticsPeriod } from '../../domain/schemas';
+import { dealerConfigsSchema, manufacturerSchema, oneLineNameSchema, type AnalyticsPeriod } from '../../domain/schemas';
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
@@ -151,7 +151,7 @@ const importDataSchema = z.object({
       updatedAt: z.string(),
     }),
   ),
-  users: z.array(exportedUserSchema.extend({ name: z.string().trim().min(1).max(120) })),
+  users: z.array(exportedUserSchema.extend({ name: oneLineNameSchema(120) })),
 });
 
 /** The message when an import would leave no active admin (issue 11 §9, the Users API's rule). */
