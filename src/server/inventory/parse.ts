@@ -101,8 +101,8 @@ export function vehicleArray(doc: unknown): unknown[] {
   throw new Invalid(INVENTORY_TEXT.badStructure);
 }
 
-/** Bytes of a file parsed between two turns of the event loop (about 1-3 ms of work each). */
-export const PARSE_SLICE_BYTES = 64 * 1024;
+/** Bytes of a file parsed between two turns of the event loop: at most 4,096 rows of one character, a few ms of work. */
+export const PARSE_SLICE_BYTES = 8 * 1024;
 /** Vehicle records built between two turns of the event loop. */
 export const BUILD_SLICE_ROWS = 1_000;
 

@@ -39,13 +39,19 @@ async function withUploadedFile<T>(request: FastifyRequest, parse: (filename: st
   const part = await request.file({ limits: { fileSize: MAX_INVENTORY_BYTES + 1, files: 1 }, throwFileSizeLimit: false });
   if (!part) throw new Invalid('No file in the upload: send one "file" field');
   const file = part.file;
-  return parse(
-    part.filename,
-    (async function* () {
-      yield* file;
-      if (file.truncated) throw new PayloadTooLarge(INVENTORY_LIMIT_TEXT.bytes('file'));
-    })(),
-  );
+  try {
+    return await parse(
+      part.filename,
+      (async function* () {
+        yield* file.iterator({ destroyOnReturn: false });
+        if (file.truncated) throw new PayloadTooLarge(INVENTORY_LIMIT_TEXT.bytes('file'));
+      })(),
+    );
+  } finally {
+    // A refused file is left unread: its rest flows on, discarded (at most the multipart caps), so
+    // a client still sending it reads the answer instead of a reset connection.
+    file.resume();
+  }
 }
 
 export async function inventoryRoutes(fastify: FastifyInstance) {
