@@ -80,7 +80,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /**
  * Runs `action` while CLIENTS clients fetch `url` back to back; returns the action's duration and
- * result and the latencies (ms, sorted) of the banner requests sent while it ran.
+ * result and the latencies (ms, sorted) of the banner requests sent while it ran (however late
+ * they were answered).
  */
 async function duringAction<T>(url: string, action: () => Promise<T>): Promise<{ ms: number; result: T; latencies: number[] }> {
   let running = true;
@@ -92,7 +93,8 @@ async function duringAction<T>(url: string, action: () => Promise<T>): Promise<{
       try {
         const res = await fetch(url, { headers: IMAGE_HEADERS });
         await res.arrayBuffer();
-        if (running) latencies.push(performance.now() - t0);
+        // Every request sent while the action ran counts, also one answered after it ended (held by a blocked server).
+        latencies.push(performance.now() - t0);
       } catch (e) {
         errors.push(String((e as Error).cause ?? e));
       }
@@ -163,7 +165,7 @@ async function postgresReachable(): Promise<boolean> {
 const out: string[] = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-inventory-'));
 try {
-  out.push(...(await measure('PGlite', { BENCH_DATA_DIR: dataDir })));
+  out.push(...(await measure('PGlite', { BENCH_DATA_DIR: dataDir, BENCH_DATABASE_URL: '' })));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
