@@ -197,10 +197,20 @@ export async function uploadInventory(
   return { inventory, feedPaused };
 }
 
+/**
+ * The stored inventory document without the models' vehicle lists (nothing reads them but the
+ * data itself; at 50,000 vehicles they are 12 MB the database would send and the process parse).
+ */
+const dataWithoutVehicles = sql<InventoryData>`(${dealerInventory.data} - 'modelBreakdown') || jsonb_build_object('modelBreakdown', (
+  select coalesce(jsonb_object_agg(e.key, e.value - 'vehicles'), '{}'::jsonb) from jsonb_each(${dealerInventory.data} -> 'modelBreakdown') e))`;
+
 /** The dealer's stored inventory, or null when none was applied. @throws NotFound('Dealer not found'). */
 export async function getInventory(db: Db, dealerId: string): Promise<StoredInventory | null> {
   await dealerContext(db, dealerId);
-  const [row] = await db.select().from(dealerInventory).where(eq(dealerInventory.dealerId, dealerId));
+  const [row] = await db
+    .select({ data: dataWithoutVehicles, upsellRules: dealerInventory.upsellRules, source: dealerInventory.source, updatedAt: dealerInventory.updatedAt })
+    .from(dealerInventory)
+    .where(eq(dealerInventory.dealerId, dealerId));
   if (!row) return null;
   return {
     ...inventoryView(row.data, row.upsellRules),
