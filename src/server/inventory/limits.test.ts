@@ -177,6 +177,35 @@ describe('the other limits, each named in its refusal', () => {
   });
 });
 
+describe('reading in slices', () => {
+  it('numbers skipped rows by their file line across slice boundaries, blank lines and multi-line cells', async () => {
+    // About 60 KB (several 8 KB slices): CRLF line ends, a blank line every 7 rows, a quoted note
+    // spanning two lines every 5 rows, and a used vehicle every 97 rows, whose lines are expected.
+    const lines: string[] = ['Model,Trim,IsNew,Notes'];
+    const expected: Array<{ row: number; line: number; reason: string }> = [];
+    for (let row = 1; row <= 1_500; row++) {
+      if (row % 7 === 0) lines.push('');
+      const used = row % 97 === 0;
+      if (used) expected.push({ row, line: lines.length + 1, reason: 'not a new vehicle (IsNew is false)' });
+      const note = row % 5 === 0 ? `"first\r\nsecond ${'n'.repeat(row % 13)}"` : 'x'.repeat(row % 17);
+      lines.push(`Civic,LX,${used ? 'false' : 'true'},${note}`);
+    }
+    // lines[] holds whole records; a two-line note makes later records start one file line further.
+    const fileLines: number[] = [];
+    let fileLine = 1;
+    for (const l of lines) {
+      fileLines.push(fileLine);
+      fileLine += l.split('\r\n').length;
+    }
+    const want = expected.map((e) => ({ ...e, line: fileLines[e.line - 1] }));
+    const res = await send(`${base}/preview`, 'slices.csv', Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`));
+    expect(res.statusCode).toBe(200);
+    const p = res.json() as InventoryPreview;
+    expect(p.skipped).toEqual(want);
+    expect(p.summary.totalUnits).toBe(1_500 - want.length);
+  });
+});
+
 describe('the maximum file', () => {
   it('a CSV of exactly 50,000 vehicles is accepted and applied, while other requests are answered', async () => {
     const rows = ['VIN,StockNumber,Make,Model,Trim,Year,DaysInStock,ExteriorColor,InteriorColor,BodyStyle,IsCertified,CityMPG,HighwayMPG,IsNew'];
