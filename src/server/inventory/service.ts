@@ -49,12 +49,19 @@ function generateRules(ctx: DealerContext, data: InventoryData): Record<string, 
 }
 
 /**
+ * The stored inventory document without the models' vehicle lists (nothing reads them but the
+ * data itself; at 50,000 vehicles they are 12 MB the database would send and the process parse).
+ */
+const dataWithoutVehicles = sql<InventoryData>`(${dealerInventory.data} - 'modelBreakdown') || jsonb_build_object('modelBreakdown', (
+  select coalesce(jsonb_object_agg(e.key, e.value - 'vehicles'), '{}'::jsonb) from jsonb_each(${dealerInventory.data} -> 'modelBreakdown') e))`;
+
+/**
  * Regenerates the stored inventory-optimised rules from the stored inventory data, inside the
  * caller's transaction (the dealer's configs changed: weights and the manufacturer-strategy rules
  * are inputs of the selection, issue 12). No-op without inventory data.
  */
 export async function regenerateInventoryRules(tx: Tx, dealerId: string): Promise<void> {
-  const [row] = await tx.select({ data: dealerInventory.data }).from(dealerInventory).where(eq(dealerInventory.dealerId, dealerId));
+  const [row] = await tx.select({ data: dataWithoutVehicles }).from(dealerInventory).where(eq(dealerInventory.dealerId, dealerId));
   if (!row) return;
   const upsellRules = generateRules(await dealerContext(tx, dealerId), row.data);
   await tx.update(dealerInventory).set({ upsellRules }).where(eq(dealerInventory.dealerId, dealerId));
@@ -196,13 +203,6 @@ export async function uploadInventory(
   });
   return { inventory, feedPaused };
 }
-
-/**
- * The stored inventory document without the models' vehicle lists (nothing reads them but the
- * data itself; at 50,000 vehicles they are 12 MB the database would send and the process parse).
- */
-const dataWithoutVehicles = sql<InventoryData>`(${dealerInventory.data} - 'modelBreakdown') || jsonb_build_object('modelBreakdown', (
-  select coalesce(jsonb_object_agg(e.key, e.value - 'vehicles'), '{}'::jsonb) from jsonb_each(${dealerInventory.data} -> 'modelBreakdown') e))`;
 
 /** The dealer's stored inventory, or null when none was applied. @throws NotFound('Dealer not found'). */
 export async function getInventory(db: Db, dealerId: string): Promise<StoredInventory | null> {
