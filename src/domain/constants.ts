@@ -146,6 +146,28 @@ export const JSON_TOO_DEEP = `JSON nested too deeply (limit ${MAX_JSON_DEPTH} le
 export const MAX_INVENTORY_BYTES = 20 * 1024 * 1024;
 export const MAX_VEHICLES = 50_000;
 /**
+ * Inventory file limits checked while the file is read, uploads and feeds alike: a file past one is
+ * refused as soon as it is crossed, before the rest is read. Columns per CSV record; characters per
+ * CSV cell; bytes per physical line (and characters per record, so a quoted field spanning many
+ * short lines is bounded too); characters of a vehicle's model name (a longer one skips its row;
+ * the delivery paths take model names of at most 100 characters).
+ */
+export const MAX_INVENTORY_COLUMNS = 100;
+export const MAX_INVENTORY_CELL_CHARS = 1_000;
+export const MAX_INVENTORY_LINE_BYTES = 10_000;
+export const MAX_INVENTORY_MODEL_CHARS = 100;
+/** The refusals naming each inventory limit; `source` is 'file' (upload) or 'feed'. */
+export const INVENTORY_LIMIT_TEXT = {
+  bytes: (source: 'file' | 'feed') => `Inventory ${source} is larger than 20 MB (${MAX_INVENTORY_BYTES} bytes)`,
+  rows: (source: 'file' | 'feed') => `Inventory ${source} has more than ${MAX_VEHICLES.toLocaleString('en-US')} rows`,
+  vehicles: (source: 'file' | 'feed') => `Inventory ${source} has more than ${MAX_VEHICLES.toLocaleString('en-US')} vehicles`,
+  columns: `Inventory file has more than ${MAX_INVENTORY_COLUMNS} columns`,
+  cell: `Inventory file has a cell longer than ${MAX_INVENTORY_CELL_CHARS.toLocaleString('en-US')} characters`,
+  line: `Inventory file has a line longer than ${MAX_INVENTORY_LINE_BYTES.toLocaleString('en-US')} bytes`,
+  /** The skip reason of a row whose model name is too long. */
+  model: `model name is longer than ${MAX_INVENTORY_MODEL_CHARS} characters`,
+} as const;
+/**
  * Default feed fetch timeout (spec 02 §9, DECISIONS 20; the server's FEED_TIMEOUT_MS overrides it)
  * and the most redirects a feed may follow.
  */

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'QUOTA_EXCEEDED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'OVER_LIMIT'
   | 'RATE_LIMITED'
   | 'UNAVAILABLE'
   | 'INSUFFICIENT_STORAGE';
@@ -22,6 +23,7 @@ const STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   QUOTA_EXCEEDED: 413,
   PAYLOAD_TOO_LARGE: 413,
+  OVER_LIMIT: 422,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
@@ -73,6 +75,12 @@ export class QuotaExceeded extends AppError {
 export class PayloadTooLarge extends AppError {
   constructor(message: string) {
     super('PAYLOAD_TOO_LARGE', message);
+  }
+}
+/** 422: well-formed input past a count or length limit other than its size (rows, columns, cell or line length), named in the message. */
+export class OverLimit extends AppError {
+  constructor(message: string) {
+    super('OVER_LIMIT', message);
   }
 }
 /**

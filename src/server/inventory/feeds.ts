@@ -41,13 +41,14 @@ export { feedSaveSchema, feedTestSchema, type FeedSave } from '../../domain/cont
 /**
  * Vehicle records of a feed document, built into InventoryData.
  * @throws Invalid: 'Vehicle data is not in array format', 'Feed returned empty inventory data',
- * 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true'.
+ * 'No new vehicles found in inventory data. Make sure vehicles have "IsNew": true';
+ * OverLimit(INVENTORY_LIMIT_TEXT.vehicles('feed')) past MAX_VEHICLES.
  */
-export function feedInventory(doc: unknown, opts: ParseOptions): ParseResult {
+export async function feedInventory(doc: unknown, opts: ParseOptions): Promise<ParseResult> {
   const list = vehicleListCandidates(doc)[0];
   if (!Array.isArray(list)) throw new Invalid(INVENTORY_TEXT.notArray);
   if (list.length === 0) throw new Invalid(INVENTORY_TEXT.empty);
-  return buildInventory(list, opts);
+  return buildInventory(list, opts, 'feed');
 }
 
 async function fetchAndParse(db: Db, dealerId: string, feedUrl: string, fieldMapping: Partial<FieldMapping> | undefined, fetchOpts: FetchFeedOptions) {

@@ -6,9 +6,9 @@
  * the shared outbound guard (outbound/guard.ts, issue 11 §7), whose address check runs inside the
  * socket's DNS lookup (no window for DNS rebinding between check and connect).
  */
-import { FEED_MAX_REDIRECTS, FEED_TIMEOUT_MS, INVENTORY_TEXT, MAX_INVENTORY_BYTES, feedTimeoutText } from '../../domain/constants';
-import { Invalid } from '../errors';
-import { assertJsonDepth } from '../validation';
+import { FEED_MAX_REDIRECTS, FEED_TIMEOUT_MS, INVENTORY_LIMIT_TEXT, INVENTORY_TEXT, JSON_TOO_DEEP, MAX_INVENTORY_BYTES, feedTimeoutText } from '../../domain/constants';
+import { AppError, Invalid, OverLimit } from '../errors';
+import { readJsonText } from './parse';
 import { BlockedAddress, ResponseTooLarge, TooManyRedirects, UnsupportedProtocol, guardedRequest, type PrivateHostPolicy } from '../outbound/guard';
 
 export interface FetchFeedOptions {
@@ -25,9 +25,10 @@ export interface FetchFeedOptions {
 /**
  * Fetches a feed URL and returns its parsed JSON document.
  * @throws Invalid with: the timeout text (feedTimeoutText(timeoutMs); INVENTORY_TEXT.timeout at 15 s), 'HTTP {status}: {statusText}', a refused
- * private address, too many redirects, an oversized, non-JSON or too deeply nested body, or
+ * private address, too many redirects, a non-JSON or too deeply nested body, or
  * 'Failed to fetch inventory feed (reason)' for network errors, or INVENTORY_TEXT.runInterrupted when
- * `options.signal` aborted it.
+ * `options.signal` aborted it; OverLimit(INVENTORY_LIMIT_TEXT.bytes('feed')) for a body over 20 MB
+ * and OverLimit(INVENTORY_LIMIT_TEXT.vehicles('feed')) for a vehicle list over MAX_VEHICLES.
  */
 export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions): Promise<unknown> {
   const { signal: stop, ...rest } = options;
@@ -50,9 +51,11 @@ export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions):
       maxBytes: opts.maxBytes,
     });
     if (!res.body) throw new Invalid(`HTTP ${res.status}: ${res.statusText}`);
+    // Scanned in slices before JSON.parse: a vehicle list past MAX_VEHICLES is refused unparsed.
+    const text = await readJsonText([res.body], 'feed', (tooDeep) => {
+      if (tooDeep) throw new Invalid(`Feed did not return valid JSON (${JSON_TOO_DEEP})`);
+    });
     try {
-      const text = res.body.toString('utf8').replace(/^\uFEFF/, '');
-      assertJsonDepth(text);
       return JSON.parse(text);
     } catch (e) {
       throw new Invalid(`Feed did not return valid JSON (${(e as Error).message})`);
@@ -60,12 +63,16 @@ export async function fetchFeedJson(feedUrl: string, options: FetchFeedOptions):
   } catch (e) {
     if (stop?.aborted) throw new Invalid(INVENTORY_TEXT.runInterrupted);
     if (controller.signal.aborted) throw new Invalid(feedTimeoutText(opts.timeoutMs));
-    if (e instanceof Invalid) throw e;
+    if (e instanceof AppError) throw e;
     if (e instanceof BlockedAddress) {
       throw new Invalid(`Feed URL host ${e.host} resolves to ${e.address}, a private, loopback or link-local address; such feeds are not allowed`);
     }
     if (e instanceof TooManyRedirects) throw new Invalid(`Feed redirected more than ${e.maxRedirects} times`);
-    if (e instanceof ResponseTooLarge) throw new Invalid(`Feed response is larger than ${e.maxBytes} bytes${e.declared ? ` (${e.declared} bytes)` : ''}`);
+    if (e instanceof ResponseTooLarge) {
+      throw new OverLimit(
+        e.maxBytes === MAX_INVENTORY_BYTES ? INVENTORY_LIMIT_TEXT.bytes('feed') : `Feed response is larger than ${e.maxBytes} bytes${e.declared ? ` (${e.declared} bytes)` : ''}`,
+      );
+    }
     if (e instanceof UnsupportedProtocol) throw new Invalid('Feed URL must use http or https');
     const code = (e as NodeJS.ErrnoException).code;
     throw new Invalid(`${INVENTORY_TEXT.fetchFailed} (${code ?? (e as Error).message})`);

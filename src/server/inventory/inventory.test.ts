@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { dealers } from '../db/schema';
 import { multipartBody } from '../../../tests/fixtures/images';
-import { INVENTORY_TEXT, MAX_INVENTORY_BYTES, MAX_VEHICLES } from '../../domain/constants';
+import { INVENTORY_LIMIT_TEXT, INVENTORY_TEXT, MAX_INVENTORY_BYTES, MAX_VEHICLES } from '../../domain/constants';
 import type { InventoryPreview, StoredInventory } from '../../domain/inventory';
 
 const FIXTURES = path.resolve('tests/fixtures/inventory');
@@ -161,13 +161,14 @@ describe('inventory preview', () => {
   it('refuses a file over 20 MB and an inventory of more than 50,000 vehicles', async () => {
     const big = Buffer.alloc(MAX_INVENTORY_BYTES + 1, 0x20);
     const tooBig = await preview('big.json', big);
-    expect(tooBig.statusCode).toBe(400);
-    expect(tooBig.json().error.message).toContain('larger than 20 MB');
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: INVENTORY_LIMIT_TEXT.bytes('file') });
+    expect(INVENTORY_LIMIT_TEXT.bytes('file')).toBe('Inventory file is larger than 20 MB (20971520 bytes)');
 
     const many = Buffer.from(JSON.stringify(Array.from({ length: MAX_VEHICLES + 1 }, () => ({ Model: 'Civic' }))));
     const tooMany = await preview('many.json', many);
-    expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json().error.message).toBe(`Inventory has more than ${MAX_VEHICLES} vehicles (${MAX_VEHICLES + 1})`);
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().error).toEqual({ code: 'OVER_LIMIT', message: 'Inventory file has more than 50,000 vehicles' });
   });
 
   it('is refused for a viewer', async () => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MAX_INVENTORY_BYTES } from '../../domain/constants';
+import { INVENTORY_LIMIT_TEXT, MAX_INVENTORY_BYTES } from '../../domain/constants';
 import { activeBodySchema, dealerParams } from '../../domain/contracts/common';
 import {
   feedAnswerSchema,
@@ -18,7 +18,7 @@ import {
   storedInventoryAnswerSchema,
   uploadedInventoryAnswerSchema,
 } from '../../domain/contracts/inventory';
-import { Invalid } from '../errors';
+import { Invalid, PayloadTooLarge } from '../errors';
 import { getInventory, previewInventory, uploadInventory } from './service';
 import { getFeed, saveFeed, setFeedActive, testFeed } from './feeds';
 
@@ -27,14 +27,31 @@ const read = { access: 'dealer-read' as const };
 const write = { access: 'dealer-write' as const };
 const multipart = ['multipart/form-data'];
 
-/** The single uploaded file of a multipart request, refused above 20 MB. @throws Invalid. */
-async function uploadedFile(request: FastifyRequest): Promise<{ filename: string; bytes: Buffer }> {
+/**
+ * Parses the single uploaded file of a multipart request with `parse`, handing it the file's
+ * stream as it arrives (nothing is buffered first); a file past MAX_INVENTORY_BYTES is refused with
+ * 413 naming the limit. @throws Invalid when the request is not multipart or has no file; what
+ * `parse` throws.
+ */
+async function withUploadedFile<T>(request: FastifyRequest, parse: (filename: string, file: AsyncIterable<Buffer>) => Promise<T>): Promise<T> {
   if (!request.isMultipart()) throw new Invalid('Upload must be multipart/form-data with one "file" field');
-  const part = await request.file({ limits: { fileSize: MAX_INVENTORY_BYTES, files: 1 }, throwFileSizeLimit: false });
+  // One byte over the limit reaches the parser, which refuses it by its own count.
+  const part = await request.file({ limits: { fileSize: MAX_INVENTORY_BYTES + 1, files: 1 }, throwFileSizeLimit: false });
   if (!part) throw new Invalid('No file in the upload: send one "file" field');
-  const bytes = await part.toBuffer();
-  if (part.file.truncated) throw new Invalid(`Inventory file is larger than 20 MB (${MAX_INVENTORY_BYTES} bytes)`);
-  return { filename: part.filename, bytes };
+  const file = part.file;
+  try {
+    return await parse(
+      part.filename,
+      (async function* () {
+        yield* file.iterator({ destroyOnReturn: false });
+        if (file.truncated) throw new PayloadTooLarge(INVENTORY_LIMIT_TEXT.bytes('file'));
+      })(),
+    );
+  } finally {
+    // A refused file is left unread: its rest flows on, discarded (at most the multipart caps), so
+    // a client still sending it reads the answer instead of a reset connection.
+    file.resume();
+  }
 }
 
 export async function inventoryRoutes(fastify: FastifyInstance) {
@@ -51,8 +68,7 @@ export async function inventoryRoutes(fastify: FastifyInstance) {
     '/api/dealers/:dealerId/inventory/preview',
     { config: write, schema: { tags, summary: 'Parse an inventory file (multipart "file") without storing it', consumes: multipart, params: dealerParams, response: { 200: inventoryPreviewSchema } } },
     async (request) => {
-      const { filename, bytes } = await uploadedFile(request);
-      return previewInventory(app.db, request.params.dealerId, filename, bytes);
+      return withUploadedFile(request, (filename, file) => previewInventory(app.db, request.params.dealerId, filename, file));
     },
   );
 
@@ -70,8 +86,8 @@ export async function inventoryRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { filename, bytes } = await uploadedFile(request);
-      return uploadInventory(app.db, request.params.dealerId, filename, bytes, { pauseFeed: request.query.pauseFeed === 'true' });
+      const pauseFeed = request.query.pauseFeed === 'true';
+      return withUploadedFile(request, (filename, file) => uploadInventory(app.db, request.params.dealerId, filename, file, { pauseFeed }));
     },
   );
 
