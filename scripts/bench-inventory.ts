@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-inventory.ts`: what an inventory upload costs the dealers' sites, on
+ * `npm run bench:inventory`: what an inventory upload costs the dealers' sites, on
  * PGlite and (when it answers) PostgreSQL. Each server runs in its own process
  * (scripts/bench-server.ts, production logging). Prints a Markdown report:
  * - the hot banner's latency (p50 / p99 / max, 8 clients back to back) idle, and during the upload
