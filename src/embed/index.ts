@@ -105,10 +105,10 @@ const LAST_CLICK_KEY = 'dcb_c';
     if (quiet) return;
     const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
-    // A string body goes as text/plain: no CORS preflight.
+    // A string body goes as text/plain;charset=UTF-8 (sendBeacon and fetch alike): no CORS preflight.
     if (event === 'click' && navigator.sendBeacon(url, body)) return;
     const attempt = (retry: boolean) =>
-      fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', headers: { 'Content-Type': 'text/plain' } })
+      fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
           if (r.status === 503 && retry) setTimeout(() => attempt(false), 1000 + Math.random() * 2000);
         })

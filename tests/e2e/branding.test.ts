@@ -21,7 +21,7 @@ const CUSTOM_CSS = [
   'body { background-color: rgb(255, 0, 0); }',
   '.dc-banner ~ * { outline: 5px solid rgb(0, 255, 0); }',
   // An attempt at a full-page overlay from inside the slot: the slot's contained paint keeps it in the slot.
-  '.dc-banner { overflow: visible !important; contain: none !important; }',
+  '.dc-banner { overflow: visible !important; contain: none !important; all: revert !important; }',
   '.dc-banner a { position: absolute !important; top: 0 !important; left: 0 !important; width: 100vw !important; height: 100vh !important; z-index: 2147483647 !important; }',
 ].join('\n');
 

@@ -44,6 +44,12 @@ describe('scopeCustomCss', () => {
     expect(flat('.dc-banner { position: fixed; top: 0 }')).toBe('.dc-banner { top: 0 }');
   });
 
+  it("drops what would undo the slot's paint containment: contain and all, however spelt", () => {
+    expect(flat('.dc-banner { contain: none !important; color: red }')).toBe('.dc-banner { color: red }');
+    expect(flat('.dc-banner { all: revert !important; color: red }')).toBe('.dc-banner { color: red }');
+    expect(flat('.dc-banner { CONT\\41 IN: none }')).toBe('.dc-banner { }');
+  });
+
   it.each([
     ['a custom property fed to position', '.dc-banner { --p: fixed; position: var(--p); inset: 0 }', '.dc-banner { inset: 0 }'],
     ['var() with a fallback', '.dc-banner { position: var(--nope, fixed); top: 0 }', '.dc-banner { top: 0 }'],

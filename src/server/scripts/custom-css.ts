@@ -9,7 +9,8 @@
  * outside any rule apply to the slot itself. What could reach the rest of the page is dropped:
  * selectors that leave the slot through a sibling combinator (`.dc-banner ~ p`), at-rules other
  * than @media, @supports and @container (@import, @font-face, @keyframes, @layer and the like are
- * global), `url()` other than https: and data:image/, and `position: fixed`. The rules run on what a
+ * global), `url()` other than https: and data:image/, `position: fixed`, and `contain` and `all`
+ * (they would undo the slot's paint containment, which keeps its content inside its box). The rules run on what a
  * browser reads: property names with their CSS escapes decoded, values without comments; a value
  * that is escaped or computed where it matters (`fi\78 ed`, `position: var(--p)`) is dropped, and
  * so is a custom property that could feed a forbidden value (see keepDeclaration).
@@ -84,8 +85,12 @@ function scopeRule(rule: Rule): void {
 
 /** The values `position` may take: never `fixed` (a full-page overlay), nor anything computed (var(), env(), attr()). */
 const POSITIONS = new Set(['static', 'relative', 'absolute', 'sticky', 'inherit', 'initial', 'unset', 'revert', 'revert-layer']);
-/** Properties that run code or load bindings in old browsers. */
-const CODE_PROPERTIES = new Set(['behavior', '-moz-binding']);
+/**
+ * Properties never kept: those that run code or load bindings in old browsers, and those that
+ * would undo the slot's paint containment (`contain: paint` in its inline style, src/embed/slots.ts),
+ * which keeps whatever is inside the slot drawn within its box.
+ */
+const DROPPED_PROPERTIES = new Set(['behavior', '-moz-binding', 'contain', 'all']);
 /** Values that run code in old browsers or name a script URL. */
 const CODE_VALUE = /expression\s*\(|javascript:|vbscript:/i;
 /** A property name once its escapes are decoded: a custom property or a plain (possibly vendor-prefixed) one. */
@@ -120,7 +125,7 @@ function keepDeclaration(decl: Declaration): boolean {
   delete decl.raws.value; // the value as postcss cleaned it (comments at its ends removed) is what is checked and written
   if (decl.raws.between?.includes('/*')) decl.raws.between = ':';
   const value = decl.value;
-  if (value.includes('/*') || !urlsAllowed(value) || CODE_VALUE.test(value) || CODE_PROPERTIES.has(decl.prop)) return false;
+  if (value.includes('/*') || !urlsAllowed(value) || CODE_VALUE.test(value) || DROPPED_PROPERTIES.has(decl.prop)) return false;
   if (decl.prop === 'position') return POSITIONS.has(value.trim().toLowerCase());
   return !(custom && /fixed/i.test(value));
 }
