@@ -33,13 +33,14 @@
  * | SMTP_URL | (unset) | where dealer notification e-mails go (issue 15), e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
  * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
  * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (once across processes); 0 = off |
+ * | DELIVERY_MAX_STALE_MS | 86400000 (24 h) | while the database is unreachable, banners, the embed script and beacons keep being served from a dealer's last good settings for at most this long after they were last read (stale-if-error, delivery/caches.ts); older, they answer 503 |
  * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; issue 15 e2e) |
  */
 import path from 'node:path';
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { NOTIFICATION_INTERVAL_MS } from '../domain/notifications';
-import { FEED_TIMEOUT_MS } from '../domain/constants';
+import { DELIVERY_MAX_STALE_MS, FEED_TIMEOUT_MS } from '../domain/constants';
 
 function isCidr(v: string): boolean {
   try {
@@ -144,6 +145,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).default('dc-banners <notifications@localhost>'),
   NOTIFICATION_INTERVAL_MS: z.coerce.number().int().min(0).default(NOTIFICATION_INTERVAL_MS),
+  DELIVERY_MAX_STALE_MS: z.coerce.number().int().min(0).default(DELIVERY_MAX_STALE_MS),
   TEST_CLOCK_FILE: z.string().min(1).optional(),
 });
 
@@ -194,6 +196,8 @@ export interface Config {
   mailFrom: string;
   /** How often the notification job runs; 0 = off. */
   notificationIntervalMs: number;
+  /** Longest a dealer's cached delivery settings serve while their refresh fails, ms (DELIVERY_MAX_STALE_MS). */
+  deliveryMaxStaleMs: number;
   /** TEST_CLOCK_FILE: the file app.now reads (e2e tests only; never in production). */
   testClockFile: string | undefined;
 }
@@ -261,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
+    deliveryMaxStaleMs: e.DELIVERY_MAX_STALE_MS,
     testClockFile: e.TEST_CLOCK_FILE,
   };
 }
