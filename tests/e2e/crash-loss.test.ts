@@ -21,6 +21,7 @@ import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningSer
 import { startPgProxy, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 import { MAX_UNSECURED_MS } from '../../src/server/tracking/service';
+import { mostAcksInWindow, type Ack } from './crash-window';
 
 const url = process.env.TEST_DATABASE_URL;
 const schema = `e2e_crash_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -28,28 +29,6 @@ const schema = `e2e_crash_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const CLIENTS = 24;
 /** How long beacons are sent before the kill. */
 const LOAD_MS = 4000;
-
-/** An acknowledged beacon: its page view, when it was sent and when its 204 arrived (ms). */
-interface Ack {
-  pv: string;
-  sent: number;
-  answered: number;
-}
-
-/**
- * The most acknowledgements the server can have given within one window of `windowMs`: the most
- * acks whose [sent, answered] interval meets some window [a, a + windowMs]. The best `a` is an
- * answered time, or a sent time minus the window.
- */
-function mostAcksInWindow(acks: Ack[], windowMs: number): number {
-  let most = 0;
-  for (const a of [...acks.map((x) => x.answered), ...acks.map((x) => x.sent - windowMs)]) {
-    let n = 0;
-    for (const x of acks) if (x.sent <= a + windowMs && x.answered >= a) n += 1;
-    most = Math.max(most, n);
-  }
-  return most;
-}
 
 describe.skipIf(!url)('kill -9 loses at most MAX_UNSECURED_MS of acknowledged beacons', () => {
   let proxy: PgProxy;
