@@ -7,7 +7,7 @@
  * | HOST | 0.0.0.0 | listen address (a name is bound at its first address only: the server is made by serverFactory, app.ts) |
  * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
  * | DATABASE_SCHEMA | (unset) | with DATABASE_URL: the PostgreSQL schema to use (created if missing); unset = the server's default search_path |
- * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`) |
+ * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`); with DATABASE_URL, the event journal (`event-journal/`: acknowledged beacons waiting out a database outage) |
  * | DATA_MIN_FREE_MB | 64 | PGlite only: while DATA_DIR's disk has less free space than this, changes answer 507 and reads keep working (issue 10); 0 = only after a write failed for lack of space |
  * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
  * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |

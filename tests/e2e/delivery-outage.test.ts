@@ -70,6 +70,9 @@ describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () =
     // acknowledged beacons then go to the journal.
     expect((await beacon()).status).toBe(204);
     await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('event batch write failed');
+    // An admin's save during the outage fails (503) and must not drop the copies delivery serves from.
+    const save = await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/configs`, { method: 'PUT', headers: { cookie: manager, 'content-type': 'application/json', origin: server.origin }, body: '{}' });
+    expect(save.status).toBe(503);
     const statuses = { banner: new Map<number, number>(), script: new Map<number, number>(), beacon: new Map<number, number>() };
     const note = (m: Map<number, number>, status: number) => m.set(status, (m.get(status) ?? 0) + 1);
     for (const end = Date.now() + OUTAGE_MS; Date.now() < end; ) {

@@ -20,7 +20,7 @@
  *   tried again after each TTL, so the first one after the database is back replaces it. Past
  *   the bound the refresh's error reaches the request (503).
  * - This process's own writes are seen at once: one `onSend` hook forgets the dealer a successful
- *   or failed state-changing request (POST, PUT, PATCH, DELETE) named in `:dealerId`, or every
+ *   or failed (but not 503: the database away) state-changing request (POST, PUT, PATCH, DELETE) named in `:dealerId`, or every
  *   dealer when the route names none (admin imports, manufacturer and dealer edits). It runs after
  *   the handler's transaction committed and before the client sees the answer, so the client's next
  *   request reads the new row. Public routes (tracking beacons, sign-in) change no delivery data and
@@ -172,9 +172,10 @@ export const cachesPlugin = fp(
       app.log.warn({ err, dealerId, ageMs }, 'dealer settings not refreshed (database error); serving the last good copy');
     };
     app.decorate('caches', new AppCaches({ logos: { allowPrivateHosts: app.config.feedAllowPrivateHosts }, maxStaleMs: app.config.deliveryMaxStaleMs, onStale }));
-    app.addHook('onSend', (request, _reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const access = request.routeOptions.config?.access;
-      if (STATE_CHANGING_METHODS.has(request.method) && access && access !== 'public') {
+      // A 503 (the database unavailable) wrote nothing: forgetting would drop the copies that keep delivery serving.
+      if (STATE_CHANGING_METHODS.has(request.method) && access && access !== 'public' && reply.statusCode !== 503) {
         const dealerId = dealerParam(request);
         if (dealerId) app.caches.forgetDealer(dealerId);
         else app.caches.forgetDealers();
