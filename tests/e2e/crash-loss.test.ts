@@ -48,6 +48,15 @@ describe.skipIf(!url)('kill -9 loses at most MAX_UNSECURED_MS of acknowledged be
     // No load shedding: the measure is the writer's back-pressure, not the event-loop guard.
     env = { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, DATA_DIR: dataDir, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0', MAX_EVENT_LOOP_DELAY_MS: '0' };
     server = await startServer(env);
+    // The dealer's tracking limits off: thousands of beacons come from this one address.
+    const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
+    const dealer = (await (await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
+    const saved = await fetch(`${server.origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
+      method: 'PUT',
+      headers: { cookie: admin, 'content-type': 'application/json', origin: server.origin },
+      body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
+    });
+    expect(saved.status).toBe(200);
     db = new pg.Client({ connectionString: url });
     await db.connect();
   }, 120_000);
