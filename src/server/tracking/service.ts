@@ -32,8 +32,9 @@
  * refuses (the intake answers 503 with Retry-After) while the oldest unsecured event is older than
  * maxUnsecuredMs (MAX_UNSECURED_MS, 250 ms). So a kill -9 loses at most the events acknowledged
  * within one such window, also when the database is slower than the intake (back-pressure).
- * During an outage (the last write failed) the unsecured events are spilled to the journal as they
- * come (one append and fdatasync at a time, each taking what arrived during the last), so beacons keep being acknowledged through it, up to MAX_BUFFERED, and the
+ * During an outage (the last write failed), and while its backlog is written after it, the
+ * unsecured events are spilled to the journal as they come (one append and fdatasync at a time,
+ * each taking what arrived during the last), so beacons keep being acknowledged through it, up to MAX_BUFFERED, and the
  * journal is replayed at the next start if the process dies before the database is back. Without
  * a journal (PGlite, whose database is in this process) an outage keeps events in memory only, up
  * to MAX_BUFFERED, and the age bound applies while the writer is not failing.
@@ -190,6 +191,8 @@ export class EventIngestor {
   private spilling: Promise<void> | null = null;
   private spillTimer: NodeJS.Timeout | null = null;
   private spillFailed = false;
+  /** Entries waiting in the buffer that are in the journal (a backlog still to be written after an outage). */
+  private journalBacklog = 0;
   /** Events taken from the buffer by the write in progress. */
   private inFlight = 0;
   private draining: Promise<void> | null = null;
@@ -252,7 +255,8 @@ export class EventIngestor {
     this.buffer.push(entry);
     this.unsecured.push(entry);
     if (this.counts.failures === 0) this.schedule(this.buffer.length >= this.opts.batchSize ? 0 : this.opts.flushIntervalMs);
-    else this.scheduleSpill();
+    // During an outage, and while its backlog is written after it (new events wait behind it), new events go to the journal too.
+    if (this.counts.failures > 0 || this.journalBacklog > 0) this.scheduleSpill();
     return true;
   }
 
@@ -283,8 +287,15 @@ export class EventIngestor {
       if (x.segment) {
         this.opts.journal?.release(x.segment, 1);
         x.segment = null;
+        this.journalBacklog -= 1;
       }
     }
+    this.rotateWhenCaughtUp();
+  }
+
+  /** The backlog is written and no append runs: the journal file in use is closed (deleted, being empty). */
+  private rotateWhenCaughtUp(): void {
+    if (this.journalBacklog === 0 && this.counts.failures === 0 && !this.spilling) this.opts.journal?.rotate();
   }
 
   /** Starts a spill on the next turn of the event loop unless one runs (it starts the next when done: a group commit). */
@@ -317,6 +328,7 @@ export class EventIngestor {
             x.secured = true;
             x.segment = segment;
             segment.outstanding += 1;
+            this.journalBacklog += 1;
           }
           this.counts.journaled += entries.length;
           if (this.spillFailed) this.log.info('event journal appends resumed');
@@ -329,7 +341,8 @@ export class EventIngestor {
       )
       .finally(() => {
         this.spilling = null;
-        if (this.counts.failures > 0 && this.oldestUnsecured()) this.scheduleSpill();
+        if ((this.counts.failures > 0 || this.journalBacklog > 0) && this.oldestUnsecured()) this.scheduleSpill();
+        this.rotateWhenCaughtUp();
       });
     return this.spilling;
   }
@@ -346,6 +359,7 @@ export class EventIngestor {
     for (const { segment, events } of await journal.claimOrphans()) {
       for (const e of events) this.buffer.push({ e, at: Date.now(), secured: true, segment });
       count += events.length;
+      this.journalBacklog += events.length;
     }
     if (count > 0) {
       this.counts.replayed += count;
@@ -506,8 +520,7 @@ export class EventIngestor {
 
   private succeeded(count: number): void {
     if (this.counts.failures > 0) {
-      this.log.info({ afterFailures: this.counts.failures }, 'event writes resumed');
-      this.opts.journal?.rotate(); // the outage's journal file goes once its events are written
+      this.log.info({ afterFailures: this.counts.failures, journalBacklog: this.journalBacklog }, 'event writes resumed');
     }
     this.counts.stored += count;
     this.counts.failures = 0;
