@@ -34,8 +34,9 @@
  * within one such window, also when the database is slower than the intake (back-pressure).
  * During an outage (the last write failed), and while its backlog is written after it, the
  * unsecured events are spilled to the journal as they come (one append and fdatasync at a time,
- * each taking what arrived during the last), so beacons keep being acknowledged through it, up to MAX_BUFFERED, and the
- * journal is replayed at the next start if the process dies before the database is back. Without
+ * each taking what arrived during the last), so beacons keep being acknowledged through it, up
+ * to MAX_BUFFERED, and the journal is replayed at the next start if the process dies before the
+ * database is back. Without
  * a journal (PGlite, whose database is in this process) an outage keeps events in memory only, up
  * to MAX_BUFFERED, and the age bound applies while the writer is not failing.
  */
