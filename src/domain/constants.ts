@@ -172,6 +172,13 @@ export const INVENTORY_LIMIT_TEXT = {
  * and the most redirects a feed may follow.
  */
 export const FEED_TIMEOUT_MS = 15_000;
+
+/**
+ * Default longest time a dealer's cached delivery settings keep serving banners, the embed script
+ * and beacons while the database cannot be read (stale-if-error; the server's DELIVERY_MAX_STALE_MS
+ * overrides it): 24 hours after they were last read.
+ */
+export const DELIVERY_MAX_STALE_MS = 24 * 3600_000;
 export const FEED_MAX_REDIRECTS = 3;
 /** How often an active feed runs, milliseconds, per update frequency (spec 02 §3 InventoryFeed). */
 export const FEED_INTERVAL_MS = { hourly: 3_600_000, 'every-4-hours': 4 * 3_600_000, daily: 86_400_000 } as const;

@@ -28,6 +28,7 @@ import { scriptRoutes } from './scripts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
 import { CLOSE_RETRY_MS, EventIngestor, PGLITE_STATEMENT_EVENTS } from './tracking/service';
+import { EventJournal } from './tracking/journal';
 import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
 import { FeedScheduler } from './inventory/feeds';
@@ -133,6 +134,8 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
       durableCommits: !config.databaseUrl,
       statementEvents: config.databaseUrl ? Infinity : PGLITE_STATEMENT_EVENTS,
       canWrite: () => app.storage.writable,
+      // PostgreSQL can be away while this process runs: acknowledged events then wait on disk (tracking/journal.ts).
+      journal: config.databaseUrl ? new EventJournal(path.join(config.dataDir, 'event-journal'), app.log) : null,
       // Retrying the last events at shutdown must end inside SHUTDOWN_GRACE_MS (5 s left for the rest).
       closeRetryMs: Math.min(CLOSE_RETRY_MS, Math.max(1000, config.shutdownGraceMs - 5000)),
       observeBatch: (seconds, ok) => app.metrics.batchWriteSeconds.observe({ result: ok ? 'ok' : 'error' }, seconds),
@@ -147,6 +150,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.notifications.start(config.notificationIntervalMs);
   app.decorate('cdnProbes', new CdnProber({ allowPrivateHosts: config.feedAllowPrivateHosts }));
   app.addHook('onClose', () => app.cdnProbes.settle());
+  app.addHook('onReady', async () => void (await app.events.recover())); // a stopped process's journal
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close (issue 14)
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);

@@ -2,9 +2,17 @@
  * WORKERS=N (issue 17): the primary process of a node:cluster server on PostgreSQL. It migrates and
  * seeds once (under the database's startup advisory lock, so separate deployments starting together
  * do not race either), forks N workers that each run the whole app on the shared PORT (connections
- * are spread round-robin), restarts a worker that dies, serves METRICS_PORT with the sum of every
+ * are spread round-robin), replaces a worker that dies, serves METRICS_PORT with the sum of every
  * worker's metrics, answers the workers' requests for those sums (a scrape of /metrics through
  * PORT), and on SIGTERM/SIGINT asks every worker to shut down gracefully and exits 0 once all did.
+ *
+ * Replacement: starting a worker (loading the modules, building the app) takes seconds, and tens
+ * of seconds while the surviving workers keep the CPUs busy with load (35 s measured). So the
+ * primary keeps one *standby* worker started and built but not listening; when a serving worker
+ * dies the standby is told to listen (STANDBY_LISTEN_MESSAGE) and serves at once, reads back the
+ * dead worker's event journal, and a new standby is forked after the restart delay. Without a
+ * ready standby (it died too, or is still starting) a serving worker is forked as before. The
+ * restart delay doubles while workers keep dying young (a crash loop), from RESTART_MIN_MS.
  *
  * What the workers share: the database (events, sessions, caches bounded by dealers.version, feed
  * and job claims), and with REDIS_URL the rate-limit counters. What each keeps: its event buffer
@@ -22,6 +30,12 @@ import { metricsListener } from './observability/health';
 
 /** IPC message from the primary asking a worker to shut down gracefully (as SIGTERM would). */
 export const SHUTDOWN_MESSAGE = 'dcb:shutdown';
+/** IPC message from a standby worker: its app is built, it can listen at once. */
+export const STANDBY_READY_MESSAGE = 'dcb:standby-ready';
+/** IPC message from the primary telling the standby worker to listen (a serving worker died). */
+export const STANDBY_LISTEN_MESSAGE = 'dcb:standby-listen';
+/** Environment variable the primary sets to 'standby' for the standby worker. */
+export const WORKER_ROLE_ENV = 'DCB_WORKER_ROLE';
 
 /** Delay before a dead worker is replaced; doubles while workers keep dying young, up to RESTART_MAX_MS. */
 const RESTART_MIN_MS = 500;
@@ -70,6 +84,11 @@ export async function runPrimary(config: Config): Promise<void> {
   const aggregator = new AggregatorRegistry();
   const clusterMetrics = () => aggregator.clusterMetrics();
   cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+    if (message?.type === STANDBY_READY_MESSAGE && worker === standby) {
+      standbyReady = true;
+      up.add(worker);
+      return;
+    }
     if (message?.type !== METRICS_IPC.request) return;
     clusterMetrics().then(
       (text) => worker.isConnected() && worker.send({ type: METRICS_IPC.response, id: message.id, text }),
@@ -81,10 +100,21 @@ export async function runPrimary(config: Config): Promise<void> {
   let everListening = false;
   let restartDelay = RESTART_MIN_MS;
   const startedAt = new Map<Worker, number>();
+  /** Workers whose app is built (listening, or a ready standby): they take the shutdown message. */
+  const up = new Set<Worker>();
   const fork = () => startedAt.set(cluster.fork(), Date.now());
+  /** The standby worker (see module doc), and whether its app is built. */
+  let standby: Worker | null = null;
+  let standbyReady = false;
+  const forkStandby = () => {
+    standby = cluster.fork({ [WORKER_ROLE_ENV]: 'standby' });
+    standbyReady = false;
+    startedAt.set(standby, Date.now());
+  };
 
   cluster.on('listening', (worker, address) => {
     everListening = true;
+    up.add(worker);
     log.log('info', { worker: worker.id, workerPid: worker.process.pid, port: address.port }, 'worker listening');
   });
   cluster.on('exit', (worker, code, signal) => {
@@ -98,8 +128,25 @@ export async function runPrimary(config: Config): Promise<void> {
       return;
     }
     restartDelay = ranMs >= HEALTHY_RUN_MS ? RESTART_MIN_MS : Math.min(restartDelay * 2, RESTART_MAX_MS);
-    log.log('error', { worker: worker.id, workerPid: worker.process.pid, code, signal, restartInMs: restartDelay }, 'worker exited; replacing it');
-    setTimeout(() => !stopping && fork(), restartDelay).unref();
+    const later = (start: () => void) => setTimeout(() => !stopping && start(), restartDelay).unref();
+    if (worker === standby) {
+      standby = null;
+      log.log('error', { worker: worker.id, workerPid: worker.process.pid, code, signal, restartInMs: restartDelay }, 'standby worker exited; replacing it');
+      later(forkStandby);
+      return;
+    }
+    const taking = standbyReady && standby?.isConnected() ? standby : null;
+    log.log(
+      'error',
+      { worker: worker.id, workerPid: worker.process.pid, code, signal, ...(taking ? { standby: taking.id } : { restartInMs: restartDelay }) },
+      'worker exited; replacing it',
+    );
+    if (taking) {
+      taking.send({ type: STANDBY_LISTEN_MESSAGE });
+      standby = null;
+      standbyReady = false;
+      later(forkStandby);
+    } else later(fork);
   });
 
   let metricsServer: http.Server | null = null;
@@ -119,7 +166,12 @@ export async function runPrimary(config: Config): Promise<void> {
         workers.map(
           (w) =>
             new Promise<number | null>((resolve) => {
-              if (w.isDead()) return resolve(w.process.exitCode);
+              if (w.isDead()) return resolve(up.has(w) ? w.process.exitCode : 0);
+              if (!up.has(w)) {
+                // Still loading (a replacement or standby forked moments ago): nothing to drain.
+                w.once('exit', () => resolve(0));
+                return void w.process.kill('SIGKILL');
+              }
               w.once('exit', (code) => resolve(code));
               if (w.isConnected()) w.send({ type: SHUTDOWN_MESSAGE });
               else w.process.kill('SIGTERM');
@@ -133,6 +185,7 @@ export async function runPrimary(config: Config): Promise<void> {
   );
 
   for (let i = 0; i < config.workers; i++) fork();
+  forkStandby();
   if (config.metricsPort !== undefined) {
     metricsServer = await metricsListener({
       host: config.metricsHost,

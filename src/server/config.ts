@@ -7,7 +7,7 @@
  * | HOST | 0.0.0.0 | listen address (a name is bound at its first address only: the server is made by serverFactory, app.ts) |
  * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
  * | DATABASE_SCHEMA | (unset) | with DATABASE_URL: the PostgreSQL schema to use (created if missing); unset = the server's default search_path |
- * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`) |
+ * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`); with DATABASE_URL, the event journal (`event-journal/`: acknowledged beacons waiting out a database outage) |
  * | DATA_MIN_FREE_MB | 64 | PGlite only: while DATA_DIR's disk has less free space than this, changes answer 507 and reads keep working (issue 10); 0 = only after a write failed for lack of space |
  * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
  * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |
@@ -33,13 +33,14 @@
  * | SMTP_URL | (unset) | where dealer notification e-mails go (issue 15), e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
  * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
  * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (once across processes); 0 = off |
+ * | DELIVERY_MAX_STALE_MS | 86400000 (24 h) | while the database is unreachable, banners, the embed script and beacons keep being served from a dealer's last good settings for at most this long after they were last read (stale-if-error, delivery/caches.ts); older, they answer 503 |
  * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; issue 15 e2e) |
  */
 import path from 'node:path';
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { NOTIFICATION_INTERVAL_MS } from '../domain/notifications';
-import { FEED_TIMEOUT_MS } from '../domain/constants';
+import { DELIVERY_MAX_STALE_MS, FEED_TIMEOUT_MS } from '../domain/constants';
 
 function isCidr(v: string): boolean {
   try {
@@ -144,6 +145,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).default('dc-banners <notifications@localhost>'),
   NOTIFICATION_INTERVAL_MS: z.coerce.number().int().min(0).default(NOTIFICATION_INTERVAL_MS),
+  DELIVERY_MAX_STALE_MS: z.coerce.number().int().min(0).default(DELIVERY_MAX_STALE_MS),
   TEST_CLOCK_FILE: z.string().min(1).optional(),
 });
 
@@ -194,6 +196,8 @@ export interface Config {
   mailFrom: string;
   /** How often the notification job runs; 0 = off. */
   notificationIntervalMs: number;
+  /** Longest a dealer's cached delivery settings serve while their refresh fails, ms (DELIVERY_MAX_STALE_MS). */
+  deliveryMaxStaleMs: number;
   /** TEST_CLOCK_FILE: the file app.now reads (e2e tests only; never in production). */
   testClockFile: string | undefined;
 }
@@ -261,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
+    deliveryMaxStaleMs: e.DELIVERY_MAX_STALE_MS,
     testClockFile: e.TEST_CLOCK_FILE,
   };
 }

@@ -4,7 +4,8 @@
  * - WORKERS=1 (default): opens the database, migrates and seeds the demo data into an empty
  *   database when SEED_DEMO is on (under the startup lock, issue 17), builds the app and listens;
  * - WORKERS=N on PostgreSQL: the cluster primary (cluster.ts) migrates and seeds once and forks N
- *   workers, each of which runs this file as a worker: the app on the shared port, no migrations.
+ *   workers, each of which runs this file as a worker: the app on the shared port, no migrations;
+ *   and one standby worker, which builds the app and listens only when told (a worker died).
  * Lifecycle (close-with-grace, issue 17): on SIGTERM/SIGINT (or the primary's shutdown message) the
  * process stops accepting, aborts running feed fetches, finishes in-flight requests, flushes
  * buffered events, closes the database and exits 0, or exits 1 after SHUTDOWN_GRACE_MS; an
@@ -18,7 +19,7 @@ import { openDatabase } from './db/client';
 import { seedCatalogue, seedDemoData } from './db/seed';
 import { buildApp } from './app';
 import { DataDirInUse } from './db/data-dir-lock';
-import { runPrimary, SHUTDOWN_MESSAGE } from './cluster';
+import { runPrimary, SHUTDOWN_MESSAGE, STANDBY_LISTEN_MESSAGE, STANDBY_READY_MESSAGE, WORKER_ROLE_ENV } from './cluster';
 import { metricsListener } from './observability/health';
 import { fileClock } from './test-clock';
 
@@ -65,6 +66,18 @@ async function runServer(config: Config): Promise<void> {
   // The cluster primary's shutdown request (a signal sent to the whole group may have started it already).
   if (worker) process.on('message', (m: { type?: string }) => m?.type === SHUTDOWN_MESSAGE && !closing && grace.close());
 
+  if (worker && process.env[WORKER_ROLE_ENV] === 'standby') {
+    // The cluster's standby (cluster.ts): built, and listening only once a serving worker died.
+    await app.ready();
+    const told = new Promise<void>((resolve) => process.on('message', (m: { type?: string }) => m?.type === STANDBY_LISTEN_MESSAGE && resolve()));
+    process.send!({ type: STANDBY_READY_MESSAGE });
+    await told;
+    if (closing) return;
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info('standby worker took over');
+    await app.events.recover(); // the dead worker's event journal
+    return;
+  }
   await app.listen({ port: config.port, host: config.host });
   if (config.metricsPort !== undefined && !worker) {
     metricsServer = await metricsListener({

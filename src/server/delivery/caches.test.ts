@@ -16,7 +16,8 @@ import { createTestApp, type TestApp } from '../test-app';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEALER_CACHE_TTL_MS } from './caches';
+import { AppCaches, DEALER_CACHE_TTL_MS } from './caches';
+import type { Db } from '../db/client';
 
 const D = DEMO_DEALER.id;
 const CIVIC = 'model=civic&type=header&variant=desktop';
@@ -191,5 +192,42 @@ describe('two apps in one process share no cache', () => {
     expect(two.app.caches.dealers.size).toBeGreaterThan(0);
     expect(two.app.caches.bannerBytes.size).toBeGreaterThan(0);
     expect(source(await banner(two.app, CIVIC))).toBe('200 asset');
+  });
+});
+
+describe('stale-if-error: a dealer copy whose refresh fails keeps answering up to maxStaleMs after its last read', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(() => void vi.useRealTimers());
+
+  it('answers the same copy while the database fails, throws its error past the bound, and takes a fresh read when it answers again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const caches = new AppCaches({ logos: { allowPrivateHosts: false }, maxStaleMs: 60_000 });
+    const failing = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    const down = {
+      select: () => {
+        throw failing;
+      },
+    } as unknown as Db;
+    // allowStale false: wait for the refresh's outcome instead of the stale copy it starts from.
+    const read = (db: Db) => caches.dealers.fetch(D, { context: db, allowStale: false });
+
+    const first = await read(t.database.db);
+    expect(first?.value?.id).toBe(D);
+    vi.advanceTimersByTime(DEALER_CACHE_TTL_MS + 1);
+    expect(await read(down)).toBe(first); // the refresh failed: the same copy, trusted for another TTL
+    vi.advanceTimersByTime(59_000 - DEALER_CACHE_TTL_MS);
+    expect(await read(down)).toBe(first); // 59 s after the last read: still served
+    vi.advanceTimersByTime(2000);
+    await expect(read(down)).rejects.toBe(failing); // 61 s: past the bound, the error reaches the request
+
+    const fresh = await read(t.database.db);
+    expect(fresh).not.toBe(first);
+    expect(fresh?.value?.id).toBe(D);
   });
 });

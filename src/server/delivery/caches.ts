@@ -13,8 +13,14 @@
  *   settings is keyed by that version, so a new version simply misses the old entries.
  * - The dealer settings themselves (with the version) are trusted for DEALER_CACHE_TTL_MS (1 s):
  *   the staleness bound across processes (tests/e2e/two-processes.test.ts).
+ * - Stale-if-error: when the refresh of a cached dealer fails (the database is unreachable, its
+ *   schema missing, any error), the last good copy keeps answering, and every cache keyed by its
+ *   version with it (choices, banner bytes, built scripts), until it is `maxStaleMs` old
+ *   (DELIVERY_MAX_STALE_MS, 24 h by default) counted from the last successful read. A refresh is
+ *   tried again after each TTL, so the first one after the database is back replaces it. Past
+ *   the bound the refresh's error reaches the request (503).
  * - This process's own writes are seen at once: one `onSend` hook forgets the dealer a successful
- *   or failed state-changing request (POST, PUT, PATCH, DELETE) named in `:dealerId`, or every
+ *   or failed (but not 503: the database away) state-changing request (POST, PUT, PATCH, DELETE) named in `:dealerId`, or every
  *   dealer when the route names none (admin imports, manufacturer and dealer edits). It runs after
  *   the handler's transaction committed and before the client sees the answer, so the client's next
  *   request reads the new row. Public routes (tracking beacons, sign-in) change no delivery data and
@@ -28,6 +34,7 @@ import type { Db } from '../db/client';
 import { STATE_CHANGING_METHODS } from '../security/csrf';
 import { encodedBytes, type Entity } from './encoding';
 import { LogoFetcher, type LogoFetcherOptions } from './logo-fetcher';
+import { DELIVERY_MAX_STALE_MS } from '../../domain/constants';
 import { queryDealer, type BannerBytes, type Candidate, type DealerDelivery, type DeliveryChoice } from './service';
 
 /** How long a process trusts its cached copy of a dealer's delivery settings (cross-process staleness bound). */
@@ -50,6 +57,8 @@ const MAX_BOT_ANSWERS = 5000;
 /** A dealer's delivery settings as cached: `value` null for an unknown dealer id (cached too, against id probing). */
 export interface DealerEntry {
   value: DealerDelivery | null;
+  /** When the database last answered for this dealer, ms since the epoch (the stale-if-error age). */
+  readAt: number;
 }
 
 /** The caches of one app (see module doc). */
@@ -59,17 +68,7 @@ export class AppCaches {
    * copy answers while one query refreshes it, and concurrent misses share one query: a version
    * bump under load costs one dealer query, not one per waiting request.
    */
-  readonly dealers = new LRUCache<string, DealerEntry, Db>({
-    max: MAX_DEALERS,
-    ttl: DEALER_CACHE_TTL_MS,
-    allowStale: true,
-    // forgetDealer during a query: the waiting requests get its answer, the cache does not keep it.
-    ignoreFetchAbort: true,
-    // Date.now on every read (no 1 ms debounce timer), so tests can move the clock with a fake Date.
-    perf: { now: () => Date.now() },
-    ttlResolution: 0,
-    fetchMethod: async (dealerId, _stale, { context }) => ({ value: await queryDealer(context, dealerId) }),
-  });
+  readonly dealers: LRUCache<string, DealerEntry, Db>;
   /** Per `dealer|version`, the model keys that have uploaded assets (the negative cache of issue 11 §13). */
   readonly assetKeySets = new LRUCache<string, Promise<Set<string>>>({ max: MAX_ASSET_KEY_SETS });
   /** Per `dealer|version|modelKey`, the model's uploaded assets, newest first. */
@@ -93,8 +92,35 @@ export class AppCaches {
   /** Dealer logos for placeholders, fetched in the background (logo-fetcher.ts). */
   readonly logos: LogoFetcher;
 
-  constructor(options: { logos: LogoFetcherOptions }) {
+  /**
+   * @param options.maxStaleMs how long past its last successful read a dealer's copy may answer
+   *   while refreshes fail (stale-if-error, see the module doc); DELIVERY_MAX_STALE_MS by default.
+   * @param options.onStale called when a failed refresh is answered with the stale copy (a log line).
+   */
+  constructor(options: { logos: LogoFetcherOptions; maxStaleMs?: number; onStale?: (dealerId: string, ageMs: number, err: unknown) => void }) {
     this.logos = new LogoFetcher(options.logos);
+    const maxStaleMs = options.maxStaleMs ?? DELIVERY_MAX_STALE_MS;
+    this.dealers = new LRUCache<string, DealerEntry, Db>({
+      max: MAX_DEALERS,
+      ttl: DEALER_CACHE_TTL_MS,
+      allowStale: true,
+      // forgetDealer during a query: the waiting requests get its answer, the cache does not keep it.
+      ignoreFetchAbort: true,
+      // Date.now on every read (no 1 ms debounce timer), so tests can move the clock with a fake Date.
+      perf: { now: () => Date.now() },
+      ttlResolution: 0,
+      fetchMethod: async (dealerId, stale, { context }) => {
+        try {
+          return { value: await queryDealer(context, dealerId), readAt: Date.now() };
+        } catch (err) {
+          // Stale-if-error: the same entry object again (so the caches keyed by it still hit), trusted for another TTL.
+          const age = stale ? Date.now() - stale.readAt : Infinity;
+          if (!stale || age > maxStaleMs) throw err;
+          options.onStale?.(dealerId, age, err);
+          return stale;
+        }
+      },
+    });
   }
 
   /** Drops the cached settings of one dealer: its next request reads the row (and the version) again. */
@@ -137,10 +163,19 @@ function dealerParam(request: FastifyRequest): string | null {
 /** Decorates `app.caches` and adds the local invalidation hook and the clean-up on close (see module doc). */
 export const cachesPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('caches', new AppCaches({ logos: { allowPrivateHosts: app.config.feedAllowPrivateHosts } }));
-    app.addHook('onSend', (request, _reply, payload, done) => {
+    // One warning per dealer and minute at most while its refreshes fail.
+    const warned = new Map<string, number>();
+    const onStale = (dealerId: string, ageMs: number, err: unknown) => {
+      if (Date.now() - (warned.get(dealerId) ?? 0) < 60_000) return;
+      warned.set(dealerId, Date.now());
+      if (warned.size > 1000) warned.clear();
+      app.log.warn({ err, dealerId, ageMs }, 'dealer settings not refreshed (database error); serving the last good copy');
+    };
+    app.decorate('caches', new AppCaches({ logos: { allowPrivateHosts: app.config.feedAllowPrivateHosts }, maxStaleMs: app.config.deliveryMaxStaleMs, onStale }));
+    app.addHook('onSend', (request, reply, payload, done) => {
       const access = request.routeOptions.config?.access;
-      if (STATE_CHANGING_METHODS.has(request.method) && access && access !== 'public') {
+      // A 503 (the database unavailable) wrote nothing: forgetting would drop the copies that keep delivery serving.
+      if (STATE_CHANGING_METHODS.has(request.method) && access && access !== 'public' && reply.statusCode !== 503) {
         const dealerId = dealerParam(request);
         if (dealerId) app.caches.forgetDealer(dealerId);
         else app.caches.forgetDealers();

@@ -153,13 +153,14 @@ export class AppMetrics {
     });
     new Counter({
       name: 'dcb_events_refused_total',
-      help: 'Tracking events not stored, by reason: buffer_full (answered 503), duplicate_impression, click_refused, conversion_refused',
+      help: 'Tracking events not stored, by reason: buffer_full and writer_behind (answered 503), duplicate_impression, click_refused, conversion_refused',
       labelNames: ['reason'] as const,
       registers,
       collect() {
         const s = stats();
         readCounter(this, [
           [{ reason: 'buffer_full' }, s.refusedFull],
+          [{ reason: 'writer_behind' }, s.refusedBehind],
           [{ reason: 'duplicate_impression' }, s.impressionsIgnored],
           [{ reason: 'click_refused' }, s.clicksRefused],
           [{ reason: 'conversion_refused' }, s.conversionsRefused],

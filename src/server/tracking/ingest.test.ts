@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { openTestDatabase } from '../test-app';
 import { seedDemoData, DEMO_DEALER } from '../db/seed';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { EventIngestor, dealerStats, type AcceptedEvent } from './service';
+import { EventJournal } from './journal';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
@@ -118,6 +122,50 @@ describe('EventIngestor under failures (issue 10)', () => {
     expect(await count('outagetest')).toBe(1000);
     expect((await database.db.select().from(eventDeadLetters)).length).toBe(deadBefore);
     await ingest.close();
+  });
+
+  it('refuses while the oldest unwritten event is older than maxUnsecuredMs, and takes events again once it is written', async () => {
+    const ingest = new EventIngestor(database.db, log, { flushIntervalMs: 60_000, maxUnsecuredMs: 40 });
+    expect(ingest.enqueue(at(day, 'impression', 'behindtest', 'header', 'behind-1'))).toBe(true);
+    const acknowledged = Date.now();
+    await expect.poll(() => Date.now() - acknowledged > 40).toBe(true); // the writer waits for its (long) flush interval
+    expect(ingest.behind).toBe(true);
+    expect(ingest.enqueue(at(day, 'impression', 'behindtest', 'header', 'behind-2'))).toBe(false);
+    expect(ingest.stats().refusedBehind).toBe(1);
+    await ingest.flush();
+    expect(ingest.behind).toBe(false);
+    expect(ingest.enqueue(at(day, 'impression', 'behindtest', 'header', 'behind-3'))).toBe(true);
+    await ingest.close();
+    expect(await count('behindtest')).toBe(2);
+  });
+
+  it('during an outage puts acknowledged events in the journal, still accepting; a later process writes them', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-journal-'));
+    try {
+      const down = new EventIngestor(database.db, log, { ...fast, maxUnsecuredMs: 40, retryMinMs: 10_000, journal: new EventJournal(dir, log) });
+      await database.db.execute(sql.raw('ALTER TABLE events RENAME TO events_away'));
+      try {
+        expect(down.enqueue(at(day, 'impression', 'journaltest', 'header', 'journal-0'))).toBe(true);
+        await expect.poll(() => down.stats().journaled, { timeout: 10_000 }).toBe(1);
+        for (let i = 1; i < 20; i++) {
+          expect(down.enqueue(at(day, 'impression', 'journaltest', 'header', `journal-${i}`))).toBe(true);
+          await expect.poll(() => down.stats().journaled, { timeout: 10_000 }).toBe(i + 1); // on disk: older than the bound is fine now
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await database.db.execute(sql.raw('ALTER TABLE events_away RENAME TO events'));
+      }
+      expect(readdirSync(dir)).toHaveLength(1);
+      // The process "dies" here (never closed); another one claims its journal and writes it.
+      const next = new EventIngestor(database.db, log, { ...fast, journal: new EventJournal(dir, log) });
+      expect(await next.recover()).toBe(20);
+      await expect.poll(() => next.pending, { timeout: 10_000 }).toBe(0);
+      expect(await count('journaltest')).toBe(20);
+      await expect.poll(() => readdirSync(dir), { timeout: 10_000 }).toEqual([]); // written: the file goes
+      await next.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('waits while the database is not writable, answering "full" only when the buffer is', async () => {

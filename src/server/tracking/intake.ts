@@ -12,11 +12,12 @@
  *    domains; CORS for an allowed origin) refuse with 403;
  * 3. bots, and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects
  *    them (issue 13), are acknowledged and not counted;
- * 4. the event is buffered (503 when the buffer is full) with its creative (issue 15), its page
- *    URL in the privacy-safe form and a lead id only as a hash (issue 13), under its model's key
- *    only when the dealer's page plan knows the model (the cached dealer's `beaconModels`, no
- *    query): any other model is counted under the one UNKNOWN_MODEL_KEY per slot type, so forged
- *    models never become keys of their own.
+ * 4. the event is buffered (503 with Retry-After when the buffer is full or the writer is behind
+ *    its crash-loss bound, tracking/service.ts) with its creative (issue 15), its page URL in the
+ *    privacy-safe form and a lead id only as a hash (issue 13), under its model's key only when
+ *    the dealer's page plan knows the model (the cached dealer's `beaconModels`, no query): any
+ *    other model is counted under the one UNKNOWN_MODEL_KEY per slot type, so forged models never
+ *    become keys of their own.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
@@ -34,6 +35,9 @@ import { leadIdHash } from './service';
 
 /** Largest beacon body, bytes (the route's bodyLimit; the hot path leaves longer ones to the route's 413). */
 export const TRACK_BODY_LIMIT = 4096;
+
+/** Retry-After (seconds) of the 503 when the event writer cannot take a beacon (full, or behind its crash-loss bound). */
+export const BUFFER_RETRY_AFTER_SECONDS = 1;
 
 /** The window of the tracking limits (the dealer's setting is per minute). */
 const RATE_WINDOW_MS = 60_000;
@@ -147,7 +151,11 @@ export class BeaconIntake {
       pageView: input.pv ?? null,
       leadId: input.leadId === undefined ? null : leadIdHash(input.dealerId, input.leadId),
     });
-    if (!accepted) throw new AppError('UNAVAILABLE', 'Event buffer full, retry later');
+    if (!accepted) {
+      // The embed script retries a 503 once, 1-3 s later.
+      b.setHeader('retry-after', BUFFER_RETRY_AFTER_SECONDS);
+      throw new AppError('UNAVAILABLE', this.app.events.behind ? 'Events are not being written fast enough, retry later' : 'Event buffer full, retry later');
+    }
   }
 
   /** One limit: the X-RateLimit headers under it when `headersUnder`; over it, the headers with Retry-After and RateLimited. */

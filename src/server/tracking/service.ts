@@ -28,9 +28,18 @@
  * unique indexes on `events` decide, inside the batch's transaction, and only the rows they let in
  * are rolled up, so rollups never count a duplicate.
  *
- * Crash loss: an event is written FLUSH_INTERVAL_MS plus one batch write after it is
- * acknowledged while the database keeps up; a kill -9 loses what was acknowledged in that
- * window (measured by `npm run bench`, documented in docs/OPERATIONS.md).
+ * Crash loss is bounded by time (docs/OPERATIONS.md "What a crash can lose"): an acknowledged
+ * event is *secured* once it is in the database or in the journal (journal.ts, on disk); `enqueue`
+ * refuses (the intake answers 503 with Retry-After) while the oldest unsecured event is older than
+ * maxUnsecuredMs (MAX_UNSECURED_MS, 250 ms). So a kill -9 loses at most the events acknowledged
+ * within one such window, also when the database is slower than the intake (back-pressure).
+ * During an outage (the last write failed), and while its backlog is written after it, the
+ * unsecured events are spilled to the journal as they come (one append and fdatasync at a time,
+ * each taking what arrived during the last), so beacons keep being acknowledged through it, up
+ * to MAX_BUFFERED, and the journal is replayed at the next start if the process dies before the
+ * database is back. Without
+ * a journal (PGlite, whose database is in this process) an outage keeps events in memory only, up
+ * to MAX_BUFFERED, and the age bound applies while the writer is not failing.
  */
 import { createHash } from 'node:crypto';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
@@ -41,6 +50,7 @@ import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas
 import { ctr } from '../../domain/metrics';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { causeChain } from '../db/availability';
+import type { EventJournal, JournalSegment } from './journal';
 
 /** An event as accepted by the track route; `model` is already the comparison key. */
 export interface AcceptedEvent {
@@ -79,6 +89,22 @@ export const CLOSE_RETRY_MS = 10_000;
 export const PGLITE_STATEMENT_EVENTS = 200;
 /** Share of maxBuffered at which the process reports itself not ready (GET /readyz answers 503, issue 17), so a load balancer sends beacons elsewhere before any is refused. */
 export const HIGH_WATER_RATIO = 0.5;
+/**
+ * The crash-loss bound: the age at which the oldest acknowledged event neither in the database
+ * nor in the journal makes `enqueue` refuse (the intake answers 503 with Retry-After).
+ */
+export const MAX_UNSECURED_MS = 250;
+
+/** An accepted event with what the writer knows of it. */
+interface Entry {
+  e: AcceptedEvent;
+  /** When it was acknowledged, ms since the epoch. */
+  at: number;
+  /** In the database (stored, or knowingly not), or on disk in the journal: a crash no longer loses it. */
+  secured: boolean;
+  /** The journal file holding it, until it is in the database. */
+  segment: JournalSegment | null;
+}
 
 export interface IngestorOptions {
   batchSize: number;
@@ -104,6 +130,10 @@ export interface IngestorOptions {
    * round trip and waits nothing.
    */
   statementEvents: number;
+  /** Crash-loss bound (MAX_UNSECURED_MS): enqueue refuses while the oldest unsecured event is older. */
+  maxUnsecuredMs: number;
+  /** Where events wait on disk during an outage (journal.ts); null: in memory only. */
+  journal: EventJournal | null;
   /** Called after each batch write attempt with its duration in seconds and whether it committed (metrics, issue 17). */
   observeBatch?: (seconds: number, ok: boolean) => void;
 }
@@ -115,6 +145,12 @@ export interface IngestorStats {
   accepted: number;
   /** Events refused because the buffer was full or the ingestor closed (answered 503). */
   refusedFull: number;
+  /** Events refused because the oldest unsecured event was older than maxUnsecuredMs (answered 503). */
+  refusedBehind: number;
+  /** Events appended to the journal during outages. */
+  journaled: number;
+  /** Events read back from the journal files of processes that stopped (at start). */
+  replayed: number;
   stored: number;
   /** Clicks not stored: no impression of their page view and slot, or already clicked there. */
   clicksRefused: number;
@@ -150,13 +186,21 @@ const messageOf = (err: unknown) => {
 };
 
 export class EventIngestor {
-  private buffer: AcceptedEvent[] = [];
+  private buffer: Entry[] = [];
+  /** Acknowledged events in order, the secured ones dropped from the head lazily (oldestUnsecured). */
+  private unsecured: Entry[] = [];
+  private unsecuredHead = 0;
+  private spilling: Promise<void> | null = null;
+  private spillTimer: NodeJS.Timeout | null = null;
+  private spillFailed = false;
+  /** Entries waiting in the buffer that are in the journal (a backlog still to be written after an outage). */
+  private journalBacklog = 0;
   /** Events taken from the buffer by the write in progress. */
   private inFlight = 0;
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  private counts = { accepted: 0, refusedFull: 0, stored: 0, clicksRefused: 0, impressionsIgnored: 0, conversionsRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
+  private counts = { accepted: 0, refusedFull: 0, refusedBehind: 0, journaled: 0, replayed: 0, stored: 0, clicksRefused: 0, impressionsIgnored: 0, conversionsRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
   private readonly opts: IngestorOptions;
 
   constructor(
@@ -174,6 +218,8 @@ export class EventIngestor {
       canWrite: () => true,
       durableCommits: true,
       statementEvents: Infinity,
+      maxUnsecuredMs: MAX_UNSECURED_MS,
+      journal: null,
       ...opts,
     };
   }
@@ -193,16 +239,136 @@ export class EventIngestor {
     return { pending: this.pending, ...this.counts };
   }
 
-  /** Queues an event; false when the buffer is full or the ingestor is closed (caller answers 503). */
+  /**
+   * Queues an event; false when the buffer is full, the ingestor is closed, or it is `behind`
+   * (the caller answers 503).
+   */
   enqueue(e: AcceptedEvent): boolean {
     if (this.closed || this.buffer.length >= this.opts.maxBuffered) {
       this.counts.refusedFull += 1;
       return false;
     }
+    if (this.behind) {
+      this.counts.refusedBehind += 1;
+      return false;
+    }
     this.counts.accepted += 1;
-    this.buffer.push(e);
+    const entry: Entry = { e, at: Date.now(), secured: false, segment: null };
+    this.buffer.push(entry);
+    this.unsecured.push(entry);
     if (this.counts.failures === 0) this.schedule(this.buffer.length >= this.opts.batchSize ? 0 : this.opts.flushIntervalMs);
+    // During an outage, and while its backlog is written after it (new events wait behind it), new events go to the journal too.
+    if (this.counts.failures > 0 || this.journalBacklog > 0) this.scheduleSpill();
     return true;
+  }
+
+  /**
+   * True while the oldest acknowledged event that a crash would lose (neither in the database nor
+   * in the journal) is older than maxUnsecuredMs: `enqueue` refuses until the writer or the
+   * journal catches up. Never during an outage without a journal (events then wait in memory).
+   */
+  get behind(): boolean {
+    if (this.counts.failures > 0 && !this.opts.journal) return false;
+    const oldest = this.oldestUnsecured();
+    return oldest !== undefined && Date.now() - oldest.at > this.opts.maxUnsecuredMs;
+  }
+
+  private oldestUnsecured(): Entry | undefined {
+    while (this.unsecuredHead < this.unsecured.length && this.unsecured[this.unsecuredHead]!.secured) this.unsecuredHead += 1;
+    if (this.unsecuredHead > 1024 && this.unsecuredHead * 2 > this.unsecured.length) {
+      this.unsecured = this.unsecured.slice(this.unsecuredHead);
+      this.unsecuredHead = 0;
+    }
+    return this.unsecured[this.unsecuredHead];
+  }
+
+  /** The entries are in the database (or dead-lettered, or knowingly not stored): secured, and released from their journal file. */
+  private done(entries: Entry[]): void {
+    for (const x of entries) {
+      x.secured = true;
+      if (x.segment) {
+        this.opts.journal?.release(x.segment, 1);
+        x.segment = null;
+        this.journalBacklog -= 1;
+      }
+    }
+    this.rotateWhenCaughtUp();
+  }
+
+  /** The backlog is written and no append runs: the journal file in use is closed (deleted, being empty). */
+  private rotateWhenCaughtUp(): void {
+    if (this.journalBacklog === 0 && this.counts.failures === 0 && !this.spilling) this.opts.journal?.rotate();
+  }
+
+  /** Starts a spill on the next turn of the event loop unless one runs (it starts the next when done: a group commit). */
+  private scheduleSpill(): void {
+    if (!this.opts.journal || this.spillTimer || this.spilling) return;
+    this.spillTimer = setTimeout(() => {
+      this.spillTimer = null;
+      void this.spill();
+    }, 0);
+    this.spillTimer.unref();
+  }
+
+  /**
+   * Appends every unsecured event to the journal and marks them secured once on disk. One spill at
+   * a time; while the writer keeps failing, another is scheduled for the events that came meanwhile.
+   * Never rejects (a failed append is logged; the events stay unsecured, so `behind` refuses new ones).
+   */
+  private spill(): Promise<void> {
+    const journal = this.opts.journal;
+    if (!journal) return Promise.resolve();
+    if (this.spilling) return this.spilling.then(() => this.spill());
+    const entries = this.unsecured.slice(this.unsecuredHead).filter((x) => !x.secured);
+    if (entries.length === 0) return Promise.resolve();
+    this.spilling = journal
+      .append(entries.map((x) => x.e))
+      .then(
+        (segment) => {
+          for (const x of entries) {
+            if (x.secured) continue; // written to the database meanwhile (a replay of it is harmless)
+            x.secured = true;
+            x.segment = segment;
+            segment.outstanding += 1;
+            this.journalBacklog += 1;
+          }
+          this.counts.journaled += entries.length;
+          if (this.spillFailed) this.log.info('event journal appends resumed');
+          this.spillFailed = false;
+        },
+        (err: unknown) => {
+          if (!this.spillFailed) this.log.error({ err }, 'event journal append failed; acknowledged events wait in memory only');
+          this.spillFailed = true;
+        },
+      )
+      .finally(() => {
+        this.spilling = null;
+        if ((this.counts.failures > 0 || this.journalBacklog > 0) && this.oldestUnsecured()) this.scheduleSpill();
+        this.rotateWhenCaughtUp();
+      });
+    return this.spilling;
+  }
+
+  /**
+   * Takes over the journal files of processes that stopped (journal.ts claimOrphans) and queues
+   * their events, already secured, for writing. Call once at start. Never rejects.
+   * @returns how many events were read back.
+   */
+  async recover(): Promise<number> {
+    const journal = this.opts.journal;
+    if (!journal) return 0;
+    let count = 0;
+    for (const { segment, events } of await journal.claimOrphans()) {
+      for (const e of events) this.buffer.push({ e, at: Date.now(), secured: true, segment });
+      count += events.length;
+      this.journalBacklog += events.length;
+    }
+    if (count > 0) {
+      this.counts.replayed += count;
+      this.log.warn({ count }, 'events of a stopped process read back from the event journal; writing them');
+      this.schedule(0);
+    }
+    return count;
   }
 
   /**
@@ -231,9 +397,16 @@ export class EventIngestor {
       await this.flush();
     }
     if (this.timer) clearTimeout(this.timer);
+    if (this.spillTimer) clearTimeout(this.spillTimer);
     if (this.buffer.length > 0) {
-      this.log.error({ count: this.buffer.length, lastError: this.counts.lastError }, 'events not stored at shutdown: the database did not accept them');
+      await this.spill();
+      const inJournal = this.buffer.filter((x) => x.segment).length;
+      this.log.error(
+        { count: this.buffer.length, inJournal, lastError: this.counts.lastError },
+        'events not stored at shutdown: the database did not accept them (those in the event journal are written at the next start)',
+      );
     }
+    await this.opts.journal?.close();
   }
 
   private schedule(delayMs: number): void {
@@ -258,6 +431,12 @@ export class EventIngestor {
       const batch = this.buffer.splice(0, this.opts.batchSize);
       this.inFlight = batch.length;
       const unwritten = await this.writeOrIsolate(batch).finally(() => (this.inFlight = 0));
+      // What is not coming back was written (or dead-lettered, or knowingly not stored).
+      if (unwritten.length === 0) this.done(batch);
+      else if (unwritten.length < batch.length) {
+        const left = new Set(unwritten);
+        this.done(batch.filter((x) => !left.has(x)));
+      }
       if (unwritten.length > 0) {
         this.buffer.unshift(...unwritten);
         return;
@@ -269,7 +448,7 @@ export class EventIngestor {
    * Writes a batch. Returns the events still to be written: [] on success (or once the
    * unwritable ones are dead-lettered), the batch itself after an outage or a first failure.
    */
-  private async writeOrIsolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
+  private async writeOrIsolate(batch: Entry[]): Promise<Entry[]> {
     try {
       this.count(await this.write(batch));
       this.succeeded(batch.length);
@@ -283,11 +462,16 @@ export class EventIngestor {
   }
 
   /** One writeBatch attempt, timed for observeBatch. @throws the database error. */
-  private async write(batch: AcceptedEvent[]): Promise<NotStored> {
+  private async write(batch: Entry[]): Promise<NotStored> {
     const started = performance.now();
     let ok = false;
     try {
-      const notStored = await writeBatch(this.db, batch, this.opts.durableCommits, this.opts.statementEvents);
+      const notStored = await writeBatch(
+        this.db,
+        batch.map((x) => x.e),
+        this.opts.durableCommits,
+        this.opts.statementEvents,
+      );
       ok = true;
       return notStored;
     } finally {
@@ -296,7 +480,7 @@ export class EventIngestor {
   }
 
   /** Splits a batch that keeps failing with a data error; see the module doc. */
-  private async isolate(batch: AcceptedEvent[]): Promise<AcceptedEvent[]> {
+  private async isolate(batch: Entry[]): Promise<Entry[]> {
     const half = Math.ceil(batch.length / 2);
     const parts = batch.length > 1 ? [batch.slice(0, half), batch.slice(half)] : [batch];
     for (let i = 0; i < parts.length; i++) {
@@ -316,9 +500,10 @@ export class EventIngestor {
           continue;
         }
         try {
-          await this.db.insert(eventDeadLetters).values({ dealerId: part[0]!.dealerId, payload: JSON.stringify(part[0]), error: messageOf(err) });
+          const e = part[0]!.e;
+          await this.db.insert(eventDeadLetters).values({ dealerId: e.dealerId, payload: JSON.stringify(e), error: messageOf(err) });
           this.counts.deadLettered += 1;
-          this.log.warn({ err, event: part[0] }, 'event could not be stored; kept in event_dead_letters');
+          this.log.warn({ err, event: e }, 'event could not be stored; kept in event_dead_letters');
         } catch (dlErr) {
           this.failed(dlErr, 1);
           return parts.slice(i).flat();
@@ -336,7 +521,9 @@ export class EventIngestor {
   }
 
   private succeeded(count: number): void {
-    if (this.counts.failures > 0) this.log.info({ afterFailures: this.counts.failures }, 'event writes resumed');
+    if (this.counts.failures > 0) {
+      this.log.info({ afterFailures: this.counts.failures, journalBacklog: this.journalBacklog }, 'event writes resumed');
+    }
     this.counts.stored += count;
     this.counts.failures = 0;
   }
@@ -346,6 +533,7 @@ export class EventIngestor {
     this.counts.lastError = messageOf(err);
     // One line per outage, not per retry.
     if (this.counts.failures === 1) this.log.error({ err, count, pending: this.pending }, 'event batch write failed; retrying with backoff');
+    void this.spill(); // what waits goes to the journal now (see the module doc)
   }
 }
 
