@@ -98,8 +98,8 @@ const LAST_CLICK_KEY = 'dcb_c';
    * Sends one event of a banner `b` (for a conversion, the last click's): its slot type, page view
    * and, for impressions and clicks, its image URL, from which the server knows the creative shown
    * (after a failed image, the placeholder's; issue 15). Clicks use sendBeacon (it survives the
-   * navigation that follows); the rest use a keepalive fetch, retried once with jitter when the
-   * server answers 503 (it is full or restarting).
+   * navigation that follows); the rest use a keepalive fetch, retried up to twice, 1-3 s apart,
+   * when the server answers 503 (its buffer is full or behind, or it is restarting).
    */
   const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img'>, model: string, leadId?: string) => {
     if (quiet) return;
@@ -107,13 +107,13 @@ const LAST_CLICK_KEY = 'dcb_c';
     const url = `${config.apiOrigin}/api/analytics/track`;
     // A string body goes as text/plain;charset=UTF-8 (sendBeacon and fetch alike): no CORS preflight.
     if (event === 'click' && navigator.sendBeacon(url, body)) return;
-    const attempt = (retry: boolean) =>
+    const attempt = (retries: number) =>
       fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
-          if (r.status === 503 && retry) setTimeout(() => attempt(false), 1000 + Math.random() * 2000);
+          if (r.status === 503 && retries) setTimeout(() => attempt(retries - 1), 1000 + Math.random() * 2000);
         })
         .catch(() => undefined);
-    attempt(true);
+    attempt(2);
   };
 
   /** False when CSS hides the element (display, visibility or opacity 0 on it or an ancestor). */
