@@ -150,11 +150,18 @@ export async function runPrimary(config: Config): Promise<void> {
   });
 
   let metricsServer: http.Server | null = null;
+  /** Workers asked to stop that have not exited yet (for the timeout's log line). */
+  const stillRunning = new Set<Worker>();
   const grace = closeWithGrace(
     {
       // The workers' own grace period, plus the time to see them exit.
       delay: config.shutdownGraceMs + 5000,
       logger: { error: (m: unknown) => log.log('error', {}, String(m)) },
+      // Names the workers that never exited, so a hung shutdown can be traced to one process.
+      onTimeout: (delay: number) => {
+        const left = [...stillRunning].map((w) => ({ worker: w.id, workerPid: w.process.pid, built: up.has(w), connected: w.isConnected() }));
+        log.log('error', { delayMs: delay, workersLeft: left }, `killed by timeout (${delay}ms)`);
+      },
     },
     async ({ signal, err }) => {
       stopping = true;
@@ -162,6 +169,10 @@ export async function runPrimary(config: Config): Promise<void> {
       else log.log('info', { signal }, 'shutting down workers');
       metricsServer?.close();
       const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      for (const w of workers) {
+        stillRunning.add(w);
+        w.once('exit', () => stillRunning.delete(w));
+      }
       const codes = await Promise.all(
         workers.map(
           (w) =>
