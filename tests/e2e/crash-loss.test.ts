@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
-import { startPgProxy, type PgProxy } from './pg-proxy';
+import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 import { MAX_UNSECURED_MS } from '../../src/server/tracking/service';
 import { mostAcksInWindow, type Ack } from './crash-window';
@@ -39,11 +39,8 @@ describe.skipIf(!url)('kill -9 loses at most MAX_UNSECURED_MS of acknowledged be
   let run = 0;
 
   beforeAll(async () => {
-    const target = new URL(url!);
-    proxy = await startPgProxy({ host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
-    const viaProxy = new URL(url!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    let viaProxy: URL;
+    ({ proxy, url: viaProxy } = await proxiedDatabase(url!));
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-crash-'));
     // No load shedding: the measure is the writer's back-pressure, not the event-loop guard.
     env = { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, DATA_DIR: dataDir, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0', MAX_EVENT_LOOP_DELAY_MS: '0' };

@@ -15,7 +15,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
-import { startPgProxy, type PgProxy } from './pg-proxy';
+import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -43,11 +43,8 @@ describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () =
   };
 
   beforeAll(async () => {
-    const target = new URL(url!);
-    proxy = await startPgProxy({ host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
-    const viaProxy = new URL(url!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    let viaProxy: URL;
+    ({ proxy, url: viaProxy } = await proxiedDatabase(url!));
     server = await startServer({ DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0' });
     manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
   }, 120_000);

@@ -1,6 +1,6 @@
 /**
- * A TCP proxy in front of PostgreSQL for the e2e tests of outages (postgres-outage.test.ts,
- * readiness.test.ts): the server under test connects through it, and down() makes "PostgreSQL goes
+ * A TCP proxy in front of PostgreSQL for the e2e tests of outages (postgres-outage, readiness,
+ * delivery-outage and crash-loss tests): the server under test connects through it, and down() makes "PostgreSQL goes
  * away" (every connection dropped, new ones refused) without touching the real server; up() brings
  * it back on the same port, as after a restart. setLatency(ms) delays every chunk in both
  * directions by ms (order kept): a database slower than the intake.
@@ -15,6 +15,19 @@ export interface PgProxy {
   /** Delays every chunk from now on by `ms` in each direction (0: none). */
   setLatency(ms: number): void;
   close(): Promise<void>;
+}
+
+/**
+ * Starts a proxy to the PostgreSQL server of `databaseUrl` and returns it with the same URL pointed
+ * through it (127.0.0.1 and the proxy's port; user, database and parameters kept).
+ */
+export async function proxiedDatabase(databaseUrl: string): Promise<{ proxy: PgProxy; url: URL }> {
+  const target = new URL(databaseUrl);
+  const proxy = await startPgProxy({ host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { proxy, url };
 }
 
 /** Starts a proxy to `target` on a free loopback port. */

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
-import { startPgProxy, type PgProxy } from './pg-proxy';
+import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -39,12 +39,9 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
   const alive = () => server.process.exitCode === null && server.process.signalCode === null;
 
   beforeAll(async () => {
-    const target = new URL(url!);
-    proxy = await startPgProxy({ host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
     // Through the proxy, with this run's own application_name (the connection string's wins over the default).
-    const viaProxy = new URL(url!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    let viaProxy: URL;
+    ({ proxy, url: viaProxy } = await proxiedDatabase(url!));
     viaProxy.searchParams.set('application_name', appName);
     server = await startServer({ DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0' });
     admin = new pg.Client({ connectionString: url });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startServer, type RunningServer } from './harness';
-import { startPgProxy, type PgProxy } from './pg-proxy';
+import { proxiedDatabase, type PgProxy } from './pg-proxy';
 
 const url = process.env.TEST_DATABASE_URL;
 const schema = `e2e_ready_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -20,11 +20,8 @@ describe.skipIf(!url)('/readyz on a PostgreSQL that comes and goes', () => {
   const readyz = () => fetch(`${server.origin}/readyz`);
 
   beforeAll(async () => {
-    const target = new URL(url!);
-    proxy = await startPgProxy({ host: target.hostname || '127.0.0.1', port: Number(target.port || 5432) });
-    const viaProxy = new URL(url!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    let viaProxy: URL;
+    ({ proxy, url: viaProxy } = await proxiedDatabase(url!));
     server = await startServer({ DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0' });
   }, 120_000);
   afterAll(async () => {
