@@ -179,6 +179,13 @@ export const FEED_TIMEOUT_MS = 15_000;
  * overrides it): 24 hours after they were last read.
  */
 export const DELIVERY_MAX_STALE_MS = 24 * 3600_000;
+
+/**
+ * Default crash-loss bound of tracking beacons, ms (the server's EVENT_MAX_UNSECURED_MS overrides
+ * it): the age at which the oldest acknowledged event neither in the database nor in the event
+ * journal makes the intake answer 503 with Retry-After, so a kill -9 loses at most this window.
+ */
+export const MAX_UNSECURED_MS = 250;
 export const FEED_MAX_REDIRECTS = 3;
 /** How often an active feed runs, milliseconds, per update frequency (spec 02 §3 InventoryFeed). */
 export const FEED_INTERVAL_MS = { hourly: 3_600_000, 'every-4-hours': 4 * 3_600_000, daily: 86_400_000 } as const;

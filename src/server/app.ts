@@ -138,6 +138,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
       journal: config.databaseUrl ? new EventJournal(path.join(config.dataDir, 'event-journal'), app.log) : null,
       // Retrying the last events at shutdown must end inside SHUTDOWN_GRACE_MS (5 s left for the rest).
       closeRetryMs: Math.min(CLOSE_RETRY_MS, Math.max(1000, config.shutdownGraceMs - 5000)),
+      maxUnsecuredMs: config.eventMaxUnsecuredMs || Infinity,
       observeBatch: (seconds, ok) => app.metrics.batchWriteSeconds.observe({ result: ok ? 'ok' : 'error' }, seconds),
     }),
   );

@@ -21,6 +21,7 @@
  * | FEED_TIMEOUT_MS | 15000 | deadline of one inventory feed fetch (Test Feed and scheduled runs), whole exchange; the timeout error names it (DECISIONS 20: 15 seconds) |
  * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
  * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; hourly rollups are kept |
+ * | EVENT_MAX_UNSECURED_MS | 250 | crash-loss bound: while the oldest acknowledged event neither written nor journaled is older than this, beacons answer 503 with Retry-After (tracking/service.ts); 0 = off (bounded by count only) |
  * | WORKERS | 1 | server processes (node:cluster) sharing PORT; more than 1 needs DATABASE_URL (PGlite's DATA_DIR belongs to one process) |
  * | REDIS_URL | (unset) | Redis for the rate-limit counters shared by every process (`redis://host:6379/0`); unset = counters in each process's memory, as while Redis does not answer within 400 ms |
  * | REDIS_KEY_PREFIX | dc-banners: | prefix of the rate-limit keys in Redis (one per deployment sharing a Redis) |
@@ -40,7 +41,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { NOTIFICATION_INTERVAL_MS } from '../domain/notifications';
-import { DELIVERY_MAX_STALE_MS, FEED_TIMEOUT_MS } from '../domain/constants';
+import { DELIVERY_MAX_STALE_MS, FEED_TIMEOUT_MS, MAX_UNSECURED_MS } from '../domain/constants';
 
 function isCidr(v: string): boolean {
   try {
@@ -125,6 +126,7 @@ const envSchema = z.object({
   FEED_TIMEOUT_MS: z.coerce.number().int().min(1).default(FEED_TIMEOUT_MS),
   FEED_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  EVENT_MAX_UNSECURED_MS: z.coerce.number().int().min(0).default(MAX_UNSECURED_MS),
   WORKERS: z.coerce.number().int().min(1).max(256).default(1),
   REDIS_URL: z
     .string()
@@ -187,6 +189,8 @@ export interface Config {
   metricsHost: string;
   /** Load shedding bound (ms of mean event-loop delay); 0 = off. */
   maxEventLoopDelayMs: number;
+  /** EVENT_MAX_UNSECURED_MS: the crash-loss bound of acknowledged events, ms; 0 = off. */
+  eventMaxUnsecuredMs: number;
   /** Share of the public delivery requests (beacons, banner images, scripts) that get a request log line. */
   logPublicSampleRate: number;
   /** How long a graceful shutdown may take before the process exits 1. */
@@ -253,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedTimeoutMs: e.FEED_TIMEOUT_MS,
     feedSchedulerIntervalMs: e.FEED_SCHEDULER_INTERVAL_MS,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    eventMaxUnsecuredMs: e.EVENT_MAX_UNSECURED_MS,
     workers: e.WORKERS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

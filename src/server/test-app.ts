@@ -69,6 +69,9 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     // No load shedding unless a test asks for it: test files share busy CPUs, and one long PGlite
     // statement would shed the requests of the next second (issue 17).
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    // No crash-loss back-pressure either: a burst of injected beacons outruns the writer by design
+    // (tracking/ingest.test.ts tests the bound on the ingestor itself).
+    EVENT_MAX_UNSECURED_MS: '0',
     ...opts.env,
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: path.resolve('dist/web'),

@@ -20,7 +20,7 @@ import pg from 'pg';
 import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
-import { MAX_UNSECURED_MS } from '../../src/server/tracking/service';
+import { MAX_UNSECURED_MS } from '../../src/domain/constants';
 import { mostAcksInWindow, type Ack } from './crash-window';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -43,7 +43,7 @@ describe.skipIf(!url)('kill -9 loses at most MAX_UNSECURED_MS of acknowledged be
     ({ proxy, url: viaProxy } = await proxiedDatabase(url!));
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-crash-'));
     // No load shedding: the measure is the writer's back-pressure, not the event-loop guard.
-    env = { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, DATA_DIR: dataDir, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0', MAX_EVENT_LOOP_DELAY_MS: '0' };
+    env = { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, DATA_DIR: dataDir, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0', MAX_EVENT_LOOP_DELAY_MS: '0', EVENT_MAX_UNSECURED_MS: String(MAX_UNSECURED_MS) };
     server = await startServer(env);
     // The dealer's tracking limits off: thousands of beacons come from this one address.
     const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');

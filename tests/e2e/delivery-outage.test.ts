@@ -1,8 +1,8 @@
 /**
  * Delivery through a PostgreSQL outage (stale-if-error, docs/OPERATIONS.md "PostgreSQL that comes
  * and goes"): the real server (`src/server/main.ts`) reaches PostgreSQL through a TCP proxy
- * (pg-proxy.ts) that is cut for OUTAGE_MS, ten times the 1 s dealer-cache TTL, so the cached
- * dealer's copy expires and fails to refresh about ten times while the test sends requests. The
+ * (pg-proxy.ts) that is cut for OUTAGE_MS (a minute, sixty times the 1 s dealer-cache TTL), so the
+ * cached dealer's copy expires and fails to refresh about sixty times while the test sends requests. The
  * dealer's banner and script keep answering 200 from the last good copy, its beacons 204 (buffered,
  * spilled to the local journal); once the proxy is back every acknowledged beacon is stored,
  * counted exactly through the analytics API. The 24 h bound on the stale copy
@@ -20,8 +20,8 @@ import { DEMO_DEALER } from '../../src/server/db/seed';
 
 const url = process.env.TEST_DATABASE_URL;
 const schema = `e2e_stale_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-/** How long PostgreSQL is away: ten dealer-cache TTLs, each one a failed refresh. */
-const OUTAGE_MS = 10_000;
+/** How long PostgreSQL is away: a minute, sixty dealer-cache TTLs, each one a failed refresh. */
+const OUTAGE_MS = 60_000;
 
 describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () => {
   let proxy: PgProxy;
@@ -31,12 +31,19 @@ describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () =
 
   const banner = () => fetch(`${server.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`, { headers: { origin: DEALER_SITE_ORIGIN, 'user-agent': DESKTOP_UA } });
   const script = () => fetch(`${server.origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`);
-  const beacon = () =>
-    fetch(`${server.origin}/api/analytics/track`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN },
-      body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory', pv: `view-stale-${++views}` }),
-    });
+  /**
+   * One page view's impression beacon, sent as the embed script sends it: a 503 (the writer behind
+   * its crash-loss bound for a moment) is retried up to twice after its Retry-After. The last answer.
+   */
+  const beacon = async () => {
+    const body = JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory', pv: `view-stale-${++views}` });
+    for (let retries = 2; ; retries--) {
+      const res = await fetch(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+      if (res.status !== 503 || retries === 0) return res;
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+    }
+  };
   const impressions = async () => {
     const res = await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}/analytics?period=24h`, { headers: { cookie: manager } });
     return res.ok ? ((await res.json()) as { current: { impressions: number } }).current.impressions : -1;
@@ -57,7 +64,7 @@ describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () =
     await admin.end();
   });
 
-  it('serves the cached banner and script (200) and buffers beacons (204) through the outage; every acknowledged beacon is stored after it', async () => {
+  it('serves the cached banner and script (200) and buffers beacons (204) through the outage; every acknowledged beacon is stored after it', { timeout: 300_000 }, async () => {
     // Warm the caches: the dealer, the banner choice and bytes, the built script.
     expect((await banner()).status).toBe(200);
     expect((await script()).status).toBe(200);
@@ -80,7 +87,7 @@ describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () =
       note(statuses.banner, b.status);
       note(statuses.script, s.status);
       note(statuses.beacon, e.status);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 50)); // about 15 page views a second, within the per-IP budget
     }
     expect([...statuses.banner.keys()]).toEqual([200]);
     expect([...statuses.script.keys()]).toEqual([200]);

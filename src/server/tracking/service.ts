@@ -49,6 +49,7 @@ import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
+import { MAX_UNSECURED_MS } from '../../domain/constants';
 import { causeChain } from '../db/availability';
 import type { EventJournal, JournalSegment } from './journal';
 
@@ -89,11 +90,6 @@ export const CLOSE_RETRY_MS = 10_000;
 export const PGLITE_STATEMENT_EVENTS = 200;
 /** Share of maxBuffered at which the process reports itself not ready (GET /readyz answers 503, issue 17), so a load balancer sends beacons elsewhere before any is refused. */
 export const HIGH_WATER_RATIO = 0.5;
-/**
- * The crash-loss bound: the age at which the oldest acknowledged event neither in the database
- * nor in the journal makes `enqueue` refuse (the intake answers 503 with Retry-After).
- */
-export const MAX_UNSECURED_MS = 250;
 
 /** An accepted event with what the writer knows of it. */
 interface Entry {
