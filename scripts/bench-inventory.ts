@@ -14,13 +14,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { DEMO_DEALER } from '../src/server/db/seed';
 import { MAX_VEHICLES } from '../src/domain/constants';
 import { multipartBody } from '../tests/fixtures/images';
+import { freePort } from '../tests/e2e/harness';
 
 const ROUNDS = Number(process.env.BENCH_INVENTORY_ROUNDS ?? 3);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -29,17 +29,6 @@ const CLIENTS = 8;
 const BOMBS = (process.env.BENCH_INVENTORY_BOMBS ?? '200000,1000000,10000000').split(',').filter(Boolean).map(Number);
 const IMAGE_HEADERS = { accept: 'image/webp,*/*', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36' };
 
-/** A TCP port free on 127.0.0.1 now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts scripts/bench-server.ts with `env`; resolves with its origin and a stop function. */
 async function startServer(env: Record<string, string>) {
