@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling rules (issue 11 'Sign-in'), on top of the per-IP limit of the login route.
+ * Sign-in throttling rules, on top of the per-IP limit of the login route.
  *
  * Per account and source: after LOGIN_THROTTLE.maxFailures failed sign-ins for one email (known or
  * not, so the lock says nothing about whether the account exists) from one source (the client IP,
@@ -20,7 +20,7 @@
  * Pure functions: the server stores the state (login_throttles, one row per email and source,
  * keyed by throttleKey) and passes the clock.
  */
-/** The sign-in throttle's numbers (issue 11). */
+/** The sign-in throttle's numbers. */
 export const LOGIN_THROTTLE = {
   /** Failures from one source that lock the email for it; the lock starts with the failure that reaches this count. */
   maxFailures: 5,
@@ -111,7 +111,7 @@ export function throttleAfterFailure(previous: LoginThrottleState | null | undef
 }
 
 /**
- * The 429 message of the login route (issue 11), for the per-account, per-source and per-IP limits:
+ * The 429 message of the login route, for the per-account, per-source and per-IP limits:
  * "Too many attempts, try again in N minutes", N = the wait in minutes rounded up, at least 1
  * ("1 minute" in the singular).
  */

@@ -1,5 +1,5 @@
 /**
- * Analytics and its CSV export with hostile model names (issue 10 hostile input): a beacon's model
+ * Analytics and its CSV export with hostile model names: a beacon's model
  * the dealer does not have is counted under the unknown-model key, and rollup rows that older
  * writers stored under models named after Object.prototype members are counted like any other, and model cells that a spreadsheet
  * would run as a formula are exported with a leading single quote (OWASP CSV injection).

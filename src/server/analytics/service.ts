@@ -87,7 +87,7 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
 /**
  * The analytics of one dealer for a period at `now` (the request time): the window and the previous
  * window of domain/periods.ts, one series bucket per hour (24h) or UTC day; model keys are shown as
- * the dealer's canonical names; with the creative analytics of the period (issue 15). Bounded
+ * the dealer's canonical names; with the creative analytics of the period. Bounded
  * whatever is stored: at most MAX_ANALYTICS_MODELS + 1 models and MAX_ANALYTICS_CREATIVES + 1
  * creatives (the rest summed into an OTHER_MODELS row), one series entry per bucket.
  */

@@ -172,7 +172,7 @@ export async function checkUpload(filename: string, bytes: Buffer, opts: { deale
 
 /**
  * Stores one checked upload for a dealer, with the upload's promotion window (`window`, already
- * checked by resolveWindow; issue 15). A file whose bytes the dealer already stored for the same
+ * checked by resolveWindow). A file whose bytes the dealer already stored for the same
  * model and trim comes back as `{ ok: false }` ('Already uploaded: the same file is stored as
  * {name}', by content hash; for another model it is stored with a note), as does one over the
  * quota. Quota checks and the insert run in one transaction (a savepoint when `db` is a

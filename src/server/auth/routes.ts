@@ -1,6 +1,6 @@
 /**
  * Sign-in routes: login, logout, current user, demo-account hint (spec 01 §2, §5; DECISIONS 4;
- * issue 11: per-IP and per-account-and-source limits answer 429 'Too many attempts, try again in N minutes').
+ * per-IP and per-account-and-source limits answer 429 'Too many attempts, try again in N minutes').
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

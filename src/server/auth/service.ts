@@ -1,7 +1,7 @@
 /**
  * Sign-in and server-side sessions (spec 01 §4-§5, DECISIONS 4). A session is a random 32-byte
  * token held by the browser in an HttpOnly cookie; the database stores only its sha256.
- * Sign-in does equal work for every email and throttles failures per account and source (issue 11).
+ * Sign-in does equal work for every email and throttles failures per account and source.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';

@@ -339,7 +339,7 @@ export const jobLeases = pgTable('job_leases', {
 });
 
 /**
- * Sign-in throttle (issue 11, domain/login-throttle.ts): failed sign-ins per lower-cased email,
+ * Sign-in throttle (domain/login-throttle.ts): failed sign-ins per lower-cased email,
  * known or not (so a lock says nothing about whether the account exists), and client IP, keyed
  * "email ip" (throttleKey), and the lock they caused; a row keyed by the bare email serialises the
  * attempts on that email. Kept in the database so every server process sees the same count; a

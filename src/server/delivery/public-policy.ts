@@ -64,7 +64,7 @@ export interface PolicyRequest {
  * (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data: pages) is refused, and
  * an image (`beacon` false) with neither Origin nor Referer is served: a plain `<img>` sends no
  * Origin, and a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no
- * Referer either, so refusing it would break real dealer pages. Beacons (`beacon` true, issue 11)
+ * Referer either, so refusing it would break real dealer pages. Beacons (`beacon` true)
  * are stricter, because a forged beacon changes the dealer's numbers: `Origin: null` is always
  * refused, and a beacon with neither Origin nor Referer is refused when the dealer restricts
  * domains. Origin headers stop browsers, not scripts: any non-browser client can write them.

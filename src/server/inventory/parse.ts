@@ -242,7 +242,7 @@ const SETTLE_MARGIN = 64;
 /**
  * Line bookkeeping of a CSV file read in slices: refuses a physical line longer than
  * MAX_INVENTORY_LINE_BYTES (CRLF, LF or a lone CR ends a line), and gives the file line (1-based,
- * as an editor numbers it) each parsed record starts on (issue 15). csv-parse's own `info.lines` is
+ * as an editor numbers it) each parsed record starts on. csv-parse's own `info.lines` is
  * the line a record ends on and counts a CRLF inside a quoted field twice, so the lines are counted
  * here from the record's end offset in the file (`info.bytes`, BOM included) minus the line breaks
  * inside its fields. Keeps only the bytes not yet counted (one slice and a partial record).

@@ -178,7 +178,7 @@ export async function applyInventory(
 
 /**
  * Parses an uploaded file, read from `file` as it arrives, and applies it (POST /inventory). With
- * `pauseFeed`, the dealer's active feed is paused in the same transaction (issue 15: its next run
+ * `pauseFeed`, the dealer's active feed is paused in the same transaction (its next run
  * would replace the upload), and `feedPaused` says whether there was an active feed to pause.
  * @throws as previewInventory; nothing changes on error.
  */

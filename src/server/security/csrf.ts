@@ -1,5 +1,5 @@
 /**
- * Cross-site request forgery defence (issue 11 §4): every state-changing request (POST, PUT,
+ * Cross-site request forgery defence: every state-changing request (POST, PUT,
  * PATCH, DELETE), whatever its path, must come from the app's own origin.
  *
  * The rule is not tied to how the path is spelt: the router decodes and normalises paths

@@ -13,8 +13,8 @@
  * 3. bots, and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects
  *    them (issue 13), are acknowledged and not counted;
  * 4. the event is buffered (503 with Retry-After when the buffer is full or the writer is behind
- *    its crash-loss bound, tracking/service.ts) with its creative (issue 15), its page URL in the
- *    privacy-safe form and a lead id only as a hash (issue 13), under its model's key only when
+ *    its crash-loss bound, tracking/service.ts) with its creative, its page URL in the
+ *    privacy-safe form and a lead id only as a hash, under its model's key only when
  *    the dealer's page plan knows the model (the cached dealer's `beaconModels`, no query): any
  *    other model is counted under the one UNKNOWN_MODEL_KEY per slot type, so forged models never
  *    become keys of their own.

@@ -20,7 +20,7 @@
  *   buffered (reads call it so they see the latest events). `close()` keeps retrying for up to
  *   CLOSE_RETRY_MS, then logs how many events it could not store.
  *
- * What is counted (issue 11 §5, issue 13), the budget of one page view whoever sends its beacons:
+ * What is counted, the budget of one page view whoever sends its beacons:
  * an impression once per (dealer, page view, slot type), so a retried beacon is not counted twice;
  * a click only for a banner its page view rendered (same slot type and model), once;
  * a conversion only when a click of the same dealer and page view was received within
@@ -634,7 +634,7 @@ function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<number> {
  * Inserts the clicks whose page view has an impression of the same dealer, slot type and model, at
  * most one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
  * clicks never exceed the banners page views rendered and CTR stays <= 100 %, per model too: a
- * click cannot be moved onto a model its page view's banner did not show (issue 11 §5).
+ * click cannot be moved onto a model its page view's banner did not show.
  * @returns how many clicks were stored.
  */
 function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<number> {
