@@ -20,6 +20,9 @@
  *   after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many were lost;
  * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
  *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
+ * - data volume (scripts/bench-volume.ts): generated dealers and events on PostgreSQL, the
+ *   reporting endpoints and jobs timed at each volume of BENCH_VOLUMES; `--volume-only` or
+ *   BENCH_ONLY=volume runs that table alone.
  * Exits 1 when a web first-load budget is exceeded (the performance targets are reported, not enforced).
  * Env: BENCH_SECONDS (10) per row and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
  * BENCH_PAGE_LOADS (5) paired page loads per page and profile.
@@ -44,6 +47,7 @@ import { multipartBody } from '../tests/fixtures/images';
 import { freePort, startServer } from '../tests/e2e/harness';
 import { DEALER_CACHE_TTL_MS } from '../src/server/delivery/caches';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
+import { volumeBench, volumeOnly } from './bench-volume';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -402,6 +406,10 @@ async function crashLoss(label: string, db: DbTarget): Promise<CrashResult> {
 
 // ---------------------------------------------------------------------------------------------
 
+if (volumeOnly()) {
+  process.stdout.write(await volumeBench());
+  process.exit(0);
+}
 const embed = await buildEmbed();
 const pgSchema = () => `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
@@ -460,6 +468,7 @@ const pageSpeed = await measurePageSpeed(PAGE_LOADS);
 // The web app's route chunks as this commit builds them (about 15 s).
 if (spawnSync('npm', ['run', 'build:web'], { stdio: 'ignore' }).status !== 0) throw new Error('bench: npm run build:web failed');
 const webSizes = routeSizes();
+const volumeSection = await volumeBench();
 
 // ---------------------------------------------------------------------------------------------
 
@@ -555,7 +564,8 @@ ${pageSpeedMarkdown(pageSpeed, PAGE_LOADS)}
 \`npm run size\` (scripts/web-budget.ts), from the build's Vite manifest: the files a cold browser fetches to draw the screen, gzip -9; budgets: sign-in 150 KB, every other screen 200 KB.
 
 ${routeSizesMarkdown(webSizes)}
-`;
+
+${volumeSection}`;
 process.stdout.write(report);
 const overBudget = webSizes.filter((r) => r.jsBytes > r.budgetBytes);
 if (overBudget.length) {

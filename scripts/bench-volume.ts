@@ -1,0 +1,261 @@
+/**
+ * The data-volume table of `npm run bench` (scripts/bench.ts calls volumeBench; `npm run bench --
+ * --volume-only` or BENCH_ONLY=volume runs it alone). For each volume of BENCH_VOLUMES (events,
+ * default "1000000,20000000"), on PostgreSQL (BENCH_DATABASE_URL, default the local test server)
+ * in a fresh schema dropped afterwards:
+ * 1. generates BENCH_VOLUME_DEALERS (1,000) dealers and the events over BENCH_VOLUME_DAYS (365)
+ *    days ending now (src/server/db/volume.ts), then VACUUM ANALYZE as autovacuum would;
+ * 2. disk: pg_total_relation_size of events and event_rollups_hourly (indexes included) per
+ *    million events;
+ * 3. the notification job (weekly report and alerts for every dealer; runNotificationJob in this
+ *    process) at the last Monday 09:00 UTC, when the weekly report is due;
+ * 4. over HTTP against a server started the bench way (scripts/bench-server.ts) with the demo
+ *    admin's cookie: dealer analytics 7/30/90 d, the dealer dashboard (stats/trend, 7 days) and the
+ *    CSV export 90 d of the biggest and of the median dealer; the admin dashboard, the admin's dealer
+ *    list and platform analytics 30/90 d; one warm-up call, then BENCH_VOLUME_CALLS (7) timed
+ *    calls one after another, reported as p50 / p95 (nearest rank) in milliseconds;
+ * 5. one retention pass (pruneExpired) whose cutoff is the oldest generated hour: the steady-state
+ *    pass, deleting one hour of events from the full table.
+ * Returns the section as Markdown; progress goes to stderr.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../src/server/db/client';
+import { seedDemoData, DEMO_ACCOUNTS } from '../src/server/db/seed';
+import { generateVolume, type VolumeResult } from '../src/server/db/volume';
+import { Mailer, NOTIFICATION_JOB, runNotificationJob } from '../src/server/notifications/service';
+import { pruneExpired } from '../src/server/maintenance/retention';
+
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const VOLUMES = (process.env.BENCH_VOLUMES ?? '1000000,20000000').split(',').map((v) => Number(v.trim()));
+const DEALERS = Number(process.env.BENCH_VOLUME_DEALERS ?? 1000);
+const DAYS = Number(process.env.BENCH_VOLUME_DAYS ?? 365);
+const CALLS = Number(process.env.BENCH_VOLUME_CALLS ?? 7);
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** True when only the data-volume table should run (`--volume-only` or BENCH_ONLY=volume). */
+export function volumeOnly(): boolean {
+  return process.argv.includes('--volume-only') || process.env.BENCH_ONLY === 'volume';
+}
+
+const log = (msg: string) => process.stderr.write(`bench volume: ${msg}\n`);
+
+/** Nearest-rank percentile of `xs` (milliseconds). */
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
+/** scripts/bench-server.ts on `schema`, resolved once it listens; stop() sends SIGTERM and waits. */
+async function startServer(schema: string): Promise<{ origin: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-server.ts'], {
+    env: { ...process.env, BENCH_DATABASE_URL: PG_URL, BENCH_SCHEMA: schema, BENCH_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+    lines.on('line', (l) => {
+      try {
+        resolve((JSON.parse(l) as { origin: string }).origin);
+      } catch {
+        /* not our line */
+      }
+    });
+  });
+  return {
+    origin,
+    stop: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** One timed endpoint: its name, p50 and p95 in milliseconds, and the bytes of its answer. */
+interface Timing {
+  name: string;
+  p50: number;
+  p95: number;
+  bytes: number;
+}
+
+/** GETs `url` once to warm up, then CALLS times one after another. @throws when an answer is not 200. */
+async function time(name: string, url: string, cookie: string, origin: string): Promise<Timing> {
+  const call = async () => {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers: { cookie, origin } });
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${name}: ${url} answered ${res.status}: ${Buffer.from(body).toString().slice(0, 200)}`);
+    return { ms: performance.now() - t0, bytes: body.byteLength };
+  };
+  await call();
+  const runs: Array<{ ms: number; bytes: number }> = [];
+  for (let i = 0; i < CALLS; i++) runs.push(await call());
+  const ms = runs.map((r) => r.ms);
+  const t = { name, p50: percentile(ms, 50), p95: percentile(ms, 95), bytes: runs[0]!.bytes };
+  log(`${name}: p50 ${t.p50.toFixed(0)} ms, p95 ${t.p95.toFixed(0)} ms`);
+  return t;
+}
+
+/** What one volume measured. */
+interface VolumeRun {
+  events: number;
+  gen: VolumeResult;
+  bigEvents: number;
+  medianEvents: number;
+  diskBytes: number;
+  eventsBytes: number;
+  rollupBytes: number;
+  rollupRows: number;
+  notifications: { seconds: number; dealers: number; messages: number };
+  timings: Timing[];
+  retention: { seconds: number; deleted: number };
+}
+
+/** The last Monday 09:00 UTC at or before `now` (the weekly report is due from 08:00 on Mondays). */
+function lastMondayMorning(now: Date): Date {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 9));
+  while (d.getUTCDay() !== 1 || d > now) d.setTime(d.getTime() - DAY_MS);
+  return d;
+}
+
+async function measureVolume(events: number): Promise<VolumeRun> {
+  const schema = `benchvol_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const database = await openDatabase({ databaseUrl: PG_URL, schemaName: schema });
+  const { db } = database;
+  const one = async <T>(q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows[0]!;
+  try {
+    await database.migrate();
+    await seedDemoData(db);
+    log(`${events} events, ${DEALERS} dealers, ${DAYS} days into schema ${schema}`);
+    const gen = await generateVolume(db, {
+      dealers: DEALERS,
+      events,
+      days: DAYS,
+      onProgress: (p) => log(`${p.events} events, ${Math.round(p.events / Math.max(p.seconds, 1e-3))} events/s`),
+    });
+    log(`generated ${gen.events.total} events in ${gen.eventSeconds.toFixed(0)} s (dealers ${gen.dealerSeconds.toFixed(0)} s)`);
+    await db.execute(sql`VACUUM ANALYZE events`);
+    await db.execute(sql`VACUUM ANALYZE event_rollups_hourly`);
+    const size = await one<{ e: string; r: string; n: string }>(
+      sql`SELECT pg_total_relation_size('events') AS e, pg_total_relation_size('event_rollups_hourly') AS r, (SELECT count(*) FROM event_rollups_hourly) AS n`,
+    );
+    const big = gen.dealers[0]!;
+    const median = gen.dealers[Math.floor(gen.dealers.length / 2)]!;
+    const count = async (id: string) => Number((await one<{ n: string }>(sql`SELECT count(*) AS n FROM events WHERE dealer_id = ${id}`)).n);
+
+    // The notification job once, in this process, when the weekly report is due; then kept from the server's own scheduler.
+    const mailer = new Mailer(undefined, 'bench <bench@localhost>');
+    const t0 = performance.now();
+    const run = await runNotificationJob(db, { mailer, now: lastMondayMorning(new Date()), intervalMs: 300_000, timeZone: 'UTC' });
+    const notifySeconds = (performance.now() - t0) / 1000;
+    mailer.close();
+    if (!run) throw new Error('the notification job was not claimed');
+    await db.execute(sql`UPDATE job_leases SET next_run_at = now() + interval '1 day' WHERE name = ${NOTIFICATION_JOB}`);
+    const dealerCount = Number((await one<{ n: string }>(sql`SELECT count(*) AS n FROM dealers WHERE status = 'active'`)).n);
+    log(`notification job: ${notifySeconds.toFixed(1)} s`);
+
+    const server = await startServer(schema);
+    const timings: Timing[] = [];
+    try {
+      const admin = DEMO_ACCOUNTS.find((a) => a.role === 'admin')!;
+      const login = await fetch(`${server.origin}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.origin },
+        body: JSON.stringify({ email: admin.email, password: admin.password }),
+      });
+      if (login.status !== 200) throw new Error(`admin sign-in answered ${login.status}`);
+      const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const at = (p: string) => `${server.origin}${p}`;
+      for (const [label, d] of [['biggest dealer', big], ['median dealer', median]] as const) {
+        for (const period of ['7d', '30d', '90d']) timings.push(await time(`dealer analytics ${period}, ${label}`, at(`/api/dealers/${d.id}/analytics?period=${period}`), cookie, server.origin));
+        timings.push(await time(`dealer dashboard (stats/trend 7 days), ${label}`, at(`/api/dealers/${d.id}/stats/trend?days=7`), cookie, server.origin));
+        timings.push(await time(`CSV export 90d, ${label}`, at(`/api/dealers/${d.id}/analytics/export.csv?period=90d`), cookie, server.origin));
+      }
+      timings.push(await time('admin dashboard', at('/api/admin/dashboard'), cookie, server.origin));
+      timings.push(await time('admin dealer list', at('/api/admin/dealers'), cookie, server.origin));
+      for (const period of ['30d', '90d']) timings.push(await time(`platform analytics ${period}`, at(`/api/admin/analytics?period=${period}`), cookie, server.origin));
+    } finally {
+      await server.stop();
+    }
+
+    // The steady-state retention pass: the cutoff one hour after the oldest event, so it deletes one hour's events.
+    const oldest = await one<{ at: string }>(sql`SELECT to_char(min(occurred_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events`);
+    const now = new Date();
+    const retentionDays = (now.getTime() - (new Date(oldest.at).getTime() + HOUR_MS)) / DAY_MS;
+    const t1 = performance.now();
+    const pruned = await pruneExpired(db, { retentionDays, now });
+    const retention = { seconds: (performance.now() - t1) / 1000, deleted: pruned.events };
+    log(`retention pass: ${retention.seconds.toFixed(2)} s, ${retention.deleted} events deleted`);
+
+    return {
+      events,
+      gen,
+      bigEvents: await count(big.id),
+      medianEvents: await count(median.id),
+      diskBytes: Number(size.e) + Number(size.r),
+      eventsBytes: Number(size.e),
+      rollupBytes: Number(size.r),
+      rollupRows: Number(size.n),
+      notifications: { seconds: notifySeconds, dealers: dealerCount, messages: Object.values(run).reduce((a, b) => a + b, 0) },
+      timings,
+      retention,
+    };
+  } finally {
+    await database.close();
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  }
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ms = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
+const n = (x: number) => x.toLocaleString('en-US');
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
+/**
+ * Measures every volume of BENCH_VOLUMES (see the module doc) and returns the "Data volume"
+ * section of the bench report as Markdown; a one-line note when PostgreSQL does not answer.
+ * @throws when an endpoint answers other than 200 or a job fails (the schema is dropped all the same).
+ */
+export async function volumeBench(): Promise<string> {
+  if (!(await postgresReachable())) return `## Data volume\n\nNot measured: PostgreSQL at ${PG_URL.replace(/\/\/[^@]*@/, '//')} did not answer.\n`;
+  const runs: VolumeRun[] = [];
+  for (const events of VOLUMES) runs.push(await measureVolume(events));
+  const head = `| | ${runs.map((r) => `${n(r.gen.events.total)} events`).join(' | ')} |\n|---|${runs.map(() => '---').join('|')}|`;
+  const row = (label: string, f: (r: VolumeRun) => string) => `| ${label} | ${runs.map(f).join(' | ')} |`;
+  const names = runs[0]?.timings.map((t) => t.name) ?? [];
+  return `## Data volume (PostgreSQL)
+
+${DEALERS} dealers (sizes skewed: weight 1 / rank^0.9), events over the last ${DAYS} days with a diurnal pattern (src/server/db/volume.ts, \`npm run seed:volume\`), in a fresh schema, VACUUM ANALYZE after loading. Endpoints over HTTP against scripts/bench-server.ts as the demo admin: one warm-up call, then ${CALLS} calls one after another; p50 / p95 (nearest rank) in ms. Targets: dealer analytics p95 ≤ 150 ms; admin dashboard, dealer list, platform analytics p95 ≤ 300 ms; CSV export 90 d ≤ 1 s; weekly report + alerts for 1,000 dealers ≤ 60 s; retention pass ≤ 1 s; disk ≤ 150 MB per million events.
+
+${head}
+${row('generation (events/s)', (r) => `${Math.round(r.gen.eventSeconds)} s (${n(Math.round(r.gen.events.total / r.gen.eventSeconds))}/s) + dealers ${Math.round(r.gen.dealerSeconds)} s`)}
+${row('impressions / clicks / conversions', (r) => `${n(r.gen.events.impression)} / ${n(r.gen.events.click)} / ${n(r.gen.events.conversion)}`)}
+${row('events of the biggest / median dealer', (r) => `${n(r.bigEvents)} / ${n(r.medianEvents)}`)}
+${row('disk: events + rollups incl. indexes', (r) => `${mb(r.diskBytes)} MB (events ${mb(r.eventsBytes)}, rollups ${mb(r.rollupBytes)}: ${n(r.rollupRows)} rows)`)}
+${row('disk per million events', (r) => `${mb((r.diskBytes * 1e6) / Math.max(1, r.gen.events.total))} MB`)}
+${names.map((name) => row(name, (r) => { const t = r.timings.find((x) => x.name === name)!; return `${ms(t.p50)} / ${ms(t.p95)}`; })).join('\n')}
+${row('weekly report + alerts pass (notification job)', (r) => `${r.notifications.seconds.toFixed(1)} s (${n(r.notifications.dealers)} dealers, ${n(r.notifications.messages)} messages)`)}
+${row('retention pass, steady state (one hour of events)', (r) => `${ms(r.retention.seconds * 1000)} ms (${n(r.retention.deleted)} events)`)}
+`;
+}
