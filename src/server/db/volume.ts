@@ -35,7 +35,7 @@ import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 
 /** Prefix of every generated dealer id (and of the name it is made from); `--reset` deletes the dealers with it. */
 export const VOLUME_DEALER_PREFIX = 'volume-';
-/** Exponent of the dealer-size weights 1 / rank^s: with 1,000 dealers the biggest gets ~8 % of the events, the median ~0.04 %. */
+/** Exponent of the dealer-size weights 1 / rank^s: with 1,000 dealers the biggest gets ~10 % of the events, the median ~0.035 %. */
 export const DEALER_SKEW = 0.9;
 /** Page views generated per SQL statement (one transaction each, one progress line each). */
 export const CHUNK_PAGE_VIEWS = 50_000;
@@ -226,6 +226,7 @@ async function insertGeneratedEvents(
         SELECT date_trunc('day', ${nowSql} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
           - floor(random() * ${days}) * interval '1 day'
           + (CASE WHEN random() < 0.25 THEN 24 * random() ELSE 15 + 3.5 * (random() + random() + random() + random() - 2) END) * interval '1 hour'
+          -- g.i ties the subquery to its row: uncorrelated, it could be evaluated once for all rows.
           + g.i * interval '0 second' AS at) t
     ),
     imp AS MATERIALIZED (
