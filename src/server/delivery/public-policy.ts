@@ -67,21 +67,20 @@ export interface PolicyRequest {
 }
 
 /**
- * The dealer's settings applied to a public request: refuses it when they forbid it, and returns
- * the origin to answer CORS for (null: no CORS headers). While the dealer restricts domains
- * (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data: pages) is refused, and
- * an image (`beacon` false) with neither Origin nor Referer is served: a plain `<img>` sends no
- * Origin, and a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no
- * Referer either, so refusing it would break real dealer pages. Beacons (`beacon` true)
- * are stricter, because a forged beacon changes the dealer's numbers: `Origin: null` is always
- * refused, and a beacon with neither Origin nor Referer is refused when the dealer restricts
- * domains. Origin headers stop browsers, not scripts: any non-browser client can write them.
+ * The dealer's settings applied to a request judged by its calling page (the beacon intake passes
+ * `beacon: true`; banner images are not judged by origin, see imagePolicy): refuses it when they
+ * forbid it, and returns the origin to answer CORS for (null: no CORS headers). While the dealer
+ * restricts domains (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data:
+ * pages) is refused, and a request (`beacon` false) with neither Origin nor Referer is let through:
+ * a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no Referer.
+ * Beacons (`beacon` true) are stricter, because a forged beacon changes the dealer's numbers:
+ * `Origin: null` is always refused, and a beacon with neither Origin nor Referer is refused when
+ * the dealer restricts domains. Origin headers stop browsers, not scripts: any non-browser client
+ * can write them.
  * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
  */
 export function dealerPolicy(request: PolicyRequest, security: Security, opts: { beacon?: boolean } = {}): string | null {
-  if (security.requireHttps && request.protocol !== 'https' && !request.loopbackOnly) {
-    throw new Forbidden('HTTPS is required for this dealer');
-  }
+  imagePolicy(request, security); // requireHttps, as for images
   if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
   if (!security.enableCors) return null;
   // An opaque origin (sandboxed iframe, data: page) could be any site: it is on no allowed domain.

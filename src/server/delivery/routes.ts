@@ -13,8 +13,8 @@
  * asset id, or the source), which rotation bucket `r` picks among the slot's rotation (issue 15).
  * A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
- * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary
- * (issue 15): a promotion starts and ends on time on pages too. Refusals (403, 404, 5xx) are
+ * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary:
+ * a promotion starts and ends on time on pages too. Refusals (403, 404, 5xx) are
  * `Cache-Control: no-store` (refusals.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -42,8 +42,8 @@ export function bannerCacheControl(maxAge: number, swr: number, expiresAt: numbe
 export const acceptsWebp = (headers: IncomingHttpHeaders): boolean => /image\/webp/.test(headers.accept ?? '');
 
 /**
- * The headers of a banner image answer (bytes or 304) besides ETag, Content-Encoding and CORS:
- * where it comes from, its model and creative, cross-origin embedding, caching until the next
+ * The headers of a banner image answer (bytes or 304) besides ETag and Content-Encoding:
+ * where it comes from, its model and creative, CORS for any site and cross-origin embedding, caching until the next
  * promotion-window boundary, Vary (Accept only: the answer depends on no Origin or Referer) and
  * the content type. Shared by the route and the hot path.
  * @param now ms since the epoch (app.now)
