@@ -18,10 +18,10 @@
  *   maximum-size uploads with sign-ins timed;
  * - ingestion integrity: after SIGTERM, every acknowledged track event is in the database; and
  *   after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many were lost;
- * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
- *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
  * - cold restart (once per database): p99 of the hot banner in the first 4 s after a restart under
  *   load against the steady state, and the encodings the restarted process made of it;
+ * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
+ *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
  * Exits 1 when a web first-load budget is exceeded (the performance targets are reported, not enforced).
  * Env: BENCH_SECONDS (10) per row and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
  * BENCH_PAGE_LOADS (5) paired page loads per page and profile; BENCH_ONLY=cold-restart runs and
