@@ -65,6 +65,7 @@ if (process.env.BENCH_MODE === 'baseline') {
     LOG_LEVEL: 'info',
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     FEED_SCHEDULER_INTERVAL_MS: '0',
+    METRICS_TOKEN: 'bench-metrics-token-0123456789', // /metrics for the cold-restart row (scripts/bench.ts)
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });

@@ -18,6 +18,8 @@
  *   maximum-size uploads with sign-ins timed;
  * - ingestion integrity: after SIGTERM, every acknowledged track event is in the database; and
  *   after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many were lost;
+ * - cold restart (once per database): p99 of the hot banner in the first 4 s after a restart under
+ *   load against the steady state, and the encodings the restarted process made of it;
  * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
  *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
  * - data volume (scripts/bench-volume.ts): generated dealers and events on PostgreSQL, the
@@ -25,7 +27,8 @@
  *   BENCH_ONLY=volume runs that table alone.
  * Exits 1 when a web first-load budget is exceeded (the performance targets are reported, not enforced).
  * Env: BENCH_SECONDS (10) per row and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
- * BENCH_PAGE_LOADS (5) paired page loads per page and profile.
+ * BENCH_PAGE_LOADS (5) paired page loads per page and profile; BENCH_ONLY=cold-restart runs and
+ * prints only the cold-restart section.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -404,10 +407,61 @@ async function crashLoss(label: string, db: DbTarget): Promise<CrashResult> {
   return { label, acknowledged: r.ok, stored: await storedEvents(db), rps: Math.round(r.ok / CRASH_SECONDS) };
 }
 
+/** The bench server's /metrics token (scripts/bench-server.ts). */
+const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/**
+ * The cold-restart row: the app is started on a database (seeded, the civic banner uploaded),
+ * stopped, and started again; the moment it listens, the hot WebP banner is loaded with
+ * CONNECTIONS connections for 4 s (every request before the first resize is done used to start
+ * its own), then, its caches warm, for SECONDS more (the steady state). Reports both p99s, their
+ * ratio (target ≤ 3) and the encodings the restarted process made for that one banner
+ * (dcb_banner_encodings_total from its /metrics; target 1). Once per database. Returns the
+ * report's Markdown section. Select it alone with BENCH_ONLY=cold-restart.
+ */
+async function coldRestartSection(): Promise<string> {
+  const COLD_SECONDS = 4;
+  const targets: Array<[string, DbTarget]> = [['PGlite', { dataDir: mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-')) }]];
+  if (await postgresReachable()) targets.push(['PostgreSQL', { url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` }]);
+  const lines: string[] = [];
+  for (const [label, db] of targets) {
+    const env = await dbEnv(db);
+    const first = await startBenchServer(env); // seeds the database and uploads the banner
+    await first.stop();
+    const server = await startBenchServer(env); // the restart: nothing cached, nothing encoded
+    const url = `${server.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
+    const cold = await run(`cold restart, first ${COLD_SECONDS} s, ${label}`, { url, headers: IMAGE_HEADERS }, server.child.pid, COLD_SECONDS);
+    const metrics = await (await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+    const encodings = [...metrics.matchAll(/^dcb_banner_encodings_total\{format="(webp|orig)"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[2]), 0);
+    const steady = await run(`steady state, ${label}`, { url, headers: IMAGE_HEADERS }, server.child.pid);
+    const source = (await fetch(url, { headers: IMAGE_HEADERS })).headers.get('x-banner-source');
+    await server.stop();
+    if ('dataDir' in db) rmSync(db.dataDir, { recursive: true, force: true });
+    else await storedEvents(db); // drops the PostgreSQL schema
+    if (source !== 'asset') throw new Error(`cold restart: the bench banner is ${source}, not the uploaded asset`);
+    const ratio = cold.p99 / Math.max(steady.p99, 0.001);
+    process.stderr.write(`bench cold restart, ${label}: first ${COLD_SECONDS} s p99 ${cold.p99} ms (${cold.rps}/s, ${cold.errors} errors), steady p99 ${steady.p99} ms, ${encodings} encodings\n`);
+    lines.push(`| ${label} | ${cold.rps}/s, p50 ${cold.p50.toFixed(1)} ms, p99 ${cold.p99.toFixed(1)} ms, ${cold.errors} errors | ${steady.rps}/s, p99 ${steady.p99.toFixed(1)} ms | ${ratio.toFixed(2)} × (${ratio <= 3 ? 'met' : '**not met**'}) | ${encodings} (${encodings === 1 ? 'met' : '**not met**'}) |`);
+  }
+  return `## Cold restart
+
+The app is restarted on its database (nothing cached, nothing encoded) and the hot WebP banner is loaded with ${CONNECTIONS} connections the moment it listens: the first 4 s against the steady state of the same request in the same process just after (${SECONDS} s). Encodings: resizes of that banner by the restarted process (dcb_banner_encodings_total). Targets: p99 of the first 4 s ≤ 3 × the steady p99; one encoding per banner.
+
+| database | first 4 s after the restart | steady state | p99 ratio (≤ 3) | encodings of the banner (1) |
+|---|---|---|---|---|
+${lines.join('\n')}
+`;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 if (volumeOnly()) {
   process.stdout.write(await volumeBench());
+  process.exit(0);
+}
+const coldRestart = await coldRestartSection(); // its own servers, before the other rows start theirs
+if (process.env.BENCH_ONLY === 'cold-restart') {
+  process.stdout.write(coldRestart);
   process.exit(0);
 }
 const embed = await buildEmbed();
@@ -557,6 +611,7 @@ ${crashes
 | demo dealer script with configuration, gzipped | ${gzipSync(apps[0]!.script).length} |
 | demo dealer script with configuration, brotli (budget 3072) | ${brotliCompressSync(apps[0]!.script).length} |
 
+${coldRestart}
 ${pageSpeedMarkdown(pageSpeed, PAGE_LOADS)}
 
 ## Web app first load per route

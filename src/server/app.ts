@@ -49,6 +49,7 @@ import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTim
 import { fallbackRateLimitStore, openRateLimitRedis } from './security/shared-limits';
 import { AppMetrics } from './observability/metrics';
 import { loggerOptions, requestId, requestIdPlugin, RequestLogController, type LogStream } from './observability/request-log';
+import { refusalCachingPlugin } from './delivery/refusals';
 import { healthPlugin } from './observability/health';
 
 declare module 'fastify' {
@@ -192,6 +193,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   });
 
   await app.register(requestIdPlugin); // X-Request-Id on every response, request durations in the metrics (issue 17)
+  await app.register(refusalCachingPlugin); // Cache-Control: no-store on every answer of status >= 400 (delivery/refusals.ts)
   // Control characters in the URL: 400 naming the part, before any hook or route reads it (a NUL reaching a query was a 500).
   await app.register(controlCharacterPlugin);
   // /healthz, /readyz, /metrics; 503 while the event loop lags (issue 17)

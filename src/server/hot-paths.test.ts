@@ -112,7 +112,7 @@ const fromDealerSite = { ...https, origin: 'https://www.hondaofdemo.com' };
 
 describe('banner hot path', () => {
   it.each([
-    ['a WebP banner with CORS for the dealer site', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/avif,image/webp,*/*' }],
+    ['a WebP banner asked by the dealer site', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/avif,image/webp,*/*' }],
     ['the original format (JPEG) for a client without WebP', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/*' }],
     ['a PNG asset at 2x, named by a Referer instead of an Origin', 'model=Accord&type=header&variant=desktop&scale=2', { ...https, referer: 'https://www.hondaofdemo.com/new-inventory?model=accord' }],
     ['a placeholder SVG, brotli-coded', 'model=pilot&type=primary&variant=mobile', fromDealerSite],
@@ -120,6 +120,11 @@ describe('banner hot path', () => {
     ['the placeholder the script swaps to (placeholder=1)', 'model=civic&type=header&variant=desktop&placeholder=1', fromDealerSite],
     ['a rotation bucket and a trim', 'model=civic&type=header&variant=desktop&trim=Sport&r=17', fromDealerSite],
     ['an image request with neither Origin nor Referer', 'model=civic&type=header', https],
+    // Banner images are public: no Origin or Referer changes the answer (delivery/public-policy.ts).
+    ['a site the dealer does not list', 'model=civic&type=header', { ...https, origin: 'https://evil.example' }],
+    ['a browser extension page', 'model=civic&type=header', { ...https, origin: 'chrome-extension://abcdef' }],
+    ['an opaque origin', 'model=civic&type=header', { ...https, origin: 'null' }],
+    ['an app referrer', 'model=civic&type=header', { ...https, referer: 'android-app://com.google.android.gm/' }],
   ])('answers %s as the route does', async (_name, query, headers) => {
     const { hot, route, answeredHot } = await compare(query, headers);
     expect(answeredHot).toBe(true);
@@ -127,11 +132,25 @@ describe('banner hot path', () => {
     expect(same(hot)).toEqual(same(route));
   });
 
+  it('answers with the CDN headers: public caching, an ETag, CORS for any site, Vary on Accept only', async () => {
+    const webp = await compare('model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/webp' });
+    const svg = await compare('model=pilot&type=primary&variant=mobile', { ...https, referer: 'https://evil.example/' });
+    for (const [{ hot, answeredHot }, vary] of [[webp, 'Accept'], [svg, 'Accept, Accept-Encoding']] as const) {
+      expect(answeredHot).toBe(true);
+      expect(hot.headers['cache-control']).toMatch(/^public, max-age=\d+/);
+      expect(hot.headers.etag).toMatch(/^"[\w-]+"$/);
+      expect(hot.headers['access-control-allow-origin']).toBe('*');
+      expect(hot.headers.vary).toBe(vary);
+    }
+  });
+
   it('answers a model the dealer does not have with the route\'s 404, so a flood of unknown models stays cheap', async () => {
     for (const model of ['delorean', `flood-${Date.now()}`]) {
       const { hot, route, answeredHot } = await compare(`model=${model}&type=header`, fromDealerSite);
       expect(answeredHot).toBe(true);
       expect(hot.status).toBe(404);
+      expect(hot.headers['cache-control']).toBe('no-store');
+      expect(hot.headers.vary).toBeUndefined();
       expect(same(hot)).toEqual(same(route));
     }
   });
@@ -150,10 +169,6 @@ describe('banner hot path', () => {
   });
 
   it.each([
-    ['a site the dealer does not allow (403)', 'model=civic&type=header', { ...https, origin: 'https://evil.example' }],
-    ['a browser extension page (403, not a 500)', 'model=civic&type=header', { ...https, origin: 'chrome-extension://abcdef' }],
-    ['an opaque origin (403)', 'model=civic&type=header', { ...https, origin: 'null' }],
-    ['an app referrer (403, not a 500)', 'model=civic&type=header', { ...https, referer: 'android-app://com.google.android.gm/' }],
     ['plain HTTP to a dealer that requires HTTPS (403)', 'model=civic&type=header', { origin: 'https://www.hondaofdemo.com' }],
     ['a query the schema refuses (400)', 'model=civic&type=sidebar', fromDealerSite],
     ['an unknown dealer (404)', 'model=civic', fromDealerSite],
@@ -165,6 +180,7 @@ describe('banner hot path', () => {
     const viaServer = await overHttp(path, h);
     expect(t.app.bannerHotPath.answered).toBe(before);
     expect(viaServer.status).toBeGreaterThanOrEqual(400);
+    expect(viaServer.headers['cache-control']).toBe('no-store');
     expect(same(viaServer)).toEqual(same(await throughRoute(path, h)));
   });
 
@@ -173,11 +189,15 @@ describe('banner hot path', () => {
     const h = { 'user-agent': UA, ...fromDealerSite, 'x-request-id': 'lb-1234.abc' };
     await overHttp(path, h);
     expect((await overHttp(path, h)).requestId).toBe('lb-1234.abc');
-    await setSecurity({ allowedDomains: ['www.other-dealer.example'] });
-    const refused = await overHttp(path, h);
-    expect(refused.status).toBe(403);
-    await setSecurity({ allowedDomains: ['www.hondaofdemo.com'] });
-    expect((await overHttp(path, h)).status).toBe(200);
+    const plainHttp = { ...h, 'x-forwarded-proto': 'http' };
+    expect((await overHttp(path, plainHttp)).status).toBe(403); // the dealer requires HTTPS
+    await setSecurity({ requireHttps: false });
+    try {
+      expect((await overHttp(path, plainHttp)).status).toBe(200);
+    } finally {
+      await setSecurity({ requireHttps: true });
+    }
+    expect((await overHttp(path, plainHttp)).status).toBe(403);
   });
 
   it('counts its answers in the request-duration metric under the route template', async () => {
@@ -325,7 +345,7 @@ describe('what the hot paths record of a request', () => {
 
   it('counts a cache hit once, whether the hot path answers or hands the request to the route', async () => {
     const path = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
-    const refused = { 'user-agent': UA, ...https, origin: 'https://evil.example' };
+    const refused = { 'user-agent': UA, origin: 'https://www.hondaofdemo.com' }; // plain HTTP to a dealer that requires HTTPS
     const allowed = { 'user-agent': UA, ...fromDealerSite };
     await overHttp(path, allowed); // the dealer, choice and bytes cached
     for (const [headers, send] of [

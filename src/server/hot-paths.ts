@@ -13,6 +13,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { servesLoopbackOnly } from './delivery/public-policy';
+import { REFUSAL_CACHE_CONTROL } from './delivery/refusals';
 import { AppError } from './errors';
 import { requestLogged } from './observability/request-log';
 
@@ -93,7 +94,7 @@ export class HotPathContext {
   /**
    * Answers an error in the app's error shape (app.ts error handler): `{ error: { code, message } }`
    * with the AppError's status, Retry-After for RateLimited (set by the caller with the other
-   * headers); anything else is logged and answered 500 INTERNAL.
+   * headers), `Cache-Control: no-store` as every refusal; anything else is logged and answered 500 INTERNAL.
    * @returns the status sent
    */
   sendError(res: ServerResponse, err: unknown, headers: Record<string, string | number>): number {
@@ -103,6 +104,7 @@ export class HotPathContext {
     const payload = JSON.stringify({ error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' } });
     headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-length'] = Buffer.byteLength(payload);
+    headers['cache-control'] = REFUSAL_CACHE_CONTROL; // as every refusal of the routes (delivery/refusals.ts)
     res.writeHead(status, headers).end(payload);
     return status;
   }

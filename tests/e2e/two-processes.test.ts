@@ -58,7 +58,16 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     expect((await up.json()).results[0].ok).toBe(true);
     await expect.poll(async () => (await banner(b.origin)).headers.get('x-banner-source'), { timeout: 3000, interval: 200 }).toBe('asset');
 
-    // Requiring an allowed domain through B: A refuses other origins within the same bound.
+    // Requiring an allowed domain through B: A refuses beacons from other origins within the same
+    // bound (images stay public: the same page still gets the banner).
+    let views = 0;
+    const fromOther = () =>
+      fetch(`${a.origin}/api/analytics/track`, {
+        method: 'POST',
+        headers: { origin: 'http://127.0.0.1:9', 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 Chrome/156.0' },
+        body: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', pv: `view-two-processes-${(views += 1)}` }),
+      });
+    expect((await fromOther()).status).toBe(204); // this machine is one of the demo dealer's domains
     const admin = await apiSignIn(b.origin, 'admin@dc-banners.com', 'admin123');
     const dealer = (await (await fetch(`${b.origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
     const saved = await fetch(`${b.origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
@@ -67,8 +76,9 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
       body: JSON.stringify({ security: { ...dealer.security, allowedDomains: ['www.hondaofdemo.com'] } }),
     });
     expect(saved.status).toBe(200);
-    const fromOther = () => fetch(`${a.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, { headers: { origin: 'http://127.0.0.1:9', 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
     await expect.poll(async () => (await fromOther()).status, { timeout: 3000, interval: 200 }).toBe(403);
+    const image = await fetch(`${a.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, { headers: { origin: 'http://127.0.0.1:9', 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
+    expect(image.status).toBe(200);
   });
 
   it('runs a due feed once although both processes schedule feeds', async () => {

@@ -7,7 +7,7 @@
  *
  * It answers exactly what GET /api/scripts/:dealerId/asset (routes.ts) answers, from the same
  * functions: the query is parsed as Fastify parses it (fast-querystring) and checked with the
- * route's schema (assetQuerySchema); the dealer's settings apply through dealerPolicy with the
+ * route's schema (assetQuerySchema); the dealer's settings apply through imagePolicy with the
  * protocol worked out as Fastify's request.protocol does under TRUST_PROXY; the choice and the
  * bytes are the delivery caches' (hotSlotChoice, hotBannerBytes); the headers are bannerHeaders and
  * entityAnswer's; a model the dealer does not have is the route's 404 in the app's error shape (so
@@ -28,7 +28,7 @@ import { LRUCache } from 'lru-cache';
 import { assetQuerySchema, type AssetQuery } from '../../domain/schemas';
 import { requestId } from '../observability/request-log';
 import { entityAnswer } from './encoding';
-import { dealerPolicy } from './public-policy';
+import { imagePolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
 import { countHotHits, hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, type HotLookup } from './service';
 import { NotFound } from '../errors';
@@ -68,18 +68,15 @@ export class BannerHotPath implements HotPath {
     const app = this.ctx.app;
     const dealer = hotDealer(app, match[1]!);
     if (!dealer) return false;
-    let origin: string | null;
     try {
-      origin = dealerPolicy({ headers: req.headers, protocol: this.ctx.protocolOf(req), loopbackOnly: this.ctx.loopbackOnly }, dealer.security);
+      imagePolicy({ protocol: this.ctx.protocolOf(req), loopbackOnly: this.ctx.loopbackOnly }, dealer.security);
     } catch {
       return false;
     }
     const headers: Record<string, string | number> = { 'x-request-id': requestId(req) };
-    if (origin) headers['access-control-allow-origin'] = origin;
     const choice = hotSlotChoice(app, dealer, q, app.cdnProbes);
     if (choice === null) {
-      // The route's 404 in the app's error shape (a flood of unknown models costs no more than this).
-      if (origin) headers.vary = 'Origin';
+      // The route's 404 in the app's error shape, no-store (a flood of unknown models costs no more than this).
       this.ctx.sendError(res, new NotFound(NO_SUCH_MODEL), headers);
       this.done(req, 404, started, headers, 'dealer');
       return true;

@@ -34,43 +34,52 @@ describe('dealer security on public endpoints', () => {
     expect(hostAllowed('www.hondaofdemo.com', ['https://www.hondaofdemo.com/'])).toBe(true);
   });
 
-  it('accepts the dealer site and answers CORS for it', async () => {
+  it('accepts beacons from the dealer site and answers CORS for it', async () => {
     const res = await track({ origin: 'https://www.hondaofdemo.com' });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('https://www.hondaofdemo.com');
-    const img = await image({ referer: 'https://www.hondaofdemo.com/new-inventory?model=civic' });
-    expect(img.statusCode).toBe(200);
   });
 
-  it('refuses origins outside the allowed domains, by Origin or Referer', async () => {
+  it('refuses beacons from origins outside the allowed domains, by Origin or Referer, with no-store', async () => {
     const res = await track({ origin: 'https://evil.example' });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('Origin https://evil.example is not an allowed domain for this dealer');
-    expect((await image({ referer: 'https://evil.example/page' })).statusCode).toBe(403);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const byReferer = await track({ referer: 'https://evil.example/page' });
+    expect(byReferer.statusCode).toBe(403);
+    expect(byReferer.headers['cache-control']).toBe('no-store');
   });
 
-  it('refuses an image for an opaque origin (Origin: null) while the dealer has allowed domains, whatever the Referer says', async () => {
-    for (const headers of [{ origin: 'null' }, { origin: 'null', referer: 'https://www.hondaofdemo.com/new-inventory' }] as Record<string, string>[]) {
-      const res = await image(headers);
-      expect(res.statusCode).toBe(403);
-      expect(res.json().error).toEqual({ code: 'FORBIDDEN', message: 'Requests from an opaque origin (Origin: null) are refused for this dealer' });
-    }
-    const [{ security }] = (await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id))) as [{ security: Security }];
-    await setSecurity({ allowedDomains: [] }); // no domains listed: nothing to be outside of
-    try {
-      expect((await image({ origin: 'null' })).statusCode).toBe(200);
-    } finally {
-      await setSecurity({ allowedDomains: security.allowedDomains });
+  it('serves banner images to any page, byte for byte the same answer whatever Origin or Referer it sends (images are public)', async () => {
+    const callers: Array<Record<string, string>> = [
+      {}, // a no-referrer page, or a CDN fetching the image
+      { referer: 'https://www.hondaofdemo.com/new-inventory?model=civic' },
+      { origin: 'https://www.hondaofdemo.com' },
+      { referer: 'https://evil.example/page' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: 'null', referer: 'https://www.hondaofdemo.com/new-inventory' },
+      { referer: 'android-app://com.google.android.gm/' },
+    ];
+    const answers = [];
+    for (const headers of callers) answers.push(await image({ accept: 'image/webp', ...headers }));
+    for (const res of answers) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers.vary).toBe('Accept, Accept-Encoding'); // the demo dealer's civic is a placeholder SVG, compressible
+      expect(res.headers.etag).toBe(answers[0]!.headers.etag);
+      expect(res.rawPayload.equals(answers[0]!.rawPayload)).toBe(true);
     }
   });
 
-  it('serves an image with neither Origin nor Referer (a no-referrer page), without CORS headers; refuses such a beacon', async () => {
-    const res = await image();
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  it('still refuses a beacon with neither Origin nor Referer, or from an opaque origin, while the dealer restricts domains', async () => {
     const beacon = await track();
     expect(beacon.statusCode).toBe(403);
     expect(beacon.json().error.message).toBe('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
+    const opaque = await track({ origin: 'null' });
+    expect(opaque.statusCode).toBe(403);
+    const [{ security }] = (await t.database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id))) as [{ security: Security }];
+    expect(security.allowedDomains.length).toBeGreaterThan(0);
   });
 
   it('allows any origin when CORS enforcement is off', async () => {
@@ -79,16 +88,22 @@ describe('dealer security on public endpoints', () => {
     await setSecurity({ enableCors: true });
   });
 
-  it('refuses plain HTTP when HTTPS is required (only a server whose PUBLIC_ORIGIN is loopback is exempt)', async () => {
+  it('refuses plain HTTP when HTTPS is required (only a server whose PUBLIC_ORIGIN is loopback is exempt), images too', async () => {
     const res = await track({ host: 'banners.example.com', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('HTTPS is required for this dealer');
+    // The scheme is part of the image URL (and of every CDN's cache key): the refusal is not cached.
+    const img = await image({ 'x-forwarded-proto': 'http' });
+    expect(img.statusCode).toBe(403);
+    expect(img.json().error.message).toBe('HTTPS is required for this dealer');
+    expect(img.headers['cache-control']).toBe('no-store');
     // The Host header is the client's word: naming localhost does not make a request local.
     expect((await track({ host: 'localhost', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' })).statusCode).toBe(403);
     const viaProxy = await track({ host: 'banners.example.com', 'x-forwarded-proto': 'https', origin: 'https://www.hondaofdemo.com' });
     expect(viaProxy.statusCode).toBe(204);
     await setSecurity({ requireHttps: false });
     expect((await track({ host: 'banners.example.com', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' })).statusCode).toBe(204);
+    expect((await image({ 'x-forwarded-proto': 'http' })).statusCode).toBe(200);
     await setSecurity({ requireHttps: true });
   });
 
@@ -105,6 +120,7 @@ describe('dealer security on public endpoints', () => {
     const limited = await track(ip, view);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['cache-control']).toBe('no-store');
     expect((await track(ip, { ...event, pv: 'view-policy-other' })).statusCode).toBe(204); // another page view
     await setSecurity({ rateLimitEnabled: false });
     expect((await track(ip, view)).statusCode).toBe(204);

@@ -1,9 +1,17 @@
 /**
- * A dealer's security settings applied to the public endpoints its website calls (banner images,
- * tracking, the embed script): allowed domains by Origin/Referer with CORS for them, HTTPS when
- * required (spec 01 §3 Dealer.security, §9; DECISIONS 17). `maxRequestsPerMinute` applies to
- * tracking only (tracking/intake.ts, issue 12): banner images and the script are cacheable and never
- * limited per client IP, since shoppers behind one NAT share it.
+ * A dealer's security settings applied to the public endpoints its website calls (spec 01 §3
+ * Dealer.security, §9; DECISIONS 17): allowed domains by Origin/Referer with CORS for them, and
+ * HTTPS when required, on tracking beacons (dealerPolicy); HTTPS only on banner images (imagePolicy).
+ * `maxRequestsPerMinute` applies to tracking only (tracking/intake.ts): banner images and the
+ * script are cacheable and never limited per client IP, since shoppers behind one NAT share it.
+ *
+ * Banner images are public by design: they are the dealer's public marketing creatives, which any
+ * visitor of the dealer's site downloads and can pass on. What the allowed domains protect is the
+ * dealer's numbers (a forged beacon counts), so the beacon intake checks the origin and the image
+ * endpoint does not. An image answer therefore depends on nothing but its URL (scheme included),
+ * Accept and Accept-Encoding, which is what lets a shared cache (a CDN) keep it: an answer that
+ * depended on Origin or Referer would be served by a CDN to every other site, or a cached 403 to
+ * the dealer's own (docs/OPERATIONS.md "Putting a CDN in front").
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -59,21 +67,20 @@ export interface PolicyRequest {
 }
 
 /**
- * The dealer's settings applied to a public request: refuses it when they forbid it, and returns
- * the origin to answer CORS for (null: no CORS headers). While the dealer restricts domains
- * (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data: pages) is refused, and
- * an image (`beacon` false) with neither Origin nor Referer is served: a plain `<img>` sends no
- * Origin, and a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no
- * Referer either, so refusing it would break real dealer pages. Beacons (`beacon` true)
- * are stricter, because a forged beacon changes the dealer's numbers: `Origin: null` is always
- * refused, and a beacon with neither Origin nor Referer is refused when the dealer restricts
- * domains. Origin headers stop browsers, not scripts: any non-browser client can write them.
+ * The dealer's settings applied to a request judged by its calling page (the beacon intake passes
+ * `beacon: true`; banner images are not judged by origin, see imagePolicy): refuses it when they
+ * forbid it, and returns the origin to answer CORS for (null: no CORS headers). While the dealer
+ * restricts domains (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data:
+ * pages) is refused, and a request (`beacon` false) with neither Origin nor Referer is let through:
+ * a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no Referer.
+ * Beacons (`beacon` true) are stricter, because a forged beacon changes the dealer's numbers:
+ * `Origin: null` is always refused, and a beacon with neither Origin nor Referer is refused when
+ * the dealer restricts domains. Origin headers stop browsers, not scripts: any non-browser client
+ * can write them.
  * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
  */
 export function dealerPolicy(request: PolicyRequest, security: Security, opts: { beacon?: boolean } = {}): string | null {
-  if (security.requireHttps && request.protocol !== 'https' && !request.loopbackOnly) {
-    throw new Forbidden('HTTPS is required for this dealer');
-  }
+  imagePolicy(request, security); // requireHttps, as for images
   if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
   if (!security.enableCors) return null;
   // An opaque origin (sandboxed iframe, data: page) could be any site: it is on no allowed domain.
@@ -119,4 +126,23 @@ export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, 
   const loopbackOnly = servesLoopbackOnly(request.server.config.publicOrigin);
   const origin = dealerPolicy({ headers: request.headers, protocol: request.protocol, loopbackOnly }, security, opts);
   if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+}
+
+/**
+ * The dealer's settings applied to a banner image request (the asset route and its hot path): only
+ * `requireHttps`, which depends on the request's scheme, part of every cache key. Origin and Referer
+ * are not read (images are public, see the module doc), so the answer carries
+ * `Access-Control-Allow-Origin: *` instead of a per-origin one.
+ * @throws Forbidden('HTTPS is required for this dealer') for plain HTTP to a dealer that requires
+ *   HTTPS (unless this server serves its loopback host only).
+ */
+export function imagePolicy(request: Omit<PolicyRequest, 'headers'>, security: Security): void {
+  if (security.requireHttps && request.protocol !== 'https' && !request.loopbackOnly) {
+    throw new Forbidden('HTTPS is required for this dealer');
+  }
+}
+
+/** imagePolicy for a Fastify request. @throws Forbidden as imagePolicy. */
+export function applyImagePolicy(request: FastifyRequest, security: Security): void {
+  imagePolicy({ protocol: request.protocol, loopbackOnly: servesLoopbackOnly(request.server.config.publicOrigin) }, security);
 }

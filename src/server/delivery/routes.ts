@@ -1,9 +1,11 @@
 /**
  * GET /api/scripts/:dealerId/asset: the banner image a dealer-site slot shows (spec 01 §7,
- * DECISIONS 14). Public, under the dealer's security settings (allowed domains, HTTPS) but not
- * limited per client IP: shoppers behind one NAT share an address, so caching and the negative
- * cache protect it instead (issue 12). Answers image bytes with a strong ETag and CDN-cacheable
- * headers (an SVG placeholder brotli- or gzip-encoded when accepted, with its own ETag) and 304 to
+ * DECISIONS 14). Public by design, whatever site asks (public-policy.ts: Origin and Referer are not
+ * read; the dealer's requireHttps applies), and not limited per client IP: shoppers behind one NAT
+ * share an address, so caching and the negative cache protect it instead. Answers image bytes with
+ * a strong ETag and CDN-cacheable headers (`Vary: Accept`, plus Accept-Encoding for an SVG
+ * placeholder brotli- or gzip-encoded when accepted, with its own ETag;
+ * `Access-Control-Allow-Origin: *`) and 304 to
  * an If-None-Match that matches by weak comparison (`W/"…"`, lists, `*`), or a 302 redirect to the
  * dealer's CDN image or fallback asset. `X-Banner-Source` says where the image comes from and
  * `X-Banner-Model` the model key the slot shows (the upsell target for `type=upsell`): the same
@@ -11,15 +13,16 @@
  * asset id, or the source), which rotation bucket `r` picks among the slot's rotation (issue 15).
  * A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
- * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary
- * (issue 15): a promotion starts and ends on time on pages too.
+ * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary:
+ * a promotion starts and ends on time on pages too. Refusals (403, 404, 5xx) are
+ * `Cache-Control: no-store` (refusals.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { assetQuerySchema, deliveryParams } from '../../domain/contracts/public';
 import { bannerBytes, creativeOf, findDeliveryDealer, slotChoice, type BannerBytes, type DeliveryChoice } from './service';
-import { applyDealerPolicy } from './public-policy';
+import { applyImagePolicy } from './public-policy';
 import { sendEntity } from './encoding';
 import { NotFound } from '../errors';
 
@@ -39,9 +42,10 @@ export function bannerCacheControl(maxAge: number, swr: number, expiresAt: numbe
 export const acceptsWebp = (headers: IncomingHttpHeaders): boolean => /image\/webp/.test(headers.accept ?? '');
 
 /**
- * The headers of a banner image answer (bytes or 304) besides ETag, Content-Encoding and CORS:
- * where it comes from, its model and creative, cross-origin embedding, caching until the next
- * promotion-window boundary, Vary and the content type. Shared by the route and the hot path.
+ * The headers of a banner image answer (bytes or 304) besides ETag and Content-Encoding:
+ * where it comes from, its model and creative, CORS for any site and cross-origin embedding, caching until the next
+ * promotion-window boundary, Vary (Accept only: the answer depends on no Origin or Referer) and
+ * the content type. Shared by the route and the hot path.
  * @param now ms since the epoch (app.now)
  */
 export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now: number): Record<string, string> {
@@ -49,10 +53,11 @@ export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now:
     'x-banner-source': resolved.source,
     'x-banner-model': resolved.modelKey,
     'x-banner-creative': creativeOf(resolved),
+    'access-control-allow-origin': '*',
     'cross-origin-resource-policy': 'cross-origin',
     'x-content-type-options': 'nosniff',
     'cache-control': bannerCacheControl(300, 86400, resolved.expiresAt, now),
-    vary: 'Accept, Origin',
+    vary: 'Accept',
     'content-type': bytes.contentType,
   };
 }
@@ -72,15 +77,16 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
       const q = request.query;
       const dealer = await findDeliveryDealer(app, request.params.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
-      applyDealerPolicy(request, reply, dealer.security);
+      applyImagePolicy(request, dealer.security);
       const resolved = await slotChoice(app, request.params.dealerId, q, app.cdnProbes);
       if (resolved.url) {
         reply.header('X-Banner-Source', resolved.source).header('X-Banner-Model', resolved.modelKey).header('X-Banner-Creative', creativeOf(resolved));
-        // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere.
+        // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere, the
+        // same for every Accept (no Vary).
         return reply
+          .header('Access-Control-Allow-Origin', '*')
           .header('Cross-Origin-Resource-Policy', 'cross-origin')
           .header('Cache-Control', bannerCacheControl(300, 0, resolved.expiresAt, app.now().getTime()))
-          .header('Vary', 'Accept, Origin')
           .redirect(resolved.url, 302);
       }
       const bytes = await bannerBytes(app, resolved, { type: q.type, acceptsWebp: acceptsWebp(request.headers), scale: q.scale });

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { LRUCache } from 'lru-cache';
-import { cacheCounter } from '../observability/metrics';
+import { bannerEncodings, cacheCounter } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
@@ -26,6 +26,7 @@ import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
 import type { CdnProber } from './cdn-probe';
 import type { AppCaches, DealerEntry } from './caches';
+import type { InlineLogo } from './logo-fetcher';
 import { runImageJob } from '../assets/image-queue';
 import { compressVariants, type Encoded } from './encoding';
 
@@ -468,24 +469,59 @@ export interface BannerBytes {
  * srcset candidate; never enlarged, aspect ratio kept),
  * as WebP when the client accepts it, else in its own format; or the placeholder SVG.
  * Results are cached in the app (caches.bannerBytes, LRU by size in bytes): an asset's encodings by asset id, size and format (they outlive
- * the dealer's version), placeholders by dealer version; so a hot banner is encoded once. Resizing runs
- * in the bounded image queue (issue 11 §8). @throws NotFound when the asset vanished.
+ * the dealer's version), placeholders by dealer version; so a hot banner is encoded once. Requests
+ * that miss while the same encoding is being made wait for it instead of starting their own (after a
+ * restart, 50 connections asking for one banner cost one resize, not one each); a failed encoding
+ * is not kept, so the next request tries again. Each encoding made counts in
+ * dcb_banner_encodings_total. Resizing runs in the bounded image queue. @throws NotFound when the asset vanished.
  */
 export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
   const { key, format, box, logo } = bytesKey(caches, r, q);
-  const cache = caches.bannerBytes;
-  const hit = cache.get(key);
+  const hit = caches.bannerBytes.get(key);
   if (hit) {
     lookups.bytes.hit();
     return hit;
   }
   lookups.bytes.miss();
+  let running = encodingsOf(caches).get(key);
+  if (!running) {
+    running = encodeBytes(db, caches, key, r, q.type, format, box, logo);
+    const pending = encodingsOf(caches);
+    pending.set(key, running);
+    // Settled: the bytes are in caches.bannerBytes (or the failure is forgotten); later misses start anew.
+    const forget = () => void pending.delete(key);
+    running.then(forget, forget);
+  }
+  return running;
+}
+
+/** Encodings in progress per app cache set, by bannerBytes key (the waiting requests share the promise). */
+const inFlight = new WeakMap<AppCaches, Map<string, Promise<BannerBytes>>>();
+
+/** The encodings in progress for these caches (an app's; two apps in one process never share one). */
+function encodingsOf(caches: AppCaches): Map<string, Promise<BannerBytes>> {
+  let pending = inFlight.get(caches);
+  if (!pending) inFlight.set(caches, (pending = new Map()));
+  return pending;
+}
+
+/** Makes one banner encoding (bannerBytes' miss), caches it under `key` and counts it in dcb_banner_encodings_total. */
+async function encodeBytes(
+  db: Db,
+  caches: AppCaches,
+  key: string,
+  r: DeliveryChoice,
+  type: SlotType,
+  format: string,
+  box: { width: number; height: number },
+  logo: InlineLogo | null,
+): Promise<BannerBytes> {
   let result: Omit<BannerBytes, 'etag'>;
   if (r.source === 'placeholder' || !r.assetId) {
     const svg = placeholderSvg({
       manufacturer: r.dealer.manufacturerName,
       model: r.displayName,
-      slot: q.type,
+      slot: type,
       width: r.width,
       height: r.height,
       color: r.dealer.color,
@@ -494,19 +530,21 @@ export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryCh
     });
     result = { contentType: 'image/svg+xml', body: Buffer.from(svg) };
   } else {
+    const assetId = r.assetId;
     const [row] = await db
       .select({ data: assetBlobs.data, mimeType: assets.mimeType })
       .from(assetBlobs)
       .innerJoin(assets, eq(assets.id, assetBlobs.assetId))
-      .where(eq(assetBlobs.assetId, r.assetId));
+      .where(eq(assetBlobs.assetId, assetId));
     if (!row) throw new NotFound('Asset not found');
     result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, box), 'delivery');
   }
+  bannerEncodings.inc({ format });
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
   const bytes: BannerBytes = { ...result, etag };
-  // Text (SVG) is compressed once here; WebP, JPEG and PNG are already compressed (issue 12).
+  // Text (SVG) is compressed once here; WebP, JPEG and PNG are already compressed.
   if (bytes.contentType === 'image/svg+xml') bytes.encoded = await compressVariants(bytes.body);
-  cache.set(key, bytes); // keys bounded by the dealers' models and uploaded assets
+  caches.bannerBytes.set(key, bytes); // keys bounded by the dealers' models and uploaded assets
   return bytes;
 }
 

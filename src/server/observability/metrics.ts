@@ -51,6 +51,19 @@ export const imageJobSeconds = new Histogram({
   registers: [processMetrics],
 });
 
+/**
+ * Banner encodings actually made by the delivery (bannerBytes in delivery/service.ts), by format:
+ * `webp` or `orig` (an uploaded asset resized by sharp) and `svg` (a placeholder rendered). Requests
+ * that arrive while the same encoding is running wait for it and count nothing, so after a restart
+ * this grows by one per banner, format and size, whatever the concurrency.
+ */
+export const bannerEncodings = new Counter({
+  name: 'dcb_banner_encodings_total',
+  help: 'Banner encodings made for delivery (resizes of uploaded assets, placeholder renders), by format',
+  labelNames: ['format'] as const,
+  registers: [processMetrics],
+});
+
 let defaultsCollected = false;
 
 /** Starts Node's default metrics (event-loop lag, heap, GC, CPU) on processMetrics, once per process. */
