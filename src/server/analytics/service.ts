@@ -3,7 +3,7 @@
  * period and of the previous period of the same length, trends, per-model performance, a time
  * series, and the CSV export per day and model. Windows from domain/periods.ts at the given `now`.
  */
-import { and, desc, eq, gte, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/client';
 import { assets, dealers, eventRollupsHourly as r, events } from '../db/schema';
