@@ -2,7 +2,8 @@
 -- RANGE (occurred_at), one partition per UTC week (Monday 00:00 to the next), named
 -- events_YYYYMMDD after its first day. Weekly, not monthly: with EVENT_RETENTION_DAYS = 90 a whole
 -- partition is at most 7 days past the cutoff when retention drops it (a month would keep up to a
--- third more rows on disk), and 14-16 partitions cost the planner nothing measurable. No DEFAULT
+-- third more rows on disk), and the 14-16 partitions it keeps are few for the planner (queries on
+-- events prune to their weeks: the BRIN lookup of lastEventAt runs on one). No DEFAULT
 -- partition: partitions are created ahead (maintenance/partitions.ts) and on demand by the writer
 -- before a batch that needs one, and a DEFAULT partition holding rows would make every later
 -- CREATE ... PARTITION OF scan it and fail on the rows it holds.
