@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from './test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
 import { events } from './db/schema';
@@ -216,7 +216,7 @@ describe('beacon hot path', () => {
   const impression = (pv: string) => ({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv });
   const storedFor = async (pv: string) => {
     await t.app.events.flush();
-    return t.database.db.select({ event: events.event, model: events.model, creative: events.creative, url: events.url }).from(events).where(eq(events.pageView, pv)).orderBy(events.id);
+    return t.database.db.select({ event: events.event, model: events.model, creative: events.creative, url: events.url }).from(events).where(eq(events.pageView, pv)).orderBy(events.occurredAt, sql`array_position(array['impression', 'click', 'conversion'], ${events.event})`);
   };
 
   /**

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { ensureEventPartitions } from '../maintenance/partitions';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { eq } from 'drizzle-orm';
@@ -99,6 +100,7 @@ describe('dealer analytics', () => {
   it("gives 'Last updated' as the newest event's own time, not the start of its hour (issue 15)", async () => {
     // The newest rollup hour is 21:00; events arrived at 21:10 and 21:35 (its rollup row is the 21:00 one).
     const at = (min: number) => new Date(hoursAgo(2).getTime() + min * 60_000 + 345);
+    await ensureEventPartitions(t.database.db, at(10), at(36)); // the writer does this itself; this test writes rows directly
     await t.database.db.insert(events).values([
       { dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(35) },
       { dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(10) },

@@ -3,7 +3,7 @@
  * period and of the previous period of the same length, trends, per-model performance, a time
  * series, and the CSV export per day and model. Windows from domain/periods.ts at the given `now`.
  */
-import { and, desc, eq, gte, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/client';
 import { assets, dealers, eventRollupsHourly as r, events } from '../db/schema';
@@ -69,19 +69,25 @@ const rate = (s: DealerStats) => conversionRate(s.conversions, s.clicks);
 const trendOf = (a: number | null, b: number | null) => (a === null || b === null ? null : trendPercent(a, b));
 
 /**
- * When the dealer's newest recorded event arrived ('Last updated', issue 15: 11:35, not the 11:00 of
- * its hourly rollup), or null before any. One query of two index lookups: the newest raw event
- * (events_dealer_time_idx, read backwards) and, for events already removed by retention, the
- * newest rollup hour (the rollups' primary key starts with dealer and hour); GREATEST ignores a NULL.
- * Read on the dealer's row (primary key), so an unknown dealer answers null too.
+ * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
+ * hourly rollup), or null before any. The newest rollup hour (the rollups' primary key starts with
+ * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
+ * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
+ * about an hour of rows. For events already removed by retention, the rollup hour; GREATEST ignores
+ * a NULL. Read on the dealer's row (primary key), so an unknown dealer answers null too.
  */
 export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
-  const newestEvent = db.select({ at: max(events.occurredAt) }).from(events).where(eq(events.dealerId, dealerId));
-  const newestHour = db.select({ at: max(r.hour) }).from(r).where(eq(r.dealerId, dealerId));
+  const result = (await db.execute(sql`
+    SELECT to_char(greatest(e.at, h.hour) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+    FROM ${dealers} d
+    CROSS JOIN LATERAL (SELECT max(${r.hour}) AS hour FROM ${r} WHERE ${r.dealerId} = d.id) h
+    CROSS JOIN LATERAL (
+      SELECT max(ev.occurred_at) AS at FROM ${events} ev
+      WHERE ev.dealer_id = d.id AND ev.occurred_at >= h.hour AND ev.occurred_at < h.hour + interval '1 hour') e
+    WHERE d.id = ${dealerId}`)) as unknown as { rows: Array<{ at: string | null }> };
   // ISO text from the database itself, so PGlite and node-postgres answer alike (no driver date parsing).
-  const at = sql<string | null>`to_char(greatest((${newestEvent}), (${newestHour})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  const [row] = await db.select({ at }).from(dealers).where(eq(dealers.id, dealerId));
-  return row?.at ? new Date(row.at) : null;
+  const at = result.rows[0]?.at;
+  return at ? new Date(at) : null;
 }
 
 /**

@@ -177,37 +177,44 @@ export const assetBlobs = pgTable('asset_blobs', {
   data: bytea('data').notNull(),
 });
 
+/**
+ * Raw tracking events. Migration 0014 makes this a native partitioned table, PARTITION BY RANGE
+ * (occurred_at), one partition per UTC week (Monday 00:00) named events_YYYYMMDD, which drizzle
+ * cannot express: the definition below is the parent's columns and indexes only. Partitions are
+ * created ahead and dropped whole by retention (maintenance/partitions.ts). No primary key (a
+ * unique index on a partitioned table must include occurred_at, and nothing reads events by id)
+ * and no unique index: counting once is decided by `event_keys` (tracking/service.ts).
+ */
 export const events = pgTable(
   'events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** When our server received the event (the client's clock is not trusted for reporting); the partition key. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     dealerId: text('dealer_id')
       .notNull()
       .references(() => dealers.id, { onDelete: 'cascade' }),
     event: text('event').notNull(),
     slotType: text('slot_type'),
     model: text('model').notNull().default(''),
-    /** The page URL in its privacy-safe form: origin, path and the providers' model filters only (issue 13). */
+    /** The page URL in its privacy-safe form: origin, path and the providers' model filters only. */
     url: text('url').notNull().default(''),
-    /** When our server received the event (the client's clock is not trusted for reporting). */
-    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     /** The client's own timestamp, as sent, for diagnostics. */
     clientTimestamp: text('client_timestamp'),
     /**
      * The page view the embed script rendered the banner in (a random id per page view and slot
      * render). A click is stored only when an impression of the same dealer, page view and slot
-     * type exists, and at most once (issue 11 §5): clicks cannot exceed rendered banners. For a
-     * conversion, the page view of the banner click it is attributed to (issue 13).
+     * type exists, and at most once: clicks cannot exceed rendered banners. For a conversion, the
+     * page view of the banner click it is attributed to.
      */
     pageView: text('page_view'),
     /**
      * Conversions only: the hash of the dealer site's lead id (tracking/service.ts leadIdHash), when
-     * the conversion named one (issue 13). The raw id is never stored: a site may use an e-mail
-     * address as its lead id.
+     * the conversion named one. The raw id is never stored: a site may use an e-mail address as its
+     * lead id.
      */
     leadId: text('lead_id'),
     /**
-     * The creative the slot showed (issue 15): the uploaded asset's id, or 'cdn', 'fallback' or
+     * The creative the slot showed: the uploaded asset's id, or 'cdn', 'fallback' or
      * 'placeholder'; null when the beacon did not say (scripts before creative analytics). The track
      * route resolves it from the banner request the beacon names (delivery/service.ts creativeOf);
      * a conversion takes its click's.
@@ -215,16 +222,35 @@ export const events = pgTable(
     creative: text('creative'),
   },
   (t) => [
-    index('events_dealer_time_idx').on(t.dealerId, t.occurredAt),
-    index('events_occurred_idx').on(t.occurredAt),
-    // Counted once (issue 13): an impression per dealer, page view and slot type (a retried
-    // beacon is the same impression); a click likewise (issue 11 §5); a conversion per dealer and
-    // page view of its click, and per dealer and lead.
-    uniqueIndex('events_impression_once_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'impression' AND page_view IS NOT NULL`),
-    uniqueIndex('events_click_once_idx').on(t.dealerId, t.pageView, t.slotType).where(sql`event = 'click' AND page_view IS NOT NULL`),
-    uniqueIndex('events_conversion_view_once_idx').on(t.dealerId, t.pageView).where(sql`event = 'conversion' AND page_view IS NOT NULL`),
-    uniqueIndex('events_conversion_lead_once_idx').on(t.dealerId, t.leadId).where(sql`event = 'conversion' AND lead_id IS NOT NULL`),
+    // The only reader by time: lastEventAt looks at one hour of events (analytics/service.ts). A
+    // BRIN index is a few pages per partition where a btree took 64 bytes per event.
+    index('events_occurred_brin').using('brin', t.occurredAt),
   ],
+);
+
+/**
+ * What makes an event count once (tracking/service.ts), one row per counted key, written in the
+ * same statement as the event with ON CONFLICT DO NOTHING, so two writers of the same retried
+ * beacon store one. Kinds and keys: 'impression' and 'click' (page view, slot type), 'conversion'
+ * (page view, slot ''), 'lead' (lead id hash, slot ''). An impression row also tells a click which
+ * model its page view showed; a click row tells a conversion its creative and slot. Kept for
+ * EVENT_KEY_TTL_MS ('lead' rows for EVENT_RETENTION_DAYS), pruned by the retention job.
+ */
+export const eventKeys = pgTable(
+  'event_keys',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    slotType: text('slot_type').notNull().default(''),
+    /** The counted event's occurred_at. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    model: text('model').notNull().default(''),
+    creative: text('creative'),
+  },
+  (t) => [primaryKey({ columns: [t.dealerId, t.kind, t.key, t.slotType] }), index('event_keys_at_idx').on(t.at)],
 );
 
 /** Hourly rollups the dashboards read (spec 02 §2 Analytics, DECISIONS 18); written with the event batches. */

@@ -1,6 +1,6 @@
 /**
- * Retention pruning and interrupted feed runs (issue 10 'Retention'), on PGlite and PostgreSQL:
- * old raw events, dead letters and expired sessions go while new ones and the hourly rollups stay;
+ * Retention pruning and interrupted feed runs, on PGlite and PostgreSQL:
+ * old raw events (whole weekly partitions, partitions.test.ts), expired event keys, dead letters and expired sessions go while new ones and the hourly rollups stay;
  * feed runs are cut to the newest 50 per dealer, sparing a live 'running' run; surplus client
  * errors go; one claim per interval across "processes"; a run left 'running' past its lease shows
  * as failed on the feed card and the feed runs again normally. Aged rows are inserted directly and
@@ -16,11 +16,12 @@ import { asc, count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
-import { clientErrors, eventDeadLetters, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
+import { clientErrors, eventDeadLetters, eventKeys, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
 import { claimDueFeeds, FEED_LEASE_MS } from '../inventory/feeds';
 import { claimJob, pruneExpired, RETENTION_INTERVAL_MS, RETENTION_JOB, runRetentionJob } from './retention';
+import { ensureEventPartitions, EVENT_KEY_TTL_MS } from './partitions';
 
 const A = DEMO_DEALER.id;
 const DAY = 86_400_000;
@@ -77,10 +78,12 @@ const insertRuns = async (dealerId: string, n: number, newest: Date, status = 's
 describe('retention job', () => {
   it('deletes old events, dead letters and expired sessions; keeps new ones and the rollups', async () => {
     const now = nextHour();
-    const old = new Date(now.getTime() - 91 * DAY);
+    // Events go by whole weekly partitions: `old` is in a week wholly past the 90 days, `recent` in one that is not.
+    const old = new Date(now.getTime() - 100 * DAY);
     const recent = new Date(now.getTime() - 89 * DAY);
     const ev = (occurredAt: Date) => ({ dealerId: A, event: 'impression', slotType: 'header', model: 'civic', occurredAt });
     await Promise.all([db().delete(events), db().delete(eventRollupsHourly), db().delete(eventDeadLetters)]);
+    for (const at of [old, recent, now]) await ensureEventPartitions(db(), at, new Date(at.getTime() + 1));
     const sessionsBefore = await rows(sessions); // the test's own sign-in, valid for days
     await db().insert(events).values([ev(old), ev(old), ev(old), ev(recent), ev(now)]);
     await db().insert(eventRollupsHourly).values({ dealerId: A, hour: new Date(Math.floor(old.getTime() / 3_600_000) * 3_600_000), model: 'civic', slotType: 'header', impressions: 3 });
@@ -103,7 +106,7 @@ describe('retention job', () => {
     ]);
 
     const counts = await t.app.maintenance.tick(now);
-    expect(counts).toEqual({ events: 3, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1 });
+    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1 });
     expect((await db().select({ e: loginThrottles.emailLower }).from(loginThrottles)).map((r) => r.e).sort()).toEqual([
       'lock-ended@example.com',
       'recent@example.com',
@@ -116,18 +119,27 @@ describe('retention job', () => {
     expect(await rows(sessions)).toBe(sessionsBefore + 1);
     const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
     expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
-    expect(lease!.lastResult).toBe('events 3, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1');
+    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1');
   });
 
-  it('honours EVENT_RETENTION_DAYS and deletes in bounded batches until nothing old is left', async () => {
+  it('honours EVENT_RETENTION_DAYS and deletes expired event keys in bounded batches until none is left', async () => {
     const now = nextHour();
-    await db().delete(events);
-    const ages = [8, 8, 8, 8, 8, 6]; // days before now
+    await Promise.all([db().delete(events), db().delete(eventKeys)]);
+    const ages = [15, 15, 6]; // days before now: the week of 15 days ago is wholly past 7 days, that of 6 is not
+    for (const d of ages) await ensureEventPartitions(db(), new Date(now.getTime() - d * DAY), new Date(now.getTime() - d * DAY + 1));
     await db().insert(events).values(ages.map((d) => ({ dealerId: A, event: 'click', occurredAt: new Date(now.getTime() - d * DAY) })));
-    // Two rows per statement: three statements for five rows, none left behind.
+    // Keys: five past EVENT_KEY_TTL_MS, a lead key as old (kept for the retention period), a fresh one.
+    const key = (kind: string, k: string, ageMs: number) => ({ dealerId: A, kind, key: k, at: new Date(now.getTime() - ageMs) });
+    await db().insert(eventKeys).values([
+      ...Array.from({ length: 5 }, (_, i) => key('impression', `pv-${i}`, EVENT_KEY_TTL_MS + 60_000)),
+      key('lead', 'lead-1', EVENT_KEY_TTL_MS + 60_000),
+      key('impression', 'pv-fresh', 60_000),
+    ]);
+    // Two rows per statement: three statements for five keys, none left behind.
     const counts = await pruneExpired(db(), { retentionDays: 7, now, batchRows: 2 });
-    expect(counts.events).toBe(5);
+    expect(counts).toMatchObject({ events: 2, eventKeys: 5 });
     expect(await rows(events)).toBe(1);
+    expect((await db().select({ key: eventKeys.key }).from(eventKeys)).map((k) => k.key).sort()).toEqual(['lead-1', 'pv-fresh']);
   });
 
   it(`keeps the newest ${FEED_RUNS_KEPT} feed runs per dealer`, async () => {

@@ -1,5 +1,6 @@
 /**
- * Retention pruning (issue 10 'Retention'): raw events older than EVENT_RETENTION_DAYS, dead
+ * Retention pruning: raw events older than EVENT_RETENTION_DAYS (whole weekly partitions, see
+ * partitions.ts, which this job also creates ahead, and the expired event_keys), dead
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
  * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows (issue 11)
  * are deleted by a periodic job. Hourly
@@ -11,7 +12,7 @@
  * re-checks the WHERE after waiting on the first's row lock) and skips. A process that dies
  * mid-job leaves the next run to the next interval; every delete is idempotent.
  *
- * Large deletes go in bounded batches (RETENTION_BATCH_ROWS per statement, each its own
+ * Events go by dropping partitions, not rows. Other large deletes go in bounded batches (RETENTION_BATCH_ROWS per statement, each its own
  * transaction), so no statement holds locks for long; the job stops between batches when the
  * server is closing. Stale 'running' feed runs are handled by the feed scheduler on every pass
  * (failStaleFeedRuns in ../inventory/feeds), not here, so they never wait for this hourly job.
@@ -19,10 +20,11 @@
 import { and, desc, eq, gte, inArray, isNull, lt, lte, not, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { clientErrors, eventDeadLetters, events, feedRuns, jobLeases, loginThrottles, sessions } from '../db/schema';
+import { clientErrors, eventDeadLetters, feedRuns, jobLeases, loginThrottles, sessions } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT } from '../../domain/constants';
 import { FEED_LEASE_MS } from '../inventory/feeds';
 import { PeriodicTask } from './periodic';
+import { maintainEventStorage } from './partitions';
 import { LOGIN_THROTTLE } from '../../domain/login-throttle';
 
 /** The job_leases row of this job. */
@@ -36,7 +38,12 @@ const DAY_MS = 86_400_000;
 
 /** Rows deleted by one retention run, per table. */
 export interface RetentionCounts {
+  /** Events in the partitions dropped. */
   events: number;
+  /** Weekly events partitions dropped. */
+  eventPartitions: number;
+  /** Expired event_keys rows deleted. */
+  eventKeys: number;
   deadLetters: number;
   sessions: number;
   feedRuns: number;
@@ -46,7 +53,7 @@ export interface RetentionCounts {
 }
 
 export interface RetentionOptions {
-  /** Raw events and dead letters older than this many days are deleted (EVENT_RETENTION_DAYS, >= 1). */
+  /** Raw events (whole partitions) and dead letters older than this many days are deleted (EVENT_RETENTION_DAYS, >= 1). */
   retentionDays: number;
   /** The job's clock (tests inject it); default the current time. */
   now?: Date;
@@ -70,8 +77,9 @@ async function deleteInBatches(deleteBatch: () => Promise<unknown[]>, batchRows:
 }
 
 /**
- * Deletes what retention allows (see module doc), without claiming the job: raw events and dead
- * letters older than `retentionDays` days before `now`, sessions expired at `now`, feed runs beyond
+ * Deletes what retention allows (see module doc), without claiming the job: creates the events
+ * partitions ahead and drops those entirely older than `retentionDays` days before `now`, deletes
+ * expired event_keys, dead letters older than `retentionDays` days, sessions expired at `now`, feed runs beyond
  * the newest FEED_RUNS_KEPT per dealer (never a 'running' run started within FEED_LEASE_MS of
  * `now`), client errors beyond the newest CLIENT_ERROR_LOG_LIMIT, login_throttles rows forgotten at
  * `now` (LOGIN_THROTTLE.windowMs after their last failure and lock). Returns the counts per table.
@@ -84,12 +92,7 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
   const cutoff = new Date(now.getTime() - opts.retentionDays * DAY_MS);
   const leaseCutoff = new Date(now.getTime() - FEED_LEASE_MS);
 
-  const oldEvents = () => db.select({ id: events.id }).from(events).where(lt(events.occurredAt, cutoff)).limit(batchRows);
-  const eventCount = await deleteInBatches(
-    () => db.delete(events).where(inArray(events.id, oldEvents())).returning({ id: events.id }),
-    batchRows,
-    shouldStop,
-  );
+  const storage = await maintainEventStorage(db, { now, retentionDays: opts.retentionDays, batchRows, shouldStop });
 
   const oldDeadLetters = () =>
     db.select({ id: eventDeadLetters.id }).from(eventDeadLetters).where(lt(eventDeadLetters.createdAt, cutoff)).limit(batchRows);
@@ -151,7 +154,9 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
   );
 
   return {
-    events: eventCount,
+    events: storage.events,
+    eventPartitions: storage.partitions,
+    eventKeys: storage.keys,
     deadLetters: deadLetterCount,
     sessions: sessionCount,
     feedRuns: feedRunCount,
@@ -175,9 +180,9 @@ export async function claimJob(db: Db, name: string, intervalMs: number, now = n
   return claimed.length > 0;
 }
 
-/** The counts as the short text stored in job_leases.last_result, e.g. "events 12, sessions 3, ...". */
+/** The counts as the short text stored in job_leases.last_result, e.g. "events 12 (1 partitions), event keys 40, sessions 3, ...". */
 export function formatCounts(c: RetentionCounts): string {
-  return `events ${c.events}, dead letters ${c.deadLetters}, sessions ${c.sessions}, feed runs ${c.feedRuns}, client errors ${c.clientErrors}, login throttles ${c.loginThrottles}`;
+  return `events ${c.events} (${c.eventPartitions} partitions), event keys ${c.eventKeys}, dead letters ${c.deadLetters}, sessions ${c.sessions}, feed runs ${c.feedRuns}, client errors ${c.clientErrors}, login throttles ${c.loginThrottles}`;
 }
 
 /**

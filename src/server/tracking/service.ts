@@ -25,8 +25,12 @@
  * a click only for a banner its page view rendered (same slot type and model), once;
  * a conversion only when a click of the same dealer and page view was received within
  * CONVERSION_WINDOW_MS before it, once per (dealer, page view) and once per (dealer, lead). The
- * unique indexes on `events` decide, inside the batch's transaction, and only the rows they let in
- * are rolled up, so rollups never count a duplicate.
+ * keys in `event_keys` decide (schema.ts eventKeys): each statement inserts the keys of its events
+ * with ON CONFLICT DO NOTHING and stores exactly the events whose key it inserted, so of two
+ * writers of the same key (a retried beacon ingested by two processes at once) the second waits for
+ * the first's commit and stores nothing. Only the rows stored are rolled up, so rollups never count
+ * a duplicate. A click looks up its impression's key (at most CLICK_WINDOW_MS older), a conversion
+ * its click's (at most CONVERSION_WINDOW_MS older): neither reads `events`, whatever its size.
  *
  * Crash loss is bounded by time (docs/OPERATIONS.md "What a crash can lose"): an acknowledged
  * event is *secured* once it is in the database or in the journal (journal.ts, on disk); `enqueue`
@@ -45,13 +49,14 @@ import { createHash } from 'node:crypto';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
-import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
+import { eventDeadLetters, eventKeys, eventRollupsHourly, events } from '../db/schema';
 import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
 import { ctr } from '../../domain/metrics';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { MAX_UNSECURED_MS } from '../../domain/constants';
 import { causeChain } from '../db/availability';
 import type { EventJournal, JournalSegment } from './journal';
+import { CLICK_WINDOW_MS, ensurePartitionsFor, forgetPartitions } from '../maintenance/partitions';
 
 /** An event as accepted by the track route; `model` is already the comparison key. */
 export interface AcceptedEvent {
@@ -553,6 +558,7 @@ async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean, stat
   const impressions = batch.filter((e) => e.event === 'impression');
   const clicks = batch.filter((e) => e.event === 'click');
   const conversions = batch.filter((e) => e.event === 'conversion');
+  await ensurePartitionsFor(db, new Set(batch.map((e) => e.occurredAt.getTime())));
   return db.transaction(async (tx) => {
     if (!durable) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
     /** Writes `events` with `insert`, statementEvents at a time (IngestorOptions.statementEvents); returns how many were stored. */
@@ -569,6 +575,10 @@ async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean, stat
       clicks: clicks.length - (await written(clicks, insertClicks)),
       conversions: conversions.length - (await written(conversions, insertConversions)),
     };
+  }).catch((err: unknown) => {
+    // No partition for a row: one this process saw was dropped since (retention); look again next attempt.
+    if (sqlState(err) === '23514') forgetPartitions(db);
+    throw err;
   });
 }
 
@@ -597,14 +607,15 @@ const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stri
   AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
 
 /**
- * Runs an INSERT INTO events (without RETURNING) as a CTE, sums the rows it stored per (dealer, UTC hour, model key, slot type, creative; '' when unknown) into
+ * Runs an INSERT INTO events (without RETURNING) as a CTE, after the CTEs of `prelude` (the keys it
+ * stores by, see insertImpressions), sums the rows it stored per (dealer, UTC hour, model key, slot type, creative; '' when unknown) into
  * event_rollups_hourly in the same statement, and returns how many it stored. The hour is cut from
  * the epoch, not by date_trunc, so the session's time zone cannot move it.
  */
-async function withRollup(tx: Tx, insert: SQL): Promise<number> {
+async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<number> {
   const r = eventRollupsHourly;
   const result = (await tx.execute(sql`
-    WITH stored AS (${insert} RETURNING dealer_id, event, slot_type, model, creative, occurred_at),
+    WITH ${prelude ? sql`${prelude},` : sql``} stored AS (${insert} RETURNING dealer_id, event, slot_type, model, creative, occurred_at),
     rolled AS (
       INSERT INTO ${r} (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions)
       SELECT dealer_id, to_timestamp(floor(extract(epoch FROM occurred_at) / 3600) * 3600), model, coalesce(slot_type, ''), coalesce(creative, ''),
@@ -618,58 +629,120 @@ async function withRollup(tx: Tx, insert: SQL): Promise<number> {
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/** The batch as rows of EVENT_COLUMNS, once per statement (CTE `batch`), then the statement's CTEs. */
+const batchOf = (events: AcceptedEvent[]) => sql`batch AS (SELECT * FROM ${recordset(events)})`;
+
 /**
- * Inserts impressions, at most one per (dealer, page view, slot type) (the partial unique index
- * events_impression_once_idx): a beacon retried after a 503, or sent twice, is one impression (issue 13).
+ * Inserts impressions, at most one per (dealer, page view, slot type): a beacon retried after a
+ * 503, or sent twice, is one impression. The first of a batch's duplicates (by occurred_at) is the
+ * one stored; an impression without a page view (an old script) is always stored.
  * @returns how many impressions were stored.
  */
 function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<number> {
-  return withRollup(tx, sql`
+  const k = eventKeys;
+  return withRollup(
+    tx,
+    sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT ${EVENT_COLUMNS} FROM ${recordset(batch)}
-    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'impression' AND page_view IS NOT NULL DO NOTHING`);
+    SELECT ${EVENT_COLUMNS} FROM once r
+    WHERE EXISTS (SELECT 1 FROM keyed k WHERE k.dealer_id = r.dealer_id AND k.key = r.page_view AND k.slot_type = coalesce(r.slot_type, ''))
+    UNION ALL
+    SELECT ${EVENT_COLUMNS} FROM batch r WHERE r.page_view IS NULL`,
+    sql`${batchOf(batch)},
+    once AS (
+      SELECT DISTINCT ON (dealer_id, page_view, coalesce(slot_type, '')) * FROM batch
+      WHERE page_view IS NOT NULL ORDER BY dealer_id, page_view, coalesce(slot_type, ''), occurred_at),
+    keyed AS (
+      INSERT INTO ${k} (dealer_id, kind, key, slot_type, at, model, creative)
+      SELECT dealer_id, 'impression', page_view, coalesce(slot_type, ''), occurred_at, model, creative FROM once
+      ON CONFLICT DO NOTHING
+      RETURNING dealer_id, key, slot_type)`,
+  );
 }
 
 /**
- * Inserts the clicks whose page view has an impression of the same dealer, slot type and model, at
- * most one per (dealer, page view, slot type) (the partial unique index events_click_once_idx), so
- * clicks never exceed the banners page views rendered and CTR stays <= 100 %, per model too: a
- * click cannot be moved onto a model its page view's banner did not show.
+ * Inserts the clicks whose page view has an impression of the same dealer, slot type and model at
+ * most CLICK_WINDOW_MS before, at most one per (dealer, page view, slot type), so clicks never
+ * exceed the banners page views rendered and CTR stays <= 100 %, per model too: a click cannot be
+ * moved onto a model its page view's banner did not show. The impression is looked up by its key.
  * @returns how many clicks were stored.
  */
 function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<number> {
-  return withRollup(tx, sql`
+  const k = eventKeys;
+  return withRollup(
+    tx,
+    sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT ${EVENT_COLUMNS} FROM ${recordset(clicks)}
-    WHERE EXISTS (
-      SELECT 1 FROM ${events} v
-      WHERE v.event = 'impression' AND v.dealer_id = r.dealer_id AND v.page_view = r.page_view AND v.slot_type = r.slot_type AND v.model = r.model)
-    ON CONFLICT (dealer_id, page_view, slot_type) WHERE event = 'click' AND page_view IS NOT NULL DO NOTHING`);
+    SELECT ${EVENT_COLUMNS} FROM once r
+    WHERE EXISTS (SELECT 1 FROM keyed k WHERE k.dealer_id = r.dealer_id AND k.key = r.page_view AND k.slot_type = coalesce(r.slot_type, ''))`,
+    sql`${batchOf(clicks)},
+    once AS (
+      SELECT DISTINCT ON (dealer_id, page_view, coalesce(slot_type, '')) * FROM batch b
+      WHERE EXISTS (
+        SELECT 1 FROM ${k} v
+        WHERE v.dealer_id = b.dealer_id AND v.kind = 'impression' AND v.key = b.page_view AND v.slot_type = coalesce(b.slot_type, '')
+          AND v.model = b.model AND v.at >= b.occurred_at - ${CLICK_WINDOW})
+      ORDER BY dealer_id, page_view, coalesce(slot_type, ''), occurred_at),
+    keyed AS (
+      INSERT INTO ${k} (dealer_id, kind, key, slot_type, at, model, creative)
+      SELECT dealer_id, 'click', page_view, coalesce(slot_type, ''), occurred_at, model, creative FROM once
+      ON CONFLICT DO NOTHING
+      RETURNING dealer_id, key, slot_type)`,
+  );
 }
 
 /** A click older than this (by server receipt time) no longer takes a conversion (CONVERSION_WINDOW_MS). */
 const CONVERSION_WINDOW = sql.raw(`interval '${CONVERSION_WINDOW_MS / 1000} seconds'`);
+/** An impression older than this no longer takes a click (CLICK_WINDOW_MS). */
+const CLICK_WINDOW = sql.raw(`interval '${CLICK_WINDOW_MS / 1000} seconds'`);
 
 /**
  * Inserts the conversions attributed to a stored banner click: a click of the same dealer and page
- * view (any slot) received at most CONVERSION_WINDOW_MS before the conversion; at most one per
- * (dealer, page view) and one per (dealer, lead id) (the
- * partial unique indexes events_conversion_view_once_idx and events_conversion_lead_once_idx), so a
- * reloaded thank-you page or a lead sent from two page views counts once (issue 13). Unattributed
- * conversions are not stored and never enter the Conversion Rate.
- * @returns how many conversions were stored.
+ * view (any slot) received at most CONVERSION_WINDOW_MS before the conversion (its key); at most one
+ * per (dealer, page view) and one per (dealer, lead id), so a reloaded thank-you page or a lead sent
+ * from two page views counts once. The lead's key is taken first, only while the page view has no
+ * conversion; a conversion refused for its page view by a concurrent writer may thus spend its lead
+ * key (it is never counted twice). Unattributed conversions are not stored and never enter the
+ * Conversion Rate. @returns how many conversions were stored.
  */
 function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<number> {
+  const k = eventKeys;
   // The click's creative (and slot, when the beacon names none) goes with the conversion: the newest click of the page view, when several slots were clicked.
-  return withRollup(tx, sql`
+  return withRollup(
+    tx,
+    sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT r.dealer_id, r.event, coalesce(r.slot_type, c.slot_type), r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view, r.lead_id, c.creative
-    FROM ${recordset(conversions)}
-    CROSS JOIN LATERAL (
-      SELECT c.creative, c.slot_type FROM ${events} c
-      WHERE c.event = 'click' AND c.dealer_id = r.dealer_id AND c.page_view = r.page_view AND c.occurred_at >= r.occurred_at - ${CONVERSION_WINDOW}
-      ORDER BY c.occurred_at DESC LIMIT 1) c
-    ON CONFLICT DO NOTHING`);
+    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view, r.lead_id, r.creative
+    FROM once r
+    WHERE EXISTS (SELECT 1 FROM viewed v WHERE v.dealer_id = r.dealer_id AND v.key = r.page_view)`,
+    sql`${batchOf(conversions)},
+    attributed AS (
+      SELECT DISTINCT ON (b.dealer_id, b.page_view)
+        b.dealer_id, b.event, coalesce(b.slot_type, nullif(c.slot_type, '')) AS slot_type, b.model, b.url, b.client_timestamp, b.occurred_at,
+        b.page_view, b.lead_id, c.creative
+      FROM batch b
+      CROSS JOIN LATERAL (
+        SELECT c.creative, c.slot_type FROM ${k} c
+        WHERE c.dealer_id = b.dealer_id AND c.kind = 'click' AND c.key = b.page_view AND c.at >= b.occurred_at - ${CONVERSION_WINDOW}
+        ORDER BY c.at DESC LIMIT 1) c
+      ORDER BY b.dealer_id, b.page_view, b.occurred_at),
+    once AS (
+      SELECT DISTINCT ON (dealer_id, coalesce(lead_id, page_view)) * FROM attributed
+      ORDER BY dealer_id, coalesce(lead_id, page_view), occurred_at),
+    leads AS (
+      INSERT INTO ${k} (dealer_id, kind, key, slot_type, at)
+      SELECT o.dealer_id, 'lead', o.lead_id, '', o.occurred_at FROM once o
+      WHERE o.lead_id IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM ${k} v WHERE v.dealer_id = o.dealer_id AND v.kind = 'conversion' AND v.key = o.page_view AND v.slot_type = '')
+      ON CONFLICT DO NOTHING
+      RETURNING dealer_id, key),
+    viewed AS (
+      INSERT INTO ${k} (dealer_id, kind, key, slot_type, at, model, creative)
+      SELECT o.dealer_id, 'conversion', o.page_view, '', o.occurred_at, o.model, o.creative FROM once o
+      WHERE o.lead_id IS NULL OR EXISTS (SELECT 1 FROM leads l WHERE l.dealer_id = o.dealer_id AND l.key = o.lead_id)
+      ON CONFLICT DO NOTHING
+      RETURNING dealer_id, key)`,
+  );
 }
 
 /**

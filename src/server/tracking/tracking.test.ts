@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { events } from '../db/schema';
+import { like } from 'drizzle-orm';
 import { UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 
 let t: TestApp;
@@ -97,7 +98,7 @@ describe('event tracking', () => {
       expect((await track({ ...body, model, pv: `view-model-${i}` })).statusCode).toBe(204);
     }
     await t.app.events.flush();
-    const rows = await t.database.db.select({ model: events.model }).from(events).orderBy(events.id);
+    const rows = await t.database.db.select({ model: events.model }).from(events).where(like(events.pageView, 'view-model-%')).orderBy(events.pageView);
     expect(rows.map((r) => r.model).slice(-6)).toEqual([UNKNOWN_MODEL_KEY, UNKNOWN_MODEL_KEY, UNKNOWN_MODEL_KEY, 'crv', UNKNOWN_MODEL_KEY, 'civictyper']);
   });
 

@@ -1,0 +1,142 @@
+/**
+ * Event storage by time (migration 0014, partitions.ts), on PGlite and PostgreSQL: the weekly
+ * partitions of `events` exist ahead of time and are created on demand for an event of any other
+ * week; retention drops the partitions entirely past EVENT_RETENTION_DAYS and leaves the newer
+ * ones, and what the dealer sees (analytics read from the rollups) does not change; two writers of
+ * the same retried beacon at once store it once (PostgreSQL, where writers run concurrently).
+ * Every clock is injected (the app's `now`, the scheduler's tick(now)); nothing sleeps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { eq, sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../test-app';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { eventKeys, events } from '../db/schema';
+import { EventIngestor, type AcceptedEvent } from '../tracking/service';
+import { RETENTION_INTERVAL_MS } from './retention';
+import { PARTITION_WEEKS_AHEAD, WEEK_MS, partitionName, weekStart } from './partitions';
+
+const A = DEMO_DEALER.id;
+const DAY = 86_400_000;
+const RETENTION_DAYS = 7;
+/** The app's clock; each test moves it a fresh hour past the last job claim, so the hourly job is due. */
+let clock = new Date();
+const nextHour = () => (clock = new Date(clock.getTime() + RETENTION_INTERVAL_MS + 60_000));
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp({ env: { EVENT_RETENTION_DAYS: String(RETENTION_DAYS) }, now: () => clock });
+  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+});
+afterAll(() => t.close());
+
+const db = () => t.database.db;
+/** The partitions of events by name, from pg_partition_tree (leaves only), oldest first. */
+const partitions = async () =>
+  ((await db().execute(sql`SELECT relid::text AS name FROM pg_partition_tree('events') WHERE isleaf ORDER BY 1`)) as unknown as { rows: Array<{ name: string }> }).rows.map(
+    (r) => r.name.replace(/^.*\./, '').replace(/"/g, ''),
+  );
+const ev = (event: AcceptedEvent['event'], occurredAt: Date, pageView: string, extra: Partial<AcceptedEvent> = {}): AcceptedEvent => ({
+  dealerId: A,
+  event,
+  slotType: 'header',
+  model: 'civic',
+  url: 'https://www.hondaofdemo.com/new-inventory',
+  clientTimestamp: null,
+  occurredAt,
+  pageView,
+  creative: 'cdn',
+  ...extra,
+});
+/** Writes `batch` through the app's own ingestor (the track route's writer). */
+const ingest = async (batch: AcceptedEvent[]) => {
+  for (const e of batch) expect(t.app.events.enqueue(e)).toBe(true);
+  await t.app.events.flush();
+  expect(t.app.events.stats()).toMatchObject({ pending: 0, failures: 0 });
+};
+const storedFor = async (pv: string) => (await db().select({ event: events.event }).from(events).where(eq(events.pageView, pv))).map((r) => r.event).sort();
+/** What the dealer's analytics screen shows for `period`, without the fields that name the clock. */
+const screen = async (period: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${A}/analytics?period=${period}`, headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as Record<string, unknown>;
+};
+
+describe('events partitions', () => {
+  it('keeps the current week and the next ones created, and creates the week of an event that has none', async () => {
+    const now = nextHour();
+    expect(await t.app.maintenance.tick(now)).not.toBeNull();
+    const names = await partitions();
+    for (let k = 0; k <= PARTITION_WEEKS_AHEAD; k++) expect(names).toContain(partitionName(weekStart(now.getTime()) + k * WEEK_MS));
+
+    // Thirty weeks ahead (a clock jump, a replayed journal): no partition yet; the writer creates it and stores the events.
+    const far = new Date(now.getTime() + 30 * WEEK_MS);
+    expect(names).not.toContain(partitionName(weekStart(far.getTime())));
+    await ingest([ev('impression', far, 'pv-far'), ev('click', new Date(far.getTime() + 1_000), 'pv-far')]);
+    expect(await storedFor('pv-far')).toEqual(['click', 'impression']);
+    expect(await partitions()).toContain(partitionName(weekStart(far.getTime())));
+  });
+
+  it('drops only the partitions entirely past EVENT_RETENTION_DAYS; the dealer sees the same counts', async () => {
+    const now = nextHour();
+    const cutoff = now.getTime() - RETENTION_DAYS * DAY;
+    // Three weeks ago (a partition wholly past the cutoff), in the partition the cutoff falls in, and now.
+    const old = new Date(now.getTime() - 21 * DAY);
+    const edge = new Date(Math.max(weekStart(cutoff), cutoff - DAY) + 60_000);
+    const batch = (at: Date, pv: string) => [ev('impression', at, pv), ev('click', new Date(at.getTime() + 5_000), pv), ev('conversion', new Date(at.getTime() + 60_000), pv, { slotType: null, leadId: `lead-${pv}` })];
+    await ingest([...batch(old, 'pv-old'), ...batch(edge, 'pv-edge'), ...batch(now, 'pv-now')]);
+    expect(await storedFor('pv-old')).toEqual(['click', 'conversion', 'impression']);
+    const before = { d30: await screen('30d'), d7: await screen('7d') };
+    expect(before.d30).toMatchObject({ current: { impressions: 3, clicks: 3, conversions: 3 } });
+
+    const counts = await t.app.maintenance.tick(now);
+    expect(counts).toMatchObject({ eventPartitions: 1, events: 3 });
+    const names = await partitions();
+    expect(names).not.toContain(partitionName(weekStart(old.getTime())));
+    expect(names).toContain(partitionName(weekStart(edge.getTime())));
+    expect(names).toContain(partitionName(weekStart(now.getTime())));
+    // Every partition left ends after the cutoff.
+    for (const name of names) {
+      const m = /^events_(\d{4})(\d{2})(\d{2})$/.exec(name)!;
+      expect(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) + WEEK_MS).toBeGreaterThan(cutoff);
+    }
+    expect(await storedFor('pv-old')).toEqual([]);
+    expect(await storedFor('pv-edge')).toEqual(['click', 'conversion', 'impression']);
+    expect(await storedFor('pv-now')).toEqual(['click', 'conversion', 'impression']);
+    expect({ d30: await screen('30d'), d7: await screen('7d') }).toEqual(before);
+
+    // The keys of the old page view went with their age (older than two days); its lead's key
+    // stays for the retention period, so that lead is still counted once.
+    const keys = await db().select({ kind: eventKeys.kind, key: eventKeys.key }).from(eventKeys).where(eq(eventKeys.dealerId, A));
+    expect(keys.filter((k) => k.key === 'pv-old')).toEqual([]);
+    expect(keys.filter((k) => k.key === 'pv-now').map((k) => k.kind).sort()).toEqual(['click', 'conversion', 'impression']);
+  });
+});
+
+describe.runIf(process.env.TEST_DB_DRIVER === 'postgres')('concurrent writers', () => {
+  it('two processes writing the same retried beacons at once store each impression, click and conversion once', async () => {
+    const now = new Date();
+    const log = pino({ level: 'silent' });
+    // Two writers on their own connections of the pool, as two server processes are.
+    const writers = [0, 1].map(() => new EventIngestor(t.database.db, log, { durableCommits: false }));
+    const pvs = Array.from({ length: 40 }, (_, i) => `pv-race-${i}`);
+    const beacons = pvs.flatMap((pv) => [ev('impression', now, pv), ev('click', new Date(now.getTime() + 1), pv), ev('conversion', new Date(now.getTime() + 2), pv, { slotType: null })]);
+    for (const w of writers) for (const e of beacons) expect(w.enqueue(e)).toBe(true);
+    await Promise.all(writers.map((w) => w.flush()));
+    for (const w of writers) expect(w.stats()).toMatchObject({ pending: 0, failures: 0 });
+
+    const rows = (await db().execute(sql`
+      SELECT event, count(*)::int AS n, count(DISTINCT page_view)::int AS views FROM events WHERE page_view LIKE 'pv-race-%' GROUP BY 1 ORDER BY 1`)) as unknown as {
+      rows: Array<{ event: string; n: number; views: number }>;
+    };
+    expect(rows.rows).toEqual([
+      { event: 'click', n: 40, views: 40 },
+      { event: 'conversion', n: 40, views: 40 },
+      { event: 'impression', n: 40, views: 40 },
+    ]);
+    const [a, b] = writers.map((w) => w.stats());
+    expect(a!.impressionsIgnored + b!.impressionsIgnored).toBe(40);
+    await Promise.all(writers.map((w) => w.close()));
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Event storage by time (migration 0014): `events` is partitioned by RANGE (occurred_at), one
+ * partition per UTC week from Monday 00:00, named events_YYYYMMDD after that Monday. Counting once
+ * is decided by `event_keys` (tracking/service.ts), kept only as long as a key can matter.
+ *
+ * - Partitions are created ahead: the retention job (lease-claimed, hourly) makes sure the current
+ *   week and the next PARTITION_WEEKS_AHEAD exist; the migration created them for a fresh
+ *   database; and the writer creates the week of any event it is about to store whose partition it
+ *   has not seen (ensurePartitionsFor), so no event waits for the job. No DEFAULT partition (see
+ *   the migration).
+ * - Retention drops a partition once all of it is older than the cutoff (its end <= now -
+ *   EVENT_RETENTION_DAYS): one catalog change instead of deleting rows, no WAL per row, no vacuum.
+ *   DROP TABLE takes an ACCESS EXCLUSIVE lock on `events` for the moment of the drop; it waits at
+ *   most DROP_LOCK_TIMEOUT_MS for writers' transactions to end (and makes new writers wait no
+ *   longer), else that partition is left to the next run.
+ * - event_keys rows go after EVENT_KEY_TTL_MS (lead keys after EVENT_RETENTION_DAYS), in bounded
+ *   DELETE batches: the table holds about two days of keys, so a run deletes about an hour's.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+
+/** One partition's span, ms (a week, 168 hours: UTC has no daylight saving). */
+export const WEEK_MS = 7 * 86_400_000;
+/** Weeks after the current one whose partitions the retention job keeps created. */
+export const PARTITION_WEEKS_AHEAD = 2;
+/**
+ * How long after its impression a click counts (the same page view, slot and model): a day, a tab
+ * left open included. The click's lookup reads keys no older than this.
+ */
+export const CLICK_WINDOW_MS = 86_400_000;
+/**
+ * How long impression, click and conversion keys are kept: longer than CLICK_WINDOW_MS and
+ * CONVERSION_WINDOW_MS (30 min) and than any beacon retry (minutes). A duplicate arriving later than
+ * this would count again; none does. Lead keys stay EVENT_RETENTION_DAYS.
+ */
+export const EVENT_KEY_TTL_MS = 2 * 86_400_000;
+/** Longest wait for the lock on `events` when dropping a partition, ms. */
+export const DROP_LOCK_TIMEOUT_MS = 250;
+
+/** Monday 1970-01-05 00:00 UTC, the first week start after the epoch, ms. */
+const FIRST_MONDAY_MS = 4 * 86_400_000;
+
+/** The start (Monday 00:00 UTC) of the week holding `ms`, ms since the epoch. */
+export function weekStart(ms: number): number {
+  return Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS + FIRST_MONDAY_MS;
+}
+
+/** The partition name of the week starting at `startMs`: events_YYYYMMDD. */
+export function partitionName(startMs: number): string {
+  return `events_${new Date(startMs).toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
+/** An events partition: its name and its range [start, end), ms. */
+export interface EventPartition {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Creates the missing weekly partitions covering [from, until) (SQL function
+ * event_partitions_ensure of migration 0014; a concurrent creator is not an error).
+ * @returns how many it created. @throws the database error.
+ */
+export async function ensureEventPartitions(db: Db, from: Date, until: Date): Promise<number> {
+  const result = (await db.execute(sql`SELECT event_partitions_ensure(${from.toISOString()}::timestamptz, ${until.toISOString()}::timestamptz) AS n`)) as unknown as {
+    rows: Array<{ n: number | string }>;
+  };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** The partitions of `events` (pg_inherits), oldest first. */
+export async function eventPartitions(db: Db): Promise<EventPartition[]> {
+  const result = (await db.execute(
+    sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass`,
+  )) as unknown as { rows: Array<{ name: string }> };
+  return result.rows
+    .flatMap(({ name }) => {
+      const m = /^events_(\d{4})(\d{2})(\d{2})$/.exec(name);
+      if (!m) return [];
+      const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+      return [{ name, start, end: start + WEEK_MS }];
+    })
+    .sort((a, b) => a.start - b.start);
+}
+
+/** Weeks (start ms) whose partitions this process has seen exist, per database (ensurePartitionsFor). */
+const knownWeeks = new WeakMap<Db, Set<number>>();
+
+/**
+ * Makes sure the partitions of the weeks of `times` (ms) exist before a batch with these
+ * occurred_at values is written; a database round trip only for a week this process has not
+ * seen yet. @throws the database error.
+ */
+export async function ensurePartitionsFor(db: Db, times: Iterable<number>): Promise<void> {
+  let known = knownWeeks.get(db);
+  if (!known) knownWeeks.set(db, (known = new Set()));
+  for (const t of times) {
+    const week = weekStart(t);
+    if (known.has(week)) continue;
+    await ensureEventPartitions(db, new Date(week), new Date(week + WEEK_MS));
+    known.add(week);
+  }
+}
+
+/** Forgets the partitions this process has seen (a write found one missing: retention dropped it). */
+export function forgetPartitions(db: Db): void {
+  knownWeeks.delete(db);
+}
+
+/** What one retention pass did to event storage. */
+export interface EventStorageCounts {
+  /** Events in the partitions dropped. */
+  events: number;
+  /** Partitions dropped. */
+  partitions: number;
+  /** event_keys rows deleted. */
+  keys: number;
+}
+
+/**
+ * The event-storage part of a retention pass at `now`: creates the partitions of the current week
+ * and the next PARTITION_WEEKS_AHEAD, drops every partition whose end is at or before `now -
+ * retentionDays` (one at a time, each waiting at most DROP_LOCK_TIMEOUT_MS for its lock; a partition
+ * whose lock was not granted stays for the next run), and deletes expired event_keys rows in
+ * batches of `batchRows`. @throws the database error of a failing statement other than a lock timeout.
+ */
+export async function maintainEventStorage(
+  db: Db,
+  opts: { now: Date; retentionDays: number; batchRows: number; shouldStop: () => boolean },
+): Promise<EventStorageCounts> {
+  const now = opts.now.getTime();
+  const cutoff = now - opts.retentionDays * 86_400_000;
+  await ensureEventPartitions(db, new Date(weekStart(now)), new Date(weekStart(now) + (PARTITION_WEEKS_AHEAD + 1) * WEEK_MS));
+
+  const counts: EventStorageCounts = { events: 0, partitions: 0, keys: 0 };
+  for (const p of await eventPartitions(db)) {
+    if (p.end > cutoff || opts.shouldStop()) break;
+    // Counted before the lock, so writers never wait for the count: nothing is written to a week
+    // this old but a replayed journal's stray event, which the count may then miss.
+    const rows = (await db.execute(sql.raw(`SELECT count(*)::int AS n FROM "${p.name}"`))) as unknown as { rows: Array<{ n: number | string }> };
+    const dropped = await db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
+        await tx.execute(sql.raw(`DROP TABLE "${p.name}"`));
+        return Number(rows.rows[0]?.n ?? 0);
+      })
+      .catch((err: unknown) => {
+        if (lockNotAvailable(err)) return null;
+        throw err;
+      });
+    if (dropped === null) continue;
+    counts.events += dropped;
+    counts.partitions += 1;
+  }
+  forgetPartitions(db);
+
+  const keyCutoff = new Date(now - EVENT_KEY_TTL_MS);
+  const leadCutoff = new Date(cutoff);
+  for (;;) {
+    const result = (await db.execute(sql`
+      WITH gone AS (
+        DELETE FROM event_keys WHERE ctid = ANY (ARRAY(
+          SELECT ctid FROM event_keys
+          WHERE at < ${keyCutoff.toISOString()}::timestamptz AND (kind <> 'lead' OR at < ${leadCutoff.toISOString()}::timestamptz)
+          LIMIT ${opts.batchRows}))
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`)) as unknown as { rows: Array<{ n: number | string }> };
+    const n = Number(result.rows[0]?.n ?? 0);
+    counts.keys += n;
+    if (n < opts.batchRows || opts.shouldStop()) break;
+  }
+  return counts;
+}
+
+/** True for PostgreSQL's lock_not_available (55P03), as lock_timeout raises it. */
+function lockNotAvailable(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '55P03') return true;
+  }
+  return false;
+}
