@@ -4,12 +4,25 @@
  */
 import type { AnalyticsPeriod, Dealer, Manufacturer, Role } from './schemas';
 
-/** A dealer card of Dealer Management: the dealer plus its all-time figures (labelled periodLabel('all')). */
-export interface DealerListItem extends Dealer {
+/**
+ * A dealer card of Dealer Management and a row of the dashboard's Recent Dealers: only the fields
+ * those screens show, plus the dealer's all-time figures (labelled periodLabel('all')).
+ */
+export interface DealerListItem extends Pick<Dealer, 'id' | 'name' | 'manufacturer' | 'manufacturerName' | 'websiteUrl' | 'provider' | 'status' | 'createdAt'> {
   impressions: number;
   clicks: number;
   /** Percent, null without impressions. */
   ctr: number | null;
+}
+
+/** GET /api/admin/dealers: one page of the dealer list and how many dealers match in all. */
+export interface DealerListPage {
+  items: DealerListItem[];
+  /** Dealers matching the search and filter, over every page. */
+  total: number;
+  /** 1-based; past the last page `items` is empty. */
+  page: number;
+  pageSize: number;
 }
 
 /** A manufacturer card: the manufacturer plus how many dealers use it. */
