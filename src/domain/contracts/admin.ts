@@ -28,6 +28,7 @@ import {
   upsellMapSchema,
   vehicleModelSchema,
 } from '../schemas';
+import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_MAX_PAGE_SIZE, DEALER_LIST_SORTS } from '../admin';
 import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../admin';
 
 // ---------------------------------------------------------------------------------------------
@@ -96,22 +97,6 @@ export const dealerAnswerSchema = z.object({ dealer: dealerSchema });
 const dealerListItemSchema: z.ZodType<DealerListItem> = dealerSchema
   .pick({ id: true, name: true, manufacturer: true, manufacturerName: true, websiteUrl: true, provider: true, status: true, createdAt: true })
   .extend({ impressions: z.number(), clicks: z.number(), ctr: z.number().nullable() });
-
-/** What the dealer list can be sorted by: the card's fields (created = creation date; figures are all-time). */
-export const DEALER_LIST_SORTS = ['name', 'manufacturer', 'status', 'created', 'impressions', 'clicks', 'ctr'] as const;
-export type DealerListSort = (typeof DEALER_LIST_SORTS)[number];
-export const DEALER_LIST_DEFAULT_PAGE_SIZE = 24;
-export const DEALER_LIST_MAX_PAGE_SIZE = 100;
-/** The order a sort starts in when none is given: texts and dates ascending (oldest first), figures highest first. */
-export const DEALER_LIST_DEFAULT_ORDER: Record<DealerListSort, 'asc' | 'desc'> = {
-  name: 'asc',
-  manufacturer: 'asc',
-  status: 'asc',
-  created: 'asc',
-  impressions: 'desc',
-  clicks: 'desc',
-  ctr: 'desc',
-};
 
 const intParam = (min: number, max: number) =>
   z

@@ -14,8 +14,8 @@ import { ActionIcon, Anchor, Button, Card, Group, Loader, Pagination, SimpleGrid
 import { useDebouncedValue } from '@mantine/hooks';
 import { Select, Tooltip } from '../components/deferred';
 import { ArrowDown, ArrowUp, ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
-import type { DealerListItem } from '../../domain/admin';
-import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_SORTS, type DealerListParams, type DealerListSort } from '../../domain/contracts/admin';
+import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_SORTS, type DealerListItem, type DealerListSort } from '../../domain/admin';
+import type { DealerListParams } from '../../domain/contracts/admin';
 import { formatCount, formatCtr } from '../../domain/metrics';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealers, useDeleteDealer, useManufacturers } from './api';
