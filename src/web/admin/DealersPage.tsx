@@ -138,7 +138,7 @@ export function DealersPage() {
           label="Search"
           placeholder="Search by name, id or website"
           leftSection={<Search size={16} />}
-          rightSection={dealers.isFetching && text.trim() !== '' ? <Loader size={14} aria-label="Searching" /> : null}
+          rightSection={dealers.isFetching && text.trim() !== '' ? <Loader size={14} aria-hidden /> : null}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
         />
