@@ -4,12 +4,42 @@
  */
 import type { AnalyticsPeriod, Dealer, Manufacturer, Role } from './schemas';
 
-/** A dealer card of Dealer Management: the dealer plus its all-time figures (labelled periodLabel('all')). */
-export interface DealerListItem extends Dealer {
+/**
+ * A dealer card of Dealer Management and a row of the dashboard's Recent Dealers: only the fields
+ * those screens show, plus the dealer's all-time figures (labelled periodLabel('all')).
+ */
+export interface DealerListItem extends Pick<Dealer, 'id' | 'name' | 'manufacturer' | 'manufacturerName' | 'websiteUrl' | 'provider' | 'status' | 'createdAt'> {
   impressions: number;
   clicks: number;
   /** Percent, null without impressions. */
   ctr: number | null;
+}
+
+// The dealer list's parameters (plain values: the web app's list page reads them without zod).
+/** What the dealer list can be sorted by: the card's fields (created = creation date; figures are all-time). */
+export const DEALER_LIST_SORTS = ['name', 'manufacturer', 'status', 'created', 'impressions', 'clicks', 'ctr'] as const;
+export type DealerListSort = (typeof DEALER_LIST_SORTS)[number];
+export const DEALER_LIST_DEFAULT_PAGE_SIZE = 24;
+export const DEALER_LIST_MAX_PAGE_SIZE = 100;
+/** The order a sort starts in when none is given: texts and dates ascending (oldest first), figures highest first. */
+export const DEALER_LIST_DEFAULT_ORDER: Record<DealerListSort, 'asc' | 'desc'> = {
+  name: 'asc',
+  manufacturer: 'asc',
+  status: 'asc',
+  created: 'asc',
+  impressions: 'desc',
+  clicks: 'desc',
+  ctr: 'desc',
+};
+
+/** GET /api/admin/dealers: one page of the dealer list and how many dealers match in all. */
+export interface DealerListPage {
+  items: DealerListItem[];
+  /** Dealers matching the search and filter, over every page. */
+  total: number;
+  /** 1-based; past the last page `items` is empty. */
+  page: number;
+  pageSize: number;
 }
 
 /** A manufacturer card: the manufacturer plus how many dealers use it. */

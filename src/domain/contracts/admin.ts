@@ -28,7 +28,8 @@ import {
   upsellMapSchema,
   vehicleModelSchema,
 } from '../schemas';
-import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../admin';
+import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_MAX_PAGE_SIZE, DEALER_LIST_SORTS } from '../admin';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../admin';
 
 // ---------------------------------------------------------------------------------------------
 // Dealers
@@ -93,12 +94,52 @@ export type DealerSettings = z.input<typeof dealerSettingsSchema>;
 /** `{ dealer }`: a dealer created, saved or read. */
 export const dealerAnswerSchema = z.object({ dealer: dealerSchema });
 
-const dealerListItemSchema: z.ZodType<DealerListItem> = dealerSchema.extend({
-  impressions: z.number(),
-  clicks: z.number(),
-  ctr: z.number().nullable(),
+const dealerListItemSchema: z.ZodType<DealerListItem> = dealerSchema
+  .pick({ id: true, name: true, manufacturer: true, manufacturerName: true, websiteUrl: true, provider: true, status: true, createdAt: true })
+  .extend({ impressions: z.number(), clicks: z.number(), ctr: z.number().nullable() });
+
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+/**
+ * Query of GET /api/admin/dealers (every parameter optional): page (1-based, default 1), pageSize
+ * (1-100, default 24), sort (DEALER_LIST_SORTS, default created), order (asc|desc, default
+ * DEALER_LIST_DEFAULT_ORDER of the sort), q (case-insensitive part of the name, id or website URL),
+ * manufacturer (a manufacturer id). Unknown parameters are refused, each error names its parameter.
+ */
+export const dealerListQuery = z
+  .object({
+    page: intParam(1, 1_000_000).optional().describe('1-based page number, default 1'),
+    pageSize: intParam(1, DEALER_LIST_MAX_PAGE_SIZE).optional().describe(`dealers per page, 1-${DEALER_LIST_MAX_PAGE_SIZE}, default ${DEALER_LIST_DEFAULT_PAGE_SIZE}`),
+    sort: z.enum(DEALER_LIST_SORTS).default('created'),
+    order: z.enum(['asc', 'desc']).optional(),
+    q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+    manufacturer: z.string().trim().min(1, 'must not be empty').max(TEXT_LIMITS.id).optional(),
+  })
+  .strict()
+  .transform((v) => ({
+    page: v.page ?? 1,
+    pageSize: v.pageSize ?? DEALER_LIST_DEFAULT_PAGE_SIZE,
+    sort: v.sort,
+    order: v.order ?? DEALER_LIST_DEFAULT_ORDER[v.sort],
+    q: v.q || undefined,
+    manufacturer: v.manufacturer,
+  }));
+/** The list request after defaults (the server's listDealers input). */
+export type DealerListQuery = z.output<typeof dealerListQuery>;
+/** What the web app may send (all optional, as strings or numbers it turns into a query string). */
+export type DealerListParams = Partial<Omit<DealerListQuery, 'page' | 'pageSize'> & { page: number; pageSize: number }>;
+
+export const dealerListSchema: z.ZodType<DealerListPage> = z.object({
+  items: z.array(dealerListItemSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
 });
-export const dealerListSchema = z.object({ dealers: z.array(dealerListItemSchema) });
 
 // ---------------------------------------------------------------------------------------------
 // Manufacturers

@@ -65,7 +65,7 @@ describe('dealers', () => {
   it('lists dealers oldest first with all-time impressions, clicks and CTR from the rollups', async () => {
     await rollup(2 * DAY, 400, 10);
     const res = await call('GET', '/api/admin/dealers');
-    const list = res.json().dealers as Array<{ id: string; impressions: number; clicks: number; ctr: number | null }>;
+    const list = res.json().items as Array<{ id: string; impressions: number; clicks: number; ctr: number | null }>;
     expect(list.map((d) => d.id)).toEqual([DEMO_DEALER.id, 'toyota-of-springfield']);
     expect(list[0]).toMatchObject({ impressions: 400, clicks: 10, ctr: 2.5 });
     expect(list[1]).toMatchObject({ impressions: 0, clicks: 0, ctr: null });
@@ -348,7 +348,7 @@ describe('export and import', () => {
     doc2.dealers[1].manufacturer = 'unknown-brand';
     const orphan = await call('POST', '/api/admin/import', doc2);
     expect(errorOf(orphan)).toContain('uses unknown manufacturer "unknown-brand"');
-    const names = ((await call('GET', '/api/admin/dealers')).json().dealers as Array<{ name: string }>).map((d) => d.name);
+    const names = ((await call('GET', '/api/admin/dealers')).json().items as Array<{ name: string }>).map((d) => d.name);
     expect(names).not.toContain('Changed Name');
   });
 

@@ -1,10 +1,10 @@
 /**
  * Admin dealer management (spec 01 §2 Dealer Management, Dealer Settings, §3, §4, §5, §9;
- * DECISIONS 8, 9): list with all-time impressions, clicks and CTR, create with every default, the
+ * DECISIONS 8, 9): the paginated, sorted, searchable list with all-time impressions, clicks and CTR, create with every default, the
  * settings update (asset storage, branding, security, notifications and the dealer's identity
  * fields) validated field by field, and delete.
  */
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { dealers, eventRollupsHourly, manufacturers, sessions, users } from '../db/schema';
 import {
@@ -17,9 +17,9 @@ import { slugify } from '../../domain/slug';
 import { ctr } from '../../domain/metrics';
 import { TEXT } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
-import type { CreateDealer, DealerSettingsUpdate } from '../../domain/contracts/admin';
-import { getDealer, newDealerRow, toDealer } from '../dealers/service';
-import type { DealerListItem } from '../../domain/admin';
+import type { CreateDealer, DealerListQuery, DealerSettingsUpdate } from '../../domain/contracts/admin';
+import { getDealer, newDealerRow } from '../dealers/service';
+import type { DealerListItem, DealerListPage } from '../../domain/admin';
 import { outboundUrlProblem, type PrivateHostPolicy } from '../outbound/guard';
 import { scopeCustomCss } from '../scripts/custom-css';
 
@@ -49,29 +49,125 @@ export function assertDealerSettingsAllowed(
 // Request bodies: src/domain/contracts/admin.ts (issue 14); re-exported for the import path and tests.
 export { createDealerSchema, dealerSettingsFields, dealerSettingsSchema, fallbackAssetsInputSchema } from '../../domain/contracts/admin';
 
-/** Every dealer, oldest first (the dashboard's "first 5"), with all-time impressions, clicks and CTR. */
-export async function listDealers(db: Db): Promise<DealerListItem[]> {
-  const totals = db
+/**
+ * The window a dealer figure covers: all recorded time, or the UTC instants [from, to).
+ */
+export type TotalsWindow = 'all' | { from: Date; to: Date };
+
+/**
+ * Impressions and clicks per dealer over `window`, as a subquery (`dealerId`, `impressions`,
+ * `clicks`) to join: of the dealers in `dealerIds` when given (one page of the list: read through
+ * the rollups' primary key, which starts with the dealer id), else of every dealer with events
+ * (what sorting the whole list by a figure needs). Dealers without events have no row.
+ * The one place the dealer list and the dashboard read per-dealer figures: swap it for a cheaper
+ * per-dealer total (e.g. a per-dealer daily rollup) without touching its callers.
+ */
+export function dealerTotals(db: Db, window: TotalsWindow, dealerIds?: readonly string[]) {
+  const conditions = [
+    dealerIds ? inArray(eventRollupsHourly.dealerId, [...dealerIds]) : undefined,
+    window === 'all' ? undefined : and(gte(eventRollupsHourly.hour, window.from), lt(eventRollupsHourly.hour, window.to)),
+  ];
+  return db
     .select({
       dealerId: eventRollupsHourly.dealerId,
       impressions: sql<number>`sum(${eventRollupsHourly.impressions})`.as('impressions'),
       clicks: sql<number>`sum(${eventRollupsHourly.clicks})`.as('clicks'),
     })
     .from(eventRollupsHourly)
+    .where(and(...conditions))
     .groupBy(eventRollupsHourly.dealerId)
     .as('totals');
-  const rows = await db
-    .select({
-      dealer: dealers,
-      manufacturerName: manufacturers.name,
-      impressions: sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number),
-      clicks: sql<number>`coalesce(${totals.clicks}, 0)`.mapWith(Number),
-    })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .leftJoin(totals, eq(totals.dealerId, dealers.id))
-    .orderBy(dealers.createdAt, dealers.id);
-  return rows.map((r) => ({ ...toDealer(r.dealer, r.manufacturerName), impressions: r.impressions, clicks: r.clicks, ctr: ctr(r.clicks, r.impressions) }));
+}
+
+/** The figures the dealer list shows and sorts by: all-time (spec 01 §3 Dealer.analytics, labelled 'All Time'). */
+const LIST_WINDOW: TotalsWindow = 'all';
+
+/** Names sort case-insensitively on every database collation (PGlite's and a server's differ); indexed by dealers_name_id_idx. */
+const nameKey = sql`lower(${dealers.name})`;
+
+/** `%text%` for ILIKE with the pattern characters of `text` taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of Dealer Management (spec 01 §2; GET /api/admin/dealers): the dealers matching `q`
+ * (case-insensitive part of the name, id or website URL) and `manufacturer` (an id), sorted on the
+ * server by `sort` in `order` (names case-insensitively; ties by name, then id, so pages never overlap), `pageSize` rows of
+ * 1-based `page`, each with its all-time impressions, clicks and CTR (percent, null without
+ * impressions); `total` counts every matching dealer. Sorting by name or creation date walks an
+ * index of the dealers table (migration 0016) and reads figures for the page's dealers only;
+ * sorting by a figure ranks every matching dealer's totals (dealerTotals).
+ */
+export async function listDealers(db: Db, query: DealerListQuery): Promise<DealerListPage> {
+  const { page, pageSize, sort, order, q, manufacturer } = query;
+  const where = and(
+    manufacturer ? eq(dealers.manufacturerId, manufacturer) : undefined,
+    q ? or(ilike(dealers.name, containsPattern(q)), ilike(dealers.id, containsPattern(q)), ilike(dealers.websiteUrl, containsPattern(q))) : undefined,
+  );
+  const dir = order === 'asc' ? asc : desc;
+  const columns = {
+    id: dealers.id,
+    name: dealers.name,
+    manufacturer: dealers.manufacturerId,
+    manufacturerName: manufacturers.name,
+    websiteUrl: dealers.websiteUrl,
+    provider: dealers.provider,
+    status: dealers.status,
+    createdAt: dealers.createdAt,
+  };
+  const offset = (page - 1) * pageSize;
+  const totalQuery = db.$count(dealers, where);
+  type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] } & { impressions: number; clicks: number };
+  let rows: Row[];
+  if (sort === 'impressions' || sort === 'clicks' || sort === 'ctr') {
+    const totals = dealerTotals(db, LIST_WINDOW);
+    const impressions = sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number);
+    const clicks = sql<number>`coalesce(${totals.clicks}, 0)`.mapWith(Number);
+    // CTR without impressions is null: last in either order, as '--' belongs after every figure.
+    const key =
+      sort === 'ctr'
+        ? sql`${totals.clicks}::float8 / nullif(${totals.impressions}, 0) ${sql.raw(order)} nulls last`
+        : dir(sort === 'impressions' ? impressions : clicks);
+    rows = await db
+      .select({ ...columns, impressions, clicks })
+      .from(dealers)
+      .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+      .leftJoin(totals, eq(totals.dealerId, dealers.id))
+      .where(where)
+      .orderBy(key, asc(nameKey), asc(dealers.id))
+      .limit(pageSize)
+      .offset(offset);
+  } else {
+    const keys = {
+      name: [dir(nameKey), dir(dealers.id)],
+      created: [dir(dealers.createdAt), dir(dealers.id)],
+      manufacturer: [dir(manufacturers.name), asc(nameKey), asc(dealers.id)],
+      status: [dir(dealers.status), asc(nameKey), asc(dealers.id)],
+    }[sort];
+    const pageRows = await db
+      .select(columns)
+      .from(dealers)
+      .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+      .where(where)
+      .orderBy(...keys)
+      .limit(pageSize)
+      .offset(offset);
+    const figures = pageRows.length === 0 ? [] : await db.select().from(dealerTotals(db, LIST_WINDOW, pageRows.map((r) => r.id)));
+    const byDealer = new Map(figures.map((f) => [f.dealerId, f]));
+    rows = pageRows.map((r) => ({ ...r, impressions: Number(byDealer.get(r.id)?.impressions ?? 0), clicks: Number(byDealer.get(r.id)?.clicks ?? 0) }));
+  }
+  return {
+    items: rows.map((r) => ({
+      ...r,
+      provider: r.provider as DealerListItem['provider'],
+      createdAt: r.createdAt.toISOString(),
+      ctr: ctr(r.clicks, r.impressions),
+    })),
+    total: await totalQuery,
+    page,
+    pageSize,
+  };
 }
 
 /**

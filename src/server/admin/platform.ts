@@ -40,19 +40,31 @@ async function totals(db: Db, from: Date, to: Date) {
  * trend compares the active dealers now with those of them that existed when the window began.
  */
 export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard> {
-  const all = await listDealers(db);
-  const impressions = all.reduce((s, d) => s + d.impressions, 0);
-  const clicks = all.reduce((s, d) => s + d.clicks, 0);
   const window = periodWindow(ADMIN_TREND_PERIOD, now);
   const prevWindow = previousWindow(window, PERIOD_SPANS[ADMIN_TREND_PERIOD]);
-  const [cur, prev] = await Promise.all([totals(db, window.from, window.to), totals(db, prevWindow.from, prevWindow.to)]);
-  const active = all.filter((d) => d.status === 'active');
-  const activeBefore = active.filter((d) => Date.parse(d.createdAt) < window.from.getTime()).length;
+  const isActive = eq(dealers.status, 'active');
+  const [[counts], [allTime], recentDealers, cur, prev] = await Promise.all([
+    db
+      .select({
+        active: sql<number>`count(*) filter (where ${isActive})`.mapWith(Number),
+        activeBefore: sql<number>`count(*) filter (where ${and(isActive, lt(dealers.createdAt, window.from))})`.mapWith(Number),
+      })
+      .from(dealers),
+    db.select(sums).from(r),
+    // Only the rows the Recent Dealers table shows: the first five, oldest first.
+    listDealers(db, { page: 1, pageSize: RECENT_DEALERS_ROWS, sort: 'created', order: 'asc', q: undefined, manufacturer: undefined }),
+    totals(db, window.from, window.to),
+    totals(db, prevWindow.from, prevWindow.to),
+  ]);
+  const activeDealers = counts?.active ?? 0;
+  const activeBefore = counts?.activeBefore ?? 0;
+  const impressions = allTime?.impressions ?? 0;
+  const clicks = allTime?.clicks ?? 0;
   const curCtr = ctr(cur.clicks, cur.impressions);
   const prevCtr = ctr(prev.clicks, prev.impressions);
   return {
     period: 'all',
-    activeDealers: active.length,
+    activeDealers,
     impressions,
     clicks,
     ctr: ctr(clicks, impressions),
@@ -65,12 +77,12 @@ export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard>
       ctr: curCtr,
     },
     trends: {
-      activeDealers: trendPercent(active.length, activeBefore),
+      activeDealers: trendPercent(activeDealers, activeBefore),
       impressions: trendPercent(cur.impressions, prev.impressions),
       clicks: trendPercent(cur.clicks, prev.clicks),
       ctr: curCtr === null || prevCtr === null ? null : trendPercent(curCtr, prevCtr),
     },
-    recentDealers: all.slice(0, RECENT_DEALERS_ROWS),
+    recentDealers: recentDealers.items,
     deadLetteredEvents: await db.$count(eventDeadLetters),
   };
 }

@@ -17,6 +17,7 @@ import {
   createDealerSchema,
   createUserSchema,
   dealerAnswerSchema,
+  dealerListQuery,
   dealerListSchema,
   dealerSettingsSchema,
   importAnswerSchema,
@@ -59,9 +60,14 @@ export async function adminRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get('/api/admin/dealers', { ...admin, schema: { tags, summary: 'Dealers with all-time figures', response: { 200: dealerListSchema } } }, async () => ({
-    dealers: await listDealers(app.db),
-  }));
+  app.get(
+    '/api/admin/dealers',
+    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures: searched, filtered and sorted', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
+    async (request) => {
+      await app.events.flush(); // the figures include events still buffered, as the dashboard's do
+      return listDealers(app.db, request.query);
+    },
+  );
   app.post(
     '/api/admin/dealers',
     { ...admin, schema: { tags, summary: 'Create a dealer', body: createDealerSchema, response: { 201: dealerAnswerSchema } } },

@@ -95,7 +95,12 @@ export const dealers = pgTable(
     version: integer('version').notNull().default(1),
     ...timestamps,
   },
-  (t) => [index('dealers_manufacturer_idx').on(t.manufacturerId)],
+  (t) => [
+    index('dealers_manufacturer_idx').on(t.manufacturerId),
+    // The admin dealer list's name and creation-date sorts (with the id as tie-breaker) walk these.
+    index('dealers_name_id_idx').on(sql`lower(${t.name})`, t.id),
+    index('dealers_created_at_id_idx').on(t.createdAt, t.id),
+  ],
 );
 
 export const users = pgTable(

@@ -5,7 +5,8 @@
  * The server refuses a duplicate email and changes that would leave no active admin, with messages
  * shown here.
  */
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
 import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { Modal, Select } from '../components/deferred';
 import { useForm } from '@mantine/form';
@@ -214,7 +215,6 @@ function MenuTarget({ email }: { email: string }) {
 
 /** Add User (no `user`) or Edit (name, role, dealer). */
 function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) {
-  const dealers = useAdminDealers();
   const create = useCreateUser();
   const update = useUpdateUser();
   const busy = create.isPending || update.isPending;
@@ -247,14 +247,7 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
           <TextInput label="Name" required {...form.getInputProps('name')} />
           <Select label="Role" data={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} allowDeselect={false} {...form.getInputProps('role')} />
           {form.values.role !== 'admin' && (
-            <Select
-              label="Dealer"
-              required
-              searchable
-              placeholder={dealers.isPending ? 'Loading...' : 'Choose a dealer'}
-              data={(dealers.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-              {...form.getInputProps('dealerId')}
-            />
+            <DealerPicker current={user?.dealerId ? { id: user.dealerId, name: user.dealerName ?? user.dealerId } : null} {...form.getInputProps('dealerId')} />
           )}
           {!user && <PasswordInput label="Initial password" required description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} {...passwordToggle} />}
           {error && Object.keys(formErrorsOf(error, USER_FIELDS)).length === 0 && (
@@ -306,5 +299,44 @@ function PasswordForm({ user, onClose }: { user: AdminUser; onClose: () => void 
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** How many dealers the picker offers at a time: type to narrow the search (on the server). */
+const PICKER_OPTIONS = 50;
+
+/**
+ * The Dealer field of the user form: a searchable select whose options come from the server's
+ * dealer list (first PICKER_OPTIONS by name matching the typed text), so it stays small however
+ * many dealers there are. `current` (the user's dealer) is always an option so its name shows.
+ */
+function DealerPicker({ current, value, onChange, error }: { current: { id: string; name: string } | null; value?: string | null; onChange: (v: string | null) => void; error?: ReactNode }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const [picked, setPicked] = useState<{ id: string; name: string } | null>(current);
+  // The typed text is the chosen dealer's name right after picking it: list from the start then.
+  const q = picked && debounced === picked.name ? undefined : debounced.trim() || undefined;
+  const dealers = useAdminDealers({ sort: 'name', pageSize: PICKER_OPTIONS, q });
+  const options = (dealers.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }));
+  if (picked && picked.id === value && !options.some((o) => o.value === picked.id)) options.unshift({ value: picked.id, label: picked.name });
+  return (
+    <Select
+      label="Dealer"
+      required
+      searchable
+      placeholder={dealers.isPending ? 'Loading...' : 'Choose a dealer'}
+      data={options}
+      value={value ?? null}
+      error={error}
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server already searched name, id and website: show its answer as it is.
+      filter={({ options: all }) => all}
+      nothingFoundMessage={dealers.isFetching ? 'Searching...' : 'No dealers found'}
+      onChange={(v, option) => {
+        setPicked(v ? { id: v, name: option.label } : null);
+        onChange(v);
+      }}
+    />
   );
 }

@@ -2,10 +2,10 @@
  * Server operations of the admin screens (docs/API.md "admin") with their query keys. Every
  * mutation refreshes the lists it changes.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListPage, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
 import type { AnalyticsPeriod, Dealer, Manufacturer } from '../../domain/schemas';
-import type { DealerSettings, ManufacturerInput, NewDealer, NewUser, UserPatch } from '../../domain/contracts/admin';
+import type { DealerListParams, DealerSettings, ManufacturerInput, NewDealer, NewUser, UserPatch } from '../../domain/contracts/admin';
 import { apiFetch } from '../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../dealer/api';
 
@@ -13,6 +13,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   dashboard: ['admin', 'dashboard'] as const,
   dealers: ['admin', 'dealers'] as const,
+  dealerPage: (p: DealerListParams) => ['admin', 'dealers', p] as const,
   manufacturers: ['admin', 'manufacturers'] as const,
   users: ['admin', 'users'] as const,
   analytics: (p: AnalyticsPeriod) => ['admin', 'analytics', p] as const,
@@ -27,8 +28,25 @@ export function usePlatformAnalytics(period: AnalyticsPeriod) {
   return useQuery({ queryKey: adminKeys.analytics(period), queryFn: () => apiFetch<PlatformAnalytics>(`/api/admin/analytics?period=${period}`) });
 }
 
-export function useAdminDealers() {
-  return useQuery({ queryKey: adminKeys.dealers, queryFn: async () => (await apiFetch<{ dealers: DealerListItem[] }>('/api/admin/dealers')).dealers });
+/** GET /api/admin/dealers with the parameters given (the server's defaults for the others). */
+export function dealerListUrl(params: DealerListParams): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') query.set(key, String(value));
+  const text = query.toString();
+  return text ? `/api/admin/dealers?${text}` : '/api/admin/dealers';
+}
+
+/**
+ * One page of the dealer list (server-side search, filter, sort and paging). While the next page
+ * loads the previous one stays on screen (`isPlaceholderData`), so pages do not flash.
+ */
+export function useAdminDealers(params: DealerListParams, opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: adminKeys.dealerPage(params),
+    queryFn: () => apiFetch<DealerListPage>(dealerListUrl(params)),
+    placeholderData: keepPreviousData,
+    enabled: opts.enabled ?? true,
+  });
 }
 
 export function useManufacturers() {
