@@ -4,9 +4,10 @@
  * settings update (asset storage, branding, security, notifications and the dealer's identity
  * fields) validated field by field, and delete.
  */
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealers, eventRollupsHourly, manufacturers, sessions, users } from '../db/schema';
+import { dealers, manufacturers, sessions, users } from '../db/schema';
+import { dealerTotals } from '../reporting/service';
 import {
   BANNER_SLOTS,
   type BannerSlot,
@@ -51,27 +52,18 @@ export { createDealerSchema, dealerSettingsFields, dealerSettingsSchema, fallbac
 
 /** Every dealer, oldest first (the dashboard's "first 5"), with all-time impressions, clicks and CTR. */
 export async function listDealers(db: Db): Promise<DealerListItem[]> {
-  const totals = db
-    .select({
-      dealerId: eventRollupsHourly.dealerId,
-      impressions: sql<number>`sum(${eventRollupsHourly.impressions})`.as('impressions'),
-      clicks: sql<number>`sum(${eventRollupsHourly.clicks})`.as('clicks'),
-    })
-    .from(eventRollupsHourly)
-    .groupBy(eventRollupsHourly.dealerId)
-    .as('totals');
-  const rows = await db
-    .select({
-      dealer: dealers,
-      manufacturerName: manufacturers.name,
-      impressions: sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number),
-      clicks: sql<number>`coalesce(${totals.clicks}, 0)`.mapWith(Number),
-    })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .leftJoin(totals, eq(totals.dealerId, dealers.id))
-    .orderBy(dealers.createdAt, dealers.id);
-  return rows.map((r) => ({ ...toDealer(r.dealer, r.manufacturerName), impressions: r.impressions, clicks: r.clicks, ctr: ctr(r.clicks, r.impressions) }));
+  const [rows, totals] = await Promise.all([
+    db
+      .select({ dealer: dealers, manufacturerName: manufacturers.name })
+      .from(dealers)
+      .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+      .orderBy(dealers.createdAt, dealers.id),
+    dealerTotals(db, 'all', 'all'),
+  ]);
+  return rows.map((r) => {
+    const { impressions = 0, clicks = 0 } = totals.get(r.dealer.id) ?? {};
+    return { ...toDealer(r.dealer, r.manufacturerName), impressions, clicks, ctr: ctr(clicks, impressions) };
+  });
 }
 
 /**

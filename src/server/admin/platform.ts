@@ -2,36 +2,27 @@
  * Platform-wide figures and data exchange for admins (spec 01 §2 Admin Dashboard, Platform
  * Analytics, §8 import/export texts, §9 CTR and performance score; DECISIONS 3, 18, 19): the
  * dashboard cards (all-time totals, the last 30 days and their trends against the 30 days before),
- * per-dealer analytics with a per-day series across dealers, all from the hourly rollups and the
- * windows of domain/periods.ts; and the versioned export/import.
+ * per-dealer analytics with a per-day series across dealers, all read through server/reporting in
+ * the windows of domain/periods.ts; and the versioned export/import.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, sessions, users } from '../db/schema';
+import { dealers, eventDeadLetters, manufacturers, sessions, users } from '../db/schema';
 import { dealerConfigsSchema, manufacturerSchema, oneLineNameSchema, type AnalyticsPeriod } from '../../domain/schemas';
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
 import { isSlug } from '../../domain/slug';
-import { ADMIN_TREND_PERIOD, BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
+import { ADMIN_TREND_PERIOD, PERIOD_SPANS, periodWindow, previousWindow } from '../../domain/periods';
+import { dealerTotals, platformAllTime, series as seriesOf, totals } from '../reporting/service';
 import { assertDealerSettingsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
 import { manufacturerInputSchema } from './manufacturers';
 import type { PrivateHostPolicy } from '../outbound/guard';
 import type { AdminDashboard, ImportResult, PlatformAnalytics } from '../../domain/admin';
 import { hashPassword } from '../auth/password';
 import { EXPORT_FORMAT, exportedDealerSchema, exportedUserSchema, type PlatformExport } from '../../domain/contracts/admin';
-
-const sums = {
-  impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
-  clicks: sql<number>`coalesce(sum(${r.clicks}), 0)`.mapWith(Number),
-};
-
-async function totals(db: Db, from: Date, to: Date) {
-  const [row] = await db.select(sums).from(r).where(and(gte(r.hour, from), lt(r.hour, to)));
-  return { impressions: row?.impressions ?? 0, clicks: row?.clicks ?? 0 };
-}
 
 /**
  * The Admin Dashboard (spec 01 §2) at `now` (the request time): the all-time totals and active
@@ -41,11 +32,9 @@ async function totals(db: Db, from: Date, to: Date) {
  */
 export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard> {
   const all = await listDealers(db);
-  const impressions = all.reduce((s, d) => s + d.impressions, 0);
-  const clicks = all.reduce((s, d) => s + d.clicks, 0);
   const window = periodWindow(ADMIN_TREND_PERIOD, now);
   const prevWindow = previousWindow(window, PERIOD_SPANS[ADMIN_TREND_PERIOD]);
-  const [cur, prev] = await Promise.all([totals(db, window.from, window.to), totals(db, prevWindow.from, prevWindow.to)]);
+  const [{ impressions, clicks }, cur, prev] = await Promise.all([platformAllTime(db), totals(db, 'platform', window), totals(db, 'platform', prevWindow)]);
   const active = all.filter((d) => d.status === 'active');
   const activeBefore = active.filter((d) => Date.parse(d.createdAt) < window.from.getTime()).length;
   const curCtr = ctr(cur.clicks, cur.impressions);
@@ -82,22 +71,16 @@ export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard>
  */
 export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now: Date): Promise<PlatformAnalytics> {
   const { from, to } = periodWindow(period, now);
-  const inPeriod = and(gte(r.hour, from), lt(r.hour, to));
-  const perDealer = await db.select({ dealerId: r.dealerId, ...sums }).from(r).where(inPeriod).groupBy(r.dealerId);
-  const byDealer = new Map(perDealer.map((p) => [p.dealerId, p]));
-  const all = await db
-    .select({ id: dealers.id, name: dealers.name, status: dealers.status, manufacturerName: manufacturers.name })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .orderBy(dealers.name);
-  const unit = PERIOD_SPANS[period].unit;
-  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), '${sql.raw(BUCKET_SQL_FORMAT[unit])}')`;
-  const rows = await db.select({ bucket: bucketSql, ...sums }).from(r).where(inPeriod).groupBy(bucketSql);
-  const byBucket = new Map(rows.map((s) => [s.bucket, s]));
-  const series: PlatformAnalytics['series'] = bucketKeys({ from, to }, unit).map((bucket) => {
-    const s = byBucket.get(bucket);
-    return { bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0 };
-  });
+  const [byDealer, points, all] = await Promise.all([
+    dealerTotals(db, 'all', { from, to }),
+    seriesOf(db, 'platform', { from, to }, PERIOD_SPANS[period].unit),
+    db
+      .select({ id: dealers.id, name: dealers.name, status: dealers.status, manufacturerName: manufacturers.name })
+      .from(dealers)
+      .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+      .orderBy(dealers.name),
+  ]);
+  const series: PlatformAnalytics['series'] = points.map(({ bucket, impressions, clicks }) => ({ bucket, impressions, clicks }));
   return {
     period,
     from: from.toISOString(),
