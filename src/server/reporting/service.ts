@@ -270,3 +270,21 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
     FROM dealers d WHERE d.id = ${dealerId}`);
   return row?.at ? new Date(String(row.at)) : null;
 }
+
+/**
+ * Deletes up to `batchRows` hourly rollups of hours before hourlyRollupCutoff(now), in one
+ * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migration
+ * 0015): the daily tables keep those hours. Returns how many rows it deleted (the retention job
+ * calls it until fewer than `batchRows`).
+ */
+export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): Promise<number> {
+  const cutoff = hourlyRollupCutoff(now).toISOString();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
+    const deleted = await rowsOf(tx as unknown as Db, sql`
+      DELETE FROM ${h} WHERE (dealer_id, hour, model, slot_type, creative) IN (
+        SELECT dealer_id, hour, model, slot_type, creative FROM ${h} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
+      RETURNING 1 AS x`);
+    return deleted.length;
+  });
+}
