@@ -43,7 +43,7 @@ CREATE INDEX "event_rollups_hourly_hour_idx" ON "event_rollups_hourly" USING btr
 CREATE FUNCTION "rollups_from_hourly"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    IF current_setting('dc_banners.rollup_prune', true) = 'on' THEN
+    IF current_setting('dc_banners.rollup_prune', true) = 'on' OR NOT EXISTS (SELECT 1 FROM "old_rows") THEN
       RETURN NULL;
     END IF;
     -- Only rows that exist are lowered: a dealer's cascade delete may have removed them already.
@@ -61,6 +61,10 @@ BEGIN
     UPDATE "dealer_rollup_totals" t SET "impressions" = t."impressions" - d.i, "clicks" = t."clicks" - d.c, "conversions" = t."conversions" - d.v
     FROM (SELECT "dealer_id", sum(i) AS i, sum(c) AS c, sum(v) AS v FROM d GROUP BY 1) d
     WHERE t."dealer_id" = d."dealer_id";
+    RETURN NULL;
+  END IF;
+  -- An ingestion statement fires both triggers; the one whose rows are empty costs a lookup only.
+  IF NOT EXISTS (SELECT 1 FROM "new_rows") THEN
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
