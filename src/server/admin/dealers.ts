@@ -4,9 +4,10 @@
  * settings update (asset storage, branding, security, notifications and the dealer's identity
  * fields) validated field by field, and delete.
  */
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealers, eventRollupsHourly, manufacturers, sessions, users } from '../db/schema';
+import { dealerRollupTotals, dealers, manufacturers, sessions, users } from '../db/schema';
+import { dealerTotals } from '../reporting/service';
 import {
   BANNER_SLOTS,
   type BannerSlot,
@@ -49,39 +50,6 @@ export function assertDealerSettingsAllowed(
 // Request bodies: src/domain/contracts/admin.ts (issue 14); re-exported for the import path and tests.
 export { createDealerSchema, dealerSettingsFields, dealerSettingsSchema, fallbackAssetsInputSchema } from '../../domain/contracts/admin';
 
-/**
- * The window a dealer figure covers: all recorded time, or the UTC instants [from, to).
- */
-export type TotalsWindow = 'all' | { from: Date; to: Date };
-
-/**
- * Impressions and clicks per dealer over `window`, as a subquery (`dealerId`, `impressions`,
- * `clicks`) to join: of the dealers in `dealerIds` when given (one page of the list: read through
- * the rollups' primary key, which starts with the dealer id), else of every dealer with events
- * (what sorting the whole list by a figure needs). Dealers without events have no row.
- * The one place the dealer list and the dashboard read per-dealer figures: swap it for a cheaper
- * per-dealer total (e.g. a per-dealer daily rollup) without touching its callers.
- */
-export function dealerTotals(db: Db, window: TotalsWindow, dealerIds?: readonly string[]) {
-  const conditions = [
-    dealerIds ? inArray(eventRollupsHourly.dealerId, [...dealerIds]) : undefined,
-    window === 'all' ? undefined : and(gte(eventRollupsHourly.hour, window.from), lt(eventRollupsHourly.hour, window.to)),
-  ];
-  return db
-    .select({
-      dealerId: eventRollupsHourly.dealerId,
-      impressions: sql<number>`sum(${eventRollupsHourly.impressions})`.as('impressions'),
-      clicks: sql<number>`sum(${eventRollupsHourly.clicks})`.as('clicks'),
-    })
-    .from(eventRollupsHourly)
-    .where(and(...conditions))
-    .groupBy(eventRollupsHourly.dealerId)
-    .as('totals');
-}
-
-/** The figures the dealer list shows and sorts by: all-time (spec 01 §3 Dealer.analytics, labelled 'All Time'). */
-const LIST_WINDOW: TotalsWindow = 'all';
-
 /** Names sort case-insensitively on every database collation (PGlite's and a server's differ); indexed by dealers_name_id_idx. */
 const nameKey = sql`lower(${dealers.name})`;
 
@@ -97,7 +65,7 @@ function containsPattern(text: string): string {
  * 1-based `page`, each with its all-time impressions, clicks and CTR (percent, null without
  * impressions); `total` counts every matching dealer. Sorting by name or creation date walks an
  * index of the dealers table (migration 0016) and reads figures for the page's dealers only;
- * sorting by a figure ranks every matching dealer's totals (dealerTotals).
+ * sorting by a figure joins every matching dealer's all-time totals (dealer_rollup_totals, one row per dealer).
  */
 export async function listDealers(db: Db, query: DealerListQuery): Promise<DealerListPage> {
   const { page, pageSize, sort, order, q, manufacturer } = query;
@@ -121,7 +89,8 @@ export async function listDealers(db: Db, query: DealerListQuery): Promise<Deale
   type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] } & { impressions: number; clicks: number };
   let rows: Row[];
   if (sort === 'impressions' || sort === 'clicks' || sort === 'ctr') {
-    const totals = dealerTotals(db, LIST_WINDOW);
+    // All-time figures per dealer: one row each in dealer_rollup_totals (kept by the rollup triggers).
+    const totals = dealerRollupTotals;
     const impressions = sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number);
     const clicks = sql<number>`coalesce(${totals.clicks}, 0)`.mapWith(Number);
     // CTR without impressions is null: last in either order, as '--' belongs after every figure.
@@ -153,8 +122,7 @@ export async function listDealers(db: Db, query: DealerListQuery): Promise<Deale
       .orderBy(...keys)
       .limit(pageSize)
       .offset(offset);
-    const figures = pageRows.length === 0 ? [] : await db.select().from(dealerTotals(db, LIST_WINDOW, pageRows.map((r) => r.id)));
-    const byDealer = new Map(figures.map((f) => [f.dealerId, f]));
+    const byDealer = await dealerTotals(db, pageRows.map((r) => r.id), 'all');
     rows = pageRows.map((r) => ({ ...r, impressions: Number(byDealer.get(r.id)?.impressions ?? 0), clicks: Number(byDealer.get(r.id)?.clicks ?? 0) }));
   }
   return {

@@ -2,36 +2,27 @@
  * Platform-wide figures and data exchange for admins (spec 01 §2 Admin Dashboard, Platform
  * Analytics, §8 import/export texts, §9 CTR and performance score; DECISIONS 3, 18, 19): the
  * dashboard cards (all-time totals, the last 30 days and their trends against the 30 days before),
- * per-dealer analytics with a per-day series across dealers, all from the hourly rollups and the
- * windows of domain/periods.ts; and the versioned export/import.
+ * per-dealer analytics with a per-day series across dealers, all read through server/reporting in
+ * the windows of domain/periods.ts; and the versioned export/import.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { dealers, eventDeadLetters, eventRollupsHourly as r, manufacturers, sessions, users } from '../db/schema';
+import { dealers, eventDeadLetters, manufacturers, sessions, users } from '../db/schema';
 import { dealerConfigsSchema, manufacturerSchema, oneLineNameSchema, type AnalyticsPeriod } from '../../domain/schemas';
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
 import { isSlug } from '../../domain/slug';
-import { ADMIN_TREND_PERIOD, BUCKET_SQL_FORMAT, PERIOD_SPANS, bucketKeys, periodWindow, previousWindow } from '../../domain/periods';
+import { ADMIN_TREND_PERIOD, PERIOD_SPANS, periodWindow, previousWindow } from '../../domain/periods';
+import { dealerTotals, platformAllTime, series as seriesOf, totals } from '../reporting/service';
 import { assertDealerSettingsAllowed, dealerSettingsFields, fallbackAssetsInputSchema, listDealers } from './dealers';
 import { manufacturerInputSchema } from './manufacturers';
 import type { PrivateHostPolicy } from '../outbound/guard';
 import type { AdminDashboard, ImportResult, PlatformAnalytics } from '../../domain/admin';
 import { hashPassword } from '../auth/password';
 import { EXPORT_FORMAT, exportedDealerSchema, exportedUserSchema, type PlatformExport } from '../../domain/contracts/admin';
-
-const sums = {
-  impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
-  clicks: sql<number>`coalesce(sum(${r.clicks}), 0)`.mapWith(Number),
-};
-
-async function totals(db: Db, from: Date, to: Date) {
-  const [row] = await db.select(sums).from(r).where(and(gte(r.hour, from), lt(r.hour, to)));
-  return { impressions: row?.impressions ?? 0, clicks: row?.clicks ?? 0 };
-}
 
 /**
  * The Admin Dashboard (spec 01 §2) at `now` (the request time): the all-time totals and active
@@ -43,23 +34,21 @@ export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard>
   const window = periodWindow(ADMIN_TREND_PERIOD, now);
   const prevWindow = previousWindow(window, PERIOD_SPANS[ADMIN_TREND_PERIOD]);
   const isActive = eq(dealers.status, 'active');
-  const [[counts], [allTime], recentDealers, cur, prev] = await Promise.all([
+  const [[counts], { impressions, clicks }, recentDealers, cur, prev] = await Promise.all([
     db
       .select({
         active: sql<number>`count(*) filter (where ${isActive})`.mapWith(Number),
         activeBefore: sql<number>`count(*) filter (where ${and(isActive, lt(dealers.createdAt, window.from))})`.mapWith(Number),
       })
       .from(dealers),
-    db.select(sums).from(r),
+    platformAllTime(db),
     // Only the rows the Recent Dealers table shows: the first five, oldest first.
     listDealers(db, { page: 1, pageSize: RECENT_DEALERS_ROWS, sort: 'created', order: 'asc', q: undefined, manufacturer: undefined }),
-    totals(db, window.from, window.to),
-    totals(db, prevWindow.from, prevWindow.to),
+    totals(db, 'platform', window),
+    totals(db, 'platform', prevWindow),
   ]);
   const activeDealers = counts?.active ?? 0;
   const activeBefore = counts?.activeBefore ?? 0;
-  const impressions = allTime?.impressions ?? 0;
-  const clicks = allTime?.clicks ?? 0;
   const curCtr = ctr(cur.clicks, cur.impressions);
   const prevCtr = ctr(prev.clicks, prev.impressions);
   return {
@@ -94,22 +83,16 @@ export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard>
  */
 export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now: Date): Promise<PlatformAnalytics> {
   const { from, to } = periodWindow(period, now);
-  const inPeriod = and(gte(r.hour, from), lt(r.hour, to));
-  const perDealer = await db.select({ dealerId: r.dealerId, ...sums }).from(r).where(inPeriod).groupBy(r.dealerId);
-  const byDealer = new Map(perDealer.map((p) => [p.dealerId, p]));
-  const all = await db
-    .select({ id: dealers.id, name: dealers.name, status: dealers.status, manufacturerName: manufacturers.name })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .orderBy(dealers.name);
-  const unit = PERIOD_SPANS[period].unit;
-  const bucketSql = sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${r.hour} at time zone 'UTC'), '${sql.raw(BUCKET_SQL_FORMAT[unit])}')`;
-  const rows = await db.select({ bucket: bucketSql, ...sums }).from(r).where(inPeriod).groupBy(bucketSql);
-  const byBucket = new Map(rows.map((s) => [s.bucket, s]));
-  const series: PlatformAnalytics['series'] = bucketKeys({ from, to }, unit).map((bucket) => {
-    const s = byBucket.get(bucket);
-    return { bucket, impressions: s?.impressions ?? 0, clicks: s?.clicks ?? 0 };
-  });
+  const [byDealer, points, all] = await Promise.all([
+    dealerTotals(db, 'all', { from, to }),
+    seriesOf(db, 'platform', { from, to }, PERIOD_SPANS[period].unit),
+    db
+      .select({ id: dealers.id, name: dealers.name, status: dealers.status, manufacturerName: manufacturers.name })
+      .from(dealers)
+      .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
+      .orderBy(dealers.name),
+  ]);
+  const series: PlatformAnalytics['series'] = points.map(({ bucket, impressions, clicks }) => ({ bucket, impressions, clicks }));
   return {
     period,
     from: from.toISOString(),

@@ -29,7 +29,7 @@ import { regenerateInventoryRules } from '../inventory/service';
 import { shapeMismatch } from '../../domain/asset-choice';
 import { modelKey } from '../../domain/model-keys';
 import type { CdnProber } from '../delivery/cdn-probe';
-import { dealerStats } from '../tracking/service';
+import { dealerStats } from '../reporting/service';
 
 // Shapes of the routes: src/domain/contracts/configs.ts (issue 14).
 export type { ConfigsUpdate, ConfigsView, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';

@@ -18,11 +18,13 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
   primaryKey,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -274,8 +276,64 @@ export const eventRollupsHourly = pgTable(
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType, t.creative] })],
+  // hour: the platform screens read the last hours of every dealer (24h, today's partial day).
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType, t.creative] }), index('event_rollups_hourly_hour_idx').on(t.hour)],
 );
+
+/**
+ * Daily rollups (UTC day) per dealer, model key, slot type and creative: the full days of every
+ * dealer screen, export and report (server/reporting). Kept for ever; maintained by database
+ * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows ever
+ * written, whoever writes them, while the hourly rows are pruned after HOURLY_ROLLUP_DAYS.
+ */
+export const eventRollupsDaily = pgTable(
+  'event_rollups_daily',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    model: text('model').notNull(),
+    slotType: text('slot_type').notNull(),
+    creative: text('creative').notNull().default(''),
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] })],
+);
+
+/**
+ * One row per dealer and UTC day: the day's totals, for the admin screens and the dealer totals
+ * and series (server/reporting). Maintained with event_rollups_daily by the same triggers.
+ */
+export const dealerRollupsDaily = pgTable(
+  'dealer_rollups_daily',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+    conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+  },
+  // (day, dealer) with the counts: the platform screens' windows as index-only range scans.
+  (t) => [
+    primaryKey({ columns: [t.dealerId, t.day] }),
+    index('dealer_rollups_daily_day_idx').on(t.day, t.dealerId, t.impressions, t.clicks, t.conversions),
+  ],
+);
+
+/** Every dealer's all-time totals (the dealer list and the Admin Dashboard), maintained with the daily rollups. */
+export const dealerRollupTotals = pgTable('dealer_rollup_totals', {
+  dealerId: text('dealer_id')
+    .primaryKey()
+    .references(() => dealers.id, { onDelete: 'cascade' }),
+  impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+  clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+  conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+});
 
 /** The dealer's current inventory (spec 02 §3 InventoryData) and the rules generated from it. */
 export const dealerInventory = pgTable('dealer_inventory', {

@@ -20,13 +20,16 @@
  * - conversions (3-12 % of clicked page views) only on a clicked page view, at most one per page
  *   view and one per lead (the lead id hashed as leadIdHash does), within the conversion window
  *   after the page view's newest click, with its slot, model and creative.
- * Every stored row is then summed into event_rollups_hourly by ONE statement, rollupGenerated,
- * which mirrors withRollup in tracking/service.ts (dealer × UTC hour × model × slot × creative).
+ * Every chunk's rows are rolled up in the same statement by the ingestion's own withRollup
+ * (tracking/service.ts), so the rollups have exactly the shape and grain ingestion writes. The
+ * weekly events partitions of the whole range are created first (maintenance/partitions.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { like, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
-import { dealers, manufacturers } from './schema';
+import { dealerRollupTotals, dealers, eventRollupsHourly, manufacturers } from './schema';
+import { withRollup } from '../tracking/service';
+import { ensureEventPartitions } from '../maintenance/partitions';
 import { createDealer, deleteDealer } from '../admin/dealers';
 import { createDealerSchema } from '../../domain/contracts/admin';
 import { PROVIDERS } from '../../domain/schemas';
@@ -159,22 +162,27 @@ export async function generateVolume(db: Db, opts: VolumeOptions): Promise<Volum
   }
   if (current.length) chunks.push(current);
 
+  await ensureEventPartitions(db, new Date(now.getTime() - (opts.days + 1) * 86_400_000), new Date(now.getTime() + 86_400_000));
   const t1 = performance.now();
-  const totals = { impression: 0, click: 0, conversion: 0, total: 0 };
-  let rollupRows = 0;
+  let stored = 0;
   let done = 0;
   for (const chunk of chunks) {
-    await db.transaction(async (tx) => {
-      const [{ id: watermark } = { id: 0 }] = (await rows<{ id: string | number }>(tx, sql`SELECT coalesce(max(id), 0) AS id FROM events`));
-      for (const r of await insertGeneratedEvents(tx, chunk, run, opts.days, now)) {
-        totals[r.event] += Number(r.n);
-        totals.total += Number(r.n);
-      }
-      rollupRows += await rollupGenerated(tx, Number(watermark), run);
-    });
+    stored += await db.transaction((tx) => insertGeneratedEvents(tx, chunk, run, opts.days, now));
     done += chunk.reduce((n, s) => n + s.hi - s.lo, 0);
-    opts.onProgress?.({ events: totals.total, pageViewsDone: done, pageViews, seconds: (performance.now() - t1) / 1000 });
+    opts.onProgress?.({ events: stored, pageViewsDone: done, pageViews, seconds: (performance.now() - t1) / 1000 });
   }
+  // Per kind from the all-time rollup of the run's dealers (one row each), and the hourly rows written.
+  const ours = like(dealerRollupTotals.dealerId, `${VOLUME_DEALER_PREFIX}${run}-%`);
+  const [kinds] = await db
+    .select({
+      impression: sql<number>`coalesce(sum(${dealerRollupTotals.impressions}), 0)`.mapWith(Number),
+      click: sql<number>`coalesce(sum(${dealerRollupTotals.clicks}), 0)`.mapWith(Number),
+      conversion: sql<number>`coalesce(sum(${dealerRollupTotals.conversions}), 0)`.mapWith(Number),
+    })
+    .from(dealerRollupTotals)
+    .where(ours);
+  const totals = { impression: kinds?.impression ?? 0, click: kinds?.click ?? 0, conversion: kinds?.conversion ?? 0, total: stored };
+  const rollupRows = await db.$count(eventRollupsHourly, like(eventRollupsHourly.dealerId, `${VOLUME_DEALER_PREFIX}${run}-%`));
   return {
     run,
     dealers: made.map(({ id, rank, manufacturer, pageViews }) => ({ id, rank, manufacturer, pageViews })),
@@ -185,12 +193,6 @@ export async function generateVolume(db: Db, opts: VolumeOptions): Promise<Volum
   };
 }
 
-/** The rows of a raw query, as both drivers return them. */
-async function rows<T>(tx: Tx | Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await tx.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
 /** The page-view id prefix of a run: `vol-<run>-`. Every event a run writes carries it, conversions too. */
 const pageViewPrefix = (run: string) => `vol-${run}-`;
 
@@ -198,7 +200,7 @@ const pageViewPrefix = (run: string) => `vol-${run}-`;
  * Writes the impressions, clicks and conversions of a chunk of page views (see the module doc) in
  * one statement: the page views and impressions are materialised once, so clicks are drawn from
  * the very impressions stored and conversions from the very clicks.
- * @returns the rows stored per event kind.
+ * @returns the rows stored (rolled up in the same statement by withRollup).
  */
 async function insertGeneratedEvents(
   tx: Tx,
@@ -206,14 +208,22 @@ async function insertGeneratedEvents(
   run: string,
   days: number,
   now: Date,
-): Promise<Array<{ event: 'impression' | 'click' | 'conversion'; n: string | number }>> {
+): Promise<number> {
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const windowSeconds = CONVERSION_WINDOW_MS / 1000;
   const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-  return rows(
+  return withRollup(
     tx,
     sql`
-    WITH pv AS MATERIALIZED (
+      INSERT INTO events (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id, creative)
+      SELECT dealer_id, 'impression', slot_type, model, url, ${iso('at')}, at, page_view, NULL, creative FROM imp
+      UNION ALL
+      SELECT dealer_id, 'click', slot_type, model, url, ${iso('at')}, at, page_view, NULL, creative FROM clk
+      UNION ALL
+      SELECT dealer_id, 'conversion', slot_type, model, split_part(url, '/new-vehicles/', 1) || '/thank-you', ${iso('at')}, at, page_view,
+        encode(sha256(convert_to(dealer_id || E'\\n' || 'lead-' || page_view, 'UTF8')), 'hex'), creative FROM conv`,
+    sql`
+    pv AS MATERIALIZED (
       SELECT s.dealer_id, s.url, s.ctr, s.conv, ${pageViewPrefix(run)} || g.i AS page_view,
         m.models[1 + floor(cardinality(m.models) * power(random(), 2))::int] AS model, m.models,
         ARRAY[random(), random(), random()] AS draws,
@@ -247,45 +257,8 @@ async function insertGeneratedEvents(
       SELECT c.dealer_id, c.slot_type, c.model, c.url, least(${nowSql}, c.at + (${windowSeconds - 60} * random()) * interval '1 second') AS at, c.page_view, c.creative
       FROM (SELECT DISTINCT ON (dealer_id, page_view) * FROM clk ORDER BY dealer_id, page_view, at DESC) c
       WHERE random() < c.conv
-    ),
-    stored AS (
-      INSERT INTO events (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id, creative)
-      SELECT dealer_id, 'impression', slot_type, model, url, ${iso('at')}, at, page_view, NULL, creative FROM imp
-      UNION ALL
-      SELECT dealer_id, 'click', slot_type, model, url, ${iso('at')}, at, page_view, NULL, creative FROM clk
-      UNION ALL
-      SELECT dealer_id, 'conversion', slot_type, model, split_part(url, '/new-vehicles/', 1) || '/thank-you', ${iso('at')}, at, page_view,
-        encode(sha256(convert_to(dealer_id || E'\\n' || 'lead-' || page_view, 'UTF8')), 'hex'), creative FROM conv
-      RETURNING event)
-    SELECT event, count(*) AS n FROM stored GROUP BY event`,
+    )`,
   );
-}
-
-/**
- * THE rollup derivation of the generator: sums the events of run `run` stored after event id
- * `afterId` into event_rollups_hourly per (dealer, UTC hour, model key, slot type, creative; ''
- * when unknown), adding to rows already there. Mirrors withRollup in tracking/service.ts: change
- * both together when the rollup grain changes.
- * @returns the rollup rows inserted or updated.
- */
-export async function rollupGenerated(tx: Tx | Db, afterId: number, run: string): Promise<number> {
-  const result = await rows<{ n: string | number }>(
-    tx,
-    sql`
-    WITH rolled AS (
-      INSERT INTO event_rollups_hourly AS r (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions)
-      SELECT dealer_id, to_timestamp(floor(extract(epoch FROM occurred_at) / 3600) * 3600), model, coalesce(slot_type, ''), coalesce(creative, ''),
-        count(*) FILTER (WHERE event = 'impression'), count(*) FILTER (WHERE event = 'click'), count(*) FILTER (WHERE event = 'conversion')
-      FROM events WHERE id > ${afterId} AND page_view LIKE ${`${pageViewPrefix(run)}%`}
-      GROUP BY 1, 2, 3, 4, 5
-      ON CONFLICT (dealer_id, hour, model, slot_type, creative) DO UPDATE SET
-        impressions = r.impressions + excluded.impressions,
-        clicks = r.clicks + excluded.clicks,
-        conversions = r.conversions + excluded.conversions
-      RETURNING 1)
-    SELECT count(*) AS n FROM rolled`,
-  );
-  return Number(result[0]?.n ?? 0);
 }
 
 /**

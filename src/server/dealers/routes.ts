@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dealerParams } from '../../domain/contracts/common';
 import { dealerModelsSchema, dealerRecordSchema, dealerStatsSchema, statsQuery } from '../../domain/contracts/dealers';
 import { dealerModelNames, getDealer } from './service';
-import { dealerStats } from '../tracking/service';
+import { dealerStats } from '../reporting/service';
 import { spanWindow } from '../../domain/periods';
 
 const tags = ['dealer'];

@@ -12,11 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
-import { clientErrors, eventDeadLetters, eventKeys, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
+import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
 import { claimDueFeeds, FEED_LEASE_MS } from '../inventory/feeds';
@@ -87,6 +87,9 @@ describe('retention job', () => {
     const sessionsBefore = await rows(sessions); // the test's own sign-in, valid for days
     await db().insert(events).values([ev(old), ev(old), ev(old), ev(recent), ev(now)]);
     await db().insert(eventRollupsHourly).values({ dealerId: A, hour: new Date(Math.floor(old.getTime() / 3_600_000) * 3_600_000), model: 'civic', slotType: 'header', impressions: 3 });
+    // An hour older than the screens read: pruned, its day kept by the daily rollups.
+    const ancient = new Date(Math.floor((now.getTime() - 120 * DAY) / 3_600_000) * 3_600_000);
+    await db().insert(eventRollupsHourly).values({ dealerId: A, hour: ancient, model: 'accord', slotType: 'header', impressions: 5 });
     await db().insert(eventDeadLetters).values([
       { dealerId: A, payload: '{}', error: 'boom', createdAt: old },
       { dealerId: A, payload: '{}', error: 'boom', createdAt: recent },
@@ -106,7 +109,7 @@ describe('retention job', () => {
     ]);
 
     const counts = await t.app.maintenance.tick(now);
-    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1 });
+    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 1 });
     expect((await db().select({ e: loginThrottles.emailLower }).from(loginThrottles)).map((r) => r.e).sort()).toEqual([
       'lock-ended@example.com',
       'recent@example.com',
@@ -115,11 +118,16 @@ describe('retention job', () => {
     const kept = await db().select({ occurredAt: events.occurredAt }).from(events).orderBy(asc(events.occurredAt));
     expect(kept.map((e) => e.occurredAt.getTime())).toEqual([recent.getTime(), now.getTime()]);
     expect(await db().select({ impressions: eventRollupsHourly.impressions }).from(eventRollupsHourly)).toEqual([{ impressions: 3 }]);
+    const ancientDay = await db()
+      .select({ impressions: eventRollupsDaily.impressions })
+      .from(eventRollupsDaily)
+      .where(and(eq(eventRollupsDaily.dealerId, A), eq(eventRollupsDaily.day, ancient.toISOString().slice(0, 10)), eq(eventRollupsDaily.model, 'accord')));
+    expect(ancientDay).toEqual([{ impressions: 5 }]);
     expect((await db().select({ createdAt: eventDeadLetters.createdAt }).from(eventDeadLetters))[0]!.createdAt.getTime()).toBe(recent.getTime());
     expect(await rows(sessions)).toBe(sessionsBefore + 1);
     const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
     expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
-    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1');
+    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1, hourly rollups 1');
   });
 
   it('honours EVENT_RETENTION_DAYS and deletes expired event keys in bounded batches until none is left', async () => {

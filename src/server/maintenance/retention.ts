@@ -3,8 +3,9 @@
  * partitions.ts, which this job also creates ahead, and the expired event_keys), dead
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
  * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows (issue 11)
- * are deleted by a periodic job. Hourly
- * rollups (event_rollups_hourly) are never touched: dashboards and exports read them, not raw events.
+ * are deleted by a periodic job, and so are hourly rollups older than the screens read
+ * (reporting/service.ts HOURLY_ROLLUP_DAYS): the daily rollups, which the screens read for whole
+ * days, keep them for ever; dashboards and exports never read raw events.
  *
  * One run per interval across server processes: a process runs the job only after claiming its
  * `job_leases` row with `UPDATE ... SET next_run_at = now + interval WHERE next_run_at <= now
@@ -26,6 +27,7 @@ import { FEED_LEASE_MS } from '../inventory/feeds';
 import { PeriodicTask } from './periodic';
 import { maintainEventStorage } from './partitions';
 import { LOGIN_THROTTLE } from '../../domain/login-throttle';
+import { pruneHourlyRollups } from '../reporting/service';
 
 /** The job_leases row of this job. */
 export const RETENTION_JOB = 'retention';
@@ -50,6 +52,8 @@ export interface RetentionCounts {
   clientErrors: number;
   /** Sign-in throttle rows whose failures are forgotten (issue 11). */
   loginThrottles: number;
+  /** Hourly rollups older than HOURLY_ROLLUP_DAYS (their days stay in the daily rollups). */
+  hourlyRollups: number;
 }
 
 export interface RetentionOptions {
@@ -67,10 +71,11 @@ export interface RetentionOptions {
  * Runs `deleteBatch` until a batch deletes fewer than `batchRows` rows (or `shouldStop` says so)
  * and returns the total deleted.
  */
-async function deleteInBatches(deleteBatch: () => Promise<unknown[]>, batchRows: number, shouldStop: () => boolean): Promise<number> {
+async function deleteInBatches(deleteBatch: () => Promise<unknown[] | number>, batchRows: number, shouldStop: () => boolean): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = (await deleteBatch()).length;
+    const deleted = await deleteBatch();
+    const n = typeof deleted === 'number' ? deleted : deleted.length;
     total += n;
     if (n < batchRows || shouldStop()) return total;
   }
@@ -82,7 +87,8 @@ async function deleteInBatches(deleteBatch: () => Promise<unknown[]>, batchRows:
  * expired event_keys, dead letters older than `retentionDays` days, sessions expired at `now`, feed runs beyond
  * the newest FEED_RUNS_KEPT per dealer (never a 'running' run started within FEED_LEASE_MS of
  * `now`), client errors beyond the newest CLIENT_ERROR_LOG_LIMIT, login_throttles rows forgotten at
- * `now` (LOGIN_THROTTLE.windowMs after their last failure and lock). Returns the counts per table.
+ * `now` (LOGIN_THROTTLE.windowMs after their last failure and lock), hourly rollups of hours before
+ * hourlyRollupCutoff(now) (reporting/service.ts; the daily rollups keep them). Returns the counts per table.
  * @throws the database error of a failing statement (rows deleted by earlier batches stay deleted).
  */
 export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<RetentionCounts> {
@@ -153,6 +159,8 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
     shouldStop,
   );
 
+  const hourlyRollupCount = await deleteInBatches(() => pruneHourlyRollups(db, now, batchRows), batchRows, shouldStop);
+
   return {
     events: storage.events,
     eventPartitions: storage.partitions,
@@ -162,6 +170,7 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
     feedRuns: feedRunCount,
     clientErrors: clientErrorCount,
     loginThrottles: throttleCount,
+    hourlyRollups: hourlyRollupCount,
   };
 }
 
@@ -182,7 +191,7 @@ export async function claimJob(db: Db, name: string, intervalMs: number, now = n
 
 /** The counts as the short text stored in job_leases.last_result, e.g. "events 12 (1 partitions), event keys 40, sessions 3, ...". */
 export function formatCounts(c: RetentionCounts): string {
-  return `events ${c.events} (${c.eventPartitions} partitions), event keys ${c.eventKeys}, dead letters ${c.deadLetters}, sessions ${c.sessions}, feed runs ${c.feedRuns}, client errors ${c.clientErrors}, login throttles ${c.loginThrottles}`;
+  return `events ${c.events} (${c.eventPartitions} partitions), event keys ${c.eventKeys}, dead letters ${c.deadLetters}, sessions ${c.sessions}, feed runs ${c.feedRuns}, client errors ${c.clientErrors}, login throttles ${c.loginThrottles}, hourly rollups ${c.hourlyRollups}`;
 }
 
 /**

@@ -8,12 +8,13 @@
  * found due twice is sent once. Recipients are the dealer's active dealer-managers. A failed send
  * is recorded as 'failed' with the SMTP error and not retried (the next alert or report is).
  */
-import { and, count, desc, eq, gt, gte, inArray, lt, ne } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Db } from '../db/client';
-import { dealers, eventDeadLetters, eventRollupsHourly, feedRuns, mailOutbox, manufacturers, users } from '../db/schema';
-import { creativePerformance, rankedSums } from '../analytics/service';
+import { dealers, eventDeadLetters, feedRuns, mailOutbox, manufacturers, users } from '../db/schema';
+import { creativePerformance } from '../analytics/service';
+import { ranked } from '../reporting/service';
 import { claimJob } from '../maintenance/retention';
 import { SERVER_TIME_ZONE } from '../dealers/service';
 import { PeriodicTask } from '../maintenance/periodic';
@@ -118,11 +119,11 @@ async function deliver(
 }
 
 /**
- * Impressions, clicks and conversions of a dealer's hourly rollups in [from, to), in total and per
+ * Impressions, clicks and conversions of a dealer's hours starting in [from, to) (server/reporting), in total and per
  * model key: the MAX_ANALYTICS_MODELS keys with the most impressions (the others count in the totals only).
  */
 async function totals(db: Db, dealerId: string, from: Date, to: Date) {
-  const rows = await rankedSums(db, ['model'], and(eq(eventRollupsHourly.dealerId, dealerId), gte(eventRollupsHourly.hour, from), lt(eventRollupsHourly.hour, to)), MAX_ANALYTICS_MODELS);
+  const rows = await ranked(db, dealerId, ['model'], { from, to }, MAX_ANALYTICS_MODELS);
   const sum = (k: 'impressions' | 'clicks' | 'conversions') => rows.reduce((n, r) => n + r[k], 0);
   return { impressions: sum('impressions'), clicks: sum('clicks'), conversions: sum('conversions'), models: rows.filter((r) => !r.rest) };
 }

@@ -15,7 +15,7 @@ import { NotFound } from '../errors';
 import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig } from './service';
 import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
-import { dealerStats } from '../tracking/service';
+import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 import { cacheCounter } from '../observability/metrics';
 

@@ -46,12 +46,11 @@
  * to MAX_BUFFERED, and the age bound applies while the writer is not failing.
  */
 import { createHash } from 'node:crypto';
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
 import { eventDeadLetters, eventKeys, eventRollupsHourly, events } from '../db/schema';
-import type { DealerStats, SlotType, TrackEventName } from '../../domain/schemas';
-import { ctr } from '../../domain/metrics';
+import type { SlotType, TrackEventName } from '../../domain/schemas';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { MAX_UNSECURED_MS } from '../../domain/constants';
 import { causeChain } from '../db/availability';
@@ -610,9 +609,10 @@ const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stri
  * Runs an INSERT INTO events (without RETURNING) as a CTE, after the CTEs of `prelude` (the keys it
  * stores by, see insertImpressions), sums the rows it stored per (dealer, UTC hour, model key, slot type, creative; '' when unknown) into
  * event_rollups_hourly in the same statement, and returns how many it stored. The hour is cut from
- * the epoch, not by date_trunc, so the session's time zone cannot move it.
+ * the epoch, not by date_trunc, so the session's time zone cannot move it. Exported for the volume
+ * generator (db/volume.ts), so generated data is rolled up exactly as ingested data is.
  */
-async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<number> {
+export async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<number> {
   const r = eventRollupsHourly;
   const result = (await tx.execute(sql`
     WITH ${prelude ? sql`${prelude},` : sql``} stored AS (${insert} RETURNING dealer_id, event, slot_type, model, creative, occurred_at),
@@ -745,22 +745,5 @@ function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<number
   );
 }
 
-/**
- * Impressions, clicks, conversions and CTR of one dealer from the hourly rollups, for the hours
- * starting in [from, to). Hour granularity: `from` is rounded down to its hour.
- */
-export async function dealerStats(db: Db, dealerId: string, from: Date, to: Date): Promise<DealerStats> {
-  const r = eventRollupsHourly;
-  const fromHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000);
-  const [row] = await db
-    .select({
-      impressions: sql<number>`coalesce(sum(${r.impressions}), 0)`.mapWith(Number),
-      clicks: sql<number>`coalesce(sum(${r.clicks}), 0)`.mapWith(Number),
-      conversions: sql<number>`coalesce(sum(${r.conversions}), 0)`.mapWith(Number),
-    })
-    .from(r)
-    .where(and(eq(r.dealerId, dealerId), gte(r.hour, fromHour), lt(r.hour, to)));
-  const impressions = row?.impressions ?? 0;
-  const clicks = row?.clicks ?? 0;
-  return { impressions, clicks, conversions: row?.conversions ?? 0, ctr: ctr(clicks, impressions) };
-}
+/** A dealer's totals of a window: read through server/reporting (re-exported for the ingestion's callers). */
+export { dealerStats } from '../reporting/service';

@@ -1,0 +1,293 @@
+/**
+ * Every read of the event counts (dealer analytics, creative performance, the CSV export, the
+ * Admin Dashboard, Platform Analytics, the dealer list, the weekly report and alerts, the dealer
+ * stats): one module, so each screen reads the smallest rollups that answer it exactly.
+ *
+ * What is stored (migration 0015; written with each event batch, tracking/service.ts withRollup):
+ * - event_rollups_hourly: dealer × UTC hour × model key × slot type × creative. Kept
+ *   HOURLY_ROLLUP_DAYS (the retention job prunes older hours), which covers every hour a screen
+ *   reads: the 24h period and its previous 24 hours, today's partial day, and the previous
+ *   window's partial day one period back (90 days for the longest period, domain/periods.ts).
+ * - event_rollups_daily: the same per UTC day, kept for ever (full days of any window);
+ * - dealer_rollups_daily: dealer × UTC day totals (the platform screens and dealer totals);
+ * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard).
+ * The three are kept equal to the hourly rows ever written by database triggers in the writer's
+ * own statement (migration 0015), so every figure equals the raw events counted, exactly.
+ *
+ * A window (domain/periods.ts TimeWindow) counts the hour buckets that start in [from, to) (the
+ * hourly rollups' rule since the first screen): readParts splits it into the whole UTC days inside
+ * it, read from the daily tables, and the hours before and after them, read from the hourly table.
+ * A window's partial-day edges older than HOURLY_ROLLUP_DAYS are no longer stored hour by hour and
+ * count as empty; the windows of the screens never have such edges.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { dealerRollupTotals, dealerRollupsDaily, eventRollupsDaily, eventRollupsHourly } from '../db/schema';
+import type { DealerStats } from '../../domain/schemas';
+import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
+import { ctr } from '../../domain/metrics';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * How many UTC days of hourly rollups are kept before today (the retention job prunes older
+ * hours): the previous window of the longest period (90 days) ends in the partial day 90 days
+ * back, plus a day of margin.
+ */
+export const HOURLY_ROLLUP_DAYS = 92;
+
+/** The first hour the hourly rollups keep at `now`: the start of the UTC day HOURLY_ROLLUP_DAYS before today. */
+export function hourlyRollupCutoff(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - HOURLY_ROLLUP_DAYS * DAY_MS);
+}
+
+/** Impressions, clicks and conversions. */
+export interface Counts {
+  impressions: number;
+  clicks: number;
+  conversions: number;
+}
+
+/** Whose events: one dealer's, or every dealer's (the platform). */
+export type Scope = { dealerId: string } | 'platform';
+
+const ZERO: Counts = { impressions: 0, clicks: 0, conversions: 0 };
+
+/** A window as read from storage: whole UTC days ['YYYY-MM-DD', 'YYYY-MM-DD') and hour ranges [from, to). */
+export interface WindowParts {
+  days: { from: string; to: string } | null;
+  hours: TimeWindow[];
+}
+
+const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
+const dayText = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/**
+ * Splits the hour buckets starting in [from, to) into the whole UTC days they cover and the hours
+ * left before and after those days. Empty when no hour starts in the window.
+ */
+export function readParts(window: TimeWindow): WindowParts {
+  const fromH = ceilTo(window.from.getTime(), HOUR_MS);
+  const toH = ceilTo(window.to.getTime(), HOUR_MS); // the hours h < to are those h < toH
+  if (toH <= fromH) return { days: null, hours: [] };
+  const dFrom = ceilTo(fromH, DAY_MS);
+  const dTo = Math.floor(toH / DAY_MS) * DAY_MS;
+  if (dFrom >= dTo) return { days: null, hours: [{ from: new Date(fromH), to: new Date(toH) }] };
+  const hours: TimeWindow[] = [];
+  if (fromH < dFrom) hours.push({ from: new Date(fromH), to: new Date(dFrom) });
+  if (dTo < toH) hours.push({ from: new Date(dTo), to: new Date(toH) });
+  return { days: { from: dayText(dFrom), to: dayText(dTo) }, hours };
+}
+
+const h = eventRollupsHourly;
+
+/** SQL condition on `dealer_id` for a scope, optionally narrowed to some dealers. */
+function scopeSql(scope: Scope, dealerIds?: string[]): SQL {
+  if (scope !== 'platform') return sql`dealer_id = ${scope.dealerId}`;
+  if (!dealerIds) return sql`true`;
+  return sql`dealer_id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`;
+}
+
+/** SQL condition of the hourly rows of `hours` (false when none). */
+function hoursSql(hours: TimeWindow[]): SQL {
+  if (hours.length === 0) return sql`false`;
+  return sql.join(
+    hours.map((w) => sql`(${h.hour} >= ${w.from.toISOString()}::timestamptz AND ${h.hour} < ${w.to.toISOString()}::timestamptz)`),
+    sql` OR `,
+  );
+}
+
+/**
+ * The rows of a window with their UTC day as text, one derived table of columns dealer_id, day,
+ * [model, slot_type, creative,] impressions, clicks, conversions: whole days from `dailyTable`,
+ * the other hours from the hourly rollups. `detail` keeps the model, slot and creative columns.
+ */
+function windowRows(scope: Scope, window: TimeWindow, detail: boolean, dealerIds?: string[]): SQL {
+  const parts = readParts(window);
+  const keys = sql.raw(detail ? 'model, slot_type, creative, ' : '');
+  const who = scopeSql(scope, dealerIds);
+  const daily = detail ? eventRollupsDaily : dealerRollupsDaily;
+  const dayRows = parts.days
+    ? sql`SELECT dealer_id, to_char(day, 'YYYY-MM-DD') AS day, ${keys}impressions::bigint AS impressions, clicks::bigint AS clicks, conversions::bigint AS conversions
+        FROM ${daily} WHERE ${who} AND day >= ${parts.days.from}::date AND day < ${parts.days.to}::date`
+    : null;
+  const hourRows = parts.hours.length
+    ? sql`SELECT dealer_id, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${keys}impressions::bigint, clicks::bigint, conversions::bigint
+        FROM ${h} WHERE ${who} AND (${hoursSql(parts.hours)})`
+    : null;
+  if (dayRows && hourRows) return sql`${dayRows} UNION ALL ${hourRows}`;
+  if (dayRows) return dayRows;
+  if (hourRows) return hourRows;
+  return sql`SELECT ''::text AS dealer_id, ''::text AS day, ${sql.raw(detail ? "''::text AS model, ''::text AS slot_type, ''::text AS creative, " : '')}0::bigint AS impressions, 0::bigint AS clicks, 0::bigint AS conversions WHERE false`;
+}
+
+type Row = Record<string, unknown>;
+const rowsOf = async (db: Db, query: SQL): Promise<Row[]> => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+const countsOf = (row: Row | undefined): Counts => ({
+  impressions: Number(row?.impressions ?? 0),
+  clicks: Number(row?.clicks ?? 0),
+  conversions: Number(row?.conversions ?? 0),
+});
+
+/** Impressions, clicks and conversions of a scope in a window (hour buckets starting in [from, to)). */
+export async function totals(db: Db, scope: Scope, window: TimeWindow): Promise<Counts> {
+  const [row] = await rowsOf(db, sql`
+    SELECT coalesce(sum(impressions), 0) AS impressions, coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions
+    FROM (${windowRows(scope, window, false)}) s`);
+  return countsOf(row);
+}
+
+/**
+ * A dealer's totals with CTR (the DealerStats of the dealer screens) for the hour buckets
+ * starting in [from, to); `from` is rounded down to its hour.
+ */
+export async function dealerStats(db: Db, dealerId: string, from: Date, to: Date): Promise<DealerStats> {
+  const fromHour = new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS);
+  const c = await totals(db, { dealerId }, { from: fromHour, to });
+  return { ...c, ctr: ctr(c.clicks, c.impressions) };
+}
+
+/** One bucket of a series: its key (domain/periods.ts bucketKey) and counts. */
+export type SeriesPoint = Counts & { bucket: string };
+
+/**
+ * The counts of a scope per bucket of `unit` (UTC hour or day) over a window: one entry per
+ * bucket of bucketKeys(window, unit), in order, zero where nothing was counted.
+ */
+export async function series(db: Db, scope: Scope, window: TimeWindow, unit: PeriodUnit): Promise<SeriesPoint[]> {
+  const rows =
+    unit === 'hour'
+      ? await rowsOf(db, sql`
+          SELECT to_char(hour AT TIME ZONE 'UTC', '${sql.raw(BUCKET_SQL_FORMAT.hour)}') AS bucket,
+            sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+          FROM ${h} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+          GROUP BY 1`)
+      : await rowsOf(db, sql`
+          SELECT day AS bucket, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+          FROM (${windowRows(scope, window, false)}) s GROUP BY 1`);
+  const byBucket = new Map(rows.map((r) => [String(r.bucket), countsOf(r)]));
+  return bucketKeys(window, unit).map((bucket) => ({ bucket, ...(byBucket.get(bucket) ?? ZERO) }));
+}
+
+/** Columns `ranked` groups by. */
+export type RankColumn = 'model' | 'creative' | 'slot_type';
+/** One group of `ranked`: its columns, or '' in the remainder row (`rest`). */
+export type RankedRow<C extends RankColumn> = Record<C, string> & Counts & { rest: boolean };
+
+/**
+ * A dealer's counts in a window per `columns` (model, creative, slot type), at most `limit`
+ * groups: those with the most impressions (then clicks, conversions, then by name byte-wise, so
+ * the choice is stable), plus, when more groups exist, one row with `rest` true (its columns '')
+ * summing all the others. The database ranks, so at most `limit` + 1 rows reach the process
+ * however many keys are stored; the rows add up to the window's totals.
+ */
+export async function ranked<C extends RankColumn>(db: Db, dealerId: string, columns: C[], window: TimeWindow, limit: number): Promise<Array<RankedRow<C>>> {
+  const cols = sql.raw(columns.join(', '));
+  // Ties broken byte-wise: a locale-aware sort of thousands of keys costs far more (PGlite).
+  const byName = sql.raw(columns.map((c) => `${c} COLLATE "C"`).join(', '));
+  const blanks = sql.raw(columns.map((c) => `'' AS ${c}`).join(', '));
+  // The top groups by a bounded (top-N) sort; the rest as the total minus them, so no full sort of every group.
+  const rows = await rowsOf(db, sql`
+    WITH g AS (
+      SELECT ${cols}, sum(impressions) AS i, sum(clicks) AS c, sum(conversions) AS v
+      FROM (${windowRows({ dealerId }, window, true)}) s GROUP BY ${cols}),
+    top AS (SELECT * FROM g ORDER BY i DESC, c DESC, v DESC, ${byName} LIMIT ${limit})
+    SELECT false AS rest, ${cols}, i::bigint AS impressions, c::bigint AS clicks, v::bigint AS conversions FROM top
+    UNION ALL
+    SELECT true, ${blanks},
+      ((SELECT sum(i) FROM g) - (SELECT coalesce(sum(i), 0) FROM top))::bigint,
+      ((SELECT sum(c) FROM g) - (SELECT coalesce(sum(c), 0) FROM top))::bigint,
+      ((SELECT sum(v) FROM g) - (SELECT coalesce(sum(v), 0) FROM top))::bigint
+    WHERE (SELECT count(*) FROM g) > ${limit}`);
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { rest: row.rest === true || row.rest === 't', ...countsOf(row) };
+    for (const c of columns) out[c] = String(row[c] ?? '');
+    return out as RankedRow<C>;
+  });
+}
+
+/** One row of dailyByModel: a UTC day, a model key (null: the models outside the top) and counts. */
+export type DayModelRow = Counts & { day: string; model: string | null };
+
+/**
+ * A dealer's counts in a window per UTC day and model key: the window's `limit` models with the
+ * most impressions (then clicks, conversions, key) get rows of their own, the others are summed
+ * per day into one row with model null. Ordered by day, then impressions descending.
+ */
+export async function dailyByModel(db: Db, dealerId: string, window: TimeWindow, limit: number): Promise<DayModelRow[]> {
+  const rows = await rowsOf(db, sql`
+    WITH s AS (${windowRows({ dealerId }, window, true)}),
+    top AS (
+      SELECT model FROM s GROUP BY model
+      ORDER BY sum(impressions) DESC, sum(clicks) DESC, sum(conversions) DESC, model LIMIT ${limit})
+    SELECT day, CASE WHEN model IN (SELECT model FROM top) THEN model END AS model,
+      sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+    FROM s GROUP BY 1, 2 ORDER BY 1, 3 DESC, 4 DESC, 5 DESC, 2 NULLS LAST`);
+  return rows.map((r) => ({ day: String(r.day), model: r.model === null || r.model === undefined ? null : String(r.model), ...countsOf(r) }));
+}
+
+/**
+ * Totals per dealer: of `dealerIds` (every dealer with counts when 'all'), over a window or all
+ * recorded time ('all', from dealer_rollup_totals). Dealers without counts are absent from the map.
+ */
+export async function dealerTotals(db: Db, dealerIds: string[] | 'all', window: TimeWindow | 'all'): Promise<Map<string, Counts>> {
+  if (dealerIds !== 'all' && dealerIds.length === 0) return new Map();
+  const ids = dealerIds === 'all' ? undefined : dealerIds;
+  const rows =
+    window === 'all'
+      ? await rowsOf(db, sql`SELECT dealer_id, impressions, clicks, conversions FROM ${dealerRollupTotals} WHERE ${scopeSql('platform', ids)}`)
+      : await rowsOf(db, sql`
+          SELECT dealer_id, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+          FROM (${windowRows('platform', window, false, ids)}) s GROUP BY 1`);
+  return new Map(rows.map((r) => [String(r.dealer_id), countsOf(r)]));
+}
+
+/** Every dealer's all-time counts summed (the Admin Dashboard's totals). */
+export async function platformAllTime(db: Db): Promise<Counts> {
+  const [row] = await rowsOf(db, sql`
+    SELECT coalesce(sum(impressions), 0) AS impressions, coalesce(sum(clicks), 0) AS clicks, coalesce(sum(conversions), 0) AS conversions
+    FROM ${dealerRollupTotals}`);
+  return countsOf(row);
+}
+
+/**
+ * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
+ * hourly rollup), or null before any. The newest rollup hour (the rollups' primary key starts with
+ * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
+ * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
+ * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
+ * hours are pruned; GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
+ * dealer answers null too.
+ */
+export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
+  // ISO text from the database itself, so PGlite and node-postgres answer alike (no driver date parsing).
+  const [row] = await rowsOf(db, sql`
+    SELECT to_char(greatest(ev.at, hr.hour, dd.day) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+    FROM dealers d
+    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${h} WHERE dealer_id = d.id) hr
+    CROSS JOIN LATERAL (
+      SELECT max(occurred_at) AS at FROM events
+      WHERE dealer_id = d.id AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
+    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${eventRollupsDaily} WHERE dealer_id = d.id) dd
+    WHERE d.id = ${dealerId}`);
+  return row?.at ? new Date(String(row.at)) : null;
+}
+
+/**
+ * Deletes up to `batchRows` hourly rollups of hours before hourlyRollupCutoff(now), in one
+ * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migration
+ * 0015): the daily tables keep those hours. Returns how many rows it deleted (the retention job
+ * calls it until fewer than `batchRows`).
+ */
+export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): Promise<number> {
+  const cutoff = hourlyRollupCutoff(now).toISOString();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
+    const deleted = await rowsOf(tx as unknown as Db, sql`
+      DELETE FROM ${h} WHERE (dealer_id, hour, model, slot_type, creative) IN (
+        SELECT dealer_id, hour, model, slot_type, creative FROM ${h} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
+      RETURNING 1 AS x`);
+    return deleted.length;
+  });
+}
