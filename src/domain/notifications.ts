@@ -88,6 +88,11 @@ export function weeklyReportDue(now: Date, timeZone: string): { key: string; fro
   return { key: `weekly:${p.date}`, from: new Date(to.getTime() - 7 * 86_400_000), to };
 }
 
+/** The performance alert's once-a-day key at `now`: the dealer-local day, 'performance:YYYY-MM-DD'. */
+export function performanceAlertKey(now: Date, timeZone: string): string {
+  return `performance:${localDay(now, timeZone)}`;
+}
+
 /** The performance alert due for these 7-day totals, or null (see module doc). `thresholdPercent` is the dealer's alertThreshold. */
 export function performanceAlertDue(
   totals: { impressions: number; clicks: number },
@@ -97,7 +102,7 @@ export function performanceAlertDue(
 ): { key: string; ctrPercent: number } | null {
   const rate = ctr(totals.clicks, totals.impressions);
   if (rate === null || totals.impressions < PERFORMANCE_ALERT_MIN_IMPRESSIONS || rate >= thresholdPercent) return null;
-  return { key: `performance:${localDay(now, timeZone)}`, ctrPercent: rate };
+  return { key: performanceAlertKey(now, timeZone), ctrPercent: rate };
 }
 
 /**
