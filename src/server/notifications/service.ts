@@ -50,13 +50,18 @@ export const OUTBOX_LIST_LIMIT = 100;
 const DAY_MS = 86_400_000;
 
 
-/** Sends notification e-mails through SMTP_URL, or nowhere when it is unset (the Outbox keeps them). */
+/**
+ * Sends notification e-mails through SMTP_URL, or nowhere when it is unset (the Outbox keeps them).
+ * Connections are pooled (at most NOTIFICATION_CONCURRENCY, one message at a time each): a pass
+ * sending hundreds of messages opens a handful of connections, not one per message. The URL's own
+ * query (e.g. `?pool=false`) overrides this.
+ */
 export class Mailer {
   private readonly transport: Transporter | null;
 
   /** @param smtpUrl nodemailer's connection URL (smtp:// or smtps://), or undefined. @param from the From header. */
   constructor(smtpUrl: string | undefined, private readonly from: string) {
-    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
+    this.transport = smtpUrl ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: NOTIFICATION_CONCURRENCY }) : null;
   }
 
   /** True when SMTP_URL is set. */
