@@ -15,7 +15,8 @@
  * - Monday 09:30 (server time), 1 process: every dealer's weekly report and performance alert are due;
  * - the next Monday 09:30, 2 processes: the same work shared;
  * - 5 minutes later, 1 process: nothing left due (the pass every NOTIFICATION_INTERVAL_MS costs).
- * Env: BENCH_DATABASE_URL (default the local test server), BENCH_JOBS_DEALERS, BENCH_JOBS_NO_SMTP.
+ * Env: BENCH_DATABASE_URL (default the local test server), BENCH_JOBS_DEALERS, BENCH_JOBS_NO_SMTP,
+ * BENCH_JOBS_CONCURRENCY (dealers checked at once per process; default NOTIFICATION_CONCURRENCY).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -53,7 +54,8 @@ async function worker(args: WorkerArgs) {
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
   await new Promise((resolve) => process.stdin.once('data', resolve));
   const started = performance.now();
-  const run = await runNotificationJob(database.db, { mailer, now: new Date(args.now), intervalMs: NOTIFICATION_INTERVAL_MS });
+  const concurrency = process.env.BENCH_JOBS_CONCURRENCY ? Number(process.env.BENCH_JOBS_CONCURRENCY) : undefined;
+  const run = await runNotificationJob(database.db, { mailer, now: new Date(args.now), intervalMs: NOTIFICATION_INTERVAL_MS, concurrency });
   process.stdout.write(`${JSON.stringify({ ms: performance.now() - started, run })}\n`);
   mailer.close();
   await database.close();
@@ -89,7 +91,7 @@ function messagesOf(child: ReturnType<typeof spawn>) {
 async function pass(n: number, args: Omit<WorkerArgs, 'now'>, now: number) {
   const file = fileURLToPath(import.meta.url);
   const children = Array.from({ length: n }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file, 'worker', JSON.stringify({ ...args, now })], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...(process.env.BENCH_JOBS_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/jobprof'] : []), '--import', 'tsx', file, 'worker', JSON.stringify({ ...args, now })], { stdio: ['pipe', 'pipe', 'inherit'] });
     return { child, next: messagesOf(child) };
   });
   await Promise.all(children.map((c) => c.next()));
