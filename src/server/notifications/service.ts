@@ -347,11 +347,18 @@ export async function runNotificationJob(db: Db, opts: NotificationOptions): Pro
     // Renews the lease once a third of it has passed; false once it was lost to another process.
     const holding = async () => {
       if (lease && !renewing && lease.until.getTime() - clock().getTime() < (leaseMs * 2) / 3) {
-        renewing = renewShard(db, lease, leaseMs, clock()).then((l) => {
-          lease = l;
-          renewing = undefined;
-          if (!l) log?.warn({ job: NOTIFICATION_JOB, shard: claimed.name }, 'notification shard lease lost to another process; leaving the rest of it');
-        });
+        renewing = renewShard(db, lease, leaseMs, clock()).then(
+          (l) => {
+            lease = l;
+            renewing = undefined;
+            if (!l) log?.warn({ job: NOTIFICATION_JOB, shard: claimed.name }, 'notification shard lease lost to another process; leaving the rest of it');
+          },
+          (e: unknown) => {
+            // Unsure whether it is still ours: leave the shard to whoever claims it once the lease expires.
+            lease = null;
+            log?.error({ err: e, job: NOTIFICATION_JOB, shard: claimed.name }, 'notification shard lease could not be renewed; leaving the rest of it');
+          },
+        );
       }
       await renewing;
       return lease !== null;
