@@ -305,9 +305,9 @@ async function findDue(
 
 /**
  * One pass of the notification job at `opts.now`, shared by every process that runs it (see module
- * doc): claims the due shards of NOTIFICATION_JOB one at a time (leases.ts) until none is left, and
- * for each reads what its dealers have due (findDue) and delivers it, NOTIFICATION_CONCURRENCY
- * dealers at once. A claimed shard is next due `intervalMs` after `now`. A dealer whose check or
+ * doc): claims the due shards of NOTIFICATION_JOB that have dealers with e-mails on, one at a
+ * time (leases.ts) until none is left, and for each reads what its dealers have due (findDue) and
+ * delivers it, NOTIFICATION_CONCURRENCY dealers at once. A claimed shard is next due `intervalMs` after `now`. A dealer whose check or
  * send fails is logged and counted in `errors`; a shard whose reads fail is logged, recorded in its
  * job_leases row and tried again next interval. Returns the counts, or null when no shard was due
  * (other processes, or this one, ran them this interval).
@@ -326,7 +326,10 @@ export async function runNotificationJob(db: Db, opts: NotificationOptions): Pro
   const run: NotificationRun = { sent: 0, failed: 0, 'not-configured': 0, 'no-recipients': 0, shards: 0, dealers: 0, errors: 0 };
 
   await ensureShardRows(db, names, now);
-  let roster: Promise<Map<number, DealerRow[]>> | undefined;
+  // Only shards with dealers are claimed: a small installation (PGlite, a handful of dealers) makes
+  // a few statements per pass, not two per shard.
+  const roster = await dealersByShard(db, shards);
+  const live = names.filter((_, i) => roster.has(i));
   let catalogues: Promise<Map<string, Array<{ name: string; displayName: string }>>> | undefined;
   const weeklyMail = async (d: DealerRow, due: { from: Date; to: Date }, timeZone: string) => {
     catalogues ??= db
@@ -365,8 +368,7 @@ export async function runNotificationJob(db: Db, opts: NotificationOptions): Pro
     };
     const before = { ...run };
     try {
-      roster ??= dealersByShard(db, shards);
-      const list = (await roster).get(claimed.index) ?? [];
+      const list = roster.get(claimed.index) ?? [];
       const work = await findDue(db, list, now, defaultZone, weeklyMail, failed);
       run.dealers += list.length;
       await Promise.all(
@@ -397,13 +399,13 @@ export async function runNotificationJob(db: Db, opts: NotificationOptions): Pro
 
   const worker = async () => {
     while (!shouldStop()) {
-      const lease = await claimShard(db, names, now, new Date(clock().getTime() + leaseMs));
+      const lease = await claimShard(db, live, now, new Date(clock().getTime() + leaseMs));
       if (!lease) return;
       run.shards += 1;
       await runShard(lease);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(SHARDS_AT_ONCE, shards) }, worker));
+  if (live.length) await Promise.all(Array.from({ length: Math.min(SHARDS_AT_ONCE, live.length) }, worker));
   return run.shards ? run : null;
 }
 
