@@ -19,9 +19,10 @@
  * BENCH_JOBS_CONCURRENCY (dealers checked at once per process; default NOTIFICATION_CONCURRENCY),
  * BENCH_JOBS_PROF=1 (each worker writes a V8 CPU profile to /tmp/jobprof).
  *
- * Measured on the shared 2-core machine (load average about 27), 1,000 dealers, 1.5M rollups:
- * 1 process 52 s, 2 processes 39 s, the idle pass 1.5 s (a run an hour earlier, under heavier
- * load and before localParts cached its formatters: 100 s and 52 s).
+ * Measured on the shared 2-core machine, 1,000 dealers, 1.5M rollups, 2,000 e-mails per Monday
+ * pass (1 process / 2 processes / idle pass): load average ~27: 52 s / 39 s / 1.5 s; load ~11:
+ * 20 s / 27 s / 1.1 s (the two processes then only compete with each other for two cores). An
+ * earlier run, before localParts cached its formatters, under load ~27: 100 s / 52 s / 5 s.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
