@@ -43,10 +43,14 @@ export function allows(s: NotificationSwitches, kind: NotificationKind): boolean
   return s.errorAlerts;
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with it (a pass over thousands of dealers). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** Wall-clock parts of `at` in IANA time zone `timeZone` (e.g. 'Europe/Berlin'). @throws RangeError for an unknown zone. */
 export function localParts(at: Date, timeZone: string): { date: string; weekday: number; hour: number; minute: number; second: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -56,10 +60,11 @@ export function localParts(at: Date, timeZone: string): { date: string; weekday:
       minute: '2-digit',
       second: '2-digit',
       hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
+    });
+    // Bounded: zones are validated names (a few hundred), and an unknown one threw above.
+    formatters.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday ?? '');
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,
@@ -88,6 +93,11 @@ export function weeklyReportDue(now: Date, timeZone: string): { key: string; fro
   return { key: `weekly:${p.date}`, from: new Date(to.getTime() - 7 * 86_400_000), to };
 }
 
+/** The performance alert's once-a-day key at `now`: the dealer-local day, 'performance:YYYY-MM-DD'. */
+export function performanceAlertKey(now: Date, timeZone: string): string {
+  return `performance:${localDay(now, timeZone)}`;
+}
+
 /** The performance alert due for these 7-day totals, or null (see module doc). `thresholdPercent` is the dealer's alertThreshold. */
 export function performanceAlertDue(
   totals: { impressions: number; clicks: number },
@@ -97,7 +107,7 @@ export function performanceAlertDue(
 ): { key: string; ctrPercent: number } | null {
   const rate = ctr(totals.clicks, totals.impressions);
   if (rate === null || totals.impressions < PERFORMANCE_ALERT_MIN_IMPRESSIONS || rate >= thresholdPercent) return null;
-  return { key: `performance:${localDay(now, timeZone)}`, ctrPercent: rate };
+  return { key: performanceAlertKey(now, timeZone), ctrPercent: rate };
 }
 
 /**

@@ -33,7 +33,7 @@
  * | SHUTDOWN_GRACE_MS | 15000 | on SIGTERM/SIGINT: the time to stop accepting, abort feed fetches, flush events and close the database before the process exits 1 anyway |
  * | SMTP_URL | (unset) | where dealer notification e-mails go (issue 15), e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
  * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
- * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (once across processes); 0 = off |
+ * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (each dealer once per interval across processes, which share the pass by shard leases); 0 = off |
  * | DELIVERY_MAX_STALE_MS | 86400000 (24 h) | while the database is unreachable, banners, the embed script and beacons keep being served from a dealer's last good settings for at most this long after they were last read (stale-if-error, delivery/caches.ts); older, they answer 503 |
  * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; issue 15 e2e) |
  */

@@ -109,7 +109,7 @@ describe('retention job', () => {
     ]);
 
     const counts = await t.app.maintenance.tick(now);
-    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 1 });
+    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 2 });
     expect((await db().select({ e: loginThrottles.emailLower }).from(loginThrottles)).map((r) => r.e).sort()).toEqual([
       'lock-ended@example.com',
       'recent@example.com',
@@ -117,17 +117,21 @@ describe('retention job', () => {
 
     const kept = await db().select({ occurredAt: events.occurredAt }).from(events).orderBy(asc(events.occurredAt));
     expect(kept.map((e) => e.occurredAt.getTime())).toEqual([recent.getTime(), now.getTime()]);
-    expect(await db().select({ impressions: eventRollupsHourly.impressions }).from(eventRollupsHourly)).toEqual([{ impressions: 3 }]);
-    const ancientDay = await db()
-      .select({ impressions: eventRollupsDaily.impressions })
-      .from(eventRollupsDaily)
-      .where(and(eq(eventRollupsDaily.dealerId, A), eq(eventRollupsDaily.day, ancient.toISOString().slice(0, 10)), eq(eventRollupsDaily.model, 'accord')));
-    expect(ancientDay).toEqual([{ impressions: 5 }]);
+    // Both hours are older than the screens read by the hour: gone from the hourly rollups, their
+    // counts kept in the daily rollups the screens read for whole days.
+    expect(await db().select({ impressions: eventRollupsHourly.impressions }).from(eventRollupsHourly)).toEqual([]);
+    const dayOf = async (at: Date, model: string) =>
+      db()
+        .select({ impressions: eventRollupsDaily.impressions })
+        .from(eventRollupsDaily)
+        .where(and(eq(eventRollupsDaily.dealerId, A), eq(eventRollupsDaily.day, at.toISOString().slice(0, 10)), eq(eventRollupsDaily.model, model)));
+    expect(await dayOf(old, 'civic')).toEqual([{ impressions: 3 }]);
+    expect(await dayOf(ancient, 'accord')).toEqual([{ impressions: 5 }]);
     expect((await db().select({ createdAt: eventDeadLetters.createdAt }).from(eventDeadLetters))[0]!.createdAt.getTime()).toBe(recent.getTime());
     expect(await rows(sessions)).toBe(sessionsBefore + 1);
     const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
     expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
-    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1, hourly rollups 1');
+    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1, hourly rollups 2');
   });
 
   it('honours EVENT_RETENTION_DAYS and deletes expired event keys in bounded batches until none is left', async () => {

@@ -173,7 +173,7 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
         const w30 = periodWindow('30d', now);
         const cur = count(inWindow(w30));
         expect(body, what).toMatchObject({ impressions: all.impressions, clicks: all.clicks, recent: { impressions: cur.impressions, clicks: cur.clicks } });
-        const list = (await get('/api/admin/dealers')).json().dealers as Array<{ id: string; impressions: number; clicks: number }>;
+        const list = (await get('/api/admin/dealers?pageSize=100')).json().items as Array<{ id: string; impressions: number; clicks: number }>;
         for (const d of list) {
           const c = count(raw.filter((e) => e.dealerId === d.id));
           expect(d, what).toMatchObject({ impressions: c.impressions, clicks: c.clicks });
