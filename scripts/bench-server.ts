@@ -68,7 +68,7 @@ if (process.env.BENCH_MODE === 'baseline') {
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') } });
+  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') }, listen: database.listen });
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_ACCOUNTS[1]!.email, password: DEMO_ACCOUNTS[1]!.password } });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);

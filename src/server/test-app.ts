@@ -77,7 +77,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, pendingMigrations: () => database.pendingMigrations(), now: opts.now });
+  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, pendingMigrations: () => database.pendingMigrations(), now: opts.now, listen: database.listen });
   const login = async (email: string, password: string) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
