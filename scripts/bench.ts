@@ -27,7 +27,7 @@
  * BENCH_PAGE_LOADS (5) paired page loads per page and profile, BENCH_DEALERS (1000).
  * BENCH_ONLY=regex (case-insensitive): run only the load rows whose name matches (and the ceilings),
  * print their table and stop (no abuse, integrity, page-speed or web-size sections), e.g.
- * `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(,|$)'` for the one-dealer and spread rows.
+ * `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(, spread|$)'` for the one-dealer and spread rows.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

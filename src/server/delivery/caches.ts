@@ -107,6 +107,8 @@ export class AppCaches {
   private dealerTtlMs = DEALER_CACHE_TTL_MS;
   /** Raised by every `setListening`: copies of an older generation are not trusted. */
   private generation = 0;
+  /** Per dealer, a version notified while no copy was settled (dealerChanged): the next read must reach it. */
+  private readonly notifiedVersions = new LRUCache<string, number>({ max: MAX_DEALERS });
 
   /**
    * @param options.maxStaleMs how long past its last successful read a dealer's copy may answer
@@ -129,7 +131,14 @@ export class AppCaches {
         // The generation the query starts in: a switch while it runs leaves its answer untrusted.
         const generation = this.generation;
         try {
-          return { value: await queryDealer(context, dealerId), readAt: Date.now(), generation };
+          let value = await queryDealer(context, dealerId);
+          const notified = this.notifiedVersions.get(dealerId);
+          if (notified !== undefined) {
+            // A change was notified while this read ran (dealerChanged): it is committed, so a second read sees it.
+            if ((value?.version ?? -1) < notified) value = await queryDealer(context, dealerId);
+            this.notifiedVersions.delete(dealerId);
+          }
+          return { value, readAt: Date.now(), generation };
         } catch (err) {
           // Stale-if-error: the same entry object again (so the caches keyed by it still hit),
           // trusted for another DEALER_CACHE_TTL_MS, after which a refresh is tried again.
@@ -177,6 +186,23 @@ export class AppCaches {
   /** The lifetime, ms, of a dealer copy read now (DEALER_CACHE_LISTENING_TTL_MS while listening). */
   get dealerLifetimeMs(): number {
     return this.dealerTtlMs;
+  }
+
+  /**
+   * The database says dealer `dealerId` changed to `version` (null: deleted, or unknown): forgets
+   * it unless the settled copy held here is already of that version or a later one (this process
+   * read the row after its own write, before the notification arrived).
+   */
+  dealerChanged(dealerId: string, version: number | null): void {
+    const cached = this.dealers.peek(dealerId, { allowStale: true });
+    if (version !== null && cached === undefined) {
+      // Nothing settled: not cached, or a first read running, which may have started before the
+      // change committed. Let that read finish, and read again if it got an older version.
+      this.notifiedVersions.set(dealerId, version);
+      return;
+    }
+    if (version !== null && cached?.value && cached.value.version >= version && cached.generation === this.generation) return;
+    this.forgetDealer(dealerId);
   }
 
   /** Drops the cached settings of one dealer: its next request reads the row (and the version) again. */

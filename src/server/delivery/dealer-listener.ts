@@ -4,10 +4,12 @@
  * forgets that dealer in its caches (caches.ts), so a copy can be trusted for minutes instead of a
  * second and thin traffic (a dealer site asks every few seconds) is answered from memory.
  *
- * - Migration 0013's triggers `pg_notify(DEALER_CHANGED_CHANNEL, '{"schema": …, "dealer": …}')`
- *   on commit of every change of a dealer's version (migration 0007 raises it on every
- *   delivery-affecting write), creation or deletion. A notification for another schema (several
- *   share a database) is ignored; one that cannot be read forgets every dealer.
+ * - Migration 0013's triggers `pg_notify(DEALER_CHANGED_CHANNEL, '{"schema": …, "dealer": …,
+ *   "version": …}')` on commit of every change of a dealer's version (migration 0007 raises it on
+ *   every delivery-affecting write), creation or deletion (version null). The dealer is forgotten
+ *   unless this process already holds that version or a later one (it read the row after its own
+ *   write: caches.ts dealerChanged). A notification for another schema (several share a database)
+ *   is ignored; one that cannot be read forgets every dealer.
  * - It LISTENs on a dedicated connection (Database.listen: a `pg.Client` outside the pool on
  *   PostgreSQL, PGlite's listen API in process). While connected the caches trust a copy for
  *   DEALER_CACHE_LISTENING_TTL_MS; `connected` and the metric `dcb_dealer_listener_connected` say so.
@@ -23,7 +25,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ChannelListener, Database } from '../db/client';
 import type { AppCaches } from './caches';
 
-/** The channel migration 0013's triggers notify on; the payload is `{"schema": "<schema>", "dealer": "<dealer id>"}`. */
+/** The channel migration 0013's triggers notify on; the payload is `{"schema": "<schema>", "dealer": "<dealer id>", "version": <number or null>}`. */
 export const DEALER_CHANGED_CHANNEL = 'dealer_changed';
 /** First wait before reconnecting a lost listener, ms; doubled per failed attempt. */
 export const LISTENER_RETRY_MIN_MS = 250;
@@ -111,7 +113,7 @@ export class DealerChangeListener {
 
   private notified(connection: ChannelListener | undefined, payload: string): void {
     if (!connection || connection !== this.connection) return;
-    let message: { schema?: unknown; dealer?: unknown };
+    let message: { schema?: unknown; dealer?: unknown; version?: unknown };
     try {
       message = JSON.parse(payload) as typeof message;
     } catch {
@@ -124,7 +126,7 @@ export class DealerChangeListener {
     }
     if (message.schema !== connection.schema) return;
     this.notifications++;
-    this.caches.forgetDealer(message.dealer);
+    this.caches.dealerChanged(message.dealer, typeof message.version === 'number' ? message.version : null);
   }
 
   private lost(connection: ChannelListener | undefined, err: Error): void {

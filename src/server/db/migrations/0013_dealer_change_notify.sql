@@ -8,14 +8,16 @@
 -- deleted. NOTIFY is transactional: listeners hear it once the writing transaction commits, never
 -- for a rollback, and identical notifications of one transaction are sent once (a statement that
 -- bumps a dealer for many assets sends one). The payload names the schema, because channels are
--- database-wide and several schemas (tests, DATABASE_SCHEMA deployments) may share a database:
---   {"schema": "<table schema>", "dealer": "<dealer id>"}
+-- database-wide and several schemas (tests, DATABASE_SCHEMA deployments) may share a database,
+-- and the dealer's new version (null for a deleted dealer), so a process that already read that
+-- version (its own write) keeps its copy:
+--   {"schema": "<table schema>", "dealer": "<dealer id>", "version": <new version or null>}
 CREATE FUNCTION "dealer_changed_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    PERFORM pg_notify('dealer_changed', json_build_object('schema', TG_TABLE_SCHEMA, 'dealer', OLD.id)::text);
+    PERFORM pg_notify('dealer_changed', json_build_object('schema', TG_TABLE_SCHEMA, 'dealer', OLD.id, 'version', NULL)::text);
   ELSE
-    PERFORM pg_notify('dealer_changed', json_build_object('schema', TG_TABLE_SCHEMA, 'dealer', NEW.id)::text);
+    PERFORM pg_notify('dealer_changed', json_build_object('schema', TG_TABLE_SCHEMA, 'dealer', NEW.id, 'version', NEW.version)::text);
   END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
