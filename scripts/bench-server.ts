@@ -8,6 +8,10 @@
  *   header banner uploaded.
  * The app logs as in production (LOG_LEVEL info, public routes unsampled: LOG_PUBLIC_SAMPLE_RATE 0)
  * into /dev/null, so the bench pays for logging what a production server pays for.
+ * With BENCH_SPREAD_DEALERS=N (> 0), N copies of the demo dealer (ids SPREAD_DEALER_PREFIX + 0..N−1)
+ * with copies of its assets are inserted straight into the database in one transaction, for the
+ * bench's spread-dealers rows. With BENCH_NO_LISTEN=1 the app does not listen for dealer changes
+ * (dealer settings re-read every second, as before the listener: the "before" figure).
  * With BENCH_PROFILE=path, writes a CPU profile of the steady state (listening to SIGTERM) there.
  * Listens on BENCH_PORT (0 = any). Prints one JSON line `{ "origin": "http://127.0.0.1:PORT" }` when listening; SIGTERM closes
  * the app (flushing buffered events) and the database, then exits 0.
@@ -22,6 +26,7 @@ import { openDatabase } from '../src/server/db/client';
 import { seedDemoData, DEMO_ACCOUNTS, DEMO_DEALER } from '../src/server/db/seed';
 import { buildApp } from '../src/server/app';
 import { dealers } from '../src/server/db/schema';
+import { copyDemoDealer } from './bench-spread';
 import { makeBanner, multipartBody } from '../tests/fixtures/images';
 
 /** With BENCH_PROFILE=file.cpuprofile, profiles from "listening" to SIGTERM (startup excluded). */
@@ -69,11 +74,14 @@ if (process.env.BENCH_MODE === 'baseline') {
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') } });
+  const listen = process.env.BENCH_NO_LISTEN === '1' ? undefined : database.listen;
+  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') }, listen });
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_ACCOUNTS[1]!.email, password: DEMO_ACCOUNTS[1]!.password } });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
   await app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: upload.body, headers: { cookie, 'content-type': upload.contentType } });
+  const spread = Number(process.env.BENCH_SPREAD_DEALERS ?? 0);
+  if (spread > 0) await copyDemoDealer(database.db, spread);
   await ready(await app.listen({ host: '127.0.0.1', port }));
   process.once('SIGTERM', () => {
     void (async () => {

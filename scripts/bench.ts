@@ -22,13 +22,19 @@
  *   load against the steady state, and the encodings the restarted process made of it;
  * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
  *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
+ * - spread dealers (scripts/bench-spread.ts): the hot banner and the beacons of the one-dealer rows
+ *   spread evenly over BENCH_DEALERS copies of the demo dealer, against the one-dealer rows;
  * - data volume (scripts/bench-volume.ts): generated dealers and events on PostgreSQL, the
- *   reporting endpoints and jobs timed at each volume of BENCH_VOLUMES; `--volume-only` or
- *   BENCH_ONLY=volume runs that table alone.
+ *   reporting endpoints and jobs timed at each volume of BENCH_VOLUMES.
  * Exits 1 when a web first-load budget is exceeded (the performance targets are reported, not enforced).
  * Env: BENCH_SECONDS (10) per row and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
- * BENCH_PAGE_LOADS (5) paired page loads per page and profile; BENCH_ONLY=cold-restart runs and
- * prints only the cold-restart section.
+ * BENCH_PAGE_LOADS (5) paired page loads per page and profile, BENCH_DEALERS (1000).
+ * BENCH_ONLY selects one part and prints only it:
+ * - `volume` (or `--volume-only`): the data-volume table;
+ * - `cold-restart`: the cold-restart section;
+ * - any other value, a case-insensitive regex: only the load rows whose name matches (and the
+ *   ceilings), their table, then stop (no abuse, integrity, page-speed or web-size sections), e.g.
+ *   `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(, spread|$)'` for the one-dealer and spread rows.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,11 +57,16 @@ import { freePort, startServer } from '../tests/e2e/harness';
 import { DEALER_CACHE_TTL_MS } from '../src/server/delivery/caches';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
 import { volumeBench, volumeOnly } from './bench-volume';
+import { SPREAD_DEALER_PREFIX } from './bench-spread';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+const DEALERS = Number(process.env.BENCH_DEALERS ?? 1000);
+/** BENCH_ONLY: the load rows to run (see the module doc); null = every row and section. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const wanted = (row: string) => !ONLY || ONLY.test(row);
 const CRASH_SECONDS = Number(process.env.BENCH_CRASH_SECONDS ?? 6);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -232,13 +243,53 @@ interface AppServer {
 
 /** Starts the app on `db` and checks its hot banner is the uploaded asset. */
 async function startApp(label: string, db: DbTarget): Promise<AppServer> {
-  const server = await startBenchServer(await dbEnv(db));
+  const server = await startBenchServer({ ...(await dbEnv(db)), BENCH_SPREAD_DEALERS: String(DEALERS) });
   const { origin } = server;
   const script = await (await fetch(`${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`)).text();
   const assetUrl = `${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
   const first = await fetch(assetUrl, { headers: IMAGE_HEADERS });
   if (first.headers.get('x-banner-source') !== 'asset') throw new Error('bench banner was not uploaded');
+  await warmSpreadDealers(origin);
   return { label, db, server, assetUrl, etag: first.headers.get('etag')!, script };
+}
+
+/** The hot banner of spread dealer `{i}` (load.ts `cycle`), as a path template. */
+const SPREAD_BANNER_PATH = `/api/scripts/${SPREAD_DEALER_PREFIX}{i}/asset?model=civic&type=header&variant=desktop`;
+/** A beacon of spread dealer `{i}`, each its own page view. */
+const SPREAD_BEACON_TEMPLATE = BEACON_TEMPLATE.replace(JSON.stringify(DEMO_DEALER.id), JSON.stringify(`${SPREAD_DEALER_PREFIX}{i}`));
+
+/** Asks every spread dealer's banner once (10 at a time), as the one-dealer rows' banner was: the rows measure warm caches. */
+async function warmSpreadDealers(origin: string): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < DEALERS; i = next++) {
+      const res = await fetch(`${origin}${SPREAD_BANNER_PATH.replace('{i}', String(i))}`, { headers: IMAGE_HEADERS });
+      if (res.headers.get('x-banner-source') !== 'asset') throw new Error(`spread dealer ${i}: no asset banner (${res.status})`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+}
+
+/** The spread-dealers rows of app `a` (the one-dealer rows' load over DEALERS dealers). */
+function spreadRows(a: AppServer): PlannedRow[] {
+  return [
+    { name: spreadRow(trackRow(a.label)), opts: { url: `${a.server.origin}/api/analytics/track`, method: 'POST', bodyTemplate: SPREAD_BEACON_TEMPLATE, cycle: DEALERS, headers: TRACK_HEADERS }, pid: () => a.server.child.pid, ceiling: BARE_POST },
+    { name: spreadRow(bannerRow(a.label)), opts: { url: a.assetUrl, pathTemplate: SPREAD_BANNER_PATH, cycle: DEALERS, headers: IMAGE_HEADERS }, pid: () => a.server.child.pid, ceiling: BARE_GET },
+  ];
+}
+
+/** Target lines of the spread rows: ≥ 0.8 × the one-dealer row's throughput, p99 < 10 ms. */
+function spreadTargets(summaries: Map<string, Summary>, label: string): string[] {
+  const ms = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
+  return [trackRow(label), bannerRow(label)].flatMap((one) => {
+    const single = summaries.get(one);
+    const spread = summaries.get(spreadRow(one));
+    if (!single || !spread) return [];
+    const ratio = spread.rps / single.rps;
+    const met = ratio >= 0.8 && spread.p99 < 10 ? 'met' : '**not met**';
+    return [`| ${spreadRow(one)}: ≥ 0.8 × one dealer, p99 < 10 ms | ${spread.rps}/s = ${ratio.toFixed(2)} × ${single.rps}/s; p99 ${ms(spread.p99)} ms (one dealer ${ms(single.p99)} ms) | ${met} |`];
+  });
 }
 
 /** A row of the interleaved rounds: what to run, against which process, and the ceiling it is a share of. */
@@ -459,11 +510,20 @@ if (volumeOnly()) {
   process.stdout.write(await volumeBench());
   process.exit(0);
 }
-const coldRestart = await coldRestartSection(); // its own servers, before the other rows start theirs
+const coldRestart = ONLY ? '' : await coldRestartSection(); // its own servers, before the other rows start theirs
 if (process.env.BENCH_ONLY === 'cold-restart') {
-  process.stdout.write(coldRestart);
+  process.stdout.write(await coldRestartSection());
   process.exit(0);
 }
+const BARE_POST = 'bare Fastify POST answering 204 (the ceiling)';
+const BARE_GET = 'bare Fastify GET answering 204 (the ceiling)';
+const NGINX = 'nginx serving the same WebP bytes from disk (1 worker)';
+const trackRow = (label: string) => `POST /api/analytics/track, ${label}`;
+const WORKERS_TRACK = trackRow('PostgreSQL, WORKERS=2 (two processes: not a one-process figure)');
+const bannerRow = (label: string) => `GET hot WebP banner, ${label}`;
+/** The spread-dealers variant of a one-dealer row. */
+const spreadRow = (row: string) => `${row}, spread over ${DEALERS} dealers (copies inserted by SQL)`;
+
 const embed = await buildEmbed();
 const pgSchema = () => `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
@@ -472,17 +532,11 @@ const bare = await startBenchServer({ BENCH_MODE: 'baseline' });
 const apps: AppServer[] = [await startApp('PGlite', { dataDir: freshDir() })];
 if (await postgresReachable()) apps.push(await startApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
 const workersSchema = pgSchema();
-const workers = apps.length > 1 ? await startWorkers(workersSchema) : null;
+const workers = apps.length > 1 && wanted(WORKERS_TRACK) ? await startWorkers(workersSchema) : null;
 const webp = Buffer.from(await (await fetch(apps[0]!.assetUrl, { headers: IMAGE_HEADERS })).arrayBuffer());
-const nginx = await startNginx(webp);
+const nginx = wanted(NGINX) ? await startNginx(webp) : null;
 
-const BARE_POST = 'bare Fastify POST answering 204 (the ceiling)';
-const BARE_GET = 'bare Fastify GET answering 204 (the ceiling)';
-const NGINX = 'nginx serving the same WebP bytes from disk (1 worker)';
-const trackRow = (label: string) => `POST /api/analytics/track, ${label}`;
-const WORKERS_TRACK = trackRow('PostgreSQL, WORKERS=2 (two processes: not a one-process figure)');
-const bannerRow = (label: string) => `GET hot WebP banner, ${label}`;
-const plan: PlannedRow[] = [
+const allRows: PlannedRow[] = [
   { name: BARE_POST, opts: { url: `${bare.origin}/204`, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }, pid: () => bare.child.pid },
   { name: BARE_GET, opts: { url: `${bare.origin}/204` }, pid: () => bare.child.pid },
   ...apps.flatMap((a): PlannedRow[] => [
@@ -493,8 +547,32 @@ const plan: PlannedRow[] = [
   ]),
   ...(nginx ? [{ name: NGINX, opts: { url: nginx.url }, pid: () => undefined, ceiling: BARE_GET }] : []),
   ...(workers ? [{ name: WORKERS_TRACK, opts: { url: `${workers.origin}/api/analytics/track`, method: 'POST' as const, bodyTemplate: BEACON_TEMPLATE, headers: TRACK_HEADERS }, pid: workers.pids, ceiling: BARE_POST }] : []),
+  ...apps.flatMap(spreadRows),
 ];
+// The rows BENCH_ONLY names, and the ceilings they are measured against.
+const plan = allRows.filter((p) => wanted(p.name) || allRows.some((q) => wanted(q.name) && q.ceiling === p.name));
 const summaries = await interleaved(plan);
+if (ONLY) {
+  // BENCH_ONLY: these rows' table, then stop.
+  nginx?.stop();
+  await bare.stop();
+  await workers?.stop();
+  for (const a of apps) {
+    await a.server.stop();
+    await storedEvents(a.db); // drops a PostgreSQL schema
+    if ('dataDir' in a.db) rmSync(a.db.dataDir, { recursive: true, force: true });
+  }
+  const ms = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
+  process.stdout.write(`| row | requests/s (median, range) | share of the ceiling | p50 ms | p99 ms (median, worst round) | server CPU µs/request | errors |
+|---|---|---|---|---|---|---|
+${[...summaries.values()].map((s) => `| ${s.name} | ${s.rps} (${s.rpsMin}–${s.rpsMax}) | ${s.share === null ? 'ceiling' : `${s.share.toFixed(2)} ×`} | ${ms(s.p50)} | ${ms(s.p99)} (${ms(s.p99Max)}) | ${s.cpuUs ?? '?'} | ${s.errors} |`).join('\n')}
+
+| target | measured | |
+|---|---|---|
+${apps.flatMap((a) => spreadTargets(summaries, a.label)).join('\n')}
+`);
+  process.exit(0);
+}
 const abuse: AbuseResult[] = [];
 for (const a of apps) abuse.push(await abuseRows(a));
 nginx?.stop();
@@ -546,6 +624,7 @@ const targetRows = apps.flatMap((a) => {
     `| hot banner keeps ≥ 70 % beside a flood of unique models, ${a.label} | ${pct(kept)} | ${yes(kept >= 0.7)} |`,
   ];
 });
+for (const a of apps) targetRows.push(...spreadTargets(summaries, a.label));
 const workersTrack = summaries.get(WORKERS_TRACK);
 if (workersTrack) {
   targetRows.push(`| (beside it) POST track with WORKERS=2, PostgreSQL, against the one-process bare POST | ${workersTrack.rps}/s = ${workersTrack.share!.toFixed(2)} ×, p99 ${ms(workersTrack.p99)} ms | ${yes(workersTrack.share! >= 0.5 && workersTrack.p99 < 10)} |`);

@@ -27,6 +27,8 @@ export interface LoadOptions {
   bodyTemplate?: string;
   /** A path (and query) template whose `{n}` is replaced by a counter unique across runs (the run's tag and a counter). */
   pathTemplate?: string;
+  /** With a template: `{i}` in it is replaced by the request counter modulo `cycle` (0 to cycle − 1), to spread requests evenly over `cycle` targets. */
+  cycle?: number;
   connections: number;
   seconds: number;
 }
@@ -72,11 +74,13 @@ ${
 local run = ${lua(runTag())}
 local path = ${lua(o.pathTemplate ?? url.pathname + url.search)}
 local body = ${o.bodyTemplate !== undefined ? lua(o.bodyTemplate) : 'nil'}
+local cycle = ${Math.max(1, o.cycle ?? 1)}
 request = function()
   n = n + 1
   local id = run .. "-" .. tostring(n)
-  local p = string.gsub(path, "{n}", id)
-  local b = body and string.gsub(body, "{n}", id) or nil
+  local i = tostring(n % cycle)
+  local p = string.gsub(string.gsub(path, "{n}", id), "{i}", i)
+  local b = body and string.gsub(string.gsub(body, "{n}", id), "{i}", i) or nil
   return wrk.format(nil, p, nil, b)
 end`
     : ''
@@ -147,10 +151,11 @@ async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
           {
             setupRequest: (req) => {
               n += 1;
+              const i = String(n % Math.max(1, o.cycle ?? 1));
               return {
                 ...req,
-                path: (o.pathTemplate ?? url.pathname + url.search).replaceAll('{n}', `${tag}-${n}`),
-                ...(o.bodyTemplate !== undefined ? { body: o.bodyTemplate.replaceAll('{n}', `${tag}-${n}`) } : {}),
+                path: (o.pathTemplate ?? url.pathname + url.search).replaceAll('{n}', `${tag}-${n}`).replaceAll('{i}', i),
+                ...(o.bodyTemplate !== undefined ? { body: o.bodyTemplate.replaceAll('{n}', `${tag}-${n}`).replaceAll('{i}', i) } : {}),
               };
             },
           },

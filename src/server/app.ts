@@ -12,7 +12,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { fastifyTrustProxy, type Config } from './config';
-import type { Db } from './db/client';
+import type { Database, Db } from './db/client';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
 import { AppError, Invalid, RateLimited } from './errors';
 import { JSON_TOO_DEEP, TEXT } from '../domain/constants';
@@ -38,6 +38,7 @@ import { notificationRoutes } from './notifications/routes';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 import { CdnProber } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
+import { dealerListenerPlugin } from './delivery/dealer-listener';
 import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
 import { BeaconIntake } from './tracking/intake';
@@ -88,10 +89,15 @@ export interface BuildOptions {
   pendingMigrations?: () => Promise<number>;
   /** The clock routes read the request time from (app.now, issue 14); default the real clock. Tests pin it. */
   now?: () => Date;
+  /**
+   * Database.listen: the app listens for dealer changes (delivery/dealer-listener.ts) and trusts
+   * cached dealer settings for minutes while it does; absent = no listener, a 1-s lifetime.
+   */
+  listen?: Database['listen'];
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen }: BuildOptions): Promise<FastifyInstance> {
   // Hot banners and beacons are answered before Fastify sees them (issue 18, hot-paths.ts), once the app is built.
   let hotPaths: HotPath[] = [];
   let hotPathHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
@@ -128,7 +134,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(zodSerializerCompiler);
   // Events wait in the buffer while the data disk is low (app.storage, registered below).
-  app.decorate('metrics', new AppMetrics({ events: () => app.events.stats(), eventHighWater: () => app.events.highWater }));
+  app.decorate('metrics', new AppMetrics({ events: () => app.events.stats(), eventHighWater: () => app.events.highWater, dealerListenerConnected: () => app.dealerListener?.connected ?? false }));
   app.decorate(
     'events',
     new EventIngestor(db, app.log, {
@@ -154,6 +160,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.addHook('onClose', () => app.cdnProbes.settle());
   app.addHook('onReady', async () => void (await app.events.recover())); // a stopped process's journal
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close (issue 14)
+  await app.register(dealerListenerPlugin, { listen }); // app.dealerListener: forgets a dealer the database says changed
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);
     await app.events.close();

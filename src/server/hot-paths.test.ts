@@ -4,7 +4,7 @@
  * fastify.inject (which never reaches that listener, so always the route), and the answers must be
  * equal: status, body and every header but the per-request ones; beacons must be counted alike.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
@@ -62,24 +62,20 @@ async function throughRoute(path: string, headers: Record<string, string>, body?
 const same = (a: Answer) => ({ status: a.status, headers: a.headers, body: a.body });
 
 /**
- * Runs `run` with the clock (Date) stopped: the hot path answers only while the cached dealer
- * settings are younger than DEALER_CACHE_TTL_MS (1 s, read from Date.now), so on a busy machine
- * the requests of one comparison could otherwise straddle the expiry and reach the route instead.
+ * Runs `run` once the app listens for dealer changes: its cached dealer settings are then current
+ * until a change (dealer-listener.ts), not for a second only, so the hot path's answers do not
+ * depend on how fast a busy machine runs the requests of one comparison.
  */
-async function withClockStopped<T>(run: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-  try {
-    return await run();
-  } finally {
-    vi.useRealTimers();
-  }
+async function withDealerCurrent<T>(app: TestApp['app'], run: () => Promise<T>): Promise<T> {
+  expect(app.dealerListener?.connected, 'the app listens for dealer changes').toBe(true);
+  return run();
 }
 
-/** Asks twice over HTTP and once through the route, the clock stopped; returns both, and whether the hot path answered the second. */
+/** Asks twice over HTTP and once through the route; returns both, and whether the hot path answered the second. */
 function compare(query: string, headers: Record<string, string> = {}) {
   const path = `/api/scripts/${DEMO_DEALER.id}/asset?${query}`;
   const h = { 'user-agent': UA, 'accept-encoding': 'gzip, deflate, br', ...headers };
-  return withClockStopped(async () => {
+  return withDealerCurrent(t.app, async () => {
     await overHttp(path, h); // makes and caches the choice and the bytes, as a first visitor does
     const before = t.app.bannerHotPath.answered;
     const hot = await overHttp(path, h);
@@ -366,8 +362,8 @@ describe('what the hot paths record of a request', () => {
       await sampled.app.listen({ host: '127.0.0.1', port: 0 });
       const base = `http://127.0.0.1:${(sampled.app.server.address() as AddressInfo).port}`;
       const url = `/api/scripts/${DEMO_DEALER.id}/asset?model=delorean&type=header`;
-      const before = await withClockStopped(async () => {
-        await fetch(`${base}${url}`); // the dealer cached (and, the clock stopped, current): the next 400 are the hot path's 404s
+      const before = await withDealerCurrent(sampled.app, async () => {
+        await fetch(`${base}${url}`); // the dealer cached (and current until a change): the next 400 are the hot path's 404s
         lines.length = 0;
         const answered = sampled.app.bannerHotPath.answered;
         for (let i = 0; i < 400; i++) expect((await fetch(`${base}${url}`)).status).toBe(404);

@@ -77,7 +77,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
-  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, pendingMigrations: () => database.pendingMigrations(), now: opts.now });
+  const app = await buildApp({ config, db: database.db, logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false, pendingMigrations: () => database.pendingMigrations(), now: opts.now, listen: database.listen });
   const login = async (email: string, password: string) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
@@ -102,14 +102,28 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     },
     patchSecurity: async (patch, dealerId = DEMO_DEALER.id) => {
       const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, dealerId));
-      await database.db.update(dealers).set({ security: { ...d!.security, ...patch } }).where(eq(dealers.id, dealerId));
+      const heard = app.dealerListener?.notifications ?? 0;
+      const security = { ...d!.security, ...patch };
+      await database.db.update(dealers).set({ security }).where(eq(dealers.id, dealerId));
       app.caches.forgetDealer(dealerId);
+      // On PostgreSQL the change's notification comes over another connection and forgets the
+      // dealer again when it arrives: wait for it, so it cannot drop a copy the test reads next.
+      const changed = JSON.stringify(security) !== JSON.stringify(d!.security);
+      if (changed && app.dealerListener?.connected) await waitFor(() => app.dealerListener!.notifications > heard);
     },
     close: async () => {
       await app.close();
       await database.dispose();
     },
   };
+}
+
+/** Resolves once `done()` is true, checked every 5 ms (timers, not Date: tests may stop the clock). @throws after 2,000 checks. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; !done(); i++) {
+    if (i >= 2000) throw new Error('waited 10 s for a dealer change notification');
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, as a Cookie request header. */

@@ -1,8 +1,10 @@
 /**
  * Two server processes on one PostgreSQL (issue 6: cache invalidation across processes; issue 5:
- * one feed run at a time): a banner uploaded through process A is served by process B within the
- * 1-second cross-process cache bound (dealers.version in every cache key), and B's settings change
- * reaches A the same way. Runs only when TEST_DATABASE_URL points at a PostgreSQL server (CI sets
+ * one feed run at a time): a banner uploaded through process A is served by process B within a
+ * second (dealers.version in every cache key), and B's settings change reaches A the same way; a
+ * change written straight to the database (as a scheduled feed or SQL by hand) reaches both. Both
+ * listen for dealer changes (delivery/dealer-listener.ts), so their cached dealer settings live for
+ * minutes: the database's notification, not a short lifetime, carries each change. Runs only when TEST_DATABASE_URL points at a PostgreSQL server (CI sets
  * it); each run uses its own schema, dropped afterwards. No browser needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { makeBanner, multipartBody } from '../fixtures/images';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
 const url = process.env.TEST_DATABASE_URL;
+const METRICS_TOKEN = 'two-processes-metrics';
 const schema = `e2e_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 let a: RunningServer;
 let b: RunningServer;
@@ -33,7 +36,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     });
     await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
     // Both schedulers look for due feeds every 200 ms.
-    const env = { DATABASE_URL: url!, DATABASE_SCHEMA: schema, LOG_LEVEL: 'error', FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_SCHEDULER_INTERVAL_MS: '200' };
+    const env = { DATABASE_URL: url!, DATABASE_SCHEMA: schema, LOG_LEVEL: 'error', FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_SCHEDULER_INTERVAL_MS: '200', METRICS_TOKEN };
     a = await startServer(env); // migrates and seeds
     b = await startServer(env);
   }, 120_000);
@@ -48,7 +51,15 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     await c.end();
   });
 
+  /** Whether the process listens for dealer changes (its cached dealer settings then live for minutes). */
+  const listening = async (origin: string) => {
+    const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    return /^dcb_dealer_listener_connected 1$/m.test(text);
+  };
+
   it('serves a banner uploaded through the other process, and applies its settings change', async () => {
+    expect(await listening(a.origin)).toBe(true);
+    expect(await listening(b.origin)).toBe(true);
     // B has answered (and cached) the placeholder before the upload.
     expect((await banner(b.origin)).headers.get('x-banner-source')).toBe('placeholder');
 
@@ -79,6 +90,21 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
     await expect.poll(async () => (await fromOther()).status, { timeout: 3000, interval: 200 }).toBe(403);
     const image = await fetch(`${a.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, { headers: { origin: 'http://127.0.0.1:9', 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
     expect(image.status).toBe(200);
+  });
+
+  it('applies a change written straight to the database in both processes', async () => {
+    const fromSite = (origin: string) => fetch(`${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header`, { headers: { origin: 'https://www.hondaofdemo.com', 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
+    expect((await fromSite(a.origin)).status).toBe(200);
+    expect((await fromSite(b.origin)).status).toBe(200);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(`UPDATE "${schema}".dealers SET security = jsonb_set(security, '{allowedDomains}', '["www.other-dealer.com"]') WHERE id = $1`, [DEMO_DEALER.id]);
+    } finally {
+      await c.end();
+    }
+    await expect.poll(async () => (await fromSite(a.origin)).status, { timeout: 3000, interval: 200 }).toBe(403);
+    await expect.poll(async () => (await fromSite(b.origin)).status, { timeout: 3000, interval: 200 }).toBe(403);
   });
 
   it('runs a due feed once although both processes schedule feeds', async () => {

@@ -53,6 +53,30 @@ export interface Database {
    * last POOL_LOG_BACKLOG) and written when it is, so main.ts can hand over the app's logger.
    */
   setLogger?(log: DatabaseLogger): void;
+  /**
+   * Opens a connection that LISTENs on `channel` (PostgreSQL: a dedicated connection outside the
+   * pool, announced as LISTENER_APPLICATION_NAME; PGlite: its listen API on the one in-process
+   * connection). `onNotify` gets each notification's payload; `onLost` is called once when the
+   * connection fails or the server closes it (never after `close()`), after which the listener is
+   * dead and a new one must be opened. Used by delivery/dealer-listener.ts.
+   * @throws the connection error when the connection or the LISTEN fails (nothing stays open).
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onLost: (err: Error) => void): Promise<ChannelListener>;
+}
+
+/** A connection listening on one channel (Database.listen). */
+export interface ChannelListener {
+  /** The schema the connection resolves unqualified tables in (current_schema()): the one the app's triggers notify for. */
+  schema: string;
+  /** PostgreSQL: the listening backend's process id (pg_stat_activity.pid); null on PGlite. */
+  pid: number | null;
+  /**
+   * Checks the connection with a round trip (PostgreSQL: `SELECT 1`); a connection that does not
+   * answer within `timeoutMs` is closed and reported lost (`onLost`). No-op on PGlite.
+   */
+  ping(timeoutMs: number): Promise<void>;
+  /** Stops listening and closes the connection. */
+  close(): Promise<void>;
 }
 
 /** The part of a pino / Fastify logger the database uses. */
@@ -98,6 +122,21 @@ export interface OpenOptions {
   schemaName?: string;
 }
 
+/** Database.listen on a PGlite: its own listen API (notifications of the same session are delivered too). */
+function listenPglite(client: PGlite): Database['listen'] {
+  return async (channel, onNotify) => {
+    const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
+    const unlisten = await client.listen(channel, onNotify);
+    return {
+      schema: rows[0]!.schema,
+      pid: null,
+      ping: async () => undefined,
+      // A PGlite already closed (database closed before the app) has nothing left to unlisten.
+      close: () => unlisten().catch(() => undefined),
+    };
+  };
+}
+
 /**
  * Opens the database.
  * @throws when PostgreSQL cannot be reached or the PGlite directory cannot be created;
@@ -115,6 +154,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
       withStartupLock: (fn) => fn(),
       pendingMigrations: () => countPending(db, 'drizzle'),
+      listen: listenPglite(client),
       close: () => client.close(),
     };
   }
@@ -137,6 +177,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
     withStartupLock: (fn) => fn(),
     pendingMigrations: () => countPending(db, 'drizzle'),
+    listen: listenPglite(client),
     storage,
     close: async () => {
       try {
@@ -153,6 +194,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 export const POOL_CONNECT_TIMEOUT_MS = 5000;
 /** The application_name pooled connections announce (pg_stat_activity), unless the connection string sets one. */
 export const POOL_APPLICATION_NAME = 'dc-banners';
+/** The application_name of the dedicated listening connection (Database.listen), unless the connection string sets one. */
+export const LISTENER_APPLICATION_NAME = 'dc-banners-listener';
 /** Connection-loss warnings kept until a logger is set. */
 export const POOL_LOG_BACKLOG = 20;
 
@@ -254,10 +297,79 @@ async function openPostgres(databaseUrl: string, schemaName: string | undefined)
       }
     },
     pendingMigrations: () => countPending(db, schemaName ?? 'drizzle'),
+    listen: (channel, onNotify, onLost) => listenPostgres({ databaseUrl, schemaName }, channel, onNotify, onLost),
     close: () => pool.end(),
     setLogger: (log) => {
       logger = log;
       for (const { obj, msg } of backlog.splice(0)) log.warn(obj, msg);
+    },
+  };
+}
+
+/**
+ * Database.listen on PostgreSQL: a dedicated `pg.Client` (LISTEN holds its session, so it cannot be
+ * a pooled connection), with the pool's connect timeout, keepalive and search_path.
+ */
+async function listenPostgres(
+  target: { databaseUrl: string; schemaName: string | undefined },
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost: (err: Error) => void,
+): Promise<ChannelListener> {
+  const client = new pg.Client({
+    connectionString: target.databaseUrl,
+    application_name: LISTENER_APPLICATION_NAME,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(target.schemaName ? { options: `-c search_path=${target.schemaName}` } : {}),
+  });
+  let done = false; // closed by us, or lost and reported
+  const lost = (err: Error) => {
+    if (done) return;
+    done = true;
+    client.end().catch(() => undefined);
+    onLost(err);
+  };
+  client.on('error', lost);
+  client.on('end', () => lost(new Error('PostgreSQL closed the listening connection')));
+  client.on('notification', (message) => {
+    if (!done && message.channel === channel) onNotify(message.payload ?? '');
+  });
+  let schema: string;
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
+    schema = rows[0]!.schema;
+    await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+  } catch (err) {
+    done = true;
+    await client.end().catch(() => undefined);
+    throw databaseConnectError(target.databaseUrl, err);
+  }
+  return {
+    schema,
+    pid: (client as unknown as { processID: number | null }).processID,
+    ping: async (timeoutMs) => {
+      if (done) return;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          client.query('SELECT 1'),
+          new Promise((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`the listening connection did not answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+      } catch (err) {
+        lost(err instanceof Error ? err : new Error(String(err)));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: async () => {
+      if (done) return;
+      done = true;
+      await client.end().catch(() => undefined);
     },
   };
 }

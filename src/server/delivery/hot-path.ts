@@ -16,8 +16,8 @@
  * two answer for answer.
  *
  * Everything else is handed to Fastify unchanged (the caller's `false`): another method or path, a
- * query the schema refuses or holding a control character (refused with 400 by the route's hook), anything not cached or not current (a dealer whose settings are older
- * than DEALER_CACHE_TTL_MS, a choice or bytes not made yet: the route makes them, and the next
+ * query the schema refuses or holding a control character (refused with 400 by the route's hook), anything not cached or not current (a dealer whose cached settings are
+ * not current, caches.ts currentDealer; a choice or bytes not made yet: the route makes them, and the next
  * request is hot), a refusal (the route answers the 403), a redirect to a CDN or fallback image,
  * a query over MAX_QUERY_LENGTH, and every request while the server sheds load or is closing
  * (hot-paths.ts). A request the log samples is answered here and logged as the route would.

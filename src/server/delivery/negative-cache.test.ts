@@ -38,7 +38,7 @@ async function deliver(model: string, trim?: string) {
 
 describe('unknown models (issue 11 §13)', () => {
   it('after warming, 1,000 unique unknown models cause zero database queries and the hot banner stays cached', async () => {
-    // Date frozen: the 1 s dealer-settings TTL must not expire in the middle of the count.
+    // Date frozen: the dealer-settings lifetime must not expire in the middle of the count.
     vi.useFakeTimers({ toFake: ['Date'] });
     const hot = await deliver('civic');
     expect(hot.r.source).toBe('asset');
@@ -70,7 +70,7 @@ describe('unknown models (issue 11 §13)', () => {
     expect(all.every((d) => d.r.source === 'asset')).toBe(true);
     expect(queries.count()).toBe(1);
 
-    vi.setSystemTime(now + 1001); // past the 1 s TTL
+    vi.setSystemTime(now + t.app.caches.dealerLifetimeMs + 1); // past the copy's lifetime (minutes while the app listens for changes)
     const stale = await deliver('civic');
     expect(stale.r.dealer).toBe(all[0]!.r.dealer); // answered from the expired copy, without waiting
     // One query refreshes it; the refreshed copy then answers.

@@ -138,16 +138,17 @@ function assetModelKeys({ db, caches }: DeliveryContext, dealer: DealerDelivery)
 }
 
 /**
- * A dealer's delivery settings, cached in the app for DEALER_CACHE_TTL_MS (caches.ts) so hot public
- * endpoints (banner images, tracking) do not query the database on every request; concurrent
- * misses share one query, and an expired copy answers while it is refreshed. This app's own writes
- * are seen at once (caches.ts onSend hook); other processes see them within the TTL plus one
- * query, and the dealer's version number in every cache key keeps their image caches consistent.
+ * A dealer's delivery settings, cached in the app (caches.ts fetchDealer) so hot public endpoints
+ * (banner images, tracking) do not query the database on every request; concurrent misses share
+ * one query, and an expired copy answers while it is refreshed. This app's own writes are seen at
+ * once (caches.ts onSend hook); other processes' through the database's notification
+ * (dealer-listener.ts), or within DEALER_CACHE_TTL_MS plus one query while not listening, and the
+ * dealer's version number in every cache key keeps their image caches consistent.
  * @returns null for an unknown dealer (also cached, against id probing).
  */
 export async function findDeliveryDealer({ db, caches }: DeliveryContext, dealerId: string): Promise<DealerDelivery | null> {
   const status: LRUCache.Status<string, DealerEntry, Db> = {};
-  const entry = await caches.dealers.fetch(dealerId, { context: db, status });
+  const entry = await caches.fetchDealer(db, dealerId, status);
   // 'miss' ran a query; a current or stale copy, or a query another request is already running, did not.
   if (status.fetch === 'miss') lookups.dealer.miss();
   else lookups.dealer.hit();
@@ -162,7 +163,18 @@ async function loadDealer(ctx: DeliveryContext, dealerId: string): Promise<Deale
 
 /** Reads a dealer's delivery settings (one query; the dealer cache's fetch, caches.ts). @returns null for an unknown dealer. */
 export async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
-  const [row] = await db
+  const [row] = await dealerQuery(db, dealerId);
+  if (!row) return null;
+  return dealerDelivery(row);
+}
+
+/**
+ * The one query queryDealer runs (a Drizzle select, not yet run). Every column it reads must raise
+ * dealers.version when it changes (migration 0007's triggers), or other processes would keep a
+ * stale copy: dealer-read-model.test.ts compares its SQL with the triggers in the catalogue.
+ */
+export function dealerQuery(db: Db, dealerId: string) {
+  return db
     .select({
       id: dealers.id,
       version: dealers.version,
@@ -191,7 +203,10 @@ export async function queryDealer(db: Db, dealerId: string): Promise<DealerDeliv
     .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
     .leftJoin(dealerInventory, eq(dealerInventory.dealerId, dealers.id))
     .where(eq(dealers.id, dealerId));
-  if (!row) return null;
+}
+
+/** A DealerDelivery from a row of dealerQuery. */
+function dealerDelivery(row: Awaited<ReturnType<typeof dealerQuery>>[number]): DealerDelivery {
   const { models, manufacturerRules, inventoryRules, priorityScores, boundaries: rawBoundaries, ...rest } = row;
   const boundaryList = (typeof rawBoundaries === 'string' ? (JSON.parse(rawBoundaries) as Array<number | string>) : (rawBoundaries ?? [])).map(Number);
   const displayNames = new Map(models.map((m) => [modelKey(m.name), m.displayName]));
@@ -338,13 +353,13 @@ function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKe
 
 /**
  * findDeliveryDealer's answer for the hot paths (delivery/hot-path.ts, tracking/hot-path.ts) when
- * the dealer's settings are cached and current (within DEALER_CACHE_TTL_MS), synchronously;
+ * the dealer's settings are cached and current (caches.ts currentDealer), synchronously;
  * undefined when they are not (a miss, a stale copy, a query running) and for a dealer id known to
  * be unknown: the caller takes the route, which looks it up. Not counted: the hot path counts its
  * hits once it answers (countHotHits).
  */
 export function hotDealer({ caches }: DeliveryContext, dealerId: string): DealerDelivery | undefined {
-  return caches.dealers.get(dealerId, { allowStale: false, noDeleteOnStaleGet: true })?.value ?? undefined;
+  return caches.currentDealer(dealerId)?.value ?? undefined;
 }
 
 /** A delivery cache a hot answer was made from. */

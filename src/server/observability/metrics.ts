@@ -82,6 +82,8 @@ export interface AppMetricSources {
   events: () => IngestorStats;
   /** The event buffer's high-water mark (EventIngestor.highWater). */
   eventHighWater: () => number;
+  /** Whether the dealer change listener listens (delivery/dealer-listener.ts); absent = reported as 0. */
+  dealerListenerConnected?: () => boolean;
 }
 
 /** A counter whose value is read from a source at scrape time (prom-client counters only count up, so it is reset and set). */
@@ -186,6 +188,15 @@ export class AppMetrics {
       registers,
       collect() {
         readCounter(this, [[{}, stats().deadLettered]]);
+      },
+    });
+    const listening = this.sources.dealerListenerConnected;
+    new Gauge({
+      name: 'dcb_dealer_listener_connected',
+      help: 'Whether this process hears of dealer changes (1: cached dealer settings are trusted for minutes) or not (0: re-read every second)',
+      registers,
+      collect() {
+        this.set(listening?.() ? 1 : 0);
       },
     });
     this.merged = Registry.merge([processMetrics, this.registry]);
