@@ -96,6 +96,11 @@ export interface OpenOptions {
   dataMinFreeMb?: number;
   /** PostgreSQL schema to use (tables and migration journal); used by tests to isolate runs. */
   schemaName?: string;
+  /**
+   * In-memory PGlite only (no dataDir): start from this PGlite `dumpDataDir()` tarball instead of
+   * an empty cluster; used by tests to open a migrated database without migrating (test-snapshot.ts).
+   */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -106,7 +111,7 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schemaName);
   if (!opts.dataDir) {
-    const client = new PGlite();
+    const client = new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {
