@@ -52,23 +52,15 @@ export function testPasswordHash(password: string): Promise<string> {
   return hash;
 }
 
-const dumps = new Map<string, Blob>();
-
 /**
  * The run's PGlite dump (`seeded` with the demo data, else only migrated) as a Blob for
  * `new PGlite({ loadDataDir })`, or undefined when this run built none (then the caller migrates
- * a fresh database itself).
+ * a fresh database itself). Read from disk per call and not kept, so the tens of MB it holds are
+ * garbage once PGlite has loaded it.
  */
 export function pgliteSnapshot(seeded: boolean): Blob | undefined {
   const dir = snapshotDir();
-  if (!dir) return undefined;
-  const file = path.join(dir, seeded ? SEEDED : UNSEEDED);
-  let blob = dumps.get(file);
-  if (!blob) {
-    blob = new Blob([readFileSync(file)]);
-    dumps.set(file, blob);
-  }
-  return blob;
+  return dir ? new Blob([readFileSync(path.join(dir, seeded ? SEEDED : UNSEEDED))]) : undefined;
 }
 
 /**
