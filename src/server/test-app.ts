@@ -2,6 +2,9 @@
  * Test harness: a fresh, migrated database per call (in-memory PGlite, or, when the test run
  * sets TEST_DB_DRIVER=postgres, its own schema on TEST_DATABASE_URL, dropped on close) and an
  * app built on it, with helpers to sign in. Used by every server test file.
+ * In a vitest run the PGlite databases are loaded from the run's migrated (and seeded) dumps and
+ * passwords are hashed once per run (test-snapshot.ts); outside one (scripts) everything is
+ * migrated, seeded and hashed here.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -14,7 +17,7 @@ import { seedDemoData, DEMO_DEALER } from './db/seed';
 import { buildApp } from './app';
 import type { LogStream } from './observability/request-log';
 import { dealers, users } from './db/schema';
-import { hashPassword } from './auth/password';
+import { pgliteSnapshot, testPasswordHash, TEST_USER_PASSWORD } from './test-snapshot';
 import type { Role, Security } from '../domain/schemas';
 
 export interface TestApp {
@@ -30,14 +33,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Opens a fresh database for a test file; see module doc. */
-export async function openTestDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+/**
+ * Opens a fresh, migrated database for a test file; see module doc. With `seeded` it also holds
+ * the demo data (seedDemoData, with the run's precomputed password hashes).
+ */
+export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise<Database & { dispose(): Promise<void> }> {
+  const seed = async (database: Database) => {
+    if (opts.seeded) await seedDemoData(database.db, { hashPassword: testPasswordHash });
+  };
   if (process.env.TEST_DB_DRIVER === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DB_DRIVER=postgres needs TEST_DATABASE_URL');
     const schemaName = `t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const database = await openDatabase({ databaseUrl: url, schemaName });
     await database.migrate();
+    await seed(database);
     return {
       ...database,
       dispose: async () => {
@@ -49,8 +59,12 @@ export async function openTestDatabase(): Promise<Database & { dispose(): Promis
       },
     };
   }
-  const database = await openDatabase({});
-  await database.migrate();
+  const snapshot = pgliteSnapshot(opts.seeded === true);
+  const database = await openDatabase({ loadDataDir: snapshot });
+  if (!snapshot) {
+    await database.migrate();
+    await seed(database);
+  }
   return { ...database, dispose: () => database.close() };
 }
 
@@ -60,8 +74,7 @@ export async function openTestDatabase(): Promise<Database & { dispose(): Promis
  * `logStream` the app logs at info there (else it is silent).
  */
 export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string>; now?: () => Date; logStream?: LogStream } = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
-  if (opts.seed !== false) await seedDemoData(database.db);
+  const database = await openTestDatabase({ seeded: opts.seed !== false });
   const config = loadConfig({
     FEED_SCHEDULER_INTERVAL_MS: '0',
     NOTIFICATION_INTERVAL_MS: '0',
@@ -96,9 +109,9 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
         name: `Test ${role}`,
         role,
         dealerId,
-        passwordHash: await hashPassword('password123'),
+        passwordHash: await testPasswordHash(TEST_USER_PASSWORD),
       });
-      return login(email, 'password123');
+      return login(email, TEST_USER_PASSWORD);
     },
     patchSecurity: async (patch, dealerId = DEMO_DEALER.id) => {
       const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, dealerId));

@@ -4,7 +4,7 @@
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -46,10 +46,16 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the product server and waits until it answers. */
-export async function startServer(env: Record<string, string> = {}, opts: { keepData?: boolean } = {}): Promise<RunningServer> {
+/**
+ * Starts the product server and waits until it answers. Its DATA_DIR starts as a copy of the run's
+ * migrated and seeded template (global-setup.ts), or empty with `fresh` (or outside a run that built
+ * one), when the test is about what a first start does.
+ */
+export async function startServer(env: Record<string, string> = {}, opts: { keepData?: boolean; fresh?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-'));
+  const template = process.env.DCB_E2E_DATA_TEMPLATE;
+  if (!opts.fresh && template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
   const origin = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     // No crash-loss back-pressure unless a test asks for it (crash-loss, workers): on a machine busy
@@ -60,7 +66,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
-  // A cold start (tsx, migrations, seeding) takes seconds, and minutes on a machine busy with other
+  // A cold start (tsx, and on a fresh directory migrations and seeding) takes seconds, and minutes on a machine busy with other
   // work: wait up to just under the e2e hook timeout (240 s) rather than fail the file.
   const deadline = Date.now() + 230_000;
   for (;;) {

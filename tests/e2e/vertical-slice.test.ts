@@ -2,7 +2,8 @@
  * The foundation's vertical slice, through the browser: a dealer manager signs in, uploads a real
  * 1920x300 JPEG, the dealer's search page (another origin, mxs-style URL) shows it through the
  * embed script with the mxs inventory link, a viewable impression and a click are recorded, and
- * the dashboard counts them.
+ * the dashboard counts them. Its server starts on an empty DATA_DIR (creates the database, migrates,
+ * seeds the demo accounts), as a first `npm run dev` would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ async function dealerStats(): Promise<{ impressions: number; clicks: number }> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({}, { fresh: true });
   site = await startDealerSite(`${server.origin}/scripts/dc-banners-honda-of-demo.js`);
   browser = await launchBrowser();
   app = await newPage(browser);

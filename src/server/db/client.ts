@@ -120,6 +120,11 @@ export interface OpenOptions {
   dataMinFreeMb?: number;
   /** PostgreSQL schema to use (tables and migration journal); used by tests to isolate runs. */
   schemaName?: string;
+  /**
+   * In-memory PGlite only (no dataDir): start from this PGlite `dumpDataDir()` tarball instead of
+   * an empty cluster; used by tests to open a migrated database without migrating (test-snapshot.ts).
+   */
+  loadDataDir?: Blob;
 }
 
 /** Database.listen on a PGlite: its own listen API (notifications of the same session are delivered too). */
@@ -145,7 +150,7 @@ function listenPglite(client: PGlite): Database['listen'] {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schemaName);
   if (!opts.dataDir) {
-    const client = new PGlite();
+    const client = new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {

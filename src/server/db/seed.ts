@@ -25,12 +25,15 @@ export async function seedCatalogue(db: Db): Promise<void> {
 
 /**
  * Seeds catalogue, demo dealer and demo accounts when the database has no users.
+ * @param opts.hashPassword how the demo passwords are hashed (default argon2id, auth/password.ts);
+ *   tests pass precomputed argon2id hashes so they do not hash in every file.
  * @returns true when it seeded, false when data already existed.
  */
-export async function seedDemoData(db: Db): Promise<boolean> {
+export async function seedDemoData(db: Db, opts: { hashPassword?: (password: string) => Promise<string> } = {}): Promise<boolean> {
   const [existing] = await db.select({ n: count() }).from(users);
   if (existing && existing.n > 0) return false;
-  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(a.password)));
+  const hash = opts.hashPassword ?? hashPassword;
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hash(a.password)));
   await db.transaction(async (tx) => {
     await seedCatalogue(tx);
     const honda = CATALOGUE.find((m) => m.id === DEMO_DEALER.manufacturer);
