@@ -4,9 +4,11 @@
  * - api: server tests through fastify.inject on a fresh in-memory PGlite per file, loaded from a
  *   migrated (or migrated and seeded) dump that the globalSetup builds once per run from the
  *   migrations present (src/server/test-snapshot.ts), with the test passwords hashed once per run.
- * - api-postgres: the same server tests again on PostgreSQL, only when TEST_DATABASE_URL is set
- *   (each test file gets its own schema, migrated and then seeded with the run's password hashes,
- *   dropped afterwards).
+ * - api-postgres: the driver-sensitive server tests again on PostgreSQL (POSTGRES_TESTS below),
+ *   only when TEST_DATABASE_URL is set (each test file gets its own schema, migrated and then
+ *   seeded with the run's password hashes, dropped afterwards). The other server files test
+ *   routing, validation, headers, images and policies above the database, where PGlite and
+ *   PostgreSQL cannot differ; running them twice proved nothing new and cost minutes per landing.
  * - e2e: Playwright (playwright-core + Debian Chromium) against a real listening server; needs `npm run build` first.
  *   Its expect.poll waits up to 30 s by default (not vitest's 1 s): a poll waits for something the
  *   server or the page does eventually, which a busy machine (the suite beside a CPU hog) delays.
@@ -14,6 +16,33 @@
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['src/server/**/*.test.ts'];
+/**
+ * The server files whose outcome can depend on the database engine or its driver, by why:
+ * - SQL the engines may plan or collate differently (aggregations, sorts, ILIKE, set-based
+ *   generation, jsonb): analytics, creatives, reporting, dealer list, volume generator, configs;
+ * - concurrency: transactions, row locks, ON CONFLICT under two writers, SKIP LOCKED leases,
+ *   DDL locks (partitions, retention), advisory start-up lock: ingestion, dedup, feeds, inventory
+ *   apply, notifications, login throttle, imports, asset replacement;
+ * - the driver itself: pool, LISTEN/NOTIFY, connection loss and outages, error codes, bytea,
+ *   timestamps: db/*, dealer read model, caches (two apps on one database), observability (pool
+ *   metrics), config (DATABASE_URL), admin-create (its own connection).
+ */
+const postgresTests = [
+  'src/server/db/{availability,client,startup-lock,volume}.test.ts',
+  'src/server/tracking/{ingest,dedup-migration,tracking,forged-models}.test.ts',
+  'src/server/reporting/*.test.ts',
+  'src/server/maintenance/*.test.ts',
+  'src/server/analytics/{analytics,creatives}.test.ts',
+  'src/server/admin/{admin,admin-create,dealer-list,import-guards}.test.ts',
+  'src/server/notifications/*.test.ts',
+  'src/server/delivery/{dealer-read-model,negative-cache,caches,encode-once}.test.ts',
+  'src/server/inventory/{feeds,limits,inventory}.test.ts',
+  'src/server/auth/login-throttle.test.ts',
+  'src/server/assets/{assets,replace}.test.ts',
+  'src/server/configs/configs.test.ts',
+  'src/server/{config,hot-paths}.test.ts',
+  'src/server/observability/observability.test.ts',
+];
 const serverSetup = ['src/server/test-snapshot.ts'];
 const projects = [
   { test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/embed/**/*.test.ts'] } },
@@ -22,7 +51,7 @@ const projects = [
     ? [{
         test: {
           name: 'api-postgres',
-          include: serverTests,
+          include: postgresTests,
           globalSetup: serverSetup,
           testTimeout: 30_000,
           hookTimeout: 60_000,
