@@ -1,5 +1,5 @@
 // ESLint flat config: typescript-eslint recommended rules for all TypeScript, React hooks rules for the web app,
-// and the import boundaries between the source areas (issue 14; docs/ARCHITECTURE.md).
+// and the import boundaries between the source areas (docs/ARCHITECTURE.md).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -7,7 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 /**
- * Import boundaries (issue 14), as `no-restricted-imports` patterns on the import text. Areas are
+ * Import boundaries, as `no-restricted-imports` patterns on the import text. Areas are
  * reached by relative paths, so "leaves src/domain" is a `../` count per folder depth and "reaches
  * another area" is `../` steps followed by that area's folder name. Test files may reach across
  * (fixtures such as the seed catalogue, the server test checking the embed's slot plan); the

@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 
 /**
  * Two of Mantine's everyday components import a whole library for one small thing, which put that
- * library in every signed-in screen's first load (issue 18): ScrollArea (the shell's navigation,
+ * library in every signed-in screen's first load: ScrollArea (the shell's navigation,
  * every Table) takes `useMergeRefs` from @floating-ui/react, the popover engine (15 KB gzipped),
  * and AppShell's header takes one class name from react-remove-scroll, the modal scroll lock
  * (4 KB). For those two importers only, this resolves the import to a module with the same export

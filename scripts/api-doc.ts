@@ -1,5 +1,5 @@
 /**
- * Renders docs/API.md from the server's OpenAPI document (issue 14): the hand-written prose of
+ * Renders docs/API.md from the server's OpenAPI document: the hand-written prose of
  * docs/api/header.md, then every route grouped by tag (the document's tag order), each with its
  * method and path, access policy (`x-access`), parameters, body fields and answers from the route
  * schemas, and its notes from docs/api/routes.md ("## METHOD /path" sections, Fastify path syntax),

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures the dealer-site-facing paths on this machine and prints a Markdown
- * report (with `--write`, also to docs/PERFORMANCE.md). Issue 18: the load generator is `wrk`
+ * report (with `--write`, also to docs/PERFORMANCE.md). The load generator is `wrk`
  * (scripts/load.ts; autocannon when wrk is not installed), the servers run in their own processes
  * (scripts/bench-server.ts, with the production logging settings), and every row runs in
  * BENCH_ROUNDS (3) interleaved rounds: round 1 of every row, then round 2 of every row..., so a
@@ -219,7 +219,7 @@ http {
 /**
  * The production entry (src/server/main.ts) with WORKERS=2 on PostgreSQL in its own schema, the
  * demo dealer's rate limit off as on the bench server: the multi-process figure beside the
- * single-process rows (issue 18). Its CPU is the workers' and the primary's.
+ * single-process rows. Its CPU is the workers' and the primary's.
  */
 async function startWorkers(schema: string) {
   const server = await startServer({ WORKERS: '2', DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'info', LOG_PUBLIC_SAMPLE_RATE: '0', FEED_SCHEDULER_INTERVAL_MS: '0', NOTIFICATION_INTERVAL_MS: '0' });
@@ -371,7 +371,7 @@ async function interleaved(plan: PlannedRow[]): Promise<Map<string, Summary>> {
   return out;
 }
 
-/** Hot banner under abuse (issue 11): a flood of unique models, and maximum-size uploads. */
+/** Hot banner under abuse: a flood of unique models, and maximum-size uploads. */
 interface AbuseResult {
   label: string;
   /** The hot banner alone, just before the flood. */
@@ -389,7 +389,7 @@ interface AbuseResult {
 /**
  * The hot banner alone, then beside a flood of unique `model=` values (10 connections; each request
  * a model never asked before), then beside 4 clients uploading maximum-size (MAX_IMAGE_PIXELS)
- * JPEGs back to back, with a sign-in timed every 1.5 s during the uploads (issue 11 §8, §13).
+ * JPEGs back to back, with a sign-in timed every 1.5 s during the uploads (§13).
  */
 async function abuseRows(app: AppServer): Promise<AbuseResult> {
   const { label, assetUrl } = app;
@@ -446,7 +446,7 @@ interface CrashResult {
   rps: number;
 }
 
-/** kill -9 of the server in the middle of a sustained track load: acknowledged events against events found afterwards (issue 10). */
+/** kill -9 of the server in the middle of a sustained track load: acknowledged events against events found afterwards. */
 async function crashLoss(label: string, db: DbTarget): Promise<CrashResult> {
   const server = await startBenchServer(await dbEnv(db));
   server.child.removeAllListeners('exit');
@@ -646,13 +646,13 @@ Commands (\`{origin}\` is the bench server):
 
 ${[...summaries.values()].map((s) => `- ${s.name}: \`${s.command}\``).join('\n')}
 
-## Targets (issue 18)
+## Targets
 
 | target | measured | |
 |---|---|---|
 ${targetRows.join('\n')}
 
-## Abuse resistance (issue 11)
+## Abuse resistance
 
 | database | hot banner alone | beside a flood of unique models (10 connections) | kept | flood answered | hot banner during 4 maximum-size uploads | uploads stored | sign-in during the uploads (median / max) |
 |---|---|---|---|---|---|---|---|

@@ -1,5 +1,5 @@
 /**
- * Compiles the server (issue 17): src/server/main.ts and everything it imports from src/ ->
+ * Compiles the server: src/server/main.ts and everything it imports from src/ ->
  * one ES module, dist/server/main.js (esbuild, Node 20, source map), with npm packages left as
  * imports (resolved from node_modules at run time, so `npm ci --omit=dev` is enough to run it), and
  * the SQL migrations copied beside it (dist/server/migrations, where db/client.ts looks for them).

@@ -1,5 +1,5 @@
 /**
- * The build stamp (issue 17): dist/.build-stamp.json records a SHA-256 of every input of
+ * The build stamp: dist/.build-stamp.json records a SHA-256 of every input of
  * `npm run build` (the sources under src/ but tests, the build scripts and configs, and the
  * lockfile), so `npm start` (scripts/start.mjs) builds only when dist/ is missing or was built
  * from other sources, and starts in about a second otherwise. Plain JavaScript: it runs where only

@@ -2,7 +2,7 @@
  * `npm run docs:api`: builds the app on an in-memory database (as the tests do), asks it for its
  * OpenAPI document (GET /api/openapi.json as an admin) and writes docs/API.md from it
  * (scripts/api-doc.ts). `--check` writes nothing and exits 1 when docs/API.md is stale
- * (src/server/openapi.test.ts makes the same check inside `npm test`). Issue 14.
+ * (src/server/openapi.test.ts makes the same check inside `npm test`).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createTestApp } from '../src/server/test-app';

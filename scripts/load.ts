@@ -1,5 +1,5 @@
 /**
- * The load generator of `npm run bench` (issue 18): `wrk` (C, Debian package `wrk`) when it is on
+ * The load generator of `npm run bench`: `wrk` (C, Debian package `wrk`) when it is on
  * the PATH, so the generator is not what saturates first; autocannon's JavaScript API otherwise.
  *
  * One call is one run: `connections` connections for `seconds` seconds against one URL, with an

@@ -1,5 +1,5 @@
 /**
- * `npm start` (issue 17): runs the compiled server, dist/server/main.js, with plain node, after
+ * `npm start`: runs the compiled server, dist/server/main.js, with plain node, after
  * building it (`npm run build`: web app, embed scripts, server) only when dist/ is missing or was
  * built from other sources (scripts/build-stamp.mjs). A fresh clone still needs only
  * `npm ci && npm start`; a restart of a built tree takes about a second. Where only production

@@ -1,5 +1,5 @@
 /**
- * First-load size of each web app route (issue 18), from Vite's build manifest
+ * First-load size of each web app route, from Vite's build manifest
  * (`dist/web/.vite/manifest.json`, written by `npm run build:web`).
  *
  * A route's first load is every JavaScript and CSS file the browser fetches to draw it on a cold

@@ -58,7 +58,7 @@ export interface AdminUser {
   createdAt: string;
 }
 
-/** GET /api/admin/dashboard: the Admin Dashboard's cards (spec 01 §2, DECISIONS 18, issue 14). */
+/** GET /api/admin/dashboard: the Admin Dashboard's cards (spec 01 §2, DECISIONS 18). */
 export interface AdminDashboard {
   /** What the totals below cover: all recorded time (activeDealers: active now). */
   period: 'all';
@@ -73,7 +73,7 @@ export interface AdminDashboard {
   trends: { activeDealers: number | null; impressions: number | null; clicks: number | null; ctr: number | null };
   /** The first 5 dealers (oldest first) with all-time figures. */
   recentDealers: DealerListItem[];
-  /** Tracked events the database refused even alone, kept in event_dead_letters (issue 10). */
+  /** Tracked events the database refused even alone, kept in event_dead_letters. */
   deadLetteredEvents: number;
 }
 
@@ -100,7 +100,7 @@ export interface ClientErrorEntry {
   user: string | null;
 }
 
-/** POST /api/admin/import's answer, `{ imported }` (DECISIONS 3, issue 11 §9). */
+/** POST /api/admin/import's answer, `{ imported }` (DECISIONS 3). */
 export interface ImportResult {
   manufacturers: number;
   dealers: number;

@@ -108,7 +108,7 @@ describe('cdnAssetUrl (DECISIONS 14 b)', () => {
     const s = { ...storage, customNaming: { pattern: '{dealerId}/{manufacturer}-{model}-{size}-{color}.{ext}' } };
     expect(cdnAssetUrl(s, v)).toBe('https://cdn.example.com/assets/honda-of-demo/honda-of-demo/honda-cr-v-1920x300-{color}.jpg');
   });
-  it('leaves {constructor}, {__proto__} and {toString} as written (issue 10)', () => {
+  it('leaves {constructor}, {__proto__} and {toString} as written', () => {
     const s = { ...storage, customNaming: { pattern: '{model}-{constructor}-{__proto__}-{toString}.{ext}' } };
     // Doubled separators collapse as anywhere in the name; nothing is filled from Object.prototype.
     expect(cdnAssetUrl(s, v)).toBe('https://cdn.example.com/assets/honda-of-demo/cr-v-{constructor}-{_proto_}-{toString}.jpg');
@@ -140,7 +140,7 @@ describe('pickFallback (DECISIONS 14 c)', () => {
   });
 });
 
-describe('chooseAsset: newest first and the page trim (issue 12)', () => {
+describe('chooseAsset: newest first and the page trim', () => {
   const withTrim = (id: string, trim: string, width = 1920, height = 300): A => asset(id, 'civic', width, height, { parsedMetadata: { isValid: true, trim } });
   const header = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes, now: 0 };
 
@@ -165,7 +165,7 @@ describe('chooseAsset: newest first and the page trim (issue 12)', () => {
   });
 });
 
-describe('chooseAsset: promotion windows (issue 15)', () => {
+describe('chooseAsset: promotion windows', () => {
   const at = Date.parse('2026-07-01T12:00:00Z');
   const header = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes };
   const promo = asset('promo', 'civic', 1920, 300, { startsAt: '2026-07-01T00:00:00Z', endsAt: new Date('2026-07-08T00:00:00Z') });
@@ -184,7 +184,7 @@ describe('chooseAsset: promotion windows (issue 15)', () => {
   });
 });
 
-describe('chooseRotation and rotationPick (issue 15 A/B)', () => {
+describe('chooseRotation and rotationPick', () => {
   const q = { model: 'civic', slot: 'header' as const, variant: 'desktop' as const, sizes, now: 0 };
   it('rotates the live assets of the chosen size and trim, newest first, and nothing else', () => {
     const assets = [

@@ -15,7 +15,7 @@ export interface ChoosableAsset {
   parsedMetadata: { isValid: boolean; trim?: string };
   /** Pixels. */
   dimensions: { width: number; height: number };
-  /** Promotion window (issue 15): shown only from startsAt (inclusive) until endsAt (exclusive); absent/null = open. */
+  /** Promotion window: shown only from startsAt (inclusive) until endsAt (exclusive); absent/null = open. */
   startsAt?: Instant;
   endsAt?: Instant;
 }
@@ -82,9 +82,9 @@ export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLow
 
 /**
  * Chooses the asset a slot shows (spec 02 §4 "Preview asset choice"), scanning `assets` in the given
- * order (callers pass newest first: among equally good assets the newest wins, issue 12), the
+ * order (callers pass newest first: among equally good assets the newest wins), the
  * assets of `q.trim` (when given) ahead of the others at every step:
- * 1-2. only live assets (active and inside their promotion window at `q.now`, ms; issue 15) with
+ * 1-2. only live assets (active and inside their promotion window at `q.now`, ms) with
  *      valid parsed metadata whose model has q.model's modelKey;
  * 3. the first whose dimensions equal slotSize(q.slot, q.variant, q.sizes) exactly;
  * 4. else for header the first with width/height > 2, for primary/upsell the first with ratio <= 2;
@@ -109,7 +109,7 @@ export interface ChoiceQuery {
 }
 
 /**
- * The creatives a slot rotates (issue 15 "Creative analytics", A/B): the asset chooseAsset picks
+ * The creatives a slot rotates (A/B): the asset chooseAsset picks
  * first, then every other live asset of the same model, trim and pixel size, newest first; [] when
  * chooseAsset finds none. Banner requests pick `rotation[r % length]` with their rotation bucket
  * (rotationPick; page-constants.ts ROTATION_BUCKETS), so the creatives share the slot's impressions evenly.
@@ -139,7 +139,7 @@ export function rotationPick<T>(rotation: readonly T[], r = 0): T | undefined {
 
 /**
  * True when a creative's shape differs from its slot's by more than 1 % (width/height ratios): it is
- * then shown whole, letterboxed in the slot's box, and Preview marks it amber (issue 12).
+ * then shown whole, letterboxed in the slot's box, and Preview marks it amber.
  */
 export function shapeMismatch(creative: { width: number; height: number }, slot: { width: number; height: number }): boolean {
   const a = creative.width / creative.height;

@@ -1,4 +1,4 @@
-/** Preview's sentence for the upsell choice (issue 12). */
+/** Preview's sentence for the upsell choice. */
 import { describe, expect, it } from 'vitest';
 import { upsellChoiceText, type PreviewCandidate } from './configs';
 

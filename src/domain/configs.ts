@@ -49,7 +49,7 @@ export interface PreviewSlot {
    */
   candidates?: PreviewCandidate[];
   /**
-   * The uploaded creatives the slot rotates (issue 15, A/B; [] or one when it does not): each with the
+   * The uploaded creatives the slot rotates (A/B; [] or one when it does not): each with the
    * delivery URL of its rotation bucket (`r` = its index), the first being the slot's `assetId`.
    */
   rotation: Array<{ assetId: string; assetName: string | null; imageUrl: string }>;
@@ -67,7 +67,7 @@ export interface PreviewCandidate {
 const say = (c: PreviewCandidate) => `${c.model} (${c.label}, ${c.weight})`;
 
 /**
- * Preview's sentence for an upsell choice (issue 12), from the slot's ranked candidates:
+ * Preview's sentence for an upsell choice, from the slot's ranked candidates:
  * 'CR-V → Passport (High Priority, 8) over Pilot (Normal Priority, 5)'; when the first two have the
  * same weight it names the tie-break ('equal weights: the upsell rule's target'); one candidate is
  * 'the only candidate'; none says the slot shows the page's model itself.

@@ -39,7 +39,7 @@ export const BANNER_SIZE_PRESETS = {
 /** Max upload size per file, bytes (spec 01 §5, DECISIONS 13). */
 export const MAX_ASSET_BYTES = 2_097_152;
 /**
- * Largest image the server decodes, in pixels (width x height; issue 11 §8): banners never need
+ * Largest image the server decodes, in pixels (width x height): banners never need
  * more than about 25 MP, and a 2 MB file can hold a 16000x16000 image that costs seconds of CPU.
  */
 export const MAX_IMAGE_PIXELS = 25_000_000;
@@ -62,14 +62,14 @@ export const WIDE_HEADER_RATIO = 2;
 export const MAX_REQUESTS_PER_MINUTE = { min: 10, max: 1000, fallback: 100 } as const;
 /**
  * The tracking endpoint's per-client-IP budget as a multiple of the dealer's maxRequestsPerMinute
- * (issue 12). The dealer's limit applies per page view; one IP often carries many shoppers (a
+ *. The dealer's limit applies per page view; one IP often carries many shoppers (a
  * showroom's Wi-Fi, a mobile carrier's NAT), so the per-IP budget must be far larger: 20 × the
  * default 100 = 2,000 beacons a minute, room for about 500 page views of 3 impressions and a click
  * from one address, while one scripted client inventing page-view ids still meets a ceiling.
  */
 export const RATE_LIMIT_NAT_FACTOR = 20;
 /**
- * Page views whose tracking counters are kept at once (LRU, issue 12): enough for every page view
+ * Page views whose tracking counters are kept at once (LRU): enough for every page view
  * of a busy minute; an evicted page view only starts again from zero, and the per-IP budget still
  * bounds it.
  */
@@ -135,14 +135,14 @@ export const PERIOD_LABELS = { '24h': 'Last 24 Hours', '7d': 'Last 7 Days', '30d
 
 /**
  * Deepest nesting of arrays and objects accepted in any JSON the server reads: request bodies,
- * tracking beacons, inventory files and feeds, platform imports (issue 10 hostile input). Real
+ * tracking beacons, inventory files and feeds, platform imports. Real
  * documents nest under 10 levels; deeper ones are refused with JSON_TOO_DEEP (HTTP 400).
  */
 export const MAX_JSON_DEPTH = 64;
-/** The refusal of JSON nested deeper than MAX_JSON_DEPTH (issue 10). */
+/** The refusal of JSON nested deeper than MAX_JSON_DEPTH. */
 export const JSON_TOO_DEEP = `JSON nested too deeply (limit ${MAX_JSON_DEPTH} levels)`;
 
-/** Inventory limits (issue 5): largest upload or feed body, most vehicles in one inventory. */
+/** Inventory limits: largest upload or feed body, most vehicles in one inventory. */
 export const MAX_INVENTORY_BYTES = 20 * 1024 * 1024;
 export const MAX_VEHICLES = 50_000;
 /**
@@ -189,7 +189,7 @@ export const MAX_UNSECURED_MS = 250;
 export const FEED_MAX_REDIRECTS = 3;
 /** How often an active feed runs, milliseconds, per update frequency (spec 02 §3 InventoryFeed). */
 export const FEED_INTERVAL_MS = { hourly: 3_600_000, 'every-4-hours': 4 * 3_600_000, daily: 86_400_000 } as const;
-/** Feed runs kept per dealer, newest first; older runs are pruned (issue 10 'Retention'). */
+/** Feed runs kept per dealer, newest first; older runs are pruned. */
 export const FEED_RUNS_KEPT = 50;
 /** Priority groups of the inventory preview: score ranges (spec 02 §2 Inventory, §9). */
 export const PRIORITY_GROUPS = [
@@ -217,7 +217,7 @@ export const INVENTORY_TEXT = {
   fetchFailed: 'Failed to fetch inventory feed',
   /** The timeout message at the default FEED_TIMEOUT_MS (DECISIONS 20); feedTimeoutText for another deadline. */
   timeout: 'Request timed out after 15 seconds. The feed may be too large or the server is slow to respond.',
-  /** A run left 'running' by a stopped server, once its lease expired (issue 10 'Retention'). */
+  /** A run left 'running' by a stopped server, once its lease expired. */
   runInterrupted: 'Run interrupted: the server stopped before it finished',
   /** The feed failure box's four tips (spec 02 §8); the CORS tip reads for a server-side fetch. */
   failureTips: [
@@ -239,20 +239,20 @@ export function feedTimeoutText(ms: number): string {
 }
 
 /**
- * Upload request limits (issue 11 §11): at most MAX_UPLOAD_FILES files per asset upload request
+ * Upload request limits: at most MAX_UPLOAD_FILES files per asset upload request
  * (the web app sends one per request; API clients may batch), each at most MAX_ASSET_BYTES, and a
  * file name of at most MAX_FILENAME_LENGTH characters (real banner names are under 80).
  */
 export const MAX_UPLOAD_FILES = 20;
 export const MAX_FILENAME_LENGTH = 200;
-/** The refusals that name each upload limit (issue 11 §11). */
+/** The refusals that name each upload limit. */
 export const UPLOAD_TEXT = {
   tooManyFiles: `Too many files: at most ${MAX_UPLOAD_FILES} per upload`,
   filenameTooLong: `File name is too long: at most ${MAX_FILENAME_LENGTH} characters`,
 } as const;
 
 /**
- * Length limits of stored free text in API bodies and imports (issue 11 §11), characters:
+ * Length limits of stored free text in API bodies and imports, characters:
  * ids and slugs, names, model/map keys, colours, patterns, URLs, domains, list lengths and map
  * sizes. Generous for real data (the catalogue's longest name is under 40 characters), small
  * enough that no single field can bloat a row, a cache entry or a page.
@@ -272,7 +272,7 @@ export const TEXT_LIMITS = {
 } as const;
 
 /**
- * How Analytics and the weekly report name a creative that is not an uploaded asset (issue 15), by
+ * How Analytics and the weekly report name a creative that is not an uploaded asset, by
  * CreativePerformance.kind; an asset goes by its file name, or DELETED_ASSET_LABEL once deleted.
  */
 export const CREATIVE_LABELS: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * Conversion attribution (issue 13): a conversion counts only after a banner click in the same
+ * Conversion attribution: a conversion counts only after a banner click in the same
  * browser session, within CONVERSION_WINDOW_MS of that click, once per click.
  */
 

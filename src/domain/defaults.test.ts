@@ -65,7 +65,7 @@ describe('defaultBranding, defaultNotifications, emptyFallbackAssets (spec 01 §
 });
 
 describe('defaultSecurity (spec 01 §9)', () => {
-  it("allows the dealer site's host and respects Do-Not-Track / GPC (issue 13)", () => {
+  it("allows the dealer site's host and respects Do-Not-Track / GPC", () => {
     const s = defaultSecurity('https://www.hondaofdemo.com/');
     expect(s).toEqual({ allowedDomains: ['www.hondaofdemo.com'], enableCors: true, requireHttps: true, rateLimitEnabled: true, maxRequestsPerMinute: 100, respectDoNotTrack: true });
     expect(securitySchema.safeParse(s).success).toBe(true);

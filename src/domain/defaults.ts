@@ -67,7 +67,7 @@ export function defaultBranding(): Branding {
 /**
  * Default security (spec 01 §9): allowed domains [hostname of `websiteUrl`] ([] when it is not an
  * absolute URL), CORS on, HTTPS required, rate limit on at 100 requests per minute; Do-Not-Track
- * and Global Privacy Control respected (issue 13).
+ * and Global Privacy Control respected.
  */
 export function defaultSecurity(websiteUrl: string): Security {
   let host = '';

@@ -1,8 +1,8 @@
 /**
- * The demo data's facts (spec 01 §9, DECISIONS 4, issue 11): the demo dealer and the three demo
+ * The demo data's facts (spec 01 §9, DECISIONS 4): the demo dealer and the three demo
  * accounts. Plain data in domain so the seed (server/db/seed.ts) that writes them and the sign-in
  * hint (server/auth/routes.ts) that lists them share one copy without a feature importing the
- * seed module (issue 14).
+ * seed module.
  */
 import type { Role } from './schemas';
 
@@ -21,7 +21,7 @@ export const DEMO_LOCAL_DOMAINS = ['localhost', '127.0.0.1'];
 
 /**
  * Demo accounts; their passwords are public by design and listed on the sign-in screen while
- * SEED_DEMO is on and the account still has this password (users.demo_password, issue 11).
+ * SEED_DEMO is on and the account still has this password (users.demo_password).
  */
 export const DEMO_ACCOUNTS: ReadonlyArray<{ email: string; password: string; role: Role; name: string; dealerId: string | null }> = [
   { email: 'admin@dc-banners.com', password: 'admin123', role: 'admin', name: 'Alex Admin', dealerId: null },

@@ -2,7 +2,7 @@
  * The per-dealer configuration the server injects into the embed bundle: the bundle contains the
  * JS string literal "__DC_BANNERS_CONFIG__", which the server replaces with a JSON object literal.
  * A contract between server (server/scripts/service.ts) and embed (src/embed), so it lives in
- * domain, which both may import (issue 14).
+ * domain, which both may import.
  */
 export interface EmbedConfig {
   dealerId: string;

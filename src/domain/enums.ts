@@ -1,6 +1,6 @@
 /**
  * The product's fixed value lists (roles, providers, slots, periods, ...) as plain `as const`
- * arrays with their union types, in a module that does not import zod (issue 18): a web screen
+ * arrays with their union types, in a module that does not import zod: a web screen
  * that only lists or picks one of these values (a Select's options, a period switch) imports them
  * from here and so does not download zod. schemas.ts builds its `z.enum` schemas from these arrays
  * and re-exports them, so server code keeps importing them from there.

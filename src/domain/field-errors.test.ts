@@ -1,4 +1,4 @@
-/** Validation messages in the user's words (issue 16). */
+/** Validation messages in the user's words. */
 import { describe, expect, it } from 'vitest';
 import { inUserWords, parseFieldErrors } from './field-errors';
 

@@ -1,5 +1,5 @@
 /**
- * Validation messages in the user's words (issue 16). The server refuses a bad value with a 400
+ * Validation messages in the user's words. The server refuses a bad value with a 400
  * whose message names each wrong field, "security.maxRequestsPerMinute: Invalid input: expected
  * int, received number; websiteUrl: must be a URL starting with http:// or https://"
  * (server/validation.ts); `parseFieldErrors` splits such a message into one entry per field path,

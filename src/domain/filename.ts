@@ -60,7 +60,7 @@ export function parseAssetFilename(filename: string): ParsedFilename {
  * Output: `{ ok: true, parsed }` for a valid name, else `{ ok: false, error, suggestion }` with
  * error TEXT.invalidFilename and suggestion TEXT.invalidFilenameHint. The extension itself is not
  * checked here (file type is checked on the bytes, DECISIONS 10, 13). A name longer than
- * MAX_FILENAME_LENGTH is refused with UPLOAD_TEXT.filenameTooLong before it is parsed (issue 11 §11).
+ * MAX_FILENAME_LENGTH is refused with UPLOAD_TEXT.filenameTooLong before it is parsed.
  */
 export function validateAssetFilename(
   filename: string,

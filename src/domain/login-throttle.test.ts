@@ -4,7 +4,7 @@ import { LOGIN_THROTTLE, accountLockRemainingMs, lockMsAfter, lockRemainingMs, t
 const MIN = 60_000;
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
-describe('per-account sign-in throttle (issue 11)', () => {
+describe('per-account sign-in throttle', () => {
   it('locks from the 5th failure for 1 minute, doubling per further failure up to 15 minutes', () => {
     expect([1, 2, 3, 4].map(lockMsAfter)).toEqual([0, 0, 0, 0]);
     expect([5, 6, 7, 8, 9, 10, 50, 5000].map((n) => lockMsAfter(n) / MIN)).toEqual([1, 2, 4, 8, 15, 15, 15, 15]);

@@ -110,7 +110,7 @@ describe('plural', () => {
   });
 });
 
-describe('ctrBetter (issue 15 A/B verdicts)', () => {
+describe('ctrBetter', () => {
   it('is true only when the higher CTR is significant at 95 % (one-sided z >= 1.645)', () => {
     expect(ctrBetter({ clicks: 41, impressions: 401 }, { clicks: 2, impressions: 401 })).toBe(true);
     // 3.0 % vs 2.5 % over 1,000 impressions each: z = 0.68, not yet.

@@ -18,7 +18,7 @@ export function performanceScore(ctrPercent: number | null): number {
 }
 
 /**
- * How many decimals each kind of figure shows, on every screen (issue 16): the same number never
+ * How many decimals each kind of figure shows, on every screen: the same number never
  * reads "5.0%" on one screen and "5.00%" on another.
  * - CTR (click-through rate, a percentage of impressions): two decimals, "3.50%" (spec 02 §2's
  *   dashboard and analytics reading; spec 01 §2's "one decimal" on the admin dealer cards yields to
@@ -54,7 +54,7 @@ export function formatCount(value: number): string {
 const PLURAL_RULES = new Intl.PluralRules('en-US');
 
 /**
- * A count and its noun, the one helper for every "N things" text (issue 15): "1 conversion",
+ * A count and its noun, the one helper for every "N things" text: "1 conversion",
  * "0 conversions", "1,234 clicks"; `many` for irregular plurals (plural(2, 'entry', 'entries')).
  */
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -93,7 +93,7 @@ export function conversionRate(conversions: number, clicks: number): number | nu
 }
 
 /**
- * True when CTR `a` is higher than CTR `b` at 95 % confidence (issue 15, A/B rotations): a one-sided
+ * True when CTR `a` is higher than CTR `b` at 95 % confidence (A/B rotations): a one-sided
  * two-proportion z-test on clicks out of impressions, z >= 1.645. False when either has no impressions.
  */
 export function ctrBetter(a: { clicks: number; impressions: number }, b: { clicks: number; impressions: number }): boolean {

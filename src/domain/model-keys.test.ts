@@ -61,7 +61,7 @@ describe('canonicalModel', () => {
   });
 });
 
-describe('canonicalModel with names of Object.prototype members (issue 10 hostile input)', () => {
+describe('canonicalModel with names of Object.prototype members', () => {
   it('treats them as ordinary model names, not as inherited alias entries', () => {
     expect(canonicalModel('constructor')).toBe('constructor');
     expect(canonicalModel('Constructor')).toBe('constructor');

@@ -1,5 +1,5 @@
 /**
- * Display names of models (issue 15): screens show a model as its manufacturer's catalogue writes
+ * Display names of models: screens show a model as its manufacturer's catalogue writes
  * it ('CR-V', 'Civic Type R'), never as the lower-case canonical key ('cr-v', 'civic-type-r') the
  * mappings, rules, inventory and analytics store. Pure; used by the web app with the catalogue of
  * GET /api/dealers/:dealerId/models.

@@ -1,6 +1,6 @@
 /**
- * Dealer notifications (spec 01 §5 "notifications", §9 defaults; issue 15 "Notifications that
- * notify"): when each e-mail is due, the key that makes it go out once, and its text. Pure: the
+ * Dealer notifications (spec 01 §5 "notifications", §9 defaults): when
+ * each e-mail is due, the key that makes it go out once, and its text. Pure: the
  * server's notification job (server/notifications) reads the figures and calls these.
  *
  * - `performanceAlerts`: CTR over the last 7 days below the dealer's `alertThreshold` (percent),
@@ -212,7 +212,7 @@ export interface WeeklyFigures {
   /** Per model (display name), any order; the report lists the top WEEKLY_REPORT_TOP by clicks, then impressions. */
   models: Array<{ model: string; impressions: number; clicks: number }>;
   /**
-   * Per creative and slot (issue 15), any order: `name` is the asset's file name, or what showed
+   * Per creative and slot, any order: `name` is the asset's file name, or what showed
    * instead ('Placeholder', 'CDN image', 'Fallback image'); the report lists the top WEEKLY_REPORT_TOP
    * by clicks, then impressions.
    */

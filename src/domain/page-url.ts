@@ -12,7 +12,7 @@ export function pathSegments(url: URL): string[] {
 }
 
 /**
- * A page URL as beacons carry and events store it (issue 13, privacy by default): origin and path
+ * A page URL as beacons carry and events store it (privacy by default): origin and path
  * plus the `kept` query parameters (the providers' model, type and trim filters); every other query
  * parameter and the hash are dropped (a lead page's name, e-mail or phone never leaves the
  * browser). Null when not a URL.

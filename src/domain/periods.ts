@@ -1,5 +1,5 @@
 /**
- * The one time module (issue 14): which hours a reporting period covers, the previous period it is
+ * The one time module: which hours a reporting period covers, the previous period it is
  * compared with, the chart buckets, and the labels that say which period a figure covers.
  * Everything is computed from an explicit `now` and in UTC (the hourly rollups are UTC hours:
  * DECISIONS 18-19), whatever the process time zone, so the result never depends on the clock or
@@ -116,7 +116,7 @@ export function bucketKeys(window: TimeWindow, unit: PeriodUnit): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Labels: what every admin and dealer figure says about its period (issue 14). One place.
+// Labels: what every admin and dealer figure says about its period. One place.
 
 /** What a figure covers: all recorded time, or an analytics period. */
 export type FigurePeriod = AnalyticsPeriod | 'all';

@@ -99,7 +99,7 @@ describe('modelFromPageUrl', () => {
   });
 });
 
-describe('trimFromPageUrl (issue 12)', () => {
+describe('trimFromPageUrl', () => {
   it("reads each provider's trim parameter", () => {
     expect(trimFromPageUrl('mxs', 'https://d.example/new-inventory?model=civic&trim=Sport')).toBe('Sport');
     expect(trimFromPageUrl('dealer-inspire', 'https://d.example/new-vehicles/?_dFR%5Btrim%5D%5B0%5D=EX-L')).toBe('EX-L');
@@ -108,7 +108,7 @@ describe('trimFromPageUrl (issue 12)', () => {
   });
 });
 
-describe('privacySafeUrl (issue 13)', () => {
+describe('privacySafeUrl', () => {
   it('keeps origin, path and the model filters; drops every other parameter and the hash', () => {
     expect(privacySafeUrl('https://d.example/contact?name=Jane+Doe&email=j%40x.com&phone=555&model=civic#lead', ALL_KEPT_PARAMS)).toBe('https://d.example/contact?model=civic');
     expect(privacySafeUrl('https://d.example/new-vehicles/?_dFR%5Bmodel%5D%5B0%5D=CR-V&_dFR%5Btype%5D%5B0%5D=New&utm_source=x', ALL_KEPT_PARAMS)).toBe(

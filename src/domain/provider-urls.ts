@@ -54,7 +54,7 @@ export function modelFromPageUrl(provider: Provider, pageUrl: string): string | 
 }
 
 /**
- * The trim in a dealer's search page URL, when it carries one (issue 12): `trim` for mxs and custom,
+ * The trim in a dealer's search page URL, when it carries one: `trim` for mxs and custom,
  * `_dFR[trim][0]` for dealer-inspire; trimmed, null when absent, empty or not a URL.
  */
 export function trimFromPageUrl(provider: Provider, pageUrl: string): string | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidTimeZone, nextBoundary, parseWindowInput, scheduleStatus, utcToZonedLocal, zonedLocalToUtc } from './schedule';
 
-describe('promotion windows (issue 15)', () => {
+describe('promotion windows', () => {
   const w = { startsAt: '2026-07-01T00:00:00Z', endsAt: new Date('2026-07-08T00:00:00Z') };
   it('is scheduled before the start, live from it (inclusive), expired from the end (exclusive)', () => {
     expect(scheduleStatus(w, Date.parse('2026-06-30T23:59:59.999Z'))).toBe('scheduled');

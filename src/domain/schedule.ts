@@ -1,5 +1,5 @@
 /**
- * Promotion schedules (issue 15 "Promotion schedule"): an asset may carry an optional start and
+ * Promotion schedules: an asset may carry an optional start and
  * end instant; it is shown only inside [startsAt, endsAt) (start inclusive, end exclusive).
  * Instants are stored in UTC; a dealer enters local date-times in the dealer's IANA time zone
  * (the `timeZone` dealer setting), converted here with `Intl` only (no Node or DOM globals), so
@@ -31,7 +31,7 @@ export function instantMs(v: Instant): number | null {
 
 /**
  * The status of a window at `now` (ms or Date): 'scheduled' before startsAt, 'expired' from endsAt
- * on, else 'live' (no window at all is always live). Issue 15.
+ * on, else 'live' (no window at all is always live).
  */
 export function scheduleStatus(a: Scheduled, now: number | Date): ScheduleStatus {
   const t = typeof now === 'number' ? now : now.getTime();
@@ -43,7 +43,7 @@ export function scheduleStatus(a: Scheduled, now: number | Date): ScheduleStatus
 }
 
 /**
- * True when an asset may be shown at `now`: active and inside its window (issue 15). Delivery,
+ * True when an asset may be shown at `now`: active and inside its window. Delivery,
  * Preview and Free up space all decide what shows with this.
  */
 export function isLive(a: Scheduled & { isActive: boolean }, now: number | Date): boolean {
@@ -115,7 +115,7 @@ export function isValidTimeZone(tz: string): boolean {
 }
 
 // The dealer `timeZone` setting's schema (timeZoneSchema) is in schemas.ts: this module does not
-// import zod, so the web screens that show promotion windows do not download it (issue 18).
+// import zod, so the web screens that show promotion windows do not download it.
 
 /**
  * The UTC instant of a wall-clock date-time (`YYYY-MM-DDTHH:mm[:ss]`, no offset) in `timeZone`.

@@ -33,10 +33,10 @@ import {
   type BannerSlot,
 } from './enums';
 
-// The value lists live in the zod-free enums.ts (issue 18: screens that only list them do not download zod).
+// The value lists live in the zod-free enums.ts (screens that only list them do not download zod).
 export * from './enums';
 
-/** A map (record) of at most TEXT_LIMITS.mapEntries entries (issue 11 §11). */
+/** A map (record) of at most TEXT_LIMITS.mapEntries entries. */
 const fewEntries = (o: Record<string, unknown>) => Object.keys(o).length <= TEXT_LIMITS.mapEntries;
 const TOO_MANY_ENTRIES = `must have at most ${TEXT_LIMITS.mapEntries} entries`;
 
@@ -214,10 +214,10 @@ export const securitySchema = z.object({
   enableCors: z.boolean(),
   requireHttps: z.boolean(),
   rateLimitEnabled: z.boolean(),
-  /** 10..1000; missing: 100 (spec 01 §5 'empty means 100', applied by the server, issue 14). */
+  /** 10..1000; missing: 100 (spec 01 §5 'empty means 100', applied by the server). */
   maxRequestsPerMinute: z.number().int().min(MAX_REQUESTS_PER_MINUTE.min).max(MAX_REQUESTS_PER_MINUTE.max).default(MAX_REQUESTS_PER_MINUTE.fallback),
   /**
-   * Honour the visitor's Do-Not-Track / Global Privacy Control signal (issue 13): banners still
+   * Honour the visitor's Do-Not-Track / Global Privacy Control signal: banners still
    * show, but the script sends no beacon and stores nothing in the browser (the track route also
    * drops beacons carrying `DNT: 1` or `Sec-GPC: 1`). On unless turned off; a body or import
    * without it gets the default (true), anything but a boolean is refused.
@@ -251,14 +251,14 @@ export const dealerSchema = z.object({
   branding: brandingSchema,
   security: securitySchema,
   notifications: notificationsSchema,
-  /** The IANA time zone promotion schedules are entered and shown in (issue 15): the dealer's setting, else the server's zone. */
+  /** The IANA time zone promotion schedules are entered and shown in: the dealer's setting, else the server's zone. */
   timeZone: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Dealer = z.infer<typeof dealerSchema>;
 
-/** The dealer `timeZone` setting: an IANA zone name (issue 15). */
+/** The dealer `timeZone` setting: an IANA zone name. */
 export const timeZoneSchema = z.string().trim().max(64).refine(isValidTimeZone, 'must be an IANA time zone such as America/New_York');
 
 // ---------------------------------------------------------------------------------------------
@@ -301,15 +301,15 @@ export const assetSchema = z.object({
   createdAt: z.string(),
   /** URL of the image bytes for the signed-in app. */
   url: z.string(),
-  /** Promotion window (issue 15), ISO 8601 UTC instants: shown from startsAt (inclusive) until endsAt (exclusive); null = open. */
+  /** Promotion window, ISO 8601 UTC instants: shown from startsAt (inclusive) until endsAt (exclusive); null = open. */
   startsAt: z.string().nullable(),
   endsAt: z.string().nullable(),
   /** Where the window stands at the server's time of the answer: 'scheduled' (before), 'live', 'expired' (after). */
   schedule: z.enum(SCHEDULE_STATUSES),
-  /** Earlier files of this creative, oldest first (issue 15 "replace in place"; its id, statistics and settings stay). */
+  /** Earlier files of this creative, oldest first (its id, statistics and settings stay). */
   replacements: z.array(assetReplacementSchema),
   /**
-   * In the Asset Manager's list (issue 15): "Will never show: …" when delivery can never choose the
+   * In the Asset Manager's list: "Will never show: …" when delivery can never choose the
    * asset (its model is none of the dealer's models or upsell targets), with the nearest model; else null.
    */
   neverShows: z.string().nullable(),
@@ -331,9 +331,9 @@ export const sessionUserSchema = z.object({
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const loginBodySchema = z.object({
-  // 254: the longest usable address (RFC 5321); also bounds the sign-in throttle's key (issue 11).
+  // 254: the longest usable address (RFC 5321); also bounds the sign-in throttle's key.
   email: z.email('Email must be a valid email address').max(254, 'Email must be at most 254 characters'),
-  // Passwords are at most TEXT_LIMITS.password characters when set (admin/users.ts), so no longer one can match (issue 11 §11).
+  // Passwords are at most TEXT_LIMITS.password characters when set (admin/users.ts), so no longer one can match.
   password: z.string().min(1, 'Password is required').max(TEXT_LIMITS.password, `Password must be at most ${TEXT_LIMITS.password} characters`),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
@@ -342,7 +342,7 @@ export type LoginBody = z.infer<typeof loginBodySchema>;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** A string of at most `max` characters with no control characters or broken surrogates (hostile-input boundary, issue 10). */
+/** A string of at most `max` characters with no control characters or broken surrogates (hostile-input boundary). */
 export const safeText = (max: number) =>
   z.string().max(max).refine((v) => !UNSAFE_TEXT.test(v), 'must not contain control characters');
 
@@ -362,17 +362,17 @@ export const assetQuerySchema = z.object({
   scale: z.enum(['1', '2']).default('1').transform(Number),
   /** '1': the slot's placeholder whatever was chosen (the embed script's one swap after a failed image load, spec 02 §4). */
   placeholder: z.literal('1').optional(),
-  /** Rotation bucket, 0 to ROTATION_BUCKETS - 1 (the embed script's per-session draw): which creative of the slot's rotation shows (issue 15). */
+  /** Rotation bucket, 0 to ROTATION_BUCKETS - 1 (the embed script's per-session draw): which creative of the slot's rotation shows. */
   r: z.coerce.number().int().min(0).max(ROTATION_BUCKETS - 1).optional(),
 });
 export type AssetQuery = z.infer<typeof assetQuerySchema>;
 
 /**
- * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25; issue 10). Every string is
+ * Body of POST /api/analytics/track (spec 01 §7, DECISIONS 17, 25). Every string is
  * bounded and free of control characters; `model` is reduced to its comparison key
  * (beaconModelKey: modelKey, then letters and digits only, so "CR-V" -> "crv" and "=cmd" -> "cmd") and refused
  * when nothing remains; `url` is empty or an http(s) URL (the server stores only its privacy-safe
- * form, issue 13); impressions and clicks name their slot type and page view (`pv`); conversions
+ * form); impressions and clicks name their slot type and page view (`pv`); conversions
  * name the page view of the banner click they are attributed to (`pv`) and may carry the site's
  * lead id (`leadId`, counted once per dealer and lead).
  */
@@ -390,19 +390,19 @@ export const trackBodySchema = z.object({
     .optional()
     .default(''),
   /**
-   * The page view the banner was rendered in (PAGE_VIEW_ID), required for every event (issue 11 §5):
-   * for a conversion, the page view of the banner click it is attributed to (issue 13).
+   * The page view the banner was rendered in (PAGE_VIEW_ID), required for every event:
+   * for a conversion, the page view of the banner click it is attributed to.
    */
   pv: z.string().regex(PAGE_VIEW_ID, 'must be a page-view id (8-64 letters, digits, _ or -)').optional(),
   /**
    * Conversions only, optional: the dealer site's lead id (trimmed; empty is none); one conversion
-   * per dealer and lead (issue 13). The server stores only its SHA-256.
+   * per dealer and lead. The server stores only its SHA-256.
    */
   leadId: safeText(100)
     .transform((v) => v.trim() || undefined)
     .optional(),
   /**
-   * Impressions and clicks (issue 15): the banner request the slot showed (its image URL, or just
+   * Impressions and clicks: the banner request the slot showed (its image URL, or just
    * its query), from which the server works out the creative as the image answer did. One that is
    * not a banner request is ignored (the event still counts, its creative unknown).
    */
@@ -528,7 +528,7 @@ export interface DealerAnalytics {
   series: Array<{ bucket: string; impressions: number; clicks: number; conversions: number }>;
   /** Time of the latest recorded event hour, or null when there is none. */
   lastUpdated: string | null;
-  /** Per creative and slot type (issue 15), by impressions, descending. */
+  /** Per creative and slot type, by impressions, descending. */
   creatives: CreativePerformance[];
   /** Share of the period's impressions that showed a placeholder, percent (null without impressions). */
   placeholderShare: number | null;
@@ -536,7 +536,7 @@ export interface DealerAnalytics {
   needBanner: Array<{ model: string; slot: string; impressions: number }>;
 }
 
-/** What a creative did in a period (issue 15 "Creative analytics"). */
+/** What a creative did in a period. */
 export interface CreativePerformance {
   /** The asset id, 'cdn', 'fallback', 'placeholder', or '' for events stored before creatives were recorded. */
   creative: string;

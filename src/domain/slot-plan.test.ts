@@ -1,5 +1,5 @@
 /**
- * The one slot-choice function (issue 12): page model resolution, the three upsell strategies and
+ * The one slot-choice function: page model resolution, the three upsell strategies and
  * inventory weights, on the built-in Honda catalogue.
  */
 import { describe, expect, it } from 'vitest';

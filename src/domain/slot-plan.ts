@@ -1,5 +1,5 @@
 /**
- * What a dealer-site slot shows, decided in one place (issue 12; spec 02 §4 "Preview asset choice",
+ * What a dealer-site slot shows, decided in one place (spec 02 §4 "Preview asset choice",
  * DECISIONS 14): the page model is resolved through the dealer's mappings and the catalogue, and the
  * upsell slot's model is chosen among its candidates by the dealer's inventory weights. The delivery
  * endpoint, the banner Preview, the embed script's per-page plan and the script page summary all

@@ -1,6 +1,6 @@
 /**
- * Golden test of the user-facing texts the spec fixes (issue 14 "one golden test asserting every
- * spec text literally"): every quoted error message, empty state, title, label and button text of
+ * Golden test of the user-facing texts the spec fixes, one golden test asserting every
+ * spec text literally: every quoted error message, empty state, title, label and button text of
  * /work/shared/spec 01 and 02, typed here from the spec (never read from the implementation), and
  * compared with the constant the app renders, or, where the app has no constant, found verbatim
  * in the source file that renders it. Where DECISIONS.md changes a text, the DECISIONS text is the

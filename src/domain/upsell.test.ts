@@ -104,7 +104,7 @@ describe('optimalUpsellRules (spec 01 §9)', () => {
     expect(rules).toEqual({ civic: 'civic', accord: 'cr-v', 'cr-v': 'hr-v', 'hr-v': 'cr-v' });
   });
 
-  it('keys rules by any model name, "__proto__" and "constructor" included (issue 10)', () => {
+  it('keys rules by any model name, "__proto__" and "constructor" included', () => {
     const breakdown = JSON.parse(
       '{"__proto__": {"totalUnits": 12, "agedUnits": 0, "trims": {"lx": 5, "sport": 7}}, "constructor": {"totalUnits": 3, "agedUnits": 0, "trims": {"lx": 3}}}',
     ) as Record<string, UpsellBreakdown>;

@@ -31,7 +31,7 @@ function byModel<T>(rec: Record<string, T>, model: string): T | undefined {
 }
 
 /**
- * Orders upsell candidates (issue 12 "Inventory weights matter"): the higher inventory weight first
+ * Orders upsell candidates: the higher inventory weight first
  * (so a Low Priority model, weight 1-3, is never chosen while a Normal or High one is a candidate);
  * on equal weight the first candidate when `ruleFirst` (it is the strategy's own rule: the dealer's
  * explicit choice), then the higher inventory priority score, then the given (catalogue) order.
@@ -57,7 +57,7 @@ export function rankCandidates(candidates: string[], weights: Record<string, num
  *    (shown as 'Higher Trim').
  * 2. Among the candidates (other than the model itself) whose own breakdown has >= 5 total units,
  *    >= 2 distinct trims and agedUnits / totalUnits < 0.6, the best by rankCandidates (higher
- *    `weights` first, then higher priority score, then the order of `candidates`; issue 12) ->
+ *    `weights` first, then higher priority score, then the order of `candidates`) ->
  *    model -> candidate (as written in `candidates`). A candidate absent from the breakdown does
  *    not qualify.
  * 3. The existing rule's target, when that target is in stock (its breakdown has totalUnits > 0;
@@ -71,7 +71,7 @@ export function optimalUpsellRules(input: {
   breakdown: Record<string, UpsellBreakdown>;
   candidates: Record<string, string[]>;
   existing: Record<string, string>;
-  /** Model -> inventory weight 1..10 (issue 12): qualifying candidates are ranked by rankCandidates. */
+  /** Model -> inventory weight 1..10: qualifying candidates are ranked by rankCandidates. */
   weights?: Record<string, number>;
 }): Record<string, string> {
   const scores = Object.fromEntries(Object.entries(input.breakdown).flatMap(([m, b]) => (b.priorityScore === undefined ? [] : [[m, b.priorityScore]])));

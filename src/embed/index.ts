@@ -1,5 +1,5 @@
 /**
- * dc-banners embed script (spec 01 §1, §4, §7, §9; DECISIONS 14-16; issues 12, 13), served per
+ * dc-banners embed script (spec 01 §1, §4, §7, §9; DECISIONS 14-16), served per
  * dealer at /scripts/dc-banners-{dealerId}.js with its configuration injected by the server.
  *
  * Slots: each [dc-banner type="..."] shortcode (straight or curly quotes, any case) becomes a slot
@@ -42,10 +42,10 @@ interface Banner {
   type: Slot;
   /** Key of the page view the banner last rendered for: path, model and trim. */
   view: string;
-  /** Random id of that page view, sent with its impression, click and conversion (issue 11 §5). */
+  /** Random id of that page view, sent with its impression, click and conversion. */
   pv: string;
   model: string;
-  /** The image element showing the creative: its URL's query names the creative in beacons (issue 15). */
+  /** The image element showing the creative: its URL's query names the creative in beacons. */
   img?: HTMLImageElement;
   counted: boolean;
   /** The creative (or its placeholder) has been drawn. */
@@ -73,7 +73,7 @@ const LAST_CLICK_KEY = 'dcb_c';
   const config = raw as EmbedConfig;
   /** Do-Not-Track or Global Privacy Control, when the dealer respects them: show banners, send and store nothing. */
   const quiet = config.respectDnt && optedOut();
-  /** The session's rotation bucket: which creative of a rotation this shopper sees (issue 15). */
+  /** The session's rotation bucket: which creative of a rotation this shopper sees. */
   const bucket = rotationBucket(quiet);
   const banners: Banner[] = [];
   const bound = new WeakSet<Element>();
@@ -97,7 +97,7 @@ const LAST_CLICK_KEY = 'dcb_c';
   /**
    * Sends one event of a banner `b` (for a conversion, the last click's): its slot type, page view
    * and, for impressions and clicks, its image URL, from which the server knows the creative shown
-   * (after a failed image, the placeholder's; issue 15). Clicks use sendBeacon (it survives the
+   * (after a failed image, the placeholder's). Clicks use sendBeacon (it survives the
    * navigation that follows); the rest use a keepalive fetch, retried up to twice, 1-3 s apart,
    * when the server answers 503 (its buffer is full or behind, or it is restarting).
    */

@@ -5,7 +5,7 @@ describe('embed helpers', () => {
   it('finds shortcodes with either quote style', () => {
     expect(shortcodeTypes(`a [dc-banner type="header"] b [dc-banner type='upsell'] [dc-banner type="sidebar"]`)).toEqual(['header', 'upsell']);
   });
-  it('finds curly-quoted, upper-case, unquoted and spaced shortcodes (issue 13)', () => {
+  it('finds curly-quoted, upper-case, unquoted and spaced shortcodes', () => {
     const text = '[dc-banner type=”primary”] [DC-BANNER TYPE=“Header”] [dc-banner type=upsell] [dc-banner  type = \u2018header\u2019 ] [dc-banner type="sidebar"]';
     expect(shortcodeTypes(text)).toEqual(['primary', 'header', 'upsell', 'header']);
   });

@@ -8,7 +8,7 @@ export type Slot = 'header' | 'primary' | 'upsell';
 /**
  * Matches [dc-banner type="header"]: straight or curly quotes (WordPress's texturizer and word
  * processors write type=”primary”; any one non-word character counts as a quote), any case, any
- * spacing, quotes optional (issue 13). Written `d[c]` so that the inline snippet's own source, which
+ * spacing, quotes optional. Written `d[c]` so that the inline snippet's own source, which
  * is text in the page, never contains what it looks for (else every scan of the page would find it
  * and walk all its text).
  */

@@ -2,7 +2,7 @@
  * Shortcodes to slot elements, shared by the inline snippet (snippet.ts) and the main script
  * (index.ts): a text node's shortcodes are blanked and a `<div class="dc-banner"
  * data-dc-type="...">` per shortcode is inserted right after it. The text node itself is never
- * removed or replaced (a framework such as React may own it; issue 13).
+ * removed or replaced (a framework such as React may own it).
  */
 import { mayHoldShortcode, SHORTCODE, shortcodeTypes } from './shortcodes';
 import { MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
@@ -77,7 +77,7 @@ export function addedRoots(records: MutationRecord[]): Node[] {
 }
 
 /**
- * This browser session's rotation bucket (issue 15, A/B): a whole number below ROTATION_BUCKETS,
+ * This browser session's rotation bucket (A/B): a whole number below ROTATION_BUCKETS,
  * drawn once and kept in sessionStorage, so a shopper sees the same creative on every page of a
  * visit (and the browser cache serves it); the server shows `rotation[r % n]`. 0 when `quiet`
  * (Do-Not-Track or Global Privacy Control: nothing is stored, and nothing is counted either) or
@@ -92,5 +92,5 @@ export function rotationBucket(quiet: boolean): number {
 }
 const BUCKET_KEY = 'dcb_r';
 
-/** True when the browser signals Do-Not-Track or Global Privacy Control (issue 13). */
+/** True when the browser signals Do-Not-Track or Global Privacy Control. */
 export const optedOut = (): boolean => navigator.doNotTrack == '1' || !!(navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl;

@@ -1,5 +1,5 @@
 /**
- * The inline snippet handed out with the embed script (issue 13: "a tag that costs the page
+ * The inline snippet handed out with the embed script ("a tag that costs the page
  * nothing"), generated per dealer and pasted in the page's <head> before the async script tag.
  * Inline, so it runs while the page parses without waiting for the network: a MutationObserver
  * takes each shortcode as the parser adds it (slots.ts: the text blanked, a slot element inserted

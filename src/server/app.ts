@@ -60,18 +60,18 @@ declare module 'fastify' {
     events: EventIngestor;
     feeds: FeedScheduler;
     maintenance: MaintenanceScheduler;
-    /** Dealer notification e-mails (issue 15). */
+    /** Dealer notification e-mails. */
     notifications: NotificationScheduler;
-    /** CDN auto-discovery answers, probed through the outbound guard (issue 11 §7). */
+    /** CDN auto-discovery answers, probed through the outbound guard. */
     cdnProbes: CdnProber;
-    /** Prometheus metrics of this app and process (issue 17, observability/metrics.ts). */
+    /** Prometheus metrics of this app and process (observability/metrics.ts). */
     metrics: AppMetrics;
-    /** The banner and beacon hot paths (issue 18, hot-paths.ts). */
+    /** The banner and beacon hot paths (hot-paths.ts). */
     bannerHotPath: BannerHotPath;
     beaconHotPath: BeaconHotPath;
     /** What a tracking beacon goes through once read (tracking/intake.ts). */
     beaconIntake: BeaconIntake;
-    /** The current time for reporting windows (issue 14, domain/periods.ts); tests pin it through BuildOptions.now. */
+    /** The current time for reporting windows (domain/periods.ts); tests pin it through BuildOptions.now. */
     now: () => Date;
   }
 }
@@ -81,13 +81,13 @@ export interface BuildOptions {
   db: Db;
   /** The logger: its level and optionally where lines go (tests); false silences logging; default LOG_LEVEL to stdout. */
   logger?: false | { level: string; stream?: LogStream };
-  /** The PGlite data directory's disk guard (Database.storage, issue 10); absent = always writable. */
+  /** The PGlite data directory's disk guard (Database.storage); absent = always writable. */
   storage?: StorageGuard;
-  /** The Node server's timeouts (issue 11 §11); SERVER_TIMEOUTS unless a test shortens them. */
+  /** The Node server's timeouts; SERVER_TIMEOUTS unless a test shortens them. */
   timeouts?: ServerTimeouts;
-  /** Database.pendingMigrations, for GET /readyz (issue 17); absent = migrations not checked there. */
+  /** Database.pendingMigrations, for GET /readyz; absent = migrations not checked there. */
   pendingMigrations?: () => Promise<number>;
-  /** The clock routes read the request time from (app.now, issue 14); default the real clock. Tests pin it. */
+  /** The clock routes read the request time from (app.now); default the real clock. Tests pin it. */
   now?: () => Date;
   /**
    * Database.listen: the app listens for dealer changes (delivery/dealer-listener.ts) and trusts
@@ -98,7 +98,7 @@ export interface BuildOptions {
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
 export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen }: BuildOptions): Promise<FastifyInstance> {
-  // Hot banners and beacons are answered before Fastify sees them (issue 18, hot-paths.ts), once the app is built.
+  // Hot banners and beacons are answered before Fastify sees them (hot-paths.ts), once the app is built.
   let hotPaths: HotPath[] = [];
   let hotPathHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
   const app = Fastify({
@@ -115,20 +115,20 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
       hotPathHandler = handler;
       return server;
     },
-    logger: loggerOptions(logger ?? { level: config.logLevel }), // cookies and authorization redacted (issue 17)
-    // One line per request, sampled for the public delivery routes; ids from X-Request-Id or new UUIDs (issue 17).
+    logger: loggerOptions(logger ?? { level: config.logLevel }), // cookies and authorization redacted
+    // One line per request, sampled for the public delivery routes; ids from X-Request-Id or new UUIDs.
     logController: new RequestLogController(config.logPublicSampleRate),
     requestIdHeader: false,
     genReqId: requestId,
-    // TRUST_PROXY (issue 11): off by default, so X-Forwarded-* from clients never set request.ip/protocol.
+    // TRUST_PROXY: off by default, so X-Forwarded-* from clients never set request.ip/protocol.
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    ...fastifyTimeoutOptions(timeouts), // requestTimeout, connectionTimeout, headersTimeout (issue 11 §11)
+    ...fastifyTimeoutOptions(timeouts), // requestTimeout, connectionTimeout, headersTimeout
   });
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('now', now ?? (() => new Date()));
-  // Route schemas are zod schemas from src/domain/contracts (issue 14): the validator turns a
+  // Route schemas are zod schemas from src/domain/contracts: the validator turns a
   // failure into the usual 400 INVALID naming each field (404 for a malformed path param); the
   // serializer encodes JSON answers with the route's response schema, so no other field leaves.
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -159,7 +159,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.decorate('cdnProbes', new CdnProber({ allowPrivateHosts: config.feedAllowPrivateHosts }));
   app.addHook('onClose', () => app.cdnProbes.settle());
   app.addHook('onReady', async () => void (await app.events.recover())); // a stopped process's journal
-  await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close (issue 14)
+  await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close
   await app.register(dealerListenerPlugin, { listen }); // app.dealerListener: forgets a dealer the database says changed
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);
@@ -168,13 +168,13 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
 
   // Set before any route is registered: a route keeps the error handler in force when it was added.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    // @fastify/under-pressure's answer to a failed /readyz check: 503 naming the failed checks (issue 17).
+    // @fastify/under-pressure's answer to a failed /readyz check: 503 naming the failed checks.
     if (error.code === 'FST_UNDER_PRESSURE') return reply.status(503).send({ error: app.readinessFailure() });
     if (error instanceof AppError) {
       if (error instanceof RateLimited) reply.header('Retry-After', String(error.retryAfterSeconds));
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message } });
     }
-    // PostgreSQL unreachable or our schema missing (issue 10): a retryable 503 and one warn line, not a 500 stack.
+    // PostgreSQL unreachable or our schema missing: a retryable 503 and one warn line, not a 500 stack.
     const unavailable = databaseUnavailability(error);
     if (unavailable) {
       request.log.warn({ db: unavailable }, 'database unavailable; answered 503');
@@ -183,7 +183,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
         .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
         .send({ error: { code: 'UNAVAILABLE', message: databaseUnavailableMessage(unavailable, config.databaseSchema) } });
     }
-    const storageError = storageFailure(error); // PGlite out of disk (issue 10): 507, or 503 once it stopped
+    const storageError = storageFailure(error); // PGlite out of disk: 507, or 503 once it stopped
     if (storageError) return reply.status(storageError.statusCode).send({ error: { code: storageError.code, message: storageError.message } });
     const status = error.statusCode ?? 500;
     if (status === 429) {
@@ -191,7 +191,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     }
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 404 ? 'NOT_FOUND' : 'INVALID';
-      // A body over the route's limit is a write over a limit: the spec's text (DECISIONS 1, issue 16), still a 413.
+      // A body over the route's limit is a write over a limit: the spec's text (DECISIONS 1), still a 413.
       const message = status === 413 && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? TEXT.storageQuotaExceeded : error.message;
       return reply.status(status).send({ error: { code, message } });
     }
@@ -199,11 +199,11 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
   });
 
-  await app.register(requestIdPlugin); // X-Request-Id on every response, request durations in the metrics (issue 17)
+  await app.register(requestIdPlugin); // X-Request-Id on every response, request durations in the metrics
   await app.register(refusalCachingPlugin); // Cache-Control: no-store on every answer of status >= 400 (delivery/refusals.ts)
   // Control characters in the URL: 400 naming the part, before any hook or route reads it (a NUL reaching a query was a 500).
   await app.register(controlCharacterPlugin);
-  // /healthz, /readyz, /metrics; 503 while the event loop lags (issue 17)
+  // /healthz, /readyz, /metrics; 503 while the event loop lags
   await app.register(healthPlugin, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, metricsToken: config.metricsToken, pendingMigrations });
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(helmet, {
@@ -219,10 +219,10 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
-  await app.register(htmlSecurityHeadersPlugin); // helmet's headers on every HTML body, the SPA under /scripts/* included (issue 11 §12)
-  await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin (issue 11 §4)
+  await app.register(htmlSecurityHeadersPlugin); // helmet's headers on every HTML body, the SPA under /scripts/* included
+  await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin
   // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body. With
-  // REDIS_URL every limit (route configs and app.createRateLimit) counts in Redis, across processes (issue 17).
+  // REDIS_URL every limit (route configs and app.createRateLimit) counts in Redis, across processes.
   // A Redis that does not answer in time sends the checks to per-process memory until it does (shared-limits.ts).
   const redis = config.redisUrl ? await openRateLimitRedis(config.redisUrl, app.log) : null;
   const sharedStore = redis ? fallbackRateLimitStore(redis, `${config.redisKeyPrefix}rate-limit:`, app.log) : null;
@@ -237,9 +237,9 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     hook: 'preHandler',
     ...(sharedStore ? { store: sharedStore.store } : {}),
   });
-  await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read (issue 11 §11)
+  await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read
   await app.register(multipart, { limits: multipartLimits });
-  // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed (issue 10).
+  // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed.
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
@@ -252,8 +252,8 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     else done(null, body);
   });
   await app.register(accessPlugin);
-  await app.register(storagePlugin, { guard: storage }); // app.storage; 507 for changes while the disk is low (issue 10)
-  await app.register(openApiPlugin); // the OpenAPI 3 document of every route's schema, GET /api/openapi.json (issue 14)
+  await app.register(storagePlugin, { guard: storage }); // app.storage; 507 for changes while the disk is low
+  await app.register(openApiPlugin); // the OpenAPI 3 document of every route's schema, GET /api/openapi.json
 
   await app.register(authRoutes);
   await app.register(dealerRoutes);

@@ -1,5 +1,5 @@
 /**
- * WORKERS=N (issue 17): the primary process of a node:cluster server on PostgreSQL. It migrates and
+ * WORKERS=N: the primary process of a node:cluster server on PostgreSQL. It migrates and
  * seeds once (under the database's startup advisory lock, so separate deployments starting together
  * do not race either), forks N workers that each run the whole app on the shared PORT (connections
  * are spread round-robin), replaces a worker that dies, serves METRICS_PORT with the sum of every

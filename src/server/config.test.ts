@@ -1,6 +1,6 @@
 /**
- * loadConfig (issue 11): SEED_DEMO off by default in production, TRUST_PROXY off by default and
- * parsed as a hop count or a list of proxy addresses, `true` refused. Issue 17: WORKERS > 1 only
+ * loadConfig: SEED_DEMO off by default in production, TRUST_PROXY off by default and
+ * parsed as a hop count or a list of proxy addresses, `true` refused. WORKERS > 1 only
  * on PostgreSQL, REDIS_URL, METRICS_* and the operations settings.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { fastifyTrustProxy, loadConfig } from './config';
 const SECRET = 'a-production-secret-of-at-least-32-chars';
 
 describe('loadConfig', () => {
-  it('accepts the TEST_CLOCK_FILE test hook outside production only (issue 15)', () => {
+  it('accepts the TEST_CLOCK_FILE test hook outside production only', () => {
     expect(loadConfig({ TEST_CLOCK_FILE: '/tmp/clock' }).testClockFile).toBe('/tmp/clock');
     expect(loadConfig({}).testClockFile).toBeUndefined();
     expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: SECRET, TEST_CLOCK_FILE: '/tmp/clock' })).toThrow(/TEST_CLOCK_FILE .* refused when NODE_ENV=production/);

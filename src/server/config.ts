@@ -8,12 +8,12 @@
  * | DATABASE_URL | (unset) | PostgreSQL connection string; unset = embedded PGlite in DATA_DIR |
  * | DATABASE_SCHEMA | (unset) | with DATABASE_URL: the PostgreSQL schema to use (created if missing); unset = the server's default search_path |
  * | DATA_DIR | ./data | where PGlite keeps its files; one server process at a time (a lock file, `dc-banners.lock`); with DATABASE_URL, the event journal (`event-journal/`: acknowledged beacons waiting out a database outage) |
- * | DATA_MIN_FREE_MB | 64 | PGlite only: while DATA_DIR's disk has less free space than this, changes answer 507 and reads keep working (issue 10); 0 = only after a write failed for lack of space |
+ * | DATA_MIN_FREE_MB | 64 | PGlite only: while DATA_DIR's disk has less free space than this, changes answer 507 and reads keep working; 0 = only after a write failed for lack of space |
  * | PUBLIC_ORIGIN | http://localhost:PORT | the origin dealer sites load our script and images from |
  * | SESSION_SECRET | dev-only value | signs the session cookie; required (>= 32 chars) when NODE_ENV=production |
  * | SESSION_TTL_HOURS | 168 | session lifetime |
- * | SEED_DEMO | true; false when NODE_ENV=production | seed the catalogue, a demo dealer and the three demo accounts into an empty database (issue 11: never by default in production, where the sign-in screen would publish admin@dc-banners.com / admin123) |
- * | TRUST_PROXY | false | which X-Forwarded-For/-Proto/-Host headers to believe (issue 11): unset/`false` = none (request.ip is the socket's peer); a hop count such as `1` (one reverse proxy in front); or a comma-separated list of the proxies' IPs/CIDRs (e.g. `10.0.0.5,10.1.0.0/16`, or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). `true` is refused: it believes every hop, so any client picks its own IP and protocol and bypasses the sign-in limits, per-IP dealer limits and requireHttps |
+ * | SEED_DEMO | true; false when NODE_ENV=production | seed the catalogue, a demo dealer and the three demo accounts into an empty database (never by default in production, where the sign-in screen would publish admin@dc-banners.com / admin123) |
+ * | TRUST_PROXY | false | which X-Forwarded-For/-Proto/-Host headers to believe: unset/`false` = none (request.ip is the socket's peer); a hop count such as `1` (one reverse proxy in front); or a comma-separated list of the proxies' IPs/CIDRs (e.g. `10.0.0.5,10.1.0.0/16`, or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). `true` is refused: it believes every hop, so any client picks its own IP and protocol and bypasses the sign-in limits, per-IP dealer limits and requireHttps |
  * | LOG_LEVEL | info | pino level (silent in tests) |
  * | WEB_DIST_DIR | ./dist/web | the built web app |
  * | EMBED_DIST_FILE | ./dist/embed/dc-banners.js | the built embed script |
@@ -31,11 +31,11 @@
  * | MAX_EVENT_LOOP_DELAY_MS | 1000 | above this mean event-loop delay (per second) requests answer 503 with Retry-After, /readyz too (load shedding; /healthz and /metrics still answer); 0 = off |
  * | LOG_PUBLIC_SAMPLE_RATE | 0 | share (0..1) of the public beacon, banner image and embed script requests written to the request log (their 5xx always are); other requests log one line each |
  * | SHUTDOWN_GRACE_MS | 15000 | on SIGTERM/SIGINT: the time to stop accepting, abort feed fetches, flush events and close the database before the process exits 1 anyway |
- * | SMTP_URL | (unset) | where dealer notification e-mails go (issue 15), e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
+ * | SMTP_URL | (unset) | where dealer notification e-mails go, e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
  * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
  * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (each dealer once per interval across processes, which share the pass by shard leases); 0 = off |
  * | DELIVERY_MAX_STALE_MS | 86400000 (24 h) | while the database is unreachable, banners, the embed script and beacons keep being served from a dealer's last good settings for at most this long after they were last read (stale-if-error, delivery/caches.ts); older, they answer 503 |
- * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; issue 15 e2e) |
+ * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; the e2e tests) |
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -158,14 +158,14 @@ export interface Config {
   databaseUrl: string | undefined;
   databaseSchema: string | undefined;
   dataDir: string;
-  /** Free space (MiB) DATA_DIR keeps; below it changes are refused (issue 10, db/disk-guard.ts). */
+  /** Free space (MiB) DATA_DIR keeps; below it changes are refused (db/disk-guard.ts). */
   dataMinFreeMb: number;
   publicOrigin: string;
   sessionSecret: string;
   sessionTtlMs: number;
-  /** SEED_DEMO; defaults to false when NODE_ENV=production (issue 11). */
+  /** SEED_DEMO; defaults to false when NODE_ENV=production. */
   seedDemo: boolean;
-  /** Fastify's trustProxy (TRUST_PROXY, issue 11): false, a hop count, or trusted proxy IPs/CIDRs. */
+  /** Fastify's trustProxy (TRUST_PROXY): false, a hop count, or trusted proxy IPs/CIDRs. */
   trustProxy: false | number | string[];
   logLevel: string;
   webDistDir: string;
@@ -175,11 +175,11 @@ export interface Config {
   /** Deadline of one feed fetch, ms (FEED_TIMEOUT_MS; DECISIONS 20: 15 s). */
   feedTimeoutMs: number;
   feedSchedulerIntervalMs: number;
-  /** Days raw events are kept (issue 10 'Retention'). */
+  /** Days raw events are kept. */
   eventRetentionDays: number;
-  /** Server processes (issue 17); > 1 only with databaseUrl. */
+  /** Server processes; > 1 only with databaseUrl. */
   workers: number;
-  /** Redis for the shared rate-limit store (issue 17); undefined = in-memory per process. */
+  /** Redis for the shared rate-limit store; undefined = in-memory per process. */
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   /** Bearer token that opens GET /metrics on the main port; undefined = not served there. */
@@ -195,7 +195,7 @@ export interface Config {
   logPublicSampleRate: number;
   /** How long a graceful shutdown may take before the process exits 1. */
   shutdownGraceMs: number;
-  /** SMTP server of the notification e-mails (issue 15); undefined = Outbox only. */
+  /** SMTP server of the notification e-mails; undefined = Outbox only. */
   smtpUrl: string | undefined;
   mailFrom: string;
   /** How often the notification job runs; 0 = off. */
@@ -207,7 +207,7 @@ export interface Config {
 }
 
 /**
- * The Fastify `trustProxy` option for Config.trustProxy (issue 11). Fastify's types have no hop
+ * The Fastify `trustProxy` option for Config.trustProxy. Fastify's types have no hop
  * count, so a count n becomes proxy-addr's own rule for it: the n nearest hops are trusted.
  */
 export function fastifyTrustProxy(trustProxy: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {

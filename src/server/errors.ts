@@ -71,7 +71,7 @@ export class QuotaExceeded extends AppError {
     super('QUOTA_EXCEEDED', message);
   }
 }
-/** 413: the request itself is over a size or count limit, named in the message (not the dealer's storage quota; issue 11 §11). */
+/** 413: the request itself is over a size or count limit, named in the message (not the dealer's storage quota). */
 export class PayloadTooLarge extends AppError {
   constructor(message: string) {
     super('PAYLOAD_TOO_LARGE', message);
@@ -85,7 +85,7 @@ export class OverLimit extends AppError {
 }
 /**
  * 429 with a message saying when to try again, e.g. the login route's 'Too many attempts, try again
- * in N minutes' (issue 11); the error handler adds `Retry-After: retryAfterSeconds`.
+ * in N minutes'; the error handler adds `Retry-After: retryAfterSeconds`.
  */
 export class RateLimited extends AppError {
   constructor(
@@ -95,7 +95,7 @@ export class RateLimited extends AppError {
     super('RATE_LIMITED', message);
   }
 }
-/** 507: the PGlite data directory is (nearly) out of disk space, so changes are refused (issue 10, src/server/db/disk-guard.ts). */
+/** 507: the PGlite data directory is (nearly) out of disk space, so changes are refused (src/server/db/disk-guard.ts). */
 export class InsufficientStorage extends AppError {
   constructor(message = 'The server is out of disk space; changes are refused until space is freed') {
     super('INSUFFICIENT_STORAGE', message);

@@ -1,5 +1,5 @@
 /**
- * The hot paths (issue 18, hot-paths.ts) answer exactly what their routes answer: every request
+ * The hot paths (hot-paths.ts) answer exactly what their routes answer: every request
  * below goes over real HTTP (the server's request listener: the hot path when it can) and through
  * fastify.inject (which never reaches that listener, so always the route), and the answers must be
  * equal: status, body and every header but the per-request ones; beacons must be counted alike.

@@ -1,5 +1,5 @@
 /**
- * The hot paths (issue 18): the two requests dealer pages send most, a hot banner image
+ * The hot paths: the two requests dealer pages send most, a hot banner image
  * (delivery/hot-path.ts) and a tracking beacon (tracking/hot-path.ts), answered by the HTTP
  * server's request listener before Fastify builds a request, runs its hooks or awaits anything.
  * Each answers exactly what its route answers, from the same functions, and hands anything else

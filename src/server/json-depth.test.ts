@@ -1,5 +1,5 @@
 /**
- * JSON nested deeper than MAX_JSON_DEPTH (issue 10 hostile input): refused with 400 and a message
+ * JSON nested deeper than MAX_JSON_DEPTH: refused with 400 and a message
  * naming the problem on every route that reads JSON (application/json bodies, text/plain tracking
  * beacons, inventory JSON files, inventory feeds, the platform import), and the server goes on
  * answering. Before, a 2,000,000-deep value in an inventory file answered 500.

@@ -2,11 +2,11 @@
  * Server entry point (`npm start` runs its compiled form, dist/server/main.js; `npm run dev` and
  * the e2e harness run the sources through tsx): reads the configuration, then either
  * - WORKERS=1 (default): opens the database, migrates and seeds the demo data into an empty
- *   database when SEED_DEMO is on (under the startup lock, issue 17), builds the app and listens;
+ *   database when SEED_DEMO is on (under the startup lock), builds the app and listens;
  * - WORKERS=N on PostgreSQL: the cluster primary (cluster.ts) migrates and seeds once and forks N
  *   workers, each of which runs this file as a worker: the app on the shared port, no migrations;
  *   and one standby worker, which builds the app and listens only when told (a worker died).
- * Lifecycle (close-with-grace, issue 17): on SIGTERM/SIGINT (or the primary's shutdown message) the
+ * Lifecycle (close-with-grace): on SIGTERM/SIGINT (or the primary's shutdown message) the
  * process stops accepting, aborts running feed fetches, finishes in-flight requests, flushes
  * buffered events, closes the database and exits 0, or exits 1 after SHUTDOWN_GRACE_MS; an
  * uncaught exception or unhandled rejection is logged and shuts down the same way with exit 1.
@@ -40,16 +40,16 @@ async function runServer(config: Config): Promise<void> {
     storage: database.storage,
     pendingMigrations: () => database.pendingMigrations(),
     listen: database.listen, // dealer changes heard from the database (delivery/dealer-listener.ts)
-    // TEST_CLOCK_FILE (e2e tests only, refused in production): app.now from a file (issue 15).
+    // TEST_CLOCK_FILE (e2e tests only, refused in production): app.now from a file.
     now: config.testClockFile ? fileClock(config.testClockFile) : undefined,
   });
-  database.setLogger?.(app.log); // PostgreSQL connection-loss warnings (issue 10)
+  database.setLogger?.(app.log); // PostgreSQL connection-loss warnings
   app.log.info({ driver: database.driver, seeded, ...(worker ? { worker: cluster.worker!.id } : {}) }, 'database ready');
 
   let metricsServer: http.Server | null = null;
   let closing = false;
   // Timers need the event loop: a PGlite spinning in its WASM would block this one too, which is
-  // why db/disk-guard.ts keeps statements away from a PGlite that reported a PANIC (issue 10).
+  // why db/disk-guard.ts keeps statements away from a PGlite that reported a PANIC.
   const grace = closeWithGrace(
     {
       delay: config.shutdownGraceMs,
@@ -99,7 +99,7 @@ async function main() {
 
 main().catch((err) => {
   // The logger may not exist yet when configuration or the database fails. An expected refusal
-  // (DATA_DIR held by another process, issue 10) is one line, without a stack.
+  // (DATA_DIR held by another process) is one line, without a stack.
   const detail = err instanceof DataDirInUse ? err.message : err instanceof Error ? err.stack ?? err.message : String(err);
   process.stderr.write(`dc-banners failed to start: ${detail}\n`);
   process.exit(1);

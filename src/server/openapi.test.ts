@@ -1,5 +1,5 @@
 /**
- * The generated API reference (issue 14): GET /api/openapi.json lists every registered /api and
+ * The generated API reference: GET /api/openapi.json lists every registered /api and
  * /scripts route (compared with app.routePolicies, as the role matrix does) with its access policy,
  * the request schema of every params, query and body it takes, and a response schema for every
  * JSON answer; and docs/API.md is what scripts/gen-api-doc.ts makes of that document.

@@ -1,5 +1,5 @@
 /**
- * The generated API reference (issue 14): @fastify/swagger collects every route's zod schema
+ * The generated API reference: @fastify/swagger collects every route's zod schema
  * (fastify-type-provider-zod's jsonSchemaTransform turns them into JSON Schema) into one OpenAPI 3
  * document, served at GET /api/openapi.json with each operation's access policy as `x-access`.
  *

@@ -70,7 +70,7 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
 
 /**
  * Builds an app on a fresh database, seeded with the demo data unless `seed` is false. `now` pins
- * the clock routes use for reporting windows (app.now, issue 14); default the real clock. With
+ * the clock routes use for reporting windows (app.now); default the real clock. With
  * `logStream` the app logs at info there (else it is silent).
  */
 export async function createTestApp(opts: { seed?: boolean; env?: Record<string, string>; now?: () => Date; logStream?: LogStream } = {}): Promise<TestApp> {
@@ -80,7 +80,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     NOTIFICATION_INTERVAL_MS: '0',
     PUBLIC_ORIGIN: 'http://localhost:3000',
     // No load shedding unless a test asks for it: test files share busy CPUs, and one long PGlite
-    // statement would shed the requests of the next second (issue 17).
+    // statement would shed the requests of the next second.
     MAX_EVENT_LOOP_DELAY_MS: '0',
     // No crash-loss back-pressure either: a burst of injected beacons outruns the writer by design
     // (tracking/ingest.test.ts tests the bound on the ingestor itself).

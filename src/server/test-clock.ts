@@ -1,5 +1,5 @@
 /**
- * The e2e tests' server clock (issue 15 "Promotion schedule": a scheduled asset appears on the
+ * The e2e tests' server clock (a scheduled asset appears on the
  * dealer page only inside its window, proven by moving the server's clock instead of sleeping).
  * With TEST_CLOCK_FILE set (refused when NODE_ENV=production, config.ts), `app.now` is the instant
  * written in that file (ISO 8601), frozen until the file changes; an empty, missing or unreadable

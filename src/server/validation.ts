@@ -60,7 +60,7 @@ const BACKSLASH = 0x5c;
  * True when JSON text nests arrays and objects more than `limit` levels deep (`[]` and `{}` are
  * one level, `[[1]]` two), found in one pass over the text without parsing it, so a hostile
  * document costs no recursion or allocation. Brackets inside strings do not count; text that is
- * not valid JSON is judged the same way (JSON.parse reports its other problems). Issue 10.
+ * not valid JSON is judged the same way (JSON.parse reports its other problems).
  */
 export function jsonTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
   let depth = 0;
@@ -80,7 +80,7 @@ export function jsonTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
 }
 
 /**
- * Refuses JSON text nested deeper than MAX_JSON_DEPTH, before it is parsed (issue 10): the
+ * Refuses JSON text nested deeper than MAX_JSON_DEPTH, before it is parsed: the
  * server's JSON bodies, tracking beacons, inventory files and feeds all pass through here.
  * @throws Invalid(`${prefix}JSON nested too deeply (limit 64 levels)`).
  */

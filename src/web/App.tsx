@@ -3,7 +3,7 @@
  * '/' by role, the admin area for admins only (every /admin/* path, known or not: other users go
  * to /dealer), the dealer area, the dealer script page, and 'Page Not Found'. Route render errors
  * show the 'Something went wrong' screen. Each screen names itself in `document.title`
- * ("Dealers · dc-banners", issue 16) through its route's `handle.title`.
+ * ("Dealers · dc-banners") through its route's `handle.title`.
  */
 import { createBrowserRouter, Link, Navigate, Outlet, RouterProvider, useMatches, useRouteError } from 'react-router';
 import { useEffect, type ComponentType } from 'react';
@@ -68,7 +68,7 @@ function RouteError() {
 const title = (t: string) => ({ title: t });
 
 /**
- * Route-level code splitting (issue 18): a screen's module, with its charts, dropzone and their
+ * Route-level code splitting: a screen's module, with its charts, dropzone and their
  * CSS, is fetched when its route is first visited, so the sign-in screen and the shell load only
  * what they draw. Returns React Router's `lazy` function for the module's export `name`.
  */

@@ -1,6 +1,6 @@
 /**
  * The session gate (spec 01 §2): 'Loading...' while GET /api/auth/me answers, the sign-in screen
- * when signed out, else the routed app. Both are chunks of their own (issue 18): the routed app
+ * when signed out, else the routed app. Both are chunks of their own: the routed app
  * (`App.tsx`: React Router and every screen) is fetched once signed in, so the sign-in screen's
  * first load carries only React, Mantine's basics and the form (budget: 150 KB gzipped); the
  * sign-in screen (`auth/LoginPage.tsx`, with @mantine/form and the password input) is fetched only

@@ -23,7 +23,7 @@ createRoot(document.getElementById('root')!, { onCaughtError: onRenderError, onU
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       {/* Bottom right: page actions sit at the top (sticky on long forms) and in drawer headers,
-          so a toast never covers Save, Reset or Add (issue 16). */}
+          so a toast never covers Save, Reset or Add. */}
       <DeferredNotifications position="bottom-right" limit={3} />
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>

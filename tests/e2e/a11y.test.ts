@@ -1,5 +1,5 @@
 /**
- * Accessibility of every screen (issue 16 Proof): signed out and signed in as admin, dealer-manager
+ * Accessibility of every screen: signed out and signed in as admin, dealer-manager
  * and viewer, at 1280x800 and 390x844, every screen has zero serious or critical axe-core
  * violations, no horizontal page scroll (`document.documentElement.scrollWidth` within the
  * viewport), its own page title ("Dealers · dc-banners") and no console error. The admin's drawers

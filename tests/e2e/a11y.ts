@@ -1,5 +1,5 @@
 /**
- * Helpers of the accessibility and mobile e2e tests (issue 16): every screen of the web app by
+ * Helpers of the accessibility and mobile e2e tests: every screen of the web app by
  * role, pages in their own browser context (what axe needs) at a given viewport, sign-in through
  * the API, waiting until a screen has settled, axe-core's serious and critical violations, the
  * page's horizontal overflow, and a console watcher that fails a test on any console error it did
@@ -73,7 +73,7 @@ export const SCREENS_BY_ROLE: Record<Role | 'signed-out', Screen[]> = {
   viewer: DEALER_SCREENS,
 };
 
-/** The two viewports of issue 16. */
+/** The two viewports every screen is checked at: desktop and phone. */
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * The admin area through the browser (issue 3 Proof): with real events recorded, the admin sees
+ * The admin area through the browser: with real events recorded, the admin sees
  * the dashboard figures; adds a manufacturer with one model and two trims; adds a dealer of that
  * manufacturer and changes its settings (a bad value refused with the field named and the form
  * still dirty; good values saved and still there after a reload; Reset to Defaults marks the form
@@ -162,7 +162,7 @@ describe('admin area', () => {
     await website.fill('kiaspringfield');
     await app.getByText('Unsaved changes').waitFor();
     await save.click();
-    // Marked on the field, in the user's words, and named in the notification (issue 16).
+    // Marked on the field, in the user's words, and named in the notification.
     await app.getByRole('alert').filter({ hasText: 'Website URL: Must be a URL starting with http:// or https://' }).waitFor();
     expect(await website.getAttribute('aria-invalid')).toBe('true');
     await app.getByText('Unsaved changes').waitFor();
@@ -192,7 +192,7 @@ describe('admin area', () => {
     // Security and notifications are not reset (spec 01 §4).
     expect(await app.getByLabel('Max requests per minute').inputValue()).toBe('250');
     expect(await app.getByLabel('Weekly reports').isChecked()).toBe(false);
-    // The reset is not saved: leaving asks first (issue 15), and leaving drops it.
+    // The reset is not saved: leaving asks first, and leaving drops it.
     await nav('Dealers');
     await app.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();
     await app.getByRole('heading', { name: 'Dealer Management' }).waitFor();
@@ -216,7 +216,7 @@ describe('admin area', () => {
     await expect.poll(() => cards.count()).toBe(1);
     await choose('Manufacturer', 'All Manufacturers');
     await expect.poll(() => cards.count()).toBe(2);
-    // CTR with two decimals on every screen (domain/metrics FIGURE_DECIMALS, issue 16).
+    // CTR with two decimals on every screen (domain/metrics FIGURE_DECIMALS).
     expect(await app.getByTestId('dealer-card-honda-of-demo').textContent()).toContain('5.00%');
     await shot('54-admin-dealers');
 

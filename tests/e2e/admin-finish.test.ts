@@ -1,5 +1,5 @@
 /**
- * The admin screens' finish (issue 16), through the browser: every /admin path sends non-admins to
+ * The admin screens' finish, through the browser: every /admin path sends non-admins to
  * /dealer; Max requests per minute takes whole numbers only and Enter saves Dealer Settings; a
  * refused value is marked on its field in the user's words (the form's own check and the
  * server's); an oversized Custom CSS is marked on its field, and the server still answers such a
@@ -104,7 +104,7 @@ describe('Dealer Settings', () => {
     const css = `/* ${'x'.repeat(1_100_000)} */`;
     const field = page.getByLabel('Custom CSS');
     await field.fill(css);
-    // The shared schema's limit (issue 14): the form says so on the field and Save waits.
+    // The shared schema's limit: the form says so on the field and Save waits.
     await page.getByText('At most 20,000 characters', { exact: true }).waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The dealer's branding on its own site (issue 15 "Branding on the dealer's site"), on the mxs
+ * The dealer's branding on its own site, on the mxs
  * fixture search page under a strict Content-Security-Policy (no 'unsafe-inline' styles): the
  * dealer's custom CSS styles its banner slots and nothing else of the page, and a model without a
  * creative shows a placeholder in the dealer's colours.

@@ -1,5 +1,5 @@
 /**
- * `npm start` on a fresh copy of the repository (issue 17): the working tree as a clone would have
+ * `npm start` on a fresh copy of the repository: the working tree as a clone would have
  * it (tracked and new files, no dist/, node_modules linked from this checkout as `npm ci` would
  * install them) builds once (web app, embed scripts, compiled server), then serves from
  * dist/server/main.js with plain node; a second `npm start` skips the build and is ready within

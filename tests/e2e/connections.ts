@@ -1,5 +1,5 @@
 /**
- * HTTP requests on chosen TCP connections, for the tests of several server processes (issue 17):
+ * HTTP requests on chosen TCP connections, for the tests of several server processes:
  * node:cluster spreads connections, not requests, over the workers, so a test that wants to know
  * which worker answered a request sends it and a GET /healthz (which names the worker's pid) on
  * the same kept-alive connection.

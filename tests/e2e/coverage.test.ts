@@ -1,5 +1,5 @@
 /**
- * The coverage matrix (issue 15) against the dealer's own site: for three models (one with its
+ * The coverage matrix against the dealer's own site: for three models (one with its
  * creatives, its upsell target, one without any), each desktop cell of the matrix on Banner Preview
  * names the same source and model as the image the embed script shows in that slot on the mxs
  * fixture search page (X-Banner-Source and X-Banner-Model of the image response).

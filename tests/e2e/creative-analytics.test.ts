@@ -1,5 +1,5 @@
 /**
- * Creative analytics end to end (issue 15): a dealer runs two Civic header creatives of the same
+ * Creative analytics end to end: a dealer runs two Civic header creatives of the same
  * size (an A/B rotation). Shoppers' sessions on the mxs fixture search page each see one of them
  * (the same one on every page of the session); each impression beacon names the banner request
  * it counted, and the Analytics screen's creative table shows, per creative, exactly the

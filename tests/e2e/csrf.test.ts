@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4 and §12 in a real browser: a page on another port of the same host (same site, so
+ * In a real browser: a page on another port of the same host (same site, so
  * SameSite=Lax session cookies go along) auto-submits multipart forms to the inventory apply and
  * asset upload routes while the dealer manager is signed in: both are refused with 403 and the
  * dealer's inventory and assets are unchanged. The same page frames the dealer script page
@@ -94,7 +94,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('cross-site requests and framing from another port of the same host (issue 11 §4, §12)', () => {
+describe('cross-site requests and framing from another port of the same host (§12)', () => {
   it('a signed-in manager visiting the attacker page: the forged inventory apply and upload are refused, nothing changes, the framed script page is blocked', async () => {
     expect(new URL(attackerOrigin).hostname).toBe(new URL(server.origin).hostname); // same site, other port
     await signIn();

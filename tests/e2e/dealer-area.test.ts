@@ -1,5 +1,5 @@
 /**
- * The dealer area through the browser (issue 4 Proof): a dealer manager uploads three files at once
+ * The dealer area through the browser: a dealer manager uploads three files at once
  * (two stored, one refused), edits a mapping and a weight and saves them, switches to Custom Rules and
  * adds a rule, previews the model (uploaded header in the header slot, placeholder where nothing
  * matches); the viewer finds no enabled Save or Upload and a view-only notice on the screens it
@@ -29,7 +29,7 @@ async function signIn(page: Page, email: string, password: string, name: string)
 /**
  * A new dealer (Honda defaults) of this test alone, its manager signed in on its dashboard; `cookie`
  * is that page's session (one sign-in per test: the file stays under the 20 sign-ins a minute
- * allowed per IP, issue 11).
+ * allowed per IP).
  */
 async function freshDealer(name: string): Promise<{ app: Page; dealer: SeededDealer; cookie: string }> {
   const dealer = await seedDealer(server.origin, name);
@@ -78,7 +78,7 @@ describe('dealer area', () => {
     await app.close();
   });
 
-  it('keeps a "Will never show" result on screen until the dealer dismisses it (issue 15 upload checks)', async () => {
+  it('keeps a "Will never show" result on screen until the dealer dismisses it', async () => {
     const { app } = await freshDealer('Typo Motors');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
     const file = path.join(dir, 'new_2025_honda_civc_sport_1920x300.jpg');
@@ -115,7 +115,7 @@ describe('dealer area', () => {
     await app.getByRole('textbox', { name: `Standard model ${n}` }).fill('civic');
     await app.getByText('Unsaved changes').waitFor();
     await app.getByRole('tab', { name: 'Inventory Logic' }).click();
-    // Models by their catalogue display names (issue 15): 'Civic', stored as 'civic'.
+    // Models by their catalogue display names: 'Civic', stored as 'civic'.
     const slider = app.getByRole('slider', { name: 'Civic weight' });
     await slider.focus();
     await app.keyboard.press('ArrowRight');
@@ -191,7 +191,7 @@ describe('dealer area', () => {
     await expect.poll(() => loaded('upsell')).not.toBeNull();
     await app.screenshot({ path: screenshotPath('16-preview-desktop'), fullPage: true });
     await app.locator('#preview-controls').getByText('Mobile', { exact: true }).click();
-    // The 1920x300 header in the 600x500 mobile slot: marked in amber with both sizes, not 'found' (issue 12).
+    // The 1920x300 header in the 600x500 mobile slot: marked in amber with both sizes, not 'found'.
     await app.getByTestId('status-header').getByText('Shape differs: 1920x300 in a 600x500 slot').waitFor();
     await app.screenshot({ path: screenshotPath('17-preview-mobile'), fullPage: true });
     await app.close();
@@ -294,7 +294,7 @@ describe('dealer area', () => {
       ['Inventory', '21a-viewer-inventory'],
     ] as const) {
       await nav(viewer, link);
-      // The page says it is view-only (issue 15) instead of leaving the viewer with disabled controls.
+      // The page says it is view-only instead of leaving the viewer with disabled controls.
       const notice = viewer.getByTestId('view-only-notice');
       await notice.waitFor();
       expect(await notice.textContent()).toContain('Your account has view-only access');

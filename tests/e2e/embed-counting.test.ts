@@ -1,5 +1,5 @@
 /**
- * Issue 13 "honest counting", in Chromium on the mxs search page with the tag we hand out: the
+ * Honest counting, in Chromium on the mxs search page with the tag we hand out: the
  * beacons the embed script sends in each scenario and, where the server decides, the dealer's
  * counts through its analytics API.
  * - A creative that fails (404) is swapped once for the server's placeholder; its impression comes

@@ -1,5 +1,5 @@
 /**
- * Issue 13 "Late content and frameworks", in Chromium with the tag we hand out:
+ * Late content and frameworks, in Chromium with the tag we hand out:
  * - a vanilla single-page app that renders its results (the CMS's shortcodes included) ~300 ms
  *   after each pushState gets its banners without calling anything, on the first view and after
  *   navigations, never painting a raw shortcode; with our script blocked, the snippet still takes

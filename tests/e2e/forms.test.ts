@@ -1,6 +1,6 @@
 /**
- * The editing screens as @mantine/form forms on the shared domain schemas (issue 14 Forms; issue 15
- * Finish: unsaved-changes prompt), through the browser: Save is disabled while a field is invalid
+ * The editing screens as @mantine/form forms on the shared domain schemas (with the
+ * unsaved-changes prompt), through the browser: Save is disabled while a field is invalid
  * and the field says why; a value only the server refuses is marked on its field in the user's
  * words; an empty number is left to the server's schema default, and the screen shows what the
  * server stored; leaving a form with unsaved changes asks first. Each test seeds what it needs

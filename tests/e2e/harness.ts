@@ -299,7 +299,7 @@ const adminSessions = new Map<string, Promise<string>>();
  * its own known state instead of one an earlier test left. @throws unless both calls answer 201.
  */
 export async function seedDealer(origin: string, name: string, manufacturer = 'honda'): Promise<SeededDealer> {
-  // One admin session per server for all seeding: sign-ins are limited per IP (20 a minute, issue 11).
+  // One admin session per server for all seeding: sign-ins are limited per IP (20 a minute).
   const admin = await (adminSessions.get(origin) ?? adminSessions.set(origin, apiSignIn(origin, 'admin@dc-banners.com', 'admin123')).get(origin)!);
   const post = (url: string, body: unknown) =>
     fetch(`${origin}${url}`, { method: 'POST', headers: { cookie: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,5 +1,5 @@
 /**
- * Event ingestion against the real server process (issue 10): a beacon the database could not
+ * Event ingestion against the real server process: a beacon the database could not
  * store never stops counting, SIGTERM stores everything acknowledged, and kill -9 under load
  * loses at most the events acknowledged during the documented window (docs/OPERATIONS.md,
  * "What a crash can lose"). Runs on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set.
@@ -17,7 +17,7 @@ import { DEMO_DEALER } from '../../src/server/db/seed';
 /** The loss window the docs promise for kill -9, plus slack for a loaded CI machine. */
 const CRASH_WINDOW_MS = 1000;
 
-/** An impression of a new page view each time: the same page view and slot counts once (issue 13). */
+/** An impression of a new page view each time: the same page view and slot counts once. */
 let views = 0;
 const beacon = (model: string) =>
   JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model, url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: `view-test-${++views}` });

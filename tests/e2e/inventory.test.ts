@@ -1,5 +1,5 @@
 /**
- * Inventory through the browser (issue 5 Proof): a dealer manager uploads the CSV fixture, checks
+ * Inventory through the browser: a dealer manager uploads the CSV fixture, checks
  * the preview numbers, applies it, switches the upsell strategy to Inventory Optimized and sees the
  * generated rules; an unsupported file shows 'Upload Error'; then configures a feed against a local
  * feed server, tests it (a failing URL shows the failure box), saves it, sees the scheduler's run,
@@ -50,7 +50,7 @@ const nav = (name: string) => app.getByRole('navigation', { name: 'Main' }).getB
 const statValue = (label: string) => app.getByTestId(`stat-${label}`).first().textContent();
 
 describe('inventory', () => {
-  it('explains Inventory Optimized without inventory data and offers the Inventory page instead of jumping there (issue 15)', async () => {
+  it('explains Inventory Optimized without inventory data and offers the Inventory page instead of jumping there', async () => {
     await nav('Upsell Rules');
     await app.getByRole('heading', { name: 'Upsell Rules' }).waitFor();
     await app.getByTestId('strategy-inventory').click();
@@ -86,7 +86,7 @@ describe('inventory', () => {
     expect(await app.getByTestId('score-pilot').textContent()).toBe('3/10');
     expect(await app.getByTestId('group-High Priority').textContent()).toContain('Accord');
     expect(await app.getByTestId('deep-trim-models').textContent()).toContain('Civic: Sport (6), EX (5)');
-    // Catalogue display names, not model keys (issue 15): the generated rule accord -> cr-v reads 'Accord', 'CR-V'.
+    // Catalogue display names, not model keys: the generated rule accord -> cr-v reads 'Accord', 'CR-V'.
     expect(await app.getByTestId('generated-rules').textContent()).toContain('AccordCR-V');
     await app.screenshot({ path: screenshotPath('40-inventory-preview'), fullPage: true });
 
@@ -114,7 +114,7 @@ describe('inventory', () => {
     const rules = app.getByTestId('active-rules');
     await rules.waitFor();
     const text = await rules.textContent();
-    // Display names (issue 15), not the keys civic, accord, cr-v, pilot.
+    // Display names, not the keys civic, accord, cr-v, pilot.
     expect(text).toContain('CivicHigher Trim');
     expect(text).toContain('AccordCR-V');
     expect(text).toContain('CR-VPilot');
@@ -150,7 +150,7 @@ describe('inventory', () => {
     const card = app.getByTestId('current-feed');
     await card.waitFor();
     expect(await app.getByTestId('feed-status').textContent()).toBe('Active');
-    // The scheduler runs the new feed at once; the card follows it without a reload (issue 15):
+    // The scheduler runs the new feed at once; the card follows it without a reload:
     // the run's result and 'Last updated' replace 'Never'.
     const reloads: string[] = [];
     app.on('framenavigated', (f) => f === app.mainFrame() && reloads.push(f.url()));
@@ -172,7 +172,7 @@ describe('inventory', () => {
     expect(await statValue('Total units')).toBe('5');
   });
 
-  it('asks whether to pause the active feed before applying a manual upload, and pauses it when asked (issue 15)', async () => {
+  it('asks whether to pause the active feed before applying a manual upload, and pauses it when asked', async () => {
     await app.getByRole('tab', { name: 'Manual Upload' }).click();
     await app.locator('input[type=file]').setInputFiles(path.join(FIXTURES, 'honda-inventory.csv'));
     await app.getByTestId('inventory-preview').waitFor();

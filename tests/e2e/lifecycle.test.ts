@@ -1,5 +1,5 @@
 /**
- * Graceful lifecycle of the real server (issue 17): SIGTERM while an inventory feed fetch is in
+ * Graceful lifecycle of the real server: SIGTERM while an inventory feed fetch is in
  * flight (a feed server that never answers, which would otherwise hold the fetch for its 15-second
  * timeout) aborts the fetch, records the run as interrupted with the feed due again, closes the
  * database and exits 0 within seconds, well inside SHUTDOWN_GRACE_MS.

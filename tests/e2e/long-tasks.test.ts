@@ -1,5 +1,5 @@
 /**
- * Issue 13 "no main-thread stretch above 50 ms at 4x CPU on a 6,000-node page": the mxs search page
+ * No main-thread stretch above 50 ms at 4x CPU on a 6,000-node page: the mxs search page
  * with ~750 more vehicle cards (over 6,000 elements, the shortcodes near the top and the end),
  * loaded on the mobile profile (Slow 4G, so the parser takes the page in many chunks, and 4x CPU)
  * with the tag we hand out and without it. Our code's stretches (script evaluations and callbacks,

@@ -1,5 +1,5 @@
 /**
- * GET /metrics of the real server (issue 17), on PGlite: on the main port only with
+ * GET /metrics of the real server, on PGlite: on the main port only with
  * `Authorization: Bearer METRICS_TOKEN`, and on the internal METRICS_PORT; both parse as Prometheus
  * text, and the request, event and cache counters move with beacons, banner and script requests.
  * Responses carry their X-Request-Id.

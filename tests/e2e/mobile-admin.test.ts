@@ -1,5 +1,5 @@
 /**
- * The admin screens at 390x844 and 1280x800 (issue 16): no horizontal page scroll on any of them,
+ * The admin screens at 390x844 and 1280x800: no horizontal page scroll on any of them,
  * with a dealer whose long name must end in '…' (full name on hover and keyboard focus) without
  * squeezing its status badge; the Dealer Settings save bar stays in view while the form scrolls
  * and its notifications never cover Save, Reset or 'Unsaved changes'; a screenshot of every admin

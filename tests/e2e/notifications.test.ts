@@ -1,5 +1,5 @@
 /**
- * Notifications end to end (issue 15): shoppers' traffic with a CTR below the demo dealer's alert
+ * Notifications end to end: shoppers' traffic with a CTR below the demo dealer's alert
  * threshold reaches the server through the beacon endpoint; the running server's notification job
  * e-mails the dealer-manager through a real SMTP server started here; the admin finds the message
  * in the Outbox marked Sent. Screenshots: the Outbox and the e-mail's HTML as a mail client shows it.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 "A tag that costs the page nothing", in Chromium on a realistic search page per provider
+ * A tag that costs the page nothing, in Chromium on a realistic search page per provider
  * (mxs, dealer-inspire, custom: sticky header, web font, results grid with photos, the three
  * shortcodes as each site writes them), with the tag the Script page hands out (inline snippet +
  * async script) against the same page without it, on the desktop profile (40 ms round trip, 100 ms

@@ -1,5 +1,5 @@
 /**
- * Page-speed measurement of the embed tag on fixture dealer sites (issue 13), shared by the e2e
+ * Page-speed measurement of the embed tag on fixture dealer sites, shared by the e2e
  * tests (tests/e2e/page-speed.test.ts, long-tasks.test.ts) and `npm run bench`: the two emulated
  * profiles, the fixture sites' assets (web font, vehicle photos, the React bundle), the demo
  * creatives, `measureLoad` (one cold load in a fresh browser context that reports CLS, FCP, LCP,
@@ -541,7 +541,7 @@ export interface PageSpeedResult {
 }
 
 /**
- * Issue 13's page-speed figures (`npm run bench`), in Debian Chromium (null without it), on a server
+ * The tag's page-speed figures (`npm run bench`), in Debian Chromium (null without it), on a server
  * of its own: per provider, the fixture search page with the tag the Script page hands out against
  * the same page without it, `loads` paired cold loads on the desktop profile (40 ms round trip, 100 ms extra on our script) and the
  * mobile one (390x844, Slow 4G, 4x CPU, 300 ms extra): CLS, FCP and LCP medians and median deltas;

@@ -1,5 +1,5 @@
 /**
- * Every admin figure says its period (issue 14): the Admin Dashboard's totals are labelled All Time
+ * Every admin figure says its period: the Admin Dashboard's totals are labelled All Time
  * and carry their last-30-days figure beside the trend; Platform Analytics labels its chart and
  * every dealer card with the selected period, and its 30-day figures equal the dashboard's.
  * Screenshots: test-results/90-periods-admin-dashboard.png, 91-periods-platform-analytics.png.

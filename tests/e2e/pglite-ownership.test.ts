@@ -1,5 +1,5 @@
 /**
- * Issue 10, 'PGlite owned by one process', with real server processes (no browser):
+ * PGlite owned by one process, with real server processes (no browser):
  * - a second server on the same DATA_DIR refuses to start, naming the directory and the first
  *   server's PID, and the first keeps answering;
  * - after the first is killed with SIGKILL (its lock left behind), a new server takes the stale

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL that comes and goes (issue 10): the real server (`src/server/main.ts`) on
+ * PostgreSQL that comes and goes: the real server (`src/server/main.ts`) on
  * PostgreSQL keeps running when the server closes its connections (pg_terminate_backend), answers
  * 503 with Retry-After while PostgreSQL is unreachable or its schema is missing, and serves again
  * without a restart once it is back; beacons sent after a disconnection are counted. The server
@@ -29,7 +29,7 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
 
   const get = (path: string) => fetch(`${server.origin}${path}`, { headers: { cookie: manager } });
   const analytics = () => get(`/api/dealers/${DEMO_DEALER.id}/analytics?period=24h`);
-  let views = 0; // a new page view per beacon: the same page view and slot counts once (issue 13)
+  let views = 0; // a new page view per beacon: the same page view and slot counts once
   const beacon = () =>
     fetch(`${server.origin}/api/analytics/track`, {
       method: 'POST',

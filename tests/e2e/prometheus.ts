@@ -1,6 +1,6 @@
 /**
  * A strict reader of the Prometheus text exposition format (version 0.0.4) for the tests of
- * GET /metrics (issue 17): every line must be a `# HELP`, a `# TYPE` with a known type, or a sample
+ * GET /metrics: every line must be a `# HELP`, a `# TYPE` with a known type, or a sample
  * `name{label="value",...} number`; anything else throws, so "it parses" means the format is right.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Issue 15 "Promotion schedule" proof in Chromium:
+ * Promotion schedule proof in Chromium:
  * - a scheduled asset appears on the dealer's page only inside its window: the server's clock is
  *   moved through TEST_CLOCK_FILE (test-clock.ts; refused in production), never by sleeping, and
  *   nothing is written between the visits, so the server's choice caches must expire at the

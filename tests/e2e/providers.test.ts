@@ -1,5 +1,5 @@
 /**
- * The embed script for the dealer-inspire and custom providers (issue 6 Proof; spec 01 §9
+ * The embed script for the dealer-inspire and custom providers (spec 01 §9
  * "Provider URL formats"; mxs is covered by vertical-slice and embed tests): dealers created
  * through the admin API, a fixture search page at each provider's URL shape, the banner shown for
  * the model in the URL and linked to that provider's inventory search, the upsell slot linked to

@@ -1,5 +1,5 @@
 /**
- * Readiness while PostgreSQL comes and goes (issue 17): the real server on PostgreSQL (through a
+ * Readiness while PostgreSQL comes and goes: the real server on PostgreSQL (through a
  * TCP proxy, tests/e2e/pg-proxy.ts) answers GET /readyz 200 while the database answers, 503 naming
  * the database while PostgreSQL refuses connections (GET /healthz stays 200: the process is alive),
  * and 200 again once PostgreSQL is back, without a restart. Runs only when TEST_DATABASE_URL is

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown under load (issue 6 Proof, DECISIONS 17): the real server process receives
+ * Graceful shutdown under load: the real server process receives
  * tracking events from 16 concurrent clients, is stopped with SIGTERM in the middle of it, exits
  * 0, and the contract holds: every event it acknowledged with 204 is in the database afterwards
  * (at least those: an event whose answer the shutdown cut off may be stored too), none twice, and
@@ -44,7 +44,7 @@ describe('graceful shutdown', () => {
     const acknowledged = new Set<string>();
     const sent = new Set<string>();
     let stopped = false;
-    // A new page view per beacon: the same page view and slot counts once (issue 13).
+    // A new page view per beacon: the same page view and slot counts once.
     let views = 0;
     const body = (pv: string) => JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv });
     const client = async () => {

@@ -1,5 +1,5 @@
 /**
- * The sign-in screen under a password-guessing attack (issue 11 §2): after five wrong passwords
+ * The sign-in screen under a password-guessing attack: after five wrong passwords
  * for one email the account is locked for a minute, and the screen says so with the server's
  * 'Too many attempts, try again in 1 minute' instead of 'Invalid credentials' — even for the right
  * password. Other accounts still sign in.

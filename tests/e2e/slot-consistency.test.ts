@@ -1,5 +1,5 @@
 /**
- * Issue 12 proof, in Chromium on one fixture search page per provider (mxs, dealer-inspire, custom)
+ * In Chromium on one fixture search page per provider (mxs, dealer-inspire, custom)
  * and for each upsell strategy (manufacturer, inventory, custom): for every slot, the model of the
  * `<a>` link, the model the beacons name and the image response's X-Banner-Model are the same;
  * no rendered creative is drawn at an aspect ratio more than 1 % off its own (a 1920x300 header in

@@ -1,5 +1,5 @@
 /**
- * Two server processes on one PostgreSQL (issue 6: cache invalidation across processes; issue 5:
+ * Two server processes on one PostgreSQL (cache invalidation across processes;
  * one feed run at a time): a banner uploaded through process A is served by process B within a
  * second (dealers.version in every cache key), and B's settings change reaches A the same way; a
  * change written straight to the database (as a scheduled feed or SQL by hand) reaches both. Both

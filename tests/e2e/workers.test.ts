@@ -1,5 +1,5 @@
 /**
- * WORKERS=2 on PostgreSQL with REDIS_URL (issue 17): the real server (`src/server/main.ts`, the
+ * WORKERS=2 on PostgreSQL with REDIS_URL: the real server (`src/server/main.ts`, the
  * cluster primary) migrates and seeds once and forks two workers that both answer on one port;
  * a per-IP limit counts once across them (client error reports: 10 a minute in total, not 10 per
  * worker; sign-in 20; the tracking per-IP budget likewise); a due feed runs once and the hourly

@@ -1,6 +1,6 @@
 /**
  * Contract of the admin API (spec 01 §2-§9, DECISIONS 3, 7-9; docs/API.md "Admin"): the request
- * bodies the server validates (moved here from src/server/admin, issue 14) and the response schemas
+ * bodies the server validates (moved here from src/server/admin) and the response schemas
  * of its JSON answers. Response schemas are typed against the shared shapes of ../admin.ts, so a
  * field added there and not here fails the typecheck instead of being dropped by serialisation.
  */
@@ -53,7 +53,7 @@ export type CreateDealer = z.output<typeof createDealerSchema>;
 
 /**
  * The dealer settings sections, each validated field by field (spec 01 §9): the settings route
- * takes any subset of them, the import (platform.ts) every one (issue 11 §9).
+ * takes any subset of them, the import (platform.ts) every one.
  */
 export const dealerSettingsFields = z.object({
   name: dealerNameSchema,
@@ -67,14 +67,14 @@ export const dealerSettingsFields = z.object({
   branding: brandingSchema.extend({ logoUrl: optionalHttpUrl }),
   security: securitySchema,
   notifications: notificationsSchema,
-  /** IANA zone promotion schedules are entered in (issue 15); null returns the dealer to the server's zone. */
+  /** IANA zone promotion schedules are entered in; null returns the dealer to the server's zone. */
   timeZone: timeZoneSchema.nullable(),
 });
 
 const fallbackAssetInput = fallbackAssetSchema.extend({
   url: z.url({ protocol: /^https?$/, error: 'must be a URL starting with http:// or https://' }),
 });
-/** Fallback assets as the import accepts them: each URL an http(s) URL (issue 11 §9). */
+/** Fallback assets as the import accepts them: each URL an http(s) URL. */
 export const fallbackAssetsInputSchema = z.object({
   srpHeaderDesktop: z.array(fallbackAssetInput),
   srpHeaderMobile: z.array(fallbackAssetInput),
@@ -266,7 +266,7 @@ export const exportedUserSchema = z.object({
   isActive: z.boolean(),
 });
 export const exportedDealerSchema = dealerSchema.omit({ manufacturerName: true }).extend({
-  /** As stored: null = the server's zone (issue 15). */
+  /** As stored: null = the server's zone. */
   timeZone: z.string().nullable(),
 });
 
@@ -281,7 +281,7 @@ export const platformExportSchema = z.object({
 });
 export type PlatformExport = z.infer<typeof platformExportSchema>;
 
-/** Body of POST /api/admin/import: an export document, checked whole by the import (issue 11 §9), which names each wrong field. */
+/** Body of POST /api/admin/import: an export document, checked whole by the import, which names each wrong field. */
 export const importBodySchema = z.unknown().describe('An export document (GET /api/admin/export), up to 20 MB');
 
 const importResultSchema: z.ZodType<ImportResult> = z.object({

@@ -1,6 +1,6 @@
 /**
  * Contract of the Asset Manager routes (spec 02 §2 Asset Manager and upload panel, DECISIONS
- * 10-13, issue 12 'Free up space'): params, bodies and answers, shared by the server
+ * 10-13): params, bodies and answers, shared by the server
  * (src/server/assets) and the screens (src/web/dealer/assets, types only).
  */
 import { z } from 'zod';
@@ -12,14 +12,14 @@ export const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid({ er
 /**
  * Query of GET /assets/:assetId/image: `size=thumb` answers a small variant (WebP when accepted,
  * at most THUMBNAIL_BOX pixels, never enlarged) for cards and tables instead of the original
- * bytes (issue 15); `h` is the content hash the asset's URL carries for browser caching (ignored).
+ * bytes; `h` is the content hash the asset's URL carries for browser caching (ignored).
  */
 export const assetImageQuery = z.object({ size: z.enum(['thumb']).optional(), h: z.string().max(64).optional() });
-/** One window field of a request (issue 15): a date-time text (domain/schedule.ts parseWindowInput), or null to clear it. */
+/** One window field of a request: a date-time text (domain/schedule.ts parseWindowInput), or null to clear it. */
 export const windowFieldSchema = z.string().trim().max(40).refine(isWindowText, WINDOW_FORMAT_MESSAGE).nullable();
 
 /**
- * Body of PATCH /assets/:assetId: any of `isActive` and the promotion window (issue 15). Each
+ * Body of PATCH /assets/:assetId: any of `isActive` and the promotion window. Each
  * window field is a date-time (local ones, without an offset, in the dealer's time zone; ISO 8601
  * with `Z` or an offset as given) or null to clear it; an absent field is kept. The end must be
  * after the start: 400 'endsAt: must be after startsAt'.
@@ -30,7 +30,7 @@ export const assetPatchSchema = z
   .refine((v) => Object.keys(v).length > 0, 'Nothing to change: send isActive, startsAt or endsAt');
 export type AssetPatch = z.infer<typeof assetPatchSchema>;
 
-/** The Asset Manager's bulk actions (issue 15). */
+/** The Asset Manager's bulk actions. */
 export const BULK_ACTIONS = ['deactivate', 'activate', 'delete'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 /** Body of POST /assets/bulk: one action for the selected assets (1-500 ids). */
@@ -70,14 +70,14 @@ export const cleanupAssetSchema = z.object({
   createdAt: z.string(),
   sizeBytes: z.number(),
   isActive: z.boolean(),
-  /** End of its promotion window, ISO UTC (an ended one is listed as expired; issue 15), or null. */
+  /** End of its promotion window, ISO UTC (an ended one is listed as expired), or null. */
   endsAt: z.string().nullable(),
 });
 export type CleanupAsset = z.infer<typeof cleanupAssetSchema>;
 
 /**
- * One group of interchangeable assets (issue 12): same model (modelKey), trim, slot and exact pixel
- * size. `keep` is what delivery shows (the newest live asset, issue 15); `remove` the others that
+ * One group of interchangeable assets: same model (modelKey), trim, slot and exact pixel
+ * size. `keep` is what delivery shows (the newest live asset); `remove` the others that
  * can never show again (inactive, expired or hidden by a newer one), newest first. `model`/`trim` as the catalogue displays them; `size` 'WIDTHxHEIGHT'.
  */
 export const cleanupGroupSchema = z.object({

@@ -1,4 +1,4 @@
-/** Contract of the sign-in routes (spec 01 §2, §5; DECISIONS 4; issue 11): login, me, demo accounts. */
+/** Contract of the sign-in routes (spec 01 §2, §5; DECISIONS 4): login, me, demo accounts. */
 import { z } from 'zod';
 import { loginBodySchema, roleSchema, sessionUserSchema } from '../schemas';
 

@@ -1,5 +1,5 @@
 /**
- * Pieces shared by the route contracts (issue 14): the path params, the error body every 4xx/5xx
+ * Pieces shared by the route contracts: the path params, the error body every 4xx/5xx
  * answer carries, and the `{ isActive }` toggle body. Route contracts live in this folder, one file
  * per feature; the server declares them as route schemas (fastify-type-provider-zod) and the web
  * app imports their types with `import type` only.

@@ -93,7 +93,7 @@ export const previewAnswerSchema = z.object({
 export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;
 
 /**
- * GET /coverage (issue 15 coverage matrix): for every standard model of the dealer (its catalogue
+ * GET /coverage: for every standard model of the dealer (its catalogue
  * models by display name; mapping aliases are not rows), the three slots on desktop and on
  * mobile as delivery would choose them (the same answer as Preview for that model and device).
  */

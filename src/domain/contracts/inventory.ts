@@ -1,7 +1,7 @@
 /**
  * Contract of the inventory routes (spec 02 §2 Inventory, §5 Inventory upload and Feed; DECISIONS
- * 20-21): the feed bodies the server validates (moved here from src/server/inventory/feeds.ts,
- * issue 14) and the answers, typed against the shared views of ../inventory.ts.
+ * 20-21): the feed bodies the server validates (moved here from src/server/inventory/feeds.ts)
+ * and the answers, typed against the shared views of ../inventory.ts.
  */
 import { z } from 'zod';
 import { INVENTORY_TEXT, PRIORITY_GROUPS, TEXT_LIMITS } from '../constants';
@@ -27,7 +27,7 @@ export type FeedSave = z.infer<typeof feedSaveSchema>;
 
 /**
  * A count per name (trim, year, colour, body style) in an answer. Names come from dealers' files and
- * may be `__proto__` or `constructor` (issue 10 hostile keys): the map is passed through as the
+ * may be `__proto__` or `constructor`: the map is passed through as the
  * server built it (own properties only), since parsing it into a new object would drop `__proto__`.
  */
 const countsByName = z.custom<Record<string, number>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
@@ -65,7 +65,7 @@ export const inventoryPreviewSchema: z.ZodType<InventoryPreview> = z.object({
 const storedInventorySchema: z.ZodType<StoredInventory> = z.object({ ...inventoryViewShape, source: z.enum(['upload', 'feed']), updatedAt: z.string() });
 /** GET and POST /inventory: the stored inventory (null before any upload or feed run). */
 export const storedInventoryAnswerSchema = z.object({ inventory: storedInventorySchema.nullable() });
-/** Query of POST /inventory: `pauseFeed=true` also pauses the dealer's active feed, in the same transaction (issue 15). */
+/** Query of POST /inventory: `pauseFeed=true` also pauses the dealer's active feed, in the same transaction. */
 export const inventoryApplyQuery = z.object({ pauseFeed: z.enum(['true', 'false']).optional() });
 /** POST /inventory: the stored inventory and whether an active feed was paused with it. */
 export const uploadedInventoryAnswerSchema = z.object({ inventory: storedInventorySchema, feedPaused: z.boolean() });

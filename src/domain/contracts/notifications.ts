@@ -1,5 +1,5 @@
 /**
- * Contract of the admin's Outbox (issue 15, docs/API.md "Admin"): GET /api/admin/outbox answers
+ * Contract of the admin's Outbox (docs/API.md "Admin"): GET /api/admin/outbox answers
  * whether SMTP_URL is set and the newest notification e-mails. Typed against ../notifications.ts.
  */
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-/** GET /api/openapi.json (issue 14): an OpenAPI 3 document, passed through as the swagger plugin builds it. */
+/** GET /api/openapi.json: an OpenAPI 3 document, passed through as the swagger plugin builds it. */
 import { z } from 'zod';
 
 export const openApiDocumentSchema = z.looseObject({

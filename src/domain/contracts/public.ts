@@ -1,5 +1,5 @@
 /**
- * Contract of the routes dealer sites call (spec 01 §7, DECISIONS 14-17; issues 12, 13): the banner
+ * Contract of the routes dealer sites call (spec 01 §7, DECISIONS 14-17): the banner
  * image, the tracking beacon and the embed script, and the signed-in script page. The hot public
  * routes declare their input only: their answers are images, redirects, JavaScript or 204s.
  */

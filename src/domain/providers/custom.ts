@@ -1,6 +1,6 @@
 /** Custom-provider page and link URLs (spec 01 §9 "Provider URL formats"); same exports as mxs.ts. */
 
-/** Query parameters of this provider's search pages that beacons and stored events keep (issue 13). */
+/** Query parameters of this provider's search pages that beacons and stored events keep. */
 export const KEPT_PARAMS = ['model', 'type', 'trim'];
 
 /** The page's trim parameter. */

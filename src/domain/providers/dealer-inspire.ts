@@ -5,7 +5,7 @@
 const MODEL = '_dFR[model][0]';
 const TYPE = '_dFR[type][0]';
 
-/** Query parameters of this provider's search pages that beacons and stored events keep (issue 13). */
+/** Query parameters of this provider's search pages that beacons and stored events keep. */
 export const KEPT_PARAMS = [MODEL, TYPE, '_dFR[trim][0]'];
 
 /** The page's trim parameter. */

@@ -5,7 +5,7 @@
  */
 import { MXS_MAX_YEAR, MXS_MIN_YEAR } from '../page-constants';
 
-/** Query parameters of this provider's search pages that beacons and stored events keep (issue 13). */
+/** Query parameters of this provider's search pages that beacons and stored events keep. */
 export const KEPT_PARAMS = ['new', 'model', 'trim'];
 
 /** The page's trim parameter. */

@@ -1,5 +1,5 @@
 /**
- * The admin API (issue 3; spec 01 §2-§9; DECISIONS 3, 7-9, 18-19) through HTTP: dealers (create
+ * The admin API (spec 01 §2-§9; DECISIONS 3, 7-9, 18-19) through HTTP: dealers (create
  * with defaults, duplicate id, settings validated per field and all-or-nothing, delete),
  * manufacturers (catalogue editing, delete refused while used), users (unique email, dealer
  * required, deactivation ends sessions, last admin protected, password reset), dashboard trends and
@@ -17,7 +17,7 @@ let t: TestApp;
 let admin: string;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-// The reporting clock is pinned (app.now, issue 14) at 23:30 UTC, the hour in which the old windows disagreed.
+// The reporting clock is pinned (app.now) at 23:30 UTC, the hour in which the old windows disagreed.
 const NOW = new Date('2026-03-10T23:30:00Z');
 
 beforeAll(async () => {
@@ -138,7 +138,7 @@ describe('dealer settings validation', () => {
   });
 });
 
-describe('over-limit writes (DECISIONS 1, issue 16)', () => {
+describe('over-limit writes (DECISIONS 1)', () => {
   it("answers a settings body over the 1 MB limit 413 'Storage quota exceeded or data too large', storing nothing", async () => {
     const url = '/api/admin/dealers/toyota-of-springfield/settings';
     const d = (await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer;
@@ -388,7 +388,7 @@ describe('export and import', () => {
 describe('client error log', () => {
   const report = (n: number) => ({ message: `Render failed ${n}`, stack: `Error: Render failed ${n}\n    at Widget`, componentStack: '\n    at Widget\n    at App', url: `http://localhost/admin/x?n=${n}` });
 
-  it('keeps signed-in reports with time, message, stacks, page URL, user agent and user; signed-out ones only reach the server log (issue 11 §10); admins only read them', async () => {
+  it('keeps signed-in reports with time, message, stacks, page URL, user agent and user; signed-out ones only reach the server log; admins only read them', async () => {
     const anon = await t.app.inject({ method: 'POST', url: '/api/client-errors', payload: report(1), headers: { 'user-agent': 'TestBrowser/1.0' } });
     expect(anon.statusCode).toBe(204);
     const viewer = await t.userCookie('viewer', DEMO_DEALER.id);

@@ -1,6 +1,6 @@
 /**
- * The client error log (spec 01 §2, §8: render errors "logged for debugging", last 50 entries;
- * issue 3): the web app's error screen reports each render error (timestamp, message, stack,
+ * The client error log (spec 01 §2, §8: render errors "logged for debugging", last 50 entries):
+ * the web app's error screen reports each render error (timestamp, message, stack,
  * component stack, page URL, user); the server keeps the newest CLIENT_ERROR_LOG_LIMIT and admins
  * read them. Over-long texts are cut rather than refused, so a report is never lost for its size.
  */
@@ -16,7 +16,7 @@ import { sessionToken } from '../auth/access';
 import { getSessionUser } from '../auth/service';
 
 /**
- * Reports per minute (issue 11 §10): per signed-in user for the stored log, per client IP for
+ * Reports per minute: per signed-in user for the stored log, per client IP for
  * reports from signed-out pages (which only reach the server log). The web app sends at most 5
  * per page load.
  */
@@ -36,7 +36,7 @@ export async function clientErrorReporter(request: FastifyRequest): Promise<Sess
 }
 
 /**
- * @fastify/rate-limit route config of POST /api/client-errors (issue 11 §10): keyed by user id
+ * @fastify/rate-limit route config of POST /api/client-errors: keyed by user id
  * for a session, by IP otherwise; CLIENT_ERRORS_PER_MINUTE each. Over it: 429 RATE_LIMITED.
  */
 export const clientErrorRateLimit = {
@@ -49,7 +49,7 @@ export const clientErrorRateLimit = {
     key.startsWith('client-errors|user|') ? CLIENT_ERRORS_PER_MINUTE.user : CLIENT_ERRORS_PER_MINUTE.anonymous,
 };
 
-// The request body: src/domain/contracts/admin.ts (issue 14).
+// The request body: src/domain/contracts/admin.ts.
 export { clientErrorSchema } from '../../domain/contracts/admin';
 
 /** Stores one report and drops all but the newest CLIENT_ERROR_LOG_LIMIT, in one transaction. */

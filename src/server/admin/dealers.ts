@@ -27,7 +27,7 @@ import { scopeCustomCss } from '../scripts/custom-css';
 /**
  * Refuses dealer settings the server cannot accept: URLs the server itself fetches or redirects visitors to (the asset storage base
  * URL of CDN auto-discovery, fallback asset URLs) when they point at a private, loopback or
- * link-local address that `allow` (FEED_ALLOW_PRIVATE_HOSTS) does not allow (issue 11 §7).
+ * link-local address that `allow` (FEED_ALLOW_PRIVATE_HOSTS) does not allow.
  * Input: any part of a dealer's settings; `prefix` goes before the field path in the message.
  * @throws Invalid('{prefix}assetStorage.baseUrl: must not point at a private, loopback or
  * link-local address (127.0.0.1); ...') naming the first such field; also refuses branding.customCss
@@ -44,10 +44,10 @@ export function assertDealerSettingsAllowed(
   };
   if (d.assetStorage) check('assetStorage.baseUrl', d.assetStorage.baseUrl);
   for (const slot of BANNER_SLOTS) (d.fallbackAssets?.[slot] ?? []).forEach((f, i) => check(`fallbackAssets.${slot}.${i}.url`, f.url));
-  if (d.branding) scopeCustomCss(d.branding.customCss, `${prefix}branding.customCss`); // throws Invalid on a CSS syntax error (issue 15)
+  if (d.branding) scopeCustomCss(d.branding.customCss, `${prefix}branding.customCss`); // throws Invalid on a CSS syntax error
 }
 
-// Request bodies: src/domain/contracts/admin.ts (issue 14); re-exported for the import path and tests.
+// Request bodies: src/domain/contracts/admin.ts; re-exported for the import path and tests.
 export { createDealerSchema, dealerSettingsFields, dealerSettingsSchema, fallbackAssetsInputSchema } from '../../domain/contracts/admin';
 
 /** Names sort case-insensitively on every database collation (PGlite's and a server's differ); indexed by dealers_name_id_idx. */
@@ -162,7 +162,7 @@ export async function createDealer(db: Db, body: CreateDealer): Promise<Dealer> 
 /**
  * Saves settings sections in one transaction holding the dealer row lock; the database bumps the
  * dealer version (migration 0007: delivery caches read security and storage). A base URL pointing at a private address
- * is refused unless `opts.allowPrivateHosts` (FEED_ALLOW_PRIVATE_HOSTS) allows it (issue 11 §7).
+ * is refused unless `opts.allowPrivateHosts` (FEED_ALLOW_PRIVATE_HOSTS) allows it.
  * @throws NotFound, Invalid (naming the field).
  */
 export async function updateDealerSettings(db: Db, dealerId: string, update: DealerSettingsUpdate, opts: { allowPrivateHosts: PrivateHostPolicy }): Promise<Dealer> {
@@ -179,7 +179,7 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
  * Deletes a dealer and everything it owns (assets, inventory, feeds, events, rollups). Its users
  * are deactivated and signed out in the same transaction: a dealer user without a dealer cannot
  * work, and an admin must assign another dealer before reactivating them. Such inactive users
- * without a dealer export and import back as they are (platform.ts, issue 11 §9). @throws NotFound.
+ * without a dealer export and import back as they are (platform.ts). @throws NotFound.
  */
 export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
   await db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §7 and §9: dealer settings and the import refuse base and fallback URLs on private,
+ * Dealer settings and the import refuse base and fallback URLs on private,
  * loopback or link-local addresses (unless FEED_ALLOW_PRIVATE_HOSTS allows them); the import
  * validates with the settings schemas and applies the Users API's rules (never no active admin);
  * a deleted dealer's staff export and import back; new users are reported for a password reset.
@@ -33,7 +33,7 @@ async function snapshot() {
   return rest;
 }
 
-describe('dealer settings refuse private base URLs (issue 11 §7)', () => {
+describe('dealer settings refuse private base URLs', () => {
   const privateUrls = [
     'http://127.0.0.1/',
     'http://169.254.169.254/latest/meta-data/',
@@ -77,7 +77,7 @@ describe('dealer settings refuse private base URLs (issue 11 §7)', () => {
   });
 });
 
-describe('import validates like the settings screens (issue 11 §9)', () => {
+describe('import validates like the settings screens', () => {
   const refusals: Array<[string, (d: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
     ['javascript: logo URL', (d) => (d.dealers[0].branding.logoUrl = 'javascript:alert(1)'), /dealers\.0\.branding\.logoUrl/],
     ['javascript: base URL', (d) => (d.dealers[0].assetStorage.baseUrl = 'javascript:alert(1)'), /dealers\.0\.assetStorage\.baseUrl/],
@@ -157,7 +157,7 @@ describe('dealer names are one line', () => {
   });
 });
 
-describe("import applies the Users API's rules (issue 11 §9)", () => {
+describe("import applies the Users API's rules", () => {
   it('refuses whole, with a clear message, an import that would leave no active admin', async () => {
     const before = await snapshot();
     const deactivate = (await call(t, admin, 'GET', '/api/admin/export')).json();

@@ -13,7 +13,7 @@ import { Conflict, Invalid, NotFound } from '../errors';
 import type { ManufacturerListItem } from '../../domain/admin';
 import type { ManufacturerInput } from '../../domain/contracts/admin';
 
-// The request body: src/domain/contracts/admin.ts (issue 14); re-exported for the import path.
+// The request body: src/domain/contracts/admin.ts; re-exported for the import path.
 export { manufacturerInputSchema } from '../../domain/contracts/admin';
 
 function toManufacturer(row: typeof manufacturers.$inferSelect): Manufacturer {

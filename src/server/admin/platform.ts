@@ -110,11 +110,11 @@ export async function platformAnalytics(db: Db, period: AnalyticsPeriod, now: Da
 // Export / import (DECISIONS 3)
 
 export const EXPORT_VERSION = 1;
-// The export document's shape (the GET /api/admin/export response schema): src/domain/contracts/admin.ts (issue 14).
+// The export document's shape (the GET /api/admin/export response schema): src/domain/contracts/admin.ts.
 export { EXPORT_FORMAT, type PlatformExport } from '../../domain/contracts/admin';
 
 /**
- * What an import accepts (issue 11 §9): the same rules as the screens that edit the data, not the
+ * What an import accepts: the same rules as the screens that edit the data, not the
  * loose stored shapes. Manufacturers by the manufacturer form's schema (hex colours, http(s) logo
  * URL), dealers by the dealer settings' sections (http(s) URLs, quota 1 MB-10 GB, hex colours,
  * security limits) and the configs' schema, fallback assets with http(s) URLs, users with a role.
@@ -140,7 +140,7 @@ const importDataSchema = z.object({
       branding: settings.branding,
       security: settings.security,
       notifications: settings.notifications,
-      // Absent in exports made before issue 15: the stored zone is then kept.
+      // Absent in exports made before dealers had a time zone: the stored zone is then kept.
       timeZone: settings.timeZone.optional(),
       createdAt: z.string(),
       updatedAt: z.string(),
@@ -149,7 +149,7 @@ const importDataSchema = z.object({
   users: z.array(exportedUserSchema.extend({ name: oneLineNameSchema(120) })),
 });
 
-/** The message when an import would leave no active admin (issue 11 §9, the Users API's rule). */
+/** The message when an import would leave no active admin (the Users API's rule). */
 export const IMPORT_NO_ACTIVE_ADMIN = 'Import refused: it would leave no active admin. Keep at least one admin user active in the file; nothing was changed.';
 
 /** The whole platform as one versioned JSON document (users without password hashes). */
@@ -177,7 +177,7 @@ export async function exportPlatform(db: Db): Promise<PlatformExport> {
  * Validates a whole export document, then applies it in one transaction: manufacturers and dealers
  * are upserted by id, users by email (existing users keep their password; new users get a random
  * one and are listed in `passwordResetRequired`). Nothing is deleted.
- * Validation (issue 11 §9): the settings screens' schemas (see importDataSchema); dealer base and
+ * Validation: the settings screens' schemas (see importDataSchema); dealer base and
  * fallback URLs on private addresses refused unless `opts.allowPrivateHosts` allows them; the
  * Users API's rules: valid roles, an existing dealer for active dealer-manager and viewer users
  * (an inactive one may have none: a deleted dealer's staff are exported that way), each email once,

@@ -1,11 +1,11 @@
 /**
- * Admin API (issue 3; spec 01 §2-§9; DECISIONS 3, 7-9, 18-19): dealers, manufacturers, users,
+ * Admin API (spec 01 §2-§9; DECISIONS 3, 7-9, 18-19): dealers, manufacturers, users,
  * dashboard, platform analytics, export and import. Every route is `access: 'admin'`. Dealer
  * reads for the settings screen use GET /api/dealers/:dealerId (admins may read any dealer).
  * The one public route, POST /api/client-errors, takes the web app's render error reports
  * (small bodies): a signed-in user's report is stored with the user, rate-limited per user; a
  * signed-out page's report (the sign-in screen) goes to the server log only, rate-limited per IP,
- * so no anonymous caller can evict the stored entries (issue 11 §10).
+ * so no anonymous caller can evict the stored entries.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

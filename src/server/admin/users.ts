@@ -16,7 +16,7 @@ import { hashPassword } from '../auth/password';
 import type { AdminUser } from '../../domain/admin';
 import type { createUserSchema, updateUserSchema } from '../../domain/contracts/admin';
 
-// Request bodies: src/domain/contracts/admin.ts (issue 14).
+// Request bodies: src/domain/contracts/admin.ts.
 export { MIN_PASSWORD_LENGTH, createUserSchema, resetPasswordSchema, updateUserSchema } from '../../domain/contracts/admin';
 
 const columns = {
@@ -101,11 +101,11 @@ export async function updateUser(db: Db, id: string, body: z.infer<typeof update
   return getUser(db, id);
 }
 
-/** Sets a new password, clears the demo-password mark (issue 11) and ends the user's sessions. @throws NotFound. */
+/** Sets a new password, clears the demo-password mark and ends the user's sessions. @throws NotFound. */
 export async function resetPassword(db: Db, id: string, newPassword: string): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
   await db.transaction(async (tx) => {
-    // A new password is never the demo one: the sign-in hint stops listing the account (issue 11).
+    // A new password is never the demo one: the sign-in hint stops listing the account.
     const updated = await tx
       .update(users)
       .set({ passwordHash, demoPassword: false, updatedAt: new Date() })

@@ -9,7 +9,7 @@ import { eventRollupsHourly, events } from '../db/schema';
 let t: TestApp;
 let cookie: string;
 const HOUR = 3_600_000;
-// The app's clock is pinned (app.now, issue 14): 23:30 UTC is the hour in which the old window
+// The app's clock is pinned (app.now): 23:30 UTC is the hour in which the old window
 // (end of hour - 7 days) started at midnight and gave 7 day buckets instead of the usual 8.
 const NOW = new Date('2026-03-10T23:30:00Z');
 let clock = NOW;
@@ -67,7 +67,7 @@ describe('dealer analytics', () => {
     expect(a.series.at(-1)).toMatchObject({ bucket: '2026-03-10T23:00' });
   });
 
-  // Before issue 14 the day series had 8 buckets except from 23:00 to 23:59 UTC (7), and the test
+  // Before the periods were fixed the day series had 8 buckets except from 23:00 to 23:59 UTC (7), and the test
   // that expected 8 failed every evening. Now a period has one bucket per day, ending today.
   it.each(['2026-03-10T00:30:00Z', '2026-03-10T12:00:00Z', '2026-03-10T23:00:00Z', '2026-03-10T23:59:59.999Z'])(
     'has one bucket per day of the period, the last one today, with the clock at %s',
@@ -97,7 +97,7 @@ describe('dealer analytics', () => {
     expect(a.trends).toEqual({ impressions: null, clicks: null, ctr: null, conversionRate: null });
   });
 
-  it("gives 'Last updated' as the newest event's own time, not the start of its hour (issue 15)", async () => {
+  it("gives 'Last updated' as the newest event's own time, not the start of its hour", async () => {
     // The newest rollup hour is 21:00; events arrived at 21:10 and 21:35 (its rollup row is the 21:00 one).
     const at = (min: number) => new Date(hoursAgo(2).getTime() + min * 60_000 + 345);
     await ensureEventPartitions(t.database.db, at(10), at(36)); // the writer does this itself; this test writes rows directly

@@ -1,5 +1,5 @@
 /**
- * Creative analytics (issue 15): creatives of the same model, slot and size rotate evenly by the
+ * Creative analytics: creatives of the same model, slot and size rotate evenly by the
  * banner request's rotation bucket; a beacon naming its banner request is stored with the creative
  * that request showed (a conversion with its click's); Analytics lists creatives with their
  * figures, A/B verdicts, placeholder share and the models that need a banner; Preview lists the

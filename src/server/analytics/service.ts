@@ -80,13 +80,13 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
 
 const SOURCES = new Set(['cdn', 'fallback', 'placeholder']);
 
-/** creativeAnalytics of the hours starting in [from, to) (the weekly report's top creatives, issue 15). */
+/** creativeAnalytics of the hours starting in [from, to) (the weekly report's top creatives). */
 export function creativePerformance(db: Db, dealerId: string, from: Date, to: Date, modelMap: Record<string, string>, now: Date) {
   return creativeAnalytics(db, dealerId, { from, to }, modelMap, now);
 }
 
 /**
- * The creative analytics of a period (issue 15): each creative's figures per slot type (assets with
+ * The creative analytics of a period: each creative's figures per slot type (assets with
  * their name, size and status now), the share of impressions that showed a placeholder and the
  * models that showed one, and the verdict of each A/B rotation (assets of the same model, slot and
  * size with impressions in the period; domain/metrics.ts ctrBetter). At most

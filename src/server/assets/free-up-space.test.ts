@@ -1,5 +1,5 @@
 /**
- * 'Free up space' (DECISIONS 12, issue 12): groups by model, trim, slot and size; keeps the asset
+ * 'Free up space' (DECISIONS 12): groups by model, trim, slot and size; keeps the asset
  * delivery shows first (the newest live one); offers only assets that can never show again (issue
  * 15: live assets of a group rotate, so an older live one is not offered); deletes only the
  * confirmed ids still in the plan.

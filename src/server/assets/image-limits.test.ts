@@ -1,5 +1,5 @@
 /**
- * Issue 11 §8: images over MAX_IMAGE_PIXELS are refused with a message naming the limit, before any
+ * Images over MAX_IMAGE_PIXELS are refused with a message naming the limit, before any
  * decode; every sharp job runs in the bounded image queue (at most max(1, cores - 1) at once).
  */
 import os from 'node:os';
@@ -23,7 +23,7 @@ function hugePng(): Promise<Buffer> {
     .toBuffer();
 }
 
-describe('pixel limit (issue 11 §8)', () => {
+describe('pixel limit', () => {
   let t: TestApp;
   let huge: Buffer;
 
@@ -56,7 +56,7 @@ describe('pixel limit (issue 11 §8)', () => {
   });
 });
 
-describe('image queue (issue 11 §8)', () => {
+describe('image queue', () => {
   it('is bounded by max(1, cores - 1)', () => {
     const cores = os.availableParallelism?.() ?? os.cpus().length;
     expect(IMAGE_CONCURRENCY).toBe(Math.max(1, cores - 1));

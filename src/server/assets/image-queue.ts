@@ -1,5 +1,5 @@
 /**
- * The bounded queue every sharp (libvips) job runs in (issue 11 §8): upload inspection and banner
+ * The bounded queue every sharp (libvips) job runs in: upload inspection and banner
  * resizing. At most IMAGE_CONCURRENCY jobs run at once (max(1, cores - 1)) and each job uses one
  * libvips thread (sharp.concurrency(1)), so image work never holds every core or every slot of
  * libuv's thread pool, which argon2 sign-ins, DNS and file reads share. Banner resizing for
@@ -25,8 +25,8 @@ const PRIORITY = { delivery: 1, upload: 0 } as const;
  * Runs `job` (a function doing sharp work) in the image queue and returns its result.
  * Input: the job and whose work it is ('upload' by default; 'delivery' jumps ahead of waiting
  * uploads); output: its promise's value, after the jobs ahead of it ran. Its run time (not its
- * wait) goes to the `dcb_image_processing_seconds` metric (issue 17).
- * @throws whatever `job` throws. Issue 11 §8.
+ * wait) goes to the `dcb_image_processing_seconds` metric.
+ * @throws whatever `job` throws.
  */
 export function runImageJob<T>(job: () => Promise<T>, priority: keyof typeof PRIORITY = 'upload'): Promise<T> {
   return queue.add(

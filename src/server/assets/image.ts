@@ -1,7 +1,7 @@
 /**
  * Image inspection with sharp (libvips): real format and dimensions from the bytes, with a full
  * decode so truncated or corrupt files are refused (DECISIONS 10-11, 13). Images over
- * MAX_IMAGE_PIXELS are refused from their header, before any decode (issue 11 §8), and the work
+ * MAX_IMAGE_PIXELS are refused from their header, before any decode, and the work
  * runs in the bounded image queue (image-queue.ts).
  */
 import sharp from 'sharp';
@@ -17,7 +17,7 @@ export interface ImageInfo {
 
 const MIME: Record<string, ImageInfo['mimeType']> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
-/** The refusal for an image over MAX_IMAGE_PIXELS, naming its size and the limit (issue 11 §8). */
+/** The refusal for an image over MAX_IMAGE_PIXELS, naming its size and the limit. */
 export function tooManyPixelsMessage(width: number, height: number): string {
   const fmt = (n: number) => n.toLocaleString('en-US');
   return `${TEXT.invalidFileTypeOrSize}: the image is ${width}x${height} (${fmt(width * height)} pixels); the limit is ${fmt(MAX_IMAGE_PIXELS)} pixels (${MAX_IMAGE_PIXELS / 1_000_000} MP)`;

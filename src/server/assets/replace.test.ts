@@ -1,5 +1,5 @@
 /**
- * Replace in place (issue 15): a new file of the same size replaces an asset's bytes under the same
+ * Replace in place: a new file of the same size replaces an asset's bytes under the same
  * id, so its statistics, window and on/off state stay; delivery shows the new file at once; the
  * replacement is recorded; a file of another size, the same file, a second file, a viewer and
  * another dealer are refused with a clear answer. Thumbnails: cards load a small server-side

@@ -1,6 +1,6 @@
 /**
  * Asset routes of the dealer area (spec 02 §2 Asset Manager and upload panel, DECISIONS 10-13;
- * promotion windows and bulk actions, issue 15). Times come from app.now (the app's one clock).
+ * promotion windows and bulk actions). Times come from app.now (the app's one clock).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -48,14 +48,14 @@ const tags = ['assets'];
 /** One file part of an upload, read whole: its name and bytes, or the reason it is refused. */
 type ReadPart = { filename: string; bytes: Buffer } | { refused: Extract<UploadResult, { ok: false }> };
 
-/** The text fields an upload may carry: the promotion window of every file in it (issue 15). */
+/** The text fields an upload may carry: the promotion window of every file in it. */
 const WINDOW_FIELDS = new Set(['startsAt', 'endsAt']);
 
 /**
- * Reads every part of an asset upload before anything is stored (issue 11 §11), so a request over
+ * Reads every part of an asset upload before anything is stored, so a request over
  * a limit stores nothing. Oversized files and over-long names become refused results (the
  * others still upload, as before); a request over a count limit is refused whole. The optional
- * `startsAt` / `endsAt` text fields (issue 15) come back in `fields`; other fields are ignored.
+ * `startsAt` / `endsAt` text fields come back in `fields`; other fields are ignored.
  * @throws PayloadTooLarge naming the limit: more than MAX_UPLOAD_FILES files, too many parts or
  *   fields, or the total request cap (security/limits.ts)
  */
@@ -98,7 +98,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
       const usage = await storageUsage(app.db, dealerId);
       const dealer = await findDeliveryDealer(app, dealerId);
       const list = await listAssets(app.db, dealerId, app.now());
-      // Issue 15: a card says when delivery can never choose its asset (the upload's check, made again now).
+      // A card says when delivery can never choose its asset (the upload's check, made again now).
       const assets = list.map((a) => ({ ...a, neverShows: (dealer && deadBannerWarnings(a.parsedMetadata, dealer).find((w) => w.startsWith(NEVER_SHOWS))) || null }));
       return { assets, usage };
     },
@@ -109,7 +109,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
     {
       config: { access: 'dealer-write' },
       // multipart/form-data with one or more "file" fields and optional "startsAt"/"endsAt" text
-      // fields (issue 15), read by the handler (no body schema).
+      // fields, read by the handler (no body schema).
       schema: {
         tags,
         summary: 'Upload assets (multipart "file" fields; optional "startsAt"/"endsAt" window for all of them)',
@@ -122,11 +122,11 @@ export async function assetRoutes(fastify: FastifyInstance) {
       const { dealerId } = request.params;
       await getDealer(app.db, dealerId);
       if (!request.isMultipart()) throw new Invalid('Upload must be multipart/form-data with one or more "file" fields');
-      const { parts, fields } = await readUploadParts(request); // every part read before any is stored (issue 11 §11)
+      const { parts, fields } = await readUploadParts(request); // every part read before any is stored
       // A bad window refuses the whole upload (400 naming the field) before any file is stored.
       const window = resolveWindow(fields, { startsAt: null, endsAt: null }, await windowTimeZone(app.db, dealerId));
       const now = app.now();
-      const dealer = (await findDeliveryDealer(app, dealerId)) ?? undefined; // for the "will never show" check (issue 15)
+      const dealer = (await findDeliveryDealer(app, dealerId)) ?? undefined; // for the "will never show" check
       const checked: Array<CheckedUpload | Extract<UploadResult, { ok: false }>> = [];
       for (const part of parts) checked.push('refused' in part ? part.refused : await checkUpload(part.filename, part.bytes, { dealer }));
       if (checked.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');
@@ -175,7 +175,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // Asset active/inactive toggle (spec 02 §3 Asset.isActive) and promotion window (issue 15).
+  // Asset active/inactive toggle (spec 02 §3 Asset.isActive) and promotion window.
   app.patch(
     '/api/dealers/:dealerId/assets/:assetId',
     {
@@ -188,7 +188,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // Asset Manager bulk actions (issue 15): deactivate, activate or delete the selected assets.
+  // Asset Manager bulk actions: deactivate, activate or delete the selected assets.
   app.post(
     '/api/dealers/:dealerId/assets/bulk',
     { config: { access: 'dealer-write' }, schema: { tags, summary: 'Deactivate, activate or delete several assets', params: dealerParams, body: bulkBodySchema, response: { 200: bulkResultSchema } } },
@@ -198,7 +198,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // 'Free up space' (DECISIONS 12, issue 12): the plan per model, trim, slot and size, then deletion
+  // 'Free up space' (DECISIONS 12): the plan per model, trim, slot and size, then deletion
   // of the confirmed ids that are still in the plan's remove lists only.
   app.get(
     '/api/dealers/:dealerId/assets/cleanup',

@@ -1,5 +1,5 @@
 /**
- * Issue 15 "Promotion schedule": an asset's optional [startsAt, endsAt) window, entered in the
+ * Promotion schedule: an asset's optional [startsAt, endsAt) window, entered in the
  * dealer's time zone and stored in UTC, decides whether delivery, Preview and Free up space treat
  * it as live. The app's clock is injected (createTestApp `now`), so the tests move time without
  * sleeping; moving it writes nothing, so the delivery caches must expire at the window boundary
@@ -212,7 +212,7 @@ describe('window validation (400 naming the field)', () => {
   });
 });
 
-describe('Free up space with windows (issue 15: the kept asset is the live one; nothing that will still show is offered)', () => {
+describe('Free up space with windows (the kept asset is the live one; nothing that will still show is offered)', () => {
   it('offers an expired promotion, keeps the live evergreen, and never offers a scheduled one', async () => {
     setClock('2026-09-15T12:00:00Z');
     const evergreen = await uploadOk('new_2026_honda_ridgeline_rtl_1920x300.jpg', 1920, 300);

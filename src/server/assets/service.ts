@@ -1,7 +1,7 @@
 /**
  * Dealer banner assets: upload (filename rules, real image inspection, quota), listing, bytes,
  * delete (spec 01 §5, spec 02 §2-§5, DECISIONS 10-13, 24); promotion windows and bulk
- * deactivate/delete (issue 15). Functions that say what shows take the request time `now`
+ * deactivate/delete. Functions that say what shows take the request time `now`
  * (app.now), never the clock.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -36,10 +36,10 @@ type AssetRow = typeof assets.$inferSelect;
 /** A UUID's text form (asset ids). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// Answer shapes: src/domain/contracts/assets.ts (issue 14).
+// Answer shapes: src/domain/contracts/assets.ts.
 export type { CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, UploadResult } from '../../domain/contracts/assets';
 
-/** API shape of an asset row; `schedule` is its window's status at `now` (issue 15). */
+/** API shape of an asset row; `schedule` is its window's status at `now`. */
 export function toAsset(row: AssetRow, now: Date): Asset {
   return {
     id: row.id,
@@ -72,14 +72,14 @@ export async function listAssets(db: Db, dealerId: string, now: Date): Promise<A
   return rows.map((r) => toAsset(r, now));
 }
 
-/** A promotion window as stored: UTC instants, null = open (issue 15). */
+/** A promotion window as stored: UTC instants, null = open. */
 export interface AssetWindow {
   startsAt: Date | null;
   endsAt: Date | null;
 }
 
 /**
- * The window an asset gets from request fields (issue 15): each field a date-time text
+ * The window an asset gets from request fields: each field a date-time text
  * (domain/schedule.ts parseWindowInput: with an offset, or local in `timeZone`), null to clear it,
  * absent to keep `current`. @throws Invalid naming the field: 'startsAt: must be a date-time ...',
  * or 'endsAt: must be after startsAt' when the resulting end is not after the start.
@@ -100,7 +100,7 @@ export function resolveWindow(input: { startsAt?: string | null; endsAt?: string
   return window;
 }
 
-/** The time zone a dealer's windows are entered in (issue 15). @throws NotFound for an unknown dealer. */
+/** The time zone a dealer's windows are entered in. @throws NotFound for an unknown dealer. */
 export async function windowTimeZone(db: Db | Tx, dealerId: string): Promise<string> {
   const [row] = await db.select({ timeZone: dealers.timeZone }).from(dealers).where(eq(dealers.id, dealerId));
   if (!row) throw new NotFound(TEXT.dealerNotFound);
@@ -123,7 +123,7 @@ export async function storageUsage(db: Db, dealerId: string): Promise<{ usedByte
   return { usedBytes: await storageUsed(db, dealerId), quotaBytes: dealer.storage.storageQuotaBytes };
 }
 
-/** The same bytes are already stored for the dealer (issue 15): the upload is answered as already uploaded, nothing stored. */
+/** The same bytes are already stored for the dealer: the upload is answered as already uploaded, nothing stored. */
 class AlreadyUploaded extends Error {}
 
 /** An uploaded file that passed the checks needing no database (checkUpload), ready to store. */
@@ -238,7 +238,7 @@ export async function storeUpload(db: Db | Tx, dealerId: string, upload: Checked
 }
 
 /**
- * Replaces the file of one asset of a dealer in place (issue 15): the asset keeps its id, and with
+ * Replaces the file of one asset of a dealer in place: the asset keeps its id, and with
  * it its statistics (events and rollups name the id), name, model, trim, window and on/off state;
  * its bytes, type, size and content hash change, and the replacement is appended to
  * `replacements`. The new file must be an accepted image of the same pixel size (the creative's
@@ -306,7 +306,7 @@ export async function assetBytes(db: Db, dealerId: string, assetId: string): Pro
 export const THUMBNAIL_BOX = { width: 600, height: 240 };
 
 /**
- * A small variant of one asset of a dealer for cards and tables (issue 15: not the original
+ * A small variant of one asset of a dealer for cards and tables (not the original
  * bytes): resized to fit THUMBNAIL_BOX (never enlarged, aspect kept), WebP when `webp`, else JPEG;
  * made once per asset, content hash and format in the image queue and kept in `cache` (the app's
  * byte-sized LRU). @throws NotFound.
@@ -334,7 +334,7 @@ export async function assetThumbnail(db: Db, cache: LRUCache<string, BannerBytes
  * Changes one asset of a dealer (PATCH): `isActive` turns it on or off for delivery and preview
  * (spec 02 §3 Asset.isActive; inactive assets are never chosen, spec 02 §4 step 2); `startsAt` /
  * `endsAt` set (a date-time, local ones in the dealer's time zone) or clear (null) its promotion
- * window (issue 15); absent fields are kept. The asset row is locked while the new window is
+ * window; absent fields are kept. The asset row is locked while the new window is
  * checked against the stored one. The database bumps dealers.version (migration 0007).
  * @throws NotFound('Asset not found'); Invalid naming the window field (see resolveWindow).
  */
@@ -358,7 +358,7 @@ export async function updateAsset(db: Db, dealerId: string, assetId: string, pat
 }
 
 /**
- * Applies one action to several assets of a dealer at once (Asset Manager bulk actions, issue 15):
+ * Applies one action to several assets of a dealer at once (Asset Manager bulk actions):
  * 'deactivate' / 'activate' set isActive, 'delete' removes them; one statement, so the database
  * bumps the dealer's version once (migration 0007). Ids that are not this dealer's assets (or
  * not asset ids at all) are left alone and come back in `skipped`.
@@ -407,7 +407,7 @@ async function planContext(db: Db | Tx, dealerId: string): Promise<PlanContext> 
 }
 
 /**
- * True when `row` can never be shown again from `now` on (issue 15): it is inactive or has invalid
+ * True when `row` can never be shown again from `now` on: it is inactive or has invalid
  * metadata, or its window has ended. A live asset of the same group as a newer one is not: they
  * rotate (A/B, domain/asset-choice.ts chooseRotation).
  */
@@ -420,7 +420,7 @@ function neverShownAgain(row: AssetRow, now: number): boolean {
 /**
  * The plan for `rows` (newest first: createdAt desc, id desc, the order delivery scans) at `now`.
  * Groups by modelKey, trim (as chooseAsset compares it), slot and exact size; keeps the first asset
- * live at `now` (the one delivery shows first: active, valid metadata, inside its window; issue 15),
+ * live at `now` (the one delivery shows first: active, valid metadata, inside its window),
  * else the first that will still show, else the first; lists for removal only the others that
  * can never show again (neverShownAgain), so neither a scheduled promotion nor a creative in
  * rotation is ever offered. Groups are sorted by model, trim, slot (header first) and size.
@@ -465,7 +465,7 @@ function buildPlan(rows: AssetRow[], ctx: PlanContext, now: Date): CleanupPlan {
 }
 
 /**
- * The 'Free up space' plan at `now` (DECISIONS 12, issue 12, issue 15). Assets of the same model,
+ * The 'Free up space' plan at `now` (DECISIONS 12). Assets of the same model,
  * trim, slot and exact size share their slot (delivery rotates the ones live at the time: active and
  * inside their window); the newest live one is kept and only assets that can never show
  * again (inactive, invalid or expired) are listed for removal, so removing

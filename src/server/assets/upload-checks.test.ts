@@ -1,5 +1,5 @@
 /**
- * Upload checks (issue 15): a file that can never show is stored with a warning saying so and the
+ * Upload checks: a file that can never show is stored with a warning saying so and the
  * nearest model; a make other than the dealer's is flagged; the same bytes for the same model and
  * trim are answered as already uploaded (nothing stored), for another model stored with a note.
  */

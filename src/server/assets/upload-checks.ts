@@ -1,5 +1,5 @@
 /**
- * Upload checks (issue 15 "Upload checks"): what a dealer should hear before a stored file turns
+ * Upload checks: what a dealer should hear before a stored file turns
  * out to be a dead banner. Delivery looks assets up by the comparison key of the model a slot shows
  * (the page plans' standard models and upsell targets, domain/slot-plan.ts), so a file whose model
  * is none of those (a typo such as `civc`, or another make's `camry`) can never show: it is stored

@@ -68,8 +68,8 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
   });
 
   // preValidation: who may call is decided before the route schema judges the input, so a caller
-  // without access gets 401/403 whatever it sent (issue 14).
-  // A callback hook: public routes (beacons, banners: most requests) pay no promise for it (issue 18).
+  // without access gets 401/403 whatever it sent.
+  // A callback hook: public routes (beacons, banners: most requests) pay no promise for it.
   app.addHook('preValidation', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return done();

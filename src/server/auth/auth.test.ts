@@ -72,7 +72,7 @@ describe('sign-in', () => {
     expect(res.json().accounts.map((a: { email: string }) => a.email)).toEqual(DEMO_ACCOUNTS.map((a) => a.email));
   });
 
-  it('lists a demo account only while it still has its demo password (issue 11)', async () => {
+  it('lists a demo account only while it still has its demo password', async () => {
     const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/auth/demo-accounts' })).json().accounts.map((a: { email: string }) => a.email);
     expect(await listed()).toHaveLength(3);
     const admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);

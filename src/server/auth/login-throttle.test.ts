@@ -1,5 +1,5 @@
 /**
- * Sign-in abuse resistance (issue 11 item 2): unknown and deactivated emails cost the same argon2
+ * Sign-in abuse resistance : unknown and deactivated emails cost the same argon2
  * verify as real accounts, and failures are throttled per account and source (client IP, in the
  * database) with a doubling lock, for unknown emails the same way: a guesser locks the account for
  * itself only, while the owner signs in from elsewhere; enough locked sources lock it for everyone.

@@ -63,7 +63,7 @@ const ROWS: Row[] = [
   { method: 'PATCH', route: '/api/dealers/:dealerId/assets/:assetId', url: `/api/dealers/${A}/assets/${missing}`, payload: { isActive: false }, expect: [401, 404, 404, 403, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/assets/cleanup', url: `/api/dealers/${A}/assets/cleanup`, expect: [401, 200, 200, 200, 403] },
   { method: 'POST', route: '/api/dealers/:dealerId/assets/cleanup', url: `/api/dealers/${A}/assets/cleanup`, payload: { assetIds: [missing] }, expect: [401, 200, 200, 403, 403] },
-  // Issue 15 bulk actions: an unknown id is skipped (200), so nothing changes for the callers that may write.
+  // Bulk actions: an unknown id is skipped (200), so nothing changes for the callers that may write.
   { method: 'POST', route: '/api/dealers/:dealerId/assets/bulk', url: `/api/dealers/${A}/assets/bulk`, payload: { action: 'deactivate', assetIds: [missing] }, expect: [401, 200, 200, 403, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/configs', url: `/api/dealers/${A}/configs`, expect: [401, 200, 200, 200, 403] },
   { method: 'PUT', route: '/api/dealers/:dealerId/configs', url: `/api/dealers/${A}/configs`, payload: { inventoryWeights: { civic: 6 } }, expect: [401, 200, 200, 403, 403] },

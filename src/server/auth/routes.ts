@@ -22,7 +22,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
   const secure = app.config.publicOrigin.startsWith('https:');
-  // Unknown emails are verified against this hash (issue 11): made once per app, in the background,
+  // Unknown emails are verified against this hash: made once per app, in the background,
   // with the same argon2 parameters as real hashes. The catch only marks the promise handled; login awaits it.
   const dummyHash = hashPassword(randomBytes(32).toString('base64url'));
   dummyHash.catch(() => undefined);
@@ -64,7 +64,7 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   /**
    * The session's user, or `{ user: null }` when signed out (no, a bad or an expired session
-   * cookie): a 200 either way, so a signed-out page load logs no failed request (issue 16).
+   * cookie): a 200 either way, so a signed-out page load logs no failed request.
    */
   app.get('/api/auth/me', { config: { access: 'public' }, schema: { tags, summary: "The session's user, null when signed out", response: { 200: meAnswerSchema } } }, async (request) => {
     const token = sessionToken(request);
@@ -72,7 +72,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   /**
-   * The sign-in hint (issue 11): while SEED_DEMO is on, the demo accounts that are active and still
+   * The sign-in hint: while SEED_DEMO is on, the demo accounts that are active and still
    * have their seeded demo password (users.demo_password; any password change clears it), in
    * DEMO_ACCOUNTS order; an empty list otherwise.
    */

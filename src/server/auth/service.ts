@@ -22,7 +22,7 @@ export interface LoginOptions {
   /**
    * An argon2id hash of a random secret, made once per app with hashPassword (so with the same
    * parameters as real hashes): unknown emails are verified against it, so they cost the same
-   * argon2 work as real accounts (issue 11).
+   * argon2 work as real accounts.
    */
   dummyHash: Promise<string>;
   /**
@@ -35,7 +35,7 @@ export interface LoginOptions {
 }
 
 /**
- * Checks the credentials and opens a session (spec 01 §5; issue 11 'Sign-in').
+ * Checks the credentials and opens a session (spec 01 §5).
  *
  * Every attempt that is not refused for a lock does the same work whether the email is unknown,
  * deactivated or real: one throttle update and one argon2 verify (against the dummy hash when there

@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY (issue 11 item 1): by default X-Forwarded-For and X-Forwarded-Proto from a client
+ * TRUST_PROXY: by default X-Forwarded-For and X-Forwarded-Proto from a client
  * change neither the sign-in limit's IP nor requireHttps; with TRUST_PROXY=1 (one proxy in front)
  * they are honoured. Every wrong login uses its own unknown email, so only the per-IP limit counts.
  */

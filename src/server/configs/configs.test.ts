@@ -13,7 +13,7 @@ let cookie: string;
 const A = DEMO_DEALER.id;
 const base = `/api/dealers/${A}`;
 const honda = CATALOGUE.find((m) => m.id === 'honda')!;
-// The reporting clock (app.now, issue 14), pinned just after midnight UTC: "an hour ago" is yesterday.
+// The reporting clock (app.now), pinned just after midnight UTC: "an hour ago" is yesterday.
 const NOW = new Date('2026-03-10T00:30:00Z');
 
 beforeAll(async () => {
@@ -167,7 +167,7 @@ describe('upsell rules per strategy', () => {
   });
 });
 
-describe('inventory weights (issue 12)', () => {
+describe('inventory weights', () => {
   it('a higher-weighted candidate becomes the upsell target in Preview, the image endpoint and the embed script alike', async () => {
     const upsellOfCrv = async () => {
       const p = (await get(`${base}/preview?model=CR-V`)).json();
@@ -198,7 +198,7 @@ describe('banner preview, asset toggle and Free up space', () => {
     const { slots } = res.json();
     expect(slots.map((s: { slot: string; status: string }) => [s.slot, s.status])).toEqual([
       ['header', 'found'],
-      ['primary', 'mismatch'], // spec 02 §4 step 5: the first asset of the model, of another shape (issue 12)
+      ['primary', 'mismatch'], // spec 02 §4 step 5: the first asset of the model, of another shape
       ['upsell', 'Missing'],
     ]);
     expect(slots[1]).toMatchObject({ creative: { width: 1920, height: 300 }, width: 350, height: 564 });
@@ -240,7 +240,7 @@ describe('banner preview, asset toggle and Free up space', () => {
     expect((await get(`${base}/assets/cleanup`)).json().groups).toEqual([]);
     const [second] = await upload([{ filename: 'new_2025_honda_civic_sport_spring_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#0000cc') }]);
     newerHeader = second!.asset.id;
-    // Both live: they rotate (A/B, issue 15), so nothing is offered until the older one is switched off.
+    // Both live: they rotate (A/B), so nothing is offered until the older one is switched off.
     expect((await get(`${base}/assets/cleanup`)).json().groups).toEqual([]);
     const off = await t.app.inject({ method: 'PATCH', url: `${base}/assets/${olderHeader}`, payload: { isActive: false }, headers: { cookie } });
     expect(off.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The coverage matrix (issue 15): GET /api/dealers/:dealerId/coverage gives one row per standard
+ * The coverage matrix: GET /api/dealers/:dealerId/coverage gives one row per standard
  * model of the dealer, in catalogue order, and every cell is exactly what Preview (and so the
  * delivery endpoint) answers for that model, slot and device.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 "say the weights rule and show its effect": the Preview's upsell slot lists the
+ * Say the weights rule and show its effect: the Preview's upsell slot lists the
  * candidates the choice weighed, best first, with their weights and labels, and saving weights
  * changes both the upsell model and that list (same answer as the image endpoint).
  */

@@ -31,7 +31,7 @@ import { modelKey } from '../../domain/model-keys';
 import type { CdnProber } from '../delivery/cdn-probe';
 import { dealerStats } from '../reporting/service';
 
-// Shapes of the routes: src/domain/contracts/configs.ts (issue 14).
+// Shapes of the routes: src/domain/contracts/configs.ts.
 export type { ConfigsUpdate, ConfigsView, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
 
 function pick(configs: DealerConfigs, bannerSizes: BannerSizes): EditableConfigs {
@@ -179,7 +179,7 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  * choice", DECISIONS 14): for header, primary and upsell, the server-side `resolveBanner` answer the
  * delivery endpoint gives for the same model, slot and device (`cdn`: the app's CDN prober,
  * app.cdnProbes). The upsell slot also lists the candidates weighed, best first, with their
- * weights and labels (issue 12); each slot lists the creatives it rotates (issue 15). @throws NotFound for an unknown dealer.
+ * weights and labels; each slot lists the creatives it rotates. @throws NotFound for an unknown dealer.
  */
 export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
@@ -202,7 +202,7 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
       width: r.width,
       height: r.height,
       imageUrl: url(params),
-      // The upsell choice explained: the candidates weighed, best first, with their weights (issue 12).
+      // The upsell choice explained: the candidates weighed, best first, with their weights.
       ...(slot === 'upsell' && {
         candidates: (r.dealer.plans.get(modelKey(q.model))?.candidates ?? []).map((c) => ({ model: c.model.displayName, weight: c.weight, label: weightLabel(c.weight), rule: c.rule })),
       }),
@@ -224,7 +224,7 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
 }
 
 /**
- * The coverage matrix (GET /api/dealers/:dealerId/coverage; issue 15): for every standard model of
+ * The coverage matrix (GET /api/dealers/:dealerId/coverage): for every standard model of
  * the dealer (a page plan whose key is the model's own, by display name), `previewSlots` on desktop
  * and on mobile, so each cell is what delivery answers for that model, slot and device.
  * @throws NotFound for an unknown dealer.

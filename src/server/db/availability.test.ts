@@ -1,5 +1,5 @@
 /**
- * Issue 10, 'PostgreSQL that comes and goes': the classifier that tells "database unavailable"
+ * PostgreSQL that comes and goes: the classifier that tells "database unavailable"
  * from a bug, the 503 the error handler answers for it (through app.inject, on PGlite or on
  * PostgreSQL), and the start-up error for an unreachable server.
  */

@@ -1,5 +1,5 @@
 /**
- * Is this error "the database is not there right now" rather than a bug? (issue 10, 'PostgreSQL
+ * Is this error "the database is not there right now" rather than a bug? ('PostgreSQL
  * that comes and goes'). One classifier, used by the app's error handler (503 + Retry-After
  * instead of a 500 stack) and by background writers that should keep their work and retry.
  *
@@ -147,7 +147,7 @@ export function describeDatabaseTarget(databaseUrl: string): string {
 }
 
 /**
- * The start-up error for a first connection that failed (issue 10: name host, port and cause,
+ * The start-up error for a first connection that failed (name host, port and cause,
  * never the password).
  * @param databaseUrl the DATABASE_URL that was used.
  * @param cause what the driver threw; kept as `cause`.

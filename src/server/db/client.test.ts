@@ -1,5 +1,5 @@
 /**
- * Issue 10, 'PostgreSQL that comes and goes': the node-postgres pool behind openDatabase keeps
+ * PostgreSQL that comes and goes: the node-postgres pool behind openDatabase keeps
  * the process up and keeps working when the server closes its connections, idle or in use.
  * PostgreSQL only (api-postgres project, TEST_DATABASE_URL); each run uses its own schema,
  * dropped afterwards. An unhandled 'error' event would fail the run as an unhandled error.

@@ -31,7 +31,7 @@ export interface Database {
   /** Runs all pending migrations. */
   migrate(): Promise<void>;
   /**
-   * Runs `fn` (migrations, seeding) while no other server process does (issue 17): on PostgreSQL
+   * Runs `fn` (migrations, seeding) while no other server process does: on PostgreSQL
    * under a session advisory lock per schema (STARTUP_LOCK_KEY), which a second process waits for,
    * then finds the migrations applied and the data seeded; on PGlite directly (its data directory
    * already belongs to one process).
@@ -44,7 +44,7 @@ export interface Database {
   pendingMigrations(): Promise<number>;
   close(): Promise<void>;
   /**
-   * PGlite with a data directory only: its free-space guard and fail-safe (issue 10, see
+   * PGlite with a data directory only: its free-space guard and fail-safe (see
    * disk-guard.ts); hand it to buildApp, which checks it periodically and exposes `app.storage`.
    */
   storage?: StorageGuard;
@@ -145,7 +145,7 @@ function listenPglite(client: PGlite): Database['listen'] {
 /**
  * Opens the database.
  * @throws when PostgreSQL cannot be reached or the PGlite directory cannot be created;
- *   DataDirInUse when another live process holds the PGlite data directory (issue 10).
+ *   DataDirInUse when another live process holds the PGlite data directory.
  */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schemaName);
@@ -163,7 +163,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       close: () => client.close(),
     };
   }
-  // One process per data directory (issue 10): lock before PGlite touches a file, release after it closed.
+  // One process per data directory: lock before PGlite touches a file, release after it closed.
   const lock = await acquireDataDirLock(opts.dataDir);
   let client: PGlite;
   try {
@@ -195,7 +195,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   };
 }
 
-/** Pool settings (issue 10): fail a request within this long when no connection can be made, instead of hanging. */
+/** Pool settings: fail a request within this long when no connection can be made, instead of hanging. */
 export const POOL_CONNECT_TIMEOUT_MS = 5000;
 /** The application_name pooled connections announce (pg_stat_activity), unless the connection string sets one. */
 export const POOL_APPLICATION_NAME = 'dc-banners';
@@ -205,7 +205,7 @@ export const LISTENER_APPLICATION_NAME = 'dc-banners-listener';
 export const POOL_LOG_BACKLOG = 20;
 
 /**
- * Opens a node-postgres pool that survives PostgreSQL coming and going (issue 10):
+ * Opens a node-postgres pool that survives PostgreSQL coming and going:
  * - an idle connection the server closes (pg_terminate_backend, restart, failover, proxy timeout)
  *   is reported by the pool's 'error' event, logged as a warning and dropped; the next query
  *   opens a new connection. Without a listener that event would end the process.

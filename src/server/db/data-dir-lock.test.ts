@@ -1,5 +1,5 @@
 /**
- * The PGlite data-directory lock (issue 10, 'PGlite owned by one process'): one holder at a time,
+ * The PGlite data-directory lock ('PGlite owned by one process'): one holder at a time,
  * a clear refusal naming the directory and the holder's PID, stale locks (dead PID, reused PID,
  * our own PID from a previous life, garbage) taken over, racing starters never both winning, and
  * release touching only our own lock. Needs no database, so it runs the same on both projects.

@@ -1,5 +1,5 @@
 /**
- * One process per PGlite data directory (issue 10, 'PGlite owned by one process').
+ * One process per PGlite data directory ('PGlite owned by one process').
  *
  * PGlite has no interlock of its own (its postmaster.pid says PID -42): two servers on one
  * DATA_DIR both run, each with its own view in memory, and their writes corrupt each other's files

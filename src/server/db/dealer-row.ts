@@ -1,7 +1,7 @@
 /**
  * The insert row for a new dealer with every default (spec 01 §3, §9; DECISIONS 8). In the db
  * layer, below the features, so the dealers feature (admin "Add dealer") and the demo seed build
- * new dealers the same way without the seed importing a feature service (issue 14).
+ * new dealers the same way without the seed importing a feature service.
  */
 import { dealers } from './schema';
 import type { Manufacturer, Provider } from '../../domain/schemas';

@@ -1,5 +1,5 @@
 /**
- * Issue 10, 'PGlite owned by one process', disk full: the classifier (507 for ENOSPC / 53100,
+ * PGlite owned by one process, disk full: the classifier (507 for ENOSPC / 53100,
  * 503 once PGlite stopped), the storage plugin (changes refused with 507 while the data directory
  * is low, reads and sign-out kept, writes resuming by themselves, `app.storage.writable`), the
  * error handler's 507, and, where a tmpfs can be mounted (root), a real PGlite filling its disk:

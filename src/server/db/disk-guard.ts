@@ -1,6 +1,6 @@
 /**
- * Keeps the server answering when the PGlite data directory runs out of disk space (issue 10,
- * 'PGlite owned by one process': "a write that fails for lack of disk answers a clear error, the
+ * Keeps the server answering when the PGlite data directory runs out of disk space:
+ * "a write that fails for lack of disk answers a clear error, the
  * server keeps answering reads and health checks, and SIGTERM still stops it").
  *
  * What PGlite 0.5 does on a full disk (measured on a small tmpfs):
@@ -303,7 +303,7 @@ function bodyBytesAtMost(request: FastifyRequest): number {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Storage state (issue 10): `app.storage.writable` is false while changes must not be written. */
+    /** Storage state: `app.storage.writable` is false while changes must not be written. */
     storage: StorageStatus;
   }
 }

@@ -92,7 +92,7 @@ export const dealers = pgTable(
     branding: jsonb('branding').$type<Branding>().notNull(),
     security: jsonb('security').$type<Security>().notNull(),
     notifications: jsonb('notifications').$type<Notifications>().notNull(),
-    /** IANA time zone the dealer enters promotion schedules in (issue 15); null = the server's zone. */
+    /** IANA time zone the dealer enters promotion schedules in; null = the server's zone. */
     timeZone: text('time_zone'),
     version: integer('version').notNull().default(1),
     ...timestamps,
@@ -114,7 +114,7 @@ export const users = pgTable(
     role: text('role').notNull(),
     dealerId: text('dealer_id').references(() => dealers.id, { onDelete: 'set null' }),
     passwordHash: text('password_hash').notNull(),
-    /** True while the password is the public demo one the seed set (issue 11); any password change clears it. */
+    /** True while the password is the public demo one the seed set; any password change clears it. */
     demoPassword: boolean('demo_password').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     ...timestamps,
@@ -157,14 +157,14 @@ export const assets = pgTable(
     height: integer('height').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     parsedMetadata: jsonb('parsed_metadata').$type<ParsedFilename>().notNull(),
-    /** SHA-256 of the file's bytes, hex (issue 15: the same file uploaded again is offered as already uploaded). */
+    /** SHA-256 of the file's bytes, hex (the same file uploaded again is offered as already uploaded). */
     contentHash: text('content_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Promotion schedule (issue 15): shown from starts_at (inclusive) until ends_at (exclusive); null = open. */
+    /** Promotion schedule: shown from starts_at (inclusive) until ends_at (exclusive); null = open. */
     startsAt: timestamp('starts_at', { withTimezone: true }),
     endsAt: timestamp('ends_at', { withTimezone: true }),
     /**
-     * Earlier files of this creative, oldest first (issue 15 "replace in place"): each replacement
+     * Earlier files of this creative, oldest first: each replacement
      * keeps the asset's id (so its statistics, window and settings) and records here when, by which
      * file name, and the size of the bytes it replaced.
      */
@@ -270,7 +270,7 @@ export const eventRollupsHourly = pgTable(
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     model: text('model').notNull(),
     slotType: text('slot_type').notNull(),
-    /** events.creative, '' when unknown (events stored before creative analytics, issue 15). */
+    /** events.creative, '' when unknown (events stored before creative analytics). */
     creative: text('creative').notNull().default(''),
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
@@ -399,7 +399,7 @@ export const clientErrors = pgTable(
 );
 
 /**
- * Events the writer could not store even alone (issue 10): after retries and splitting a failed
+ * Events the writer could not store even alone: after retries and splitting a failed
  * batch, each event that still fails lands here with the database's error, so nothing accepted
  * is silently dropped. Admins see the count on the platform dashboard. `payload` is the event as
  * accepted, with every string JSON-escaped by the writer (so a row here can always be written).
@@ -442,7 +442,7 @@ export const loginThrottles = pgTable('login_throttles', {
 });
 
 /**
- * Every notification e-mail (issue 15), sent or not: the admin's Outbox. A row is written before
+ * Every notification e-mail, sent or not: the admin's Outbox. A row is written before
  * the message is sent, and (dealer, dedupe_key) is unique, so an alert or report goes out once even
  * when two processes find it due at the same moment. `status`: 'sending' while the SMTP server is
  * asked, then 'sent', 'failed' (with `error`), 'not-configured' (no SMTP_URL: kept here only) or

@@ -50,7 +50,7 @@ export async function seedDemoData(db: Db, opts: { hashPassword?: (password: str
         role: a.role,
         dealerId: a.dealerId,
         passwordHash: hashes[i]!,
-        demoPassword: true, // listed on the sign-in hint until the password changes (issue 11)
+        demoPassword: true, // listed on the sign-in hint until the password changes
       })),
     );
   });

@@ -1,6 +1,6 @@
 /**
  * Migrations and seeding run once when several server processes start together on one PostgreSQL
- * (issue 17): Database.withStartupLock holds a session advisory lock per schema, so the second
+ *: Database.withStartupLock holds a session advisory lock per schema, so the second
  * process waits, then finds every migration applied and the demo data seeded. Runs in the
  * api-postgres project only (TEST_DB_DRIVER=postgres); its own schema, dropped afterwards.
  */

@@ -13,11 +13,11 @@ type DealerRow = typeof dealers.$inferSelect;
 
 /**
  * The server process's IANA time zone (TZ, else the system's): a dealer's time zone until an admin
- * sets one (issue 15 "Promotion schedule").
+ * sets one.
  */
 export const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** The time zone a dealer enters and reads promotion windows in: its setting, else SERVER_TIME_ZONE (issue 15). */
+/** The time zone a dealer enters and reads promotion windows in: its setting, else SERVER_TIME_ZONE. */
 export const dealerTimeZone = (row: { timeZone: string | null }): string => row.timeZone ?? SERVER_TIME_ZONE;
 
 /** The insert row for a new dealer with every default; built in the db layer (db/dealer-row.ts), re-exported for the dealers feature. */
@@ -64,7 +64,7 @@ export async function getDealer(db: Db, dealerId: string): Promise<Dealer> {
 
 /**
  * The catalogue models of the dealer's manufacturer (canonical name and display name), in catalogue
- * order (issue 15: screens show display names). @throws NotFound('Dealer not found').
+ * order (screens show display names). @throws NotFound('Dealer not found').
  */
 export async function dealerModelNames(db: Db, dealerId: string): Promise<Array<{ name: string; displayName: string }>> {
   const [row] = await db

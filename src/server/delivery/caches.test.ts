@@ -1,5 +1,5 @@
 /**
- * Issue 14 "Caches that invalidate themselves": every delivery-affecting write made through the
+ * Caches that invalidate themselves: every delivery-affecting write made through the
  * API is seen by the next banner or script request with no hand-placed invalidation. The database
  * raises dealers.version (migration 0007), the app that made the write forgets the dealer at once
  * (caches.ts onSend hook), and a second app on the same database (another process) sees the change

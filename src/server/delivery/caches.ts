@@ -1,9 +1,9 @@
 /**
- * The app's in-memory caches (issue 14 "Caches that invalidate themselves"), owned by the app and
+ * The app's in-memory caches, owned by the app and
  * decorated as `app.caches` by `cachesPlugin`: two apps in one process (tests build several) never
  * share an entry, and `app.close()` settles the logo fetches and empties every cache.
  *
- * Every cache is a bounded `lru-cache` (issue 11 §13: a flood of new keys evicts the least recently
+ * Every cache is a bounded `lru-cache` (a flood of new keys evicts the least recently
  * used entries, never a hot banner in use); those holding images or scripts are bounded by their
  * size in bytes (`maxSize` + `sizeCalculation`).
  *
@@ -81,7 +81,7 @@ export class AppCaches {
    * bump under load costs one dealer query, not one per waiting request.
    */
   readonly dealers: LRUCache<string, DealerEntry, Db>;
-  /** Per `dealer|version`, the model keys that have uploaded assets (the negative cache of issue 11 §13). */
+  /** Per `dealer|version`, the model keys that have uploaded assets (the negative cache). */
   readonly assetKeySets = new LRUCache<string, Promise<Set<string>>>({ max: MAX_ASSET_KEY_SETS });
   /** Per `dealer|version|modelKey`, the model's uploaded assets, newest first. */
   readonly candidates = new LRUCache<string, Promise<Candidate[]>>({ max: MAX_CHOICES });

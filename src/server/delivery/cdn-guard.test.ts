@@ -1,5 +1,5 @@
 /**
- * Issue 11 §7: CDN auto-discovery probes go through the outbound guard. A public-looking host that
+ * CDN auto-discovery probes go through the outbound guard. A public-looking host that
  * resolves to loopback, or a redirect to a non-allowed address, is not followed; anonymous banner
  * requests for a dealer whose stored base URL is internal neither probe it nor 302 visitors to it.
  * Local HTTP servers stand in for the CDN; a lookup function stands in for DNS.
@@ -106,7 +106,7 @@ describe('CdnProber through the outbound guard', () => {
   });
 });
 
-describe('banner delivery with an internal base URL (the issue 11 §7 attack)', () => {
+describe('banner delivery with an internal base URL (the internal-address attack)', () => {
   let t: TestApp;
   const asset = (q: string) => t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?${q}` });
 
@@ -125,7 +125,7 @@ describe('banner delivery with an internal base URL (the issue 11 §7 attack)', 
 
   it('with FEED_ALLOW_PRIVATE_HOSTS unset: no probe reaches the internal server and no visitor is sent there', async () => {
     t = await createTestApp();
-    // A base URL stored before issue 11 (settings now refuse it): the probe guard still holds.
+    // A base URL stored before settings refused private hosts (settings now refuse it): the probe guard still holds.
     await setBaseUrl(t, `http://127.0.0.1:${cdn.port}/assets`);
     cdn.hits.length = 0;
     for (let i = 0; i < 3; i++) {
@@ -149,7 +149,7 @@ describe('banner delivery with an internal base URL (the issue 11 §7 attack)', 
     expect(res.headers.location).toBe(`http://127.0.0.1:${cdn.port}/assets/pilot.jpg`);
     expect(cdn.hits).toEqual(['HEAD /assets/pilot.jpg']);
 
-    // Unknown models (any string in a visitor's URL) start no probe at all (issue 11 §13).
+    // Unknown models (any string in a visitor's URL) start no probe at all.
     cdn.hits.length = 0;
     for (let i = 0; i < 20; i++) await asset(`model=nosuchmodel${i}&type=header`);
     await t.app.cdnProbes.settle();

@@ -6,7 +6,7 @@
  * Answers are kept 1 hour when found and 10 minutes when not, then probed again (the old answer
  * stands meanwhile). Base URLs are set by admins only (dealer settings).
  *
- * Issue 11 §7: probes go through the shared outbound guard (outbound/guard.ts): no private,
+ * Probes go through the shared outbound guard (outbound/guard.ts): no private,
  * loopback or link-local address unless FEED_ALLOW_PRIVATE_HOSTS allows it, redirects followed by
  * hand with every hop checked again. A probe the guard refuses is a 'not served' answer, so
  * visitors are never redirected to an internal URL. Answers live in a size-bounded LRU cache owned
@@ -68,7 +68,7 @@ export class CdnProber {
    * The cached answer for `url` (false while unknown). With `probe` (the default) it starts a
    * background probe when there is no answer yet or it has expired; with `probe: false` it only
    * reads (requests for models the dealer does not know must not make the server send requests
-   * or fill the cache, issue 11 §13).
+   * or fill the cache).
    */
   serves(url: string, opts: { now?: number; probe?: boolean } = {}): boolean {
     const now = opts.now ?? Date.now();

@@ -1,6 +1,6 @@
 /**
  * Content coding and revalidation of the public delivery responses, the embed script and the
- * placeholder SVGs (issue 12 "Delivery transport"): a body is compressed once, when its cached
+ * placeholder SVGs: a body is compressed once, when its cached
  * entry is made (brotli at maximum quality and gzip, node:zlib); each request picks a coding from
  * Accept-Encoding (@fastify/accept-negotiator), each coding has its own strong ETag, and
  * If-None-Match is compared with the weak comparison of RFC 9110 §13.1.2 (the `fresh` package),

@@ -1,5 +1,5 @@
 /**
- * The banner hot path (issue 18): a hot banner image answered straight from the delivery caches
+ * The banner hot path: a hot banner image answered straight from the delivery caches
  * by the HTTP server's request listener, before Fastify builds a request, runs its hooks or awaits
  * anything. Banner images are most of what a dealer's pages ask us for, and on a hot banner every
  * input of the answer is already in memory; Fastify's per-request work (request and reply objects,

@@ -1,6 +1,6 @@
 /**
- * Issue 12: the dealer's logo in placeholder banners, fetched in the background through the
- * outbound guard (issue 11 §7), validated and downscaled with sharp, inlined as a data: URI once
+ * The dealer's logo in placeholder banners, fetched in the background through the
+ * outbound guard, validated and downscaled with sharp, inlined as a data: URI once
  * available; a logo on a private address is refused unless FEED_ALLOW_PRIVATE_HOSTS allows it.
  * Local HTTP servers stand in for the logo host; a lookup function stands in for DNS.
  */

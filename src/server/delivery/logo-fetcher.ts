@@ -1,11 +1,11 @@
 /**
- * Dealer logos for placeholder banners (issue 12): an SVG shown through <img> loads nothing
+ * Dealer logos for placeholder banners: an SVG shown through <img> loads nothing
  * external, so a logo is inlined as a data: URI. The dealer's `branding.logoUrl` (set by admins) is
  * fetched in the background and cached, so banner delivery never waits on a third-party server:
  * the first placeholder for a dealer is drawn without the logo and starts the fetch; once it has
  * settled, placeholders include it (its `tag` is part of the banner bytes' cache key).
  *
- * Safety: the fetch goes through the shared outbound guard (outbound/guard.ts, issue 11 §7: no
+ * Safety: the fetch goes through the shared outbound guard (outbound/guard.ts: no
  * private, loopback or link-local address unless FEED_ALLOW_PRIVATE_HOSTS allows it, every redirect
  * hop checked), with a timeout and a body cap. The bytes must be a JPEG, PNG or WebP (told from the
  * bytes, not the Content-Type; SVG is not inlined), at most LOGO_MAX_INPUT_PIXELS by its header,

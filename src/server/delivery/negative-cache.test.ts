@@ -1,5 +1,5 @@
 /**
- * Issue 11 §13: a flood of unique unknown `model=` values costs no database query (the dealer's page
+ * A flood of unique unknown `model=` values costs no database query (the dealer's page
  * plans refuse a model it does not have at once; the per-version set of model keys with assets
  * answers "no asset" for known models) and cannot evict the hot banner from the delivery caches. Queries are counted at the database client (PGlite or node-postgres pool).
  */
@@ -36,7 +36,7 @@ async function deliver(model: string, trim?: string) {
   return { r, bytes: await bannerBytes(t.app, r, { type: 'header', acceptsWebp: true }) };
 }
 
-describe('unknown models (issue 11 §13)', () => {
+describe('unknown models', () => {
   it('after warming, 1,000 unique unknown models cause zero database queries and the hot banner stays cached', async () => {
     // Date frozen: the dealer-settings lifetime must not expire in the middle of the count.
     vi.useFakeTimers({ toFake: ['Date'] });

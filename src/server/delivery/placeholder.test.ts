@@ -1,5 +1,5 @@
 /**
- * Issue 12: placeholder banners in the dealer's branding (colours, font, logo), readable text, and
+ * Placeholder banners in the dealer's branding (colours, font, logo), readable text, and
  * every piece of text XML-escaped.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The generated placeholder banner shown when no asset matches (spec 02 §4 step 6, DECISIONS 14 d):
- * an SVG naming manufacturer, model, slot and size, in the dealer's branding (issue 12): the primary
+ * an SVG naming manufacturer, model, slot and size, in the dealer's branding: the primary
  * colour as background, the secondary colour for accents (and the subtitle) where it reads well on
  * it, the text white or dark by contrast, the branding font as a safe CSS font stack, and the
  * dealer's logo when it has been fetched (logo-fetcher.ts: a data: URI, since an SVG shown through

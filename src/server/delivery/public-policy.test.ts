@@ -21,7 +21,7 @@ const setSecurity = (patch: Partial<Security>) => t.patchSecurity(patch);
 
 beforeAll(async () => {
   // Behind a trusted proxy (fastify.inject connects from 127.0.0.1), so X-Forwarded-For/-Proto count here;
-  // without TRUST_PROXY they do not (src/server/auth/trust-proxy.test.ts, issue 11).
+  // without TRUST_PROXY they do not (src/server/auth/trust-proxy.test.ts).
   t = await createTestApp({ env: { TRUST_PROXY: 'loopback', PUBLIC_ORIGIN: 'https://banners.example.com' } });
 });
 afterAll(() => t.close());
@@ -107,7 +107,7 @@ describe('dealer security on public endpoints', () => {
     await setSecurity({ requireHttps: true });
   });
 
-  it('never limits banner images per client IP; limits beacons per page view, with Retry-After (issue 12)', async () => {
+  it('never limits banner images per client IP; limits beacons per page view, with Retry-After', async () => {
     await setSecurity({ maxRequestsPerMinute: 10 });
     const ip = { 'x-forwarded-for': '203.0.113.7', origin: 'https://www.hondaofdemo.com' };
     const images: number[] = [];

@@ -9,8 +9,8 @@
  * an If-None-Match that matches by weak comparison (`W/"…"`, lists, `*`), or a 302 redirect to the
  * dealer's CDN image or fallback asset. `X-Banner-Source` says where the image comes from and
  * `X-Banner-Model` the model key the slot shows (the upsell target for `type=upsell`): the same
- * model the embed script's link and beacons name (issue 12); `X-Banner-Creative` the creative (the
- * asset id, or the source), which rotation bucket `r` picks among the slot's rotation (issue 15).
+ * model the embed script's link and beacons name; `X-Banner-Creative` the creative (the
+ * asset id, or the source), which rotation bucket `r` picks among the slot's rotation.
  * A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
  * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary:
@@ -29,7 +29,7 @@ import { NotFound } from '../errors';
 /**
  * The Cache-Control of a banner answer: `maxAge` seconds fresh, then `swr` seconds
  * stale-while-revalidate, both cut so that no cached copy is used past `expiresAt` (ms since the
- * epoch: the next promotion-window boundary, issue 15; null = none ahead) at `now` (ms).
+ * epoch: the next promotion-window boundary; null = none ahead) at `now` (ms).
  */
 export function bannerCacheControl(maxAge: number, swr: number, expiresAt: number | null, now: number): string {
   const left = expiresAt === null ? Infinity : Math.max(0, Math.floor((expiresAt - now) / 1000));

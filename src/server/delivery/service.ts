@@ -3,7 +3,7 @@
  * asset choice", DECISIONS 11, 14). The same `resolveBanner` serves the embed script's image
  * requests and the dealer's preview screen.
  *
- * Promotion windows (issue 15): an asset outside its [startsAt, endsAt) window at the context's
+ * Promotion windows: an asset outside its [startsAt, endsAt) window at the context's
  * `now` is not live and never chosen. Time passing writes nothing (the dealer's version stays),
  * so every choice is cached under the next window boundary after `now` as well as the version
  * (`DealerDelivery.boundaries`): the first request after a boundary misses and chooses again, and
@@ -51,7 +51,7 @@ export interface ResolvedBanner {
   /** The chosen asset's own size, pixels (null without an asset): a different shape is shown letterboxed, never stretched. */
   creative: { width: number; height: number } | null;
   /**
-   * The live assets the slot rotates (issue 15, A/B; chooseRotation), the first chooseAsset's; [] when
+   * The live assets the slot rotates (A/B; chooseRotation), the first chooseAsset's; [] when
    * no asset shows. The request's rotation bucket picks `assetId` among them (rotationPick).
    */
   rotation: Array<{ id: string; width: number; height: number; hash: string }>;
@@ -59,7 +59,7 @@ export interface ResolvedBanner {
   assetHash: string;
   /** Cache key part that changes whenever the answer may change. */
   version: number;
-  /** The next promotion-window boundary (ms since the epoch) after the choice was made, or null: the choice may change then (issue 15). */
+  /** The next promotion-window boundary (ms since the epoch) after the choice was made, or null: the choice may change then. */
   expiresAt: number | null;
 }
 
@@ -85,7 +85,7 @@ export interface DealerDelivery {
   color: string;
   /**
    * Every distinct start and end instant (ms since the epoch) of the dealer's asset windows, ascending
-   * (issue 15): the moments a choice may change without a write. Read with the version, so a window
+   *: the moments a choice may change without a write. Read with the version, so a window
    * change (an asset write, which bumps it) reloads them.
    */
   boundaries: number[];
@@ -94,7 +94,7 @@ export interface DealerDelivery {
 /**
  * What the delivery functions work with: the app's database, its caches (delivery/caches.ts,
  * keyed by dealers.version, which the database raises on every delivery-affecting write) and its
- * clock (which assets are inside their promotion window, issue 15). The Fastify app itself is one
+ * clock (which assets are inside their promotion window). The Fastify app itself is one
  * (`app.db`, `app.caches`, `app.now`).
  */
 export interface DeliveryContext {
@@ -103,7 +103,7 @@ export interface DeliveryContext {
   now: () => Date;
 }
 
-/** Hit and miss counters of the delivery caches (dcb_cache_lookups_total, issue 17). */
+/** Hit and miss counters of the delivery caches (dcb_cache_lookups_total). */
 const lookups = {
   dealer: cacheCounter('dealer'),
   assetKeys: cacheCounter('asset_keys'),
@@ -114,7 +114,7 @@ const lookups = {
 
 /**
  * Per dealer and version, the model keys that have uploaded assets (active or not): the negative
- * cache of issue 11 §13. A model outside the set has no candidate asset, known without a query.
+ * cache. A model outside the set has no candidate asset, known without a query.
  * The version changes with every asset upload, change or deletion (database triggers, migration
  * 0007), so a new set is loaded (one query) after each change; concurrent first requests share the load.
  */
@@ -191,7 +191,7 @@ export function dealerQuery(db: Db, dealerId: string) {
       inventoryRules: dealerInventory.upsellRules,
       // Only each model's priority score: the breakdowns themselves are not read.
       priorityScores: sql<Record<string, number> | string | null>`(select jsonb_object_agg(e.key, e.value->'priorityScore') from jsonb_each(${dealerInventory.data}->'modelBreakdown') e)`,
-      // The promotion-window boundaries of the dealer's assets, ms since the epoch (issue 15).
+      // The promotion-window boundaries of the dealer's assets, ms since the epoch.
       boundaries: sql<Array<number | string> | string | null>`(select json_agg(b.ms order by b.ms) from (
         select distinct (extract(epoch from w.at) * 1000)::bigint as ms from (
           select a.starts_at as at from ${assets} a where a.dealer_id = ${dealers.id} and a.starts_at is not null
@@ -258,14 +258,14 @@ export function slotModelOf(dealer: Pick<DealerDelivery, 'plans'>, pageModel: st
 export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
 
 /**
- * Chooses the banner for a slot (issue 12: the one decision the script, Preview and analytics
+ * Chooses the banner for a slot (the one decision the script, Preview and analytics
  * share). The slot's model comes from the dealer's page plans (slot-plan.ts: mappings, catalogue,
  * upsell strategy and inventory weights); a page model that maps to nothing is refused with
  * NotFound without a query (the script hides such slots). Then the DECISIONS 14 order: the
  * dealer's uploaded asset by the preview rules (newest first, the page's trim preferred); else the
  * CDN auto-discovery URL when the CDN is known to serve it (cdn-probe.ts, `cdn` = app.cdnProbes);
  * else, with fallback enabled, the dealer's best fallback asset for the banner type; else the
- * placeholder. Only assets live at `ctx.now()` (active, inside their promotion window; issue 15)
+ * placeholder. Only assets live at `ctx.now()` (active, inside their promotion window)
  * are chosen. Choices are cached per dealer version and next window boundary (caches.choices),
  * used only while the cached dealer object they were made for is current, so a hot banner costs
  * no query and a promotion starts and ends on time; one with a trim outside the catalogue and
@@ -328,7 +328,7 @@ interface SlotKey {
 
 /**
  * The choice cache key of a slot request; null when the page model maps to nothing for this dealer.
- * Time passing bumps no version: the next window boundary is part of the key (issue 15).
+ * Time passing bumps no version: the next window boundary is part of the key.
  */
 function slotKey(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: string; type: SlotType; variant: Variant; trim?: string }): SlotKey | null {
   const planned = slotModelOf(dealer, q.model, q.type);
@@ -402,7 +402,7 @@ export async function slotChoice(ctx: DeliveryContext, dealerId: string, q: Asse
 /** A choice turned into the slot's placeholder (`placeholder=1`). */
 const asPlaceholder = (c: DeliveryChoice): DeliveryChoice => ({ ...c, source: 'placeholder', assetId: null, assetHash: '', url: null, creative: null, rotation: [] });
 
-/** The creative a choice shows, as events store it (issue 15): the asset id, else 'cdn', 'fallback' or 'placeholder'. */
+/** The creative a choice shows, as events store it: the asset id, else 'cdn', 'fallback' or 'placeholder'. */
 export const creativeOf = (c: Pick<ResolvedBanner, 'assetId' | 'source'>): string => c.assetId ?? c.source;
 
 /** An uploaded asset as the preview rules read it. */
@@ -415,7 +415,7 @@ export interface Candidate extends ChoosableAsset {
 
 /**
  * A model's uploaded assets (the preview rules' candidates) with their windows, newest first (a new promotion
- * replaces the old one at once; issue 12), cached per dealer
+ * replaces the old one at once), cached per dealer
  * version and model key: one query per model with assets and version, whatever slot, variant or
  * trim is asked (a flood of unique trims costs no query either).
  */
@@ -475,7 +475,7 @@ export interface BannerBytes {
   contentType: string;
   body: Buffer;
   etag: string;
-  /** Brotli and gzip copies of an SVG body, made once with the entry (issue 12); raster images have none. */
+  /** Brotli and gzip copies of an SVG body, made once with the entry; raster images have none. */
   encoded?: Encoded;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Delivery transport (issue 12): the embed script and placeholder SVGs are sent brotli- or
+ * Delivery transport: the embed script and placeholder SVGs are sent brotli- or
  * gzip-encoded when the client accepts it (the demo dealer's script at most 3 KB brotli on the
  * wire), with Vary: Accept-Encoding and a strong ETag per coding; raster images are never
  * recompressed; weak, listed and `*` If-None-Match values revalidate to 304.

@@ -1,5 +1,5 @@
 /**
- * A shutdown does not wait out a feed fetch (issue 17): stopping the feed scheduler aborts the
+ * A shutdown does not wait out a feed fetch: stopping the feed scheduler aborts the
  * running fetch (a feed server that never answers would otherwise hold it for the 15-second
  * timeout), records the run as interrupted and leaves the feed due at once for another process or
  * the next start; feed runs are reported (metrics) by result.

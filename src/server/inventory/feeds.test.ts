@@ -1,9 +1,9 @@
 /**
  * Automatic inventory feeds through the HTTP API against a local feed server the test starts
- * (issue 5; spec 02 §5 Feed, §8; DECISIONS 20): Test Feed's success and each error text, the
+ * (spec 02 §5 Feed, §8; DECISIONS 20): Test Feed's success and each error text, the
  * timeout (FEED_TIMEOUT_MS, tested at 200 ms; 15 s by default), private-address refusal (also after a redirect), Save, Pause/Resume, runs
  * recorded by the scheduler, a failing run keeping the last good inventory, one claim per
- * feed when two schedulers race, and a manual upload that pauses the feed (issue 15).
+ * feed when two schedulers race, and a manual upload that pauses the feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
@@ -210,7 +210,7 @@ describe('saved feed', () => {
   });
 });
 
-describe('manual upload while a feed is active (issue 15)', () => {
+describe('manual upload while a feed is active', () => {
   const upload = (query = '') => {
     const { body, contentType } = multipartBody([{ filename: 'direct-array.json', data: readFileSync(path.resolve('tests/fixtures/inventory/direct-array.json')) }]);
     return t.app.inject({ method: 'POST', url: `${base}${query}`, payload: body, headers: { cookie, 'content-type': contentType } });

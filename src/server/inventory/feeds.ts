@@ -9,8 +9,8 @@
  * next_run_at forward by a lease (FEED_LEASE_MS) in the same statement. A second process sees the
  * row locked or not yet due and skips it; a process that dies mid-run leaves the lease to expire.
  * Its run row, left 'running', is marked failed by the next scheduler pass once it is older than
- * the lease (issue 10 'Retention'), and the feed is claimed again as usual. A server that shuts
- * down gracefully (issue 17) aborts its fetch instead: the run is recorded as interrupted and the
+ * the lease, and the feed is claimed again as usual. A server that shuts
+ * down gracefully aborts its fetch instead: the run is recorded as interrupted and the
  * feed is due again at once, for another process or the next start.
  */
 import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
@@ -30,12 +30,12 @@ import type { FeedSave, FeedTest } from '../../domain/contracts/inventory';
 
 /** How long a claimed run holds its feed before another process may take it over. */
 export const FEED_LEASE_MS = 5 * 60_000;
-/** A run whose feed was paused before its data was applied (issue 15): the data is not applied. */
+/** A run whose feed was paused before its data was applied: the data is not applied. */
 export const FEED_PAUSED_DURING_RUN = 'The feed was paused during this run; its data was not applied';
 /** Runs listed on the feed card. */
 const RUNS_LISTED = 10;
 
-// Request bodies: src/domain/contracts/inventory.ts (issue 14).
+// Request bodies: src/domain/contracts/inventory.ts.
 export { feedSaveSchema, feedTestSchema, type FeedSave } from '../../domain/contracts/inventory';
 
 /**
@@ -199,7 +199,7 @@ export async function claimDueFeeds(db: Db, limit = 5, now = new Date()): Promis
 }
 
 /**
- * Marks runs left 'running' by a server that stopped mid-run as failed (issue 10 'Retention'): every
+ * Marks runs left 'running' by a server that stopped mid-run as failed: every
  * 'running' row that started more than FEED_LEASE_MS before `now` gets status 'error', finished_at
  * `now` and the error INVENTORY_TEXT.runInterrupted. A live run never outlasts its lease (its feed
  * would be claimed again anyway), so only dead runs match. Returns how many rows were marked.
@@ -219,7 +219,7 @@ export const FEEDS_PER_PASS = 5;
 /**
  * The in-server feed scheduler: every `intervalMs` one pass marks interrupted runs failed, then
  * claims due feeds one at a time and runs each (at most FEEDS_PER_PASS). `tick()` does one pass
- * (tests call it); `stop()` aborts a running fetch (issue 17: a shutdown does not wait out 15-second
+ * (tests call it); `stop()` aborts a running fetch (a shutdown does not wait out 15-second
  * fetches), claims nothing more and waits for the pass to record its run.
  */
 export class FeedScheduler extends PeriodicTask<void> {

@@ -3,7 +3,7 @@
  * `Accept: application/json`, one deadline for the whole exchange (FEED_TIMEOUT_MS, 15 s by default), at most 3 redirects
  * (each target checked again), a 20 MB body cap, and a refusal of hosts that resolve to private,
  * loopback, link-local or other non-public addresses unless `allowPrivateHosts` is set, all through
- * the shared outbound guard (outbound/guard.ts, issue 11 §7), whose address check runs inside the
+ * the shared outbound guard (outbound/guard.ts), whose address check runs inside the
  * socket's DNS lookup (no window for DNS rebinding between check and connect).
  */
 import { FEED_MAX_REDIRECTS, FEED_TIMEOUT_MS, INVENTORY_LIMIT_TEXT, INVENTORY_TEXT, JSON_TOO_DEEP, MAX_INVENTORY_BYTES, feedTimeoutText } from '../../domain/constants';
@@ -18,7 +18,7 @@ export interface FetchFeedOptions {
   timeoutMs?: number;
   /** Defaults to MAX_INVENTORY_BYTES (20 MB). */
   maxBytes?: number;
-  /** Aborts the fetch (the server is shutting down, issue 17): fetchFeedJson then throws Invalid(INVENTORY_TEXT.runInterrupted). */
+  /** Aborts the fetch (the server is shutting down): fetchFeedJson then throws Invalid(INVENTORY_TEXT.runInterrupted). */
   signal?: AbortSignal;
 }
 

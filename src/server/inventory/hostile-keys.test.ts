@@ -1,6 +1,6 @@
 /**
  * Inventory upload with trims, colours, body styles and models named after Object.prototype
- * members (issue 10 hostile input): every count in the preview, the applied inventory and the
+ * members: every count in the preview, the applied inventory and the
  * stored one read back is exact, as it is for ordinary names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

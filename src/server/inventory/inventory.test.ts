@@ -1,5 +1,5 @@
 /**
- * Inventory upload through the HTTP API (issue 5; spec 02 §2 Inventory, §5 Inventory upload;
+ * Inventory upload through the HTTP API (spec 02 §2 Inventory, §5 Inventory upload;
  * DECISIONS 21, 25): every accepted JSON shape, the CSV fixture with BOM, CRLF and quoted commas
  * and newlines, the spec's error texts, the limits, malformed rows, and apply in one transaction
  * with regenerated inventory-optimised upsell rules.
@@ -112,7 +112,7 @@ describe('inventory preview', () => {
     ]);
   });
 
-  it("numbers skipped CSV rows by the line they start on in the file, whatever line breaks and blank lines come before (issue 15)", async () => {
+  it("numbers skipped CSV rows by the line they start on in the file, whatever line breaks and blank lines come before", async () => {
     // Line 1 header; 2 good; 3 blank; 4 all-empty record; 5-6 one record whose quoted note holds a
     // CRLF; 7 used; 8 short; 9 good; 10 no model. CRLF throughout.
     const csv = [

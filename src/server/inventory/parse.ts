@@ -60,7 +60,7 @@ interface ModelCounts {
 export interface SkippedRow {
   /** 1-based row (CSV data row or array position). */
   row: number;
-  /** CSV only: the file's line the record starts on (the header is line 1), as the dealer's editor numbers it (issue 15). */
+  /** CSV only: the file's line the record starts on (the header is line 1), as the dealer's editor numbers it. */
   line?: number;
   reason: string;
 }

@@ -34,7 +34,7 @@ type DealerContext = Awaited<ReturnType<typeof dealerContext>>;
 
 /**
  * The inventory-optimised rules for `data` (spec 01 §9): candidates are the catalogue models'
- * upsell targets, ranked by the dealer's inventory weights (issue 12); the "existing mapping" is the
+ * upsell targets, ranked by the dealer's inventory weights; the "existing mapping" is the
  * dealer's manufacturer-strategy rule set.
  */
 function generateRules(ctx: DealerContext, data: InventoryData): Record<string, string> {
@@ -58,7 +58,7 @@ const dataWithoutVehicles = sql<InventoryData>`(${dealerInventory.data} - 'model
 /**
  * Regenerates the stored inventory-optimised rules from the stored inventory data, inside the
  * caller's transaction (the dealer's configs changed: weights and the manufacturer-strategy rules
- * are inputs of the selection, issue 12). No-op without inventory data.
+ * are inputs of the selection). No-op without inventory data.
  */
 export async function regenerateInventoryRules(tx: Tx, dealerId: string): Promise<void> {
   const [row] = await tx.select({ data: dataWithoutVehicles }).from(dealerInventory).where(eq(dealerInventory.dealerId, dealerId));

@@ -100,7 +100,7 @@ describe('retention job', () => {
       { id: randomUUID(), userId: user!.id, expiresAt: new Date(now.getTime() + DAY) },
     ]);
 
-    // Sign-in throttles (issue 11): forgotten 15 minutes after the last failure and the end of the lock.
+    // Sign-in throttles: forgotten 15 minutes after the last failure and the end of the lock.
     const minAgo = (m: number) => new Date(now.getTime() - m * 60_000);
     await db().insert(loginThrottles).values([
       { emailLower: 'forgotten@example.com', failures: 3, lastFailureAt: minAgo(16), lockedUntil: null },

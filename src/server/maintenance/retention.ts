@@ -2,7 +2,7 @@
  * Retention pruning: raw events older than EVENT_RETENTION_DAYS (whole weekly partitions, see
  * partitions.ts, which this job also creates ahead, and the expired event_keys), dead
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
- * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows (issue 11)
+ * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows
  * are deleted by a periodic job, and so are hourly rollups older than the screens read
  * (reporting/service.ts HOURLY_ROLLUP_DAYS): the daily rollups, which the screens read for whole
  * days, keep them for ever; dashboards and exports never read raw events.
@@ -50,7 +50,7 @@ export interface RetentionCounts {
   sessions: number;
   feedRuns: number;
   clientErrors: number;
-  /** Sign-in throttle rows whose failures are forgotten (issue 11). */
+  /** Sign-in throttle rows whose failures are forgotten. */
   loginThrottles: number;
   /** Hourly rollups older than HOURLY_ROLLUP_DAYS (their days stay in the daily rollups). */
   hourlyRollups: number;
@@ -145,7 +145,7 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
     .length;
 
   // Sign-in throttle rows whose failures are forgotten (throttleForgotten: the window has passed
-  // since the last failure and the end of the last lock, issue 11).
+  // since the last failure and the end of the last lock).
   const throttleCutoff = new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
   const forgottenThrottles = () =>
     db

@@ -1,5 +1,5 @@
 /**
- * Notification e-mails (issue 15 "Notifications that notify") received by a real SMTP server
+ * Notification e-mails received by a real SMTP server
  * (smtp-server on 127.0.0.1, parsed with mailparser): the performance alert once per day, the
  * weekly report's content, feed and dead-letter alerts, nothing with emailAlerts off, the Outbox
  * without SMTP. The job's clock is injected through `app.notifications.tick(now)`.

@@ -1,5 +1,5 @@
 /**
- * The admin's Outbox (issue 15): every notification e-mail the server wrote, sent or kept because
+ * The admin's Outbox: every notification e-mail the server wrote, sent or kept because
  * SMTP is not configured, newest first, with whether SMTP_URL is set (the settings screen says so).
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Health, readiness, load shedding and the metrics endpoint (issue 17):
+ * Health, readiness, load shedding and the metrics endpoint:
  * - `GET /healthz`: the process is alive and its event loop turns (200, with its pid and cluster
  *   worker id); never shed, never checks the database: a liveness probe must not restart a process
  *   for an outage elsewhere.
@@ -210,7 +210,7 @@ declare module 'fastify' {
 }
 
 /**
- * Serves GET /metrics on its own port (METRICS_PORT, issue 17): for an internal network or a
+ * Serves GET /metrics on its own port (METRICS_PORT): for an internal network or a
  * sidecar scraper. Answers `text()`; with a token, only to `Authorization: Bearer <token>`.
  * @returns the listening server (close it on shutdown).
  */

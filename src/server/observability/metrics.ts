@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (issue 17), with prom-client. Two registries:
+ * Prometheus metrics, with prom-client. Two registries:
  * - `processMetrics`: what belongs to the process, whatever app runs in it: Node's default metrics
  *   (event-loop lag, heap, GC, CPU), the delivery caches' hits and misses (module-level caches) and
  *   the image jobs' processing time (one image queue per process);

@@ -1,5 +1,5 @@
 /**
- * Health, readiness, load shedding, metrics and request logs (issue 17), through app.inject:
+ * Health, readiness, load shedding, metrics and request logs, through app.inject:
  * /healthz always 200; /readyz 200 with its checks, 503 naming the database, pending migrations or
  * a full event buffer; every request but /healthz and /metrics shed with 503 while the event loop
  * lags; /metrics only with METRICS_TOKEN, Prometheus text whose counters move with traffic; one

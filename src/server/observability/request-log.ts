@@ -1,5 +1,5 @@
 /**
- * Request logging and request ids (issue 17):
+ * Request logging and request ids:
  * - one line per request ('request completed': method, URL, client address, status, time, reqId),
  *   written when the response is sent (RequestLogController: Fastify's 'incoming request' line is off);
  * - the public delivery routes (tracking beacons, banner images, embed scripts: thousands a second)

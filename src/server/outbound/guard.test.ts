@@ -1,5 +1,5 @@
 /**
- * The outbound guard's address policy and stored-URL check (issue 11 §7). The request path is
+ * The outbound guard's address policy and stored-URL check. The request path is
  * covered through its users: inventory/feeds.test.ts and delivery/cdn-guard.test.ts.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The one outbound-request guard for every server-side HTTP request (issue 11 §7; DECISIONS 20):
+ * The one outbound-request guard for every server-side HTTP request (DECISIONS 20):
  * inventory feeds (inventory/fetch-feed.ts) and CDN auto-discovery probes (delivery/cdn-probe.ts).
  *
  * - Only http and https.
@@ -179,7 +179,7 @@ function requestOnce(url: URL, opts: OutboundOptions): Promise<Hop> {
  * Input: an absolute URL and OutboundOptions. Output: the final hop's status, content type, URL
  * and (for a 2xx GET with `maxBytes`) body; non-2xx answers are returned, not thrown.
  * @throws BlockedAddress, TooManyRedirects, ResponseTooLarge, UnsupportedProtocol, TypeError for
- * an invalid URL, or the network error (an AbortError when `signal` fired). Issue 11 §7.
+ * an invalid URL, or the network error (an AbortError when `signal` fired).
  */
 export async function guardedRequest(target: string | URL, opts: OutboundOptions): Promise<OutboundResponse> {
   let url = new URL(target);
@@ -199,7 +199,7 @@ const LOOPBACK_NAME = /^(localhost|.*\.localhost)\.?$/i;
  * without DNS): not an http(s) URL, an IP literal outside the policy (any form the URL parser
  * normalises: `http://2130706433/`, `http://[::ffff:127.0.0.1]/`), or a `localhost` name (judged as
  * 127.0.0.1). Empty strings are the caller's business. Used by the dealer settings and the import
- * (issue 11 §7).
+ *.
  */
 export function outboundUrlProblem(value: string, allow: PrivateHostPolicy): string | null {
   let url: URL;

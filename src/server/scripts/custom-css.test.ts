@@ -1,5 +1,5 @@
 /**
- * The dealer's custom CSS scoped to its banner slots (issue 15 "Branding on the dealer's site"):
+ * The dealer's custom CSS scoped to its banner slots:
  * scopeCustomCss's rules, the settings save refusing CSS that does not parse, and the dealer's
  * script carrying the scoped stylesheet only when there is custom CSS.
  */

@@ -1,5 +1,5 @@
 /**
- * The dealer's custom CSS on its own site (issue 15 "Branding on the dealer's site"; spec 01
+ * The dealer's custom CSS on its own site (spec 01
  * dealer settings, branding.customCss): applied to the dealer's banner slots only.
  *
  * `scopeCustomCss` parses the text with postcss (unbalanced braces, unclosed comments or strings

@@ -2,7 +2,7 @@
  * Script routes: the public per-dealer embed script and the signed-in script page data
  * (spec 01 §7, spec 02 §2 Script and Dealer script page, DECISIONS 6). The script is built and
  * compressed (brotli, gzip) once per dealer version, sent in the coding the client accepts and
- * revalidated by weak comparison (issue 12); it is cacheable and not limited per client IP.
+ * revalidated by weak comparison; it is cacheable and not limited per client IP.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -19,14 +19,14 @@ import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 import { cacheCounter } from '../observability/metrics';
 
-/** Hit and miss counters of the built-script cache (dcb_cache_lookups_total, issue 17). */
+/** Hit and miss counters of the built-script cache (dcb_cache_lookups_total). */
 const scriptLookups = cacheCounter('script');
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
 
 /**
- * Script URL, the tag to paste in the page's <head> (the inline snippet, then the async script:
- * issue 13), the snippet's CSP hash (for a `script-src` that allows no inline script) and the
+ * Script URL, the tag to paste in the page's <head> (the inline snippet, then the async script),
+ * the snippet's CSP hash (for a `script-src` that allows no inline script) and the
  * shortcodes of a dealer.
  */
 export function scriptInfo(origin: string, dealerId: string, snippet: string) {
@@ -71,7 +71,7 @@ export async function scriptRoutes(fastify: FastifyInstance) {
   app.get(
     '/scripts/:file',
     // JavaScript for other sites: helmet's page headers do not apply (nosniff is set below). No
-    // per-IP limit (issue 12): shoppers behind one NAT share an IP; caching and 304s protect it.
+    // per-IP limit: shoppers behind one NAT share an IP; caching and 304s protect it.
     { helmet: false, config: { access: 'public' }, schema: { tags: ['script'], summary: "A dealer's embed script, dc-banners-{dealerId}.js (JavaScript)", params: scriptFileParams } },
     async (request, reply) => {
       const match = SCRIPT_FILE.exec(request.params.file);

@@ -1,5 +1,5 @@
 /**
- * The per-dealer embed script over HTTP (spec 01 §7, issue 6): JavaScript with the dealer's
+ * The per-dealer embed script over HTTP (spec 01 §7): JavaScript with the dealer's
  * configuration, a strong ETag with 304 on If-None-Match, a new ETag after a change that affects
  * the script, and a JavaScript comment (404) for an unknown dealer.
  */

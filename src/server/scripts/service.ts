@@ -46,7 +46,7 @@ export function embedConfig(dealer: DealerDelivery, apiOrigin: string): EmbedCon
     models,
     aliases,
     background: dealer.branding.primaryColor,
-    respectDnt: dealer.security.respectDoNotTrack !== false, // on unless turned off (issue 13)
+    respectDnt: dealer.security.respectDoNotTrack !== false, // on unless turned off
   };
 }
 

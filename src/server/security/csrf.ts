@@ -31,7 +31,7 @@ import { SESSION_COOKIE } from '../auth/access';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route is called by dealer websites (another origin) on purpose: no CSRF check (issue 11 §4). */
+    /** The route is called by dealer websites (another origin) on purpose: no CSRF check. */
     allowCrossSite?: boolean;
   }
 }
@@ -39,7 +39,7 @@ declare module 'fastify' {
 /** Methods that change state and so must come from our own origin. */
 export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The refusal's text (issue 11 §4). */
+/** The refusal's text. */
 export const CROSS_SITE_REFUSED = 'Cross-site request refused: changes must come from the dc-banners app itself';
 
 /** `scheme://host[:port]` of a URL, lower-cased with default ports dropped; null when it does not parse. */
@@ -86,11 +86,11 @@ export function ownOrigin(request: FastifyRequest): string {
 
 /**
  * Fastify plugin: refuses cross-site state-changing requests with
- * 403 `{ error: { code: 'FORBIDDEN', message: CROSS_SITE_REFUSED } }` (issue 11 §4).
+ * 403 `{ error: { code: 'FORBIDDEN', message: CROSS_SITE_REFUSED } }`.
  * @param opts.publicOrigin PUBLIC_ORIGIN, accepted besides the request's own origin
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicOrigin: string }) => {
-  // A callback hook, not async: it runs on every request, and a promise per request costs (issue 18).
+  // A callback hook, not async: it runs on every request, and a promise per request costs.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!STATE_CHANGING_METHODS.has(request.method) || request.routeOptions.config?.allowCrossSite) return done();
     const refusal = crossSiteRefusal(request.headers, [opts.publicOrigin, ownOrigin(request)]);

@@ -1,5 +1,5 @@
 /**
- * Every HTML response carries helmet's page headers (issue 11 §12): the CSP with
+ * Every HTML response carries helmet's page headers: the CSP with
  * `frame-ancestors 'self'`, `X-Frame-Options: SAMEORIGIN`, nosniff and the rest.
  *
  * Routes for other sites (the embed script under `/scripts/:file`, banners, beacons) switch helmet

@@ -1,5 +1,5 @@
 /**
- * Connection timeouts and request-size limits of the HTTP server (issue 11 §11): one connection
+ * Connection timeouts and request-size limits of the HTTP server: one connection
  * dripping headers or a body must not hold a socket forever, and an upload request has a total
  * size cap checked before anything is read or stored.
  */
@@ -55,7 +55,7 @@ export const MULTIPART_FIELD_BYTES = 64 * 1024;
 export const MULTIPART_MAX_FIELDS = 10;
 
 /**
- * Total size cap of one multipart request (issue 11 §11): MAX_UPLOAD_FILES files of
+ * Total size cap of one multipart request: MAX_UPLOAD_FILES files of
  * MAX_ASSET_BYTES, plus 1 MiB for the fields and the multipart framing. The inventory upload
  * (one file of at most 20 MB) fits under it too.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4, §10, §11, §12 through the API: same-origin checks on every state change, the
+ * Through the API: same-origin checks on every state change, the
  * client error log only from a signed-in session with a per-user limit, upload and text limits,
  * server timeouts, and helmet's headers on every HTML page.
  */
@@ -53,7 +53,7 @@ function settingsPut(headers: Record<string, string>) {
   return t.app.inject({ method: 'PUT', url: `/api/admin/dealers/${A}/settings`, payload: { notifications: { emailAlerts: true, performanceAlerts: true, errorAlerts: true, weeklyReports: false, alertThreshold: 2 } }, headers: { cookie: admin, ...headers } });
 }
 
-describe('CSRF: state changes only from our own origin (issue 11 §4)', () => {
+describe('CSRF: state changes only from our own origin', () => {
   const otherPort = { origin: 'http://localhost:4000' };
   const sameSite = { 'sec-fetch-site': 'same-site', origin: 'http://localhost:4000' };
 
@@ -105,7 +105,7 @@ describe('CSRF: state changes only from our own origin (issue 11 §4)', () => {
       headers: { 'content-type': 'text/plain', origin: 'https://www.hondaofdemo.com', 'sec-fetch-site': 'cross-site' },
       payload: JSON.stringify({ dealerId: A, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic' }),
     });
-    // Whatever the beacon rules answer (issue 11 §5 evolves them), it is not the cross-site refusal.
+    // Whatever the beacon rules answer, it is not the cross-site refusal.
     expect(beacon.statusCode, beacon.body).not.toBe(403);
     expect(beacon.body).not.toContain(CROSS_SITE_REFUSED);
   });
@@ -124,7 +124,7 @@ describe('CSRF: state changes only from our own origin (issue 11 §4)', () => {
   });
 });
 
-describe('client error log only from a signed-in session, limited per user (issue 11 §10)', () => {
+describe('client error log only from a signed-in session, limited per user', () => {
   const report = (n: number) => ({ message: `Render failed ${n}`, url: `http://localhost/dealer?n=${n}` });
   const post = (n: number, cookie?: string) =>
     t.app.inject({ method: 'POST', url: '/api/client-errors', payload: report(n), headers: cookie ? { cookie } : {} });
@@ -157,7 +157,7 @@ describe('client error log only from a signed-in session, limited per user (issu
   });
 });
 
-describe('upload limits: an over-limit request stores nothing and names the limit (issue 11 §11)', () => {
+describe('upload limits: an over-limit request stores nothing and names the limit', () => {
   it(`${MAX_UPLOAD_FILES + 2} files: 413 "${UPLOAD_TEXT.tooManyFiles}", none stored`, async () => {
     const data = await makeBanner(1920, 300);
     const files = Array.from({ length: MAX_UPLOAD_FILES + 2 }, (_, i) => ({ filename: `new_2025_honda_civic_sport${i}_1920x300.jpg`, data }));
@@ -230,7 +230,7 @@ describe('upload limits: an over-limit request stores nothing and names the limi
   });
 });
 
-describe('server timeouts (issue 11 §11)', () => {
+describe('server timeouts', () => {
   it('the server has requestTimeout, headersTimeout and an idle connection timeout', () => {
     expect(t.app.server.requestTimeout).toBe(SERVER_TIMEOUTS.requestTimeoutMs);
     expect(t.app.server.headersTimeout).toBe(SERVER_TIMEOUTS.headersTimeoutMs);
@@ -271,7 +271,7 @@ describe('server timeouts (issue 11 §11)', () => {
   });
 });
 
-describe("helmet's headers on every HTML response (issue 11 §12)", () => {
+describe("helmet's headers on every HTML response", () => {
   it.each(['/', '/login', '/dealer/assets', `/scripts/${A}`, '/no/such/page'])('%s: CSP with frame-ancestors and X-Frame-Options', async (url) => {
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);

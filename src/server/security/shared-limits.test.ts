@@ -1,5 +1,5 @@
 /**
- * Rate limits shared by every server process through Redis (issue 17): two apps on one database
+ * Rate limits shared by every server process through Redis: two apps on one database
  * and one Redis (two processes, as far as the limits can tell) allow a per-IP limit once in total,
  * not once each: the sign-in limit (a route's config.rateLimit), the tracking per-IP budget
  * (app.createRateLimit, delivery/public-policy.ts) and the per-page-view limit. Needs

@@ -1,5 +1,5 @@
 /**
- * Migration 0006_event_dedup_privacy on a database that already holds events (issue 13): duplicate
+ * Migration 0006_event_dedup_privacy on a database that already holds events: duplicate
  * impressions (same dealer, page view and slot type) and conversions (same dealer and page view)
  * are removed, the oldest kept, and taken off the hourly rollups; the unique indexes are then
  * built; dealers without the Do-Not-Track setting get it on, an explicit choice is kept.
@@ -79,7 +79,7 @@ afterAll(async () => {
   }
 });
 
-describe('migration 0006_event_dedup_privacy (issue 13)', () => {
+describe('migration 0006_event_dedup_privacy', () => {
   it('removes duplicate impressions and conversions, corrects the rollups, builds the unique indexes and turns Do-Not-Track on', async () => {
     const d = DEMO_DEALER.id;
     const at = "'2026-11-10T09:30:00Z'";

@@ -1,5 +1,5 @@
 /**
- * The beacon hot path (issue 18, hot-paths.ts): a tracking beacon read and answered by the HTTP
+ * The beacon hot path (hot-paths.ts): a tracking beacon read and answered by the HTTP
  * server's request listener, without Fastify's per-request work, through the same beacon intake
  * as the route (intake.ts); hot-path.test.ts compares the two answer for answer.
  *

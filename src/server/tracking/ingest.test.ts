@@ -67,7 +67,7 @@ describe('EventIngestor', () => {
   });
 });
 
-describe('EventIngestor under failures (issue 10)', () => {
+describe('EventIngestor under failures', () => {
   const day = '2026-11-04T09:00:00Z';
   const count = (model: string) => database.db.$count(events, eq(events.model, model));
   const fast = { retryMinMs: 5, retryMaxMs: 20, flushIntervalMs: 5 };
@@ -184,7 +184,7 @@ describe('EventIngestor under failures (issue 10)', () => {
   });
 });
 
-describe('clicks and page views (issue 11 §5)', () => {
+describe('clicks and page views', () => {
   const day = '2026-11-05T09:00:00Z';
   const clicksOf = (model: string) => database.db.$count(events, sql`${events.model} = ${model} and ${events.event} = 'click'`);
 
@@ -206,7 +206,7 @@ describe('clicks and page views (issue 11 §5)', () => {
 });
 
 
-describe('impressions and conversions counted once (issue 13)', () => {
+describe('impressions and conversions counted once', () => {
   const day = '2026-11-06T09:00:00Z';
   const stats = () => dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-06T00:00:00Z'), new Date('2026-11-07T00:00:00Z'));
   const conversion = (pageView: string | null, leadId: string | null = null): AcceptedEvent => ({ ...at(day, 'conversion', 'oncetest', null, 'unused'), pageView, leadId });
@@ -239,7 +239,7 @@ describe('impressions and conversions counted once (issue 13)', () => {
   });
 });
 
-describe('the conversion window (issue 13)', () => {
+describe('the conversion window', () => {
   it(`counts a conversion only within CONVERSION_WINDOW_MS (${CONVERSION_WINDOW_MS / 60_000} minutes) of its click`, async () => {
     const ingest = new EventIngestor(database.db, log, { batchSize: 100, flushIntervalMs: 10_000 });
     for (const pv of ['window-1', 'window-2']) {

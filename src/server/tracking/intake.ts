@@ -1,8 +1,8 @@
 /**
  * What a tracking beacon goes through once its body is read and checked (spec 01 §7, DECISIONS
- * 15-17; issues 10-13, 15), in one place for the route (routes.ts) and the beacon hot path
+ * 15-17), in one place for the route (routes.ts) and the beacon hot path
  * (hot-path.ts), in this order:
- * 1. the limits (issue 12): per client IP and dealer, `maxRequestsPerMinute` × RATE_LIMIT_NAT_FACTOR
+ * 1. the limits: per client IP and dealer, `maxRequestsPerMinute` × RATE_LIMIT_NAT_FACTOR
  *    (no headers under it), then per page view (dealer and `pv`; a conversion carries its click's)
  *    the dealer's `maxRequestsPerMinute` (X-RateLimit-Limit, -Remaining and -Reset under it); over
  *    either, 429 with Retry-After. Dealers without limiting and unknown dealers are not counted.
@@ -11,7 +11,7 @@
  * 2. an unknown dealer is 404; the dealer's security settings (dealerPolicy: HTTPS, allowed
  *    domains; CORS for an allowed origin) refuse with 403;
  * 3. bots, and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects
- *    them (issue 13), are acknowledged and not counted;
+ *    them, are acknowledged and not counted;
  * 4. the event is buffered (503 with Retry-After when the buffer is full or the writer is behind
  *    its crash-loss bound, tracking/service.ts) with its creative, its page URL in the
  *    privacy-safe form and a lead id only as a hash, under its model's key only when
@@ -79,7 +79,7 @@ export function bodyDealerId(body: unknown): string {
 }
 
 /**
- * True when the visitor asks not to be tracked (issue 13): `DNT: 1` or `Sec-GPC: 1`, the headers
+ * True when the visitor asks not to be tracked: `DNT: 1` or `Sec-GPC: 1`, the headers
  * browsers send with Do-Not-Track or Global Privacy Control on. The embed script already sends no
  * beacon then; this covers older scripts and other clients.
  */
@@ -185,7 +185,7 @@ export class BeaconIntake {
   }
 
   /**
-   * The creative an impression or click beacon reports (issue 15): what the banner request it names
+   * The creative an impression or click beacon reports: what the banner request it names
    * (`asset`) shows now, by the same choice as the image answer (rotation bucket included, from the
    * delivery caches); null when it names none, the slot's model is not the beacon's, the dealer no
    * longer has the model, or the choice cannot be made now (the database is away: the event is

@@ -1,5 +1,5 @@
 /**
- * The embed script on real dealer sites, server side (issue 13): an impression counts once per
+ * The embed script on real dealer sites, server side: an impression counts once per
  * page view and slot (a retried beacon is not a second impression); a conversion counts only for
  * the page view of a stored banner click, once per page view and once per lead; stored page URLs
  * keep only the providers' model filters; the dealer's "Respect Do-Not-Track / Global Privacy
@@ -54,7 +54,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('impressions count once per page view and slot (issue 13)', () => {
+describe('impressions count once per page view and slot', () => {
   it('counts the same impression posted twice (a beacon retried after a 503) once, in events and stats', async () => {
     const before = await stats();
     const refusedBefore = t.app.events.stats().impressionsIgnored;
@@ -75,7 +75,7 @@ describe('impressions count once per page view and slot (issue 13)', () => {
   });
 });
 
-describe('conversions count only after a banner click, once (issue 13)', () => {
+describe('conversions count only after a banner click, once', () => {
   const clicked = async (pv: string, type = 'header') => {
     await ok({ event: 'impression', type, pv });
     await ok({ event: 'click', type, pv });
@@ -148,7 +148,7 @@ describe('conversions count only after a banner click, once (issue 13)', () => {
   });
 });
 
-describe('stored page URLs (issue 13, privacy by default)', () => {
+describe('stored page URLs (privacy by default)', () => {
   it('keeps origin, path and the model filters only: no other query parameter, no hash, no credentials', async () => {
     const cases: Array<[string, string]> = [
       [`${ORIGIN}/new-inventory?new=true&model=civic&name=Jane+Doe&email=jane%40example.com&phone=5551234#lead-form`, `${ORIGIN}/new-inventory?new=true&model=civic`],
@@ -167,7 +167,7 @@ describe('stored page URLs (issue 13, privacy by default)', () => {
   });
 });
 
-describe('Respect Do-Not-Track / Global Privacy Control (issue 13)', () => {
+describe('Respect Do-Not-Track / Global Privacy Control', () => {
   const scriptConfig = async () => {
     const res = await t.app.inject({ method: 'GET', url: `/scripts/dc-banners-${DEMO_DEALER.id}.js` });
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Rate limits that spare real shoppers (issue 12): banner images and the script are not limited
+ * Rate limits that spare real shoppers: banner images and the script are not limited
  * per client IP; tracking is limited per page view by the dealer's maxRequestsPerMinute and per
  * client IP by that times RATE_LIMIT_NAT_FACTOR. 60 page views a minute from one IP (a showroom's
  * Wi-Fi) all get their banners and have every beacon counted.
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('rate limits behind one NAT (issue 12)', () => {
+describe('rate limits behind one NAT', () => {
   it('60 page views a minute from one IP under the default settings: every banner served, every beacon 204 and counted', async () => {
     const s = await security();
     expect(s).toMatchObject({ rateLimitEnabled: true, maxRequestsPerMinute: MAX_REQUESTS_PER_MINUTE.fallback });

@@ -45,7 +45,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
         request.body = beaconBody(request.body) as typeof request.body; // the body schema checks it next
         request.beaconDealer = await findDeliveryDealer(app, bodyDealerId(request.body));
       },
-      // Dealer sites post beacons from their own pages: exempt from the same-origin check (issue 11 §4).
+      // Dealer sites post beacons from their own pages: exempt from the same-origin check.
       config: { access: 'public', allowCrossSite: true },
       // JSON or text/plain JSON; answers 204 (no body).
       schema: { tags: ['public'], summary: 'Record an impression, click or conversion', body: trackBodySchema, response: { 204: z.void().describe('Accepted (or not counted: bot, opted out)') } },

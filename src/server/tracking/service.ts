@@ -1,5 +1,5 @@
 /**
- * Event ingestion and the counts read from it (spec 01 §7, DECISIONS 17-18, issue 10).
+ * Event ingestion and the counts read from it (spec 01 §7, DECISIONS 17-18).
  *
  * `EventIngestor` buffers accepted events in memory and writes them in batches: FLUSH_INTERVAL_MS
  * after the first event of a batch, or at once when BATCH_SIZE events wait. Each batch is one
@@ -76,7 +76,7 @@ export interface AcceptedEvent {
 }
 
 /**
- * What `events.lead_id` stores of a conversion's lead id (issue 13): its SHA-256, hex, salted with
+ * What `events.lead_id` stores of a conversion's lead id: its SHA-256, hex, salted with
  * the dealer id. Equal ids of one dealer give equal hashes (one conversion per lead), and a site
  * that uses an e-mail address as its lead id does not make the server store that address.
  */
@@ -92,7 +92,7 @@ export const RETRY_MAX_MS = 5000;
 export const CLOSE_RETRY_MS = 10_000;
 /** IngestorOptions.statementEvents on PGlite: about 5 ms of the event loop per statement on this machine (npm run bench). */
 export const PGLITE_STATEMENT_EVENTS = 200;
-/** Share of maxBuffered at which the process reports itself not ready (GET /readyz answers 503, issue 17), so a load balancer sends beacons elsewhere before any is refused. */
+/** Share of maxBuffered at which the process reports itself not ready (GET /readyz answers 503), so a load balancer sends beacons elsewhere before any is refused. */
 export const HIGH_WATER_RATIO = 0.5;
 
 /** An accepted event with what the writer knows of it. */
@@ -126,7 +126,7 @@ export interface IngestorOptions {
    * Most events one INSERT statement of a batch writes; a batch of more is written in several
    * statements of its one transaction, with the event loop let run between them (setImmediate).
    * For PGlite, whose statements run on the event loop (WASM): a 2,000-event statement held it for
-   * 50-90 ms, every request waiting (issue 18); Infinity for PostgreSQL, where a statement is a
+   * 50-90 ms, every request waiting; Infinity for PostgreSQL, where a statement is a
    * round trip and waits nothing.
    */
   statementEvents: number;
@@ -134,7 +134,7 @@ export interface IngestorOptions {
   maxUnsecuredMs: number;
   /** Where events wait on disk during an outage (journal.ts); null: in memory only. */
   journal: EventJournal | null;
-  /** Called after each batch write attempt with its duration in seconds and whether it committed (metrics, issue 17). */
+  /** Called after each batch write attempt with its duration in seconds and whether it committed (metrics). */
   observeBatch?: (seconds: number, ok: boolean) => void;
 }
 
@@ -156,7 +156,7 @@ export interface IngestorStats {
   clicksRefused: number;
   /** Impressions not stored: that page view's slot was already counted (a retried beacon). */
   impressionsIgnored: number;
-  /** Conversions not stored: no page view, no click of that page view in the window, or already counted for it or its lead (issue 13). */
+  /** Conversions not stored: no page view, no click of that page view in the window, or already counted for it or its lead. */
   conversionsRefused: number;
   deadLettered: number;
   /** Consecutive failed write attempts (0 when the last write succeeded). */

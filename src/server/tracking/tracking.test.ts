@@ -39,7 +39,7 @@ describe('event tracking', () => {
 
   it('accepts impressions and clicks (JSON or text/plain beacons) and counts them', async () => {
     expect((await track(body)).statusCode).toBe(204);
-    expect((await track({ ...body, pv: 'view-tracking-2' })).statusCode).toBe(204); // another page view (one impression per page view and slot, issue 13)
+    expect((await track({ ...body, pv: 'view-tracking-2' })).statusCode).toBe(204); // another page view (one impression per page view and slot)
     expect((await track({ ...body, event: 'click' }, { 'content-type': 'text/plain;charset=UTF-8' })).statusCode).toBe(204);
     expect(await stats()).toEqual({ impressions: 2, clicks: 1, conversions: 0, ctr: 50 });
     const rows = await t.database.db.select().from(events);
@@ -70,7 +70,7 @@ describe('event tracking', () => {
     expect(await stats()).toEqual(before);
   });
 
-  it('refuses hostile strings with 400 naming the field, and keeps counting the valid events after them (issue 10)', async () => {
+  it('refuses hostile strings with 400 naming the field, and keeps counting the valid events after them', async () => {
     const before = await stats();
     const refused: Array<[Record<string, unknown>, RegExp]> = [
       [{ model: 'x\u0000y' }, /^model: must not contain control characters/],
@@ -114,7 +114,7 @@ describe('event tracking', () => {
     expect(t.app.events.stats()).toMatchObject({ pending: 0, deadLettered: 1 });
   });
 
-  it('refuses beacons from an opaque origin, and without Origin or Referer while the dealer restricts domains (issue 11)', async () => {
+  it('refuses beacons from an opaque origin, and without Origin or Referer while the dealer restricts domains', async () => {
     const before = await stats();
     const opaque = await track(body, { origin: 'null' });
     expect(opaque.statusCode).toBe(403);
@@ -129,7 +129,7 @@ describe('event tracking', () => {
     expect(await stats()).toMatchObject({ impressions: before.impressions + 1 });
   });
 
-  it('counts clicks only for banners their page view rendered, so CTR cannot pass 100 % (issue 11 §5)', async () => {
+  it('counts clicks only for banners their page view rendered, so CTR cannot pass 100 %', async () => {
     const noView = await track({ ...body, event: 'click', pv: undefined });
     expect(noView.statusCode).toBe(400);
     expect(noView.json().error.message).toBe('pv: is required for clicks');

@@ -2,7 +2,7 @@
  * Admin Dashboard (/admin; spec 01 §2, §9; DECISIONS 18-19): Active Dealers (now), Total
  * Impressions, Total Clicks and Average CTR (all time), each with its last-30-days figure and the
  * real change against the previous 30 days ('--' without previous data), every figure labelled with
- * its period (issue 14); Recent Dealers (first 5) with View all and Add Dealer; export and import;
+ * its period; Recent Dealers (first 5) with View all and Add Dealer; export and import;
  * a link to the client error log.
  */
 import { Link } from 'react-router';
@@ -125,7 +125,7 @@ function DealerActions({ dealer }: { dealer: RecentDealer }) {
   );
 }
 
-/** The first five dealers: a table, or one card per dealer on a narrow screen (issue 16). */
+/** The first five dealers: a table, or one card per dealer on a narrow screen. */
 function RecentDealers({ dealers }: { dealers: RecentDealer[] }) {
   const narrow = useNarrowScreen();
   if (narrow) {

@@ -1,5 +1,5 @@
 /**
- * Client Error Log (/admin/errors; spec 01 §2, §8; issue 3): the render errors the web app's error
+ * Client Error Log (/admin/errors; spec 01 §2, §8): the render errors the web app's error
  * screen reported, newest first, at most 50, each with timestamp, message, page URL, user, stack
  * and component stack. Read-only; Refresh re-queries.
  */

@@ -2,14 +2,14 @@
  * Dealer Settings (/admin/dealers/:dealerId/settings; spec 01 §2, §4, §5, §9; DECISIONS 2, 12):
  * dealer details, asset storage (provider, base URL, fallback, the four banner sizes (an empty one
  * is left to the server's default), naming pattern and variables, storage quota), branding, security (with
- * Respect Do-Not-Track / Global Privacy Control, issue 13), notifications and the dealer's time zone
- * for promotion schedules (issue 15, a searchable list of the browser's IANA zones). 'Unsaved changes',
+ * Respect Do-Not-Track / Global Privacy Control), notifications and the dealer's time zone
+ * for promotion schedules (a searchable list of the browser's IANA zones). 'Unsaved changes',
  * Reset to Defaults (asset storage and branding only; marks the form dirty) and Save Changes
  * ('Saving...', disabled when clean or saving) in a bar that stays in view while the form scrolls;
  * Enter in any field saves. A refused save marks each field the server (or the form's own check)
- * names, in the user's words, keeps the form dirty and says so in a notification (issue 16). A
+ * names, in the user's words, keeps the form dirty and says so in a notification. A
  * @mantine/form checked on every change against the shared domain schemas: Save is disabled while
- * a changed field is invalid; leaving with unsaved changes asks first (issue 14). The
+ * a changed field is invalid; leaving with unsaved changes asks first. The
  * configuration guide, and 'Dealer Not Found'.
  */
 import type { ReactNode } from 'react';
@@ -74,7 +74,7 @@ interface Values {
   branding: Dealer['branding'];
   security: Omit<Dealer['security'], 'allowedDomains' | 'maxRequestsPerMinute'> & { allowedDomains: string; maxRequestsPerMinute: Num };
   notifications: Omit<Dealer['notifications'], 'alertThreshold'> & { alertThreshold: Num };
-  /** IANA zone promotion schedules are entered in (issue 15). */
+  /** IANA zone promotion schedules are entered in. */
   timeZone: string;
 }
 
@@ -165,7 +165,7 @@ const RANGE_WORDS: Record<string, string> = {
 /**
  * What the form checks before asking the server: the body Save would send against the shared
  * domain schemas the server validates with (dealer-settings-schema.ts), fetched after first paint
- * (issue 18).
+ *.
  */
 const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
   const { schemaValidator, settingsSchema } = await import('./dealer-settings-schema');
@@ -183,7 +183,7 @@ export function DealerSettingsPage() {
 
 function Settings({ dealerId }: { dealerId: string }) {
   const dealer = useAdminDealer(dealerId);
-  // The form's check is fetched while the dealer loads (issue 18); the form renders again when it is in.
+  // The form's check is fetched while the dealer loads; the form renders again when it is in.
   useSchemaCheck();
 
   if (dealer.error) {
@@ -238,7 +238,7 @@ function SettingsForm({ dealer: d }: { dealer: Dealer }) {
 
   const sizeProps = (slot: BannerSlot, dim: 'width' | 'height') => form.getInputProps(`assetStorage.bannerSizes.${slot}.${dim}`);
   return (
-    // One form: Enter in any field saves, with the app's own messages (no browser bubbles; issue 16);
+    // One form: Enter in any field saves, with the app's own messages (no browser bubbles);
     // Enter while a field is invalid marks it and says why instead.
     <form
       noValidate
@@ -413,7 +413,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** Says that notification e-mails are only kept in the Outbox while the server has no SMTP_URL (issue 15). */
+/** Says that notification e-mails are only kept in the Outbox while the server has no SMTP_URL. */
 function MailNotConfigured() {
   const outbox = useOutbox();
   if (outbox.data?.mailConfigured !== false) return null;

@@ -3,7 +3,7 @@
  * JSON document; Import reads such a file, asks for confirmation, and the server validates the
  * whole document before applying it in one transaction ('Invalid export format', 'Invalid import
  * data format' otherwise, nothing changed). The toast after an import names the new users, who need
- * a password reset (issue 11 §9).
+ * a password reset.
  */
 import { useRef, useState } from 'react';
 import { Alert, Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
@@ -49,7 +49,7 @@ export function ExportImport() {
         notifications.show({
           color: resets.length > 0 ? 'yellow' : 'teal',
           title: 'Import complete',
-          // New users got a random password (issue 11 §9): name them, so the admin resets each one.
+          // New users got a random password: name them, so the admin resets each one.
           message: resets.length > 0 ? `${counts} New users need a password reset (Users → Reset password) before they can sign in: ${resets.join(', ')}.` : counts,
           autoClose: resets.length > 0 ? false : undefined,
         });

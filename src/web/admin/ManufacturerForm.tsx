@@ -6,11 +6,11 @@
  * default model mappings, upsell rules and trim patterns. Opens empty (add) or prefilled (edit);
  * closes on save or cancel. Save and Cancel sit in the drawer's sticky header; Enter in a field
  * saves; closing with unsaved edits (Escape, the overlay, the close button, Cancel) asks first;
- * trims are cards on narrow screens (issue 16). A @mantine/form checked on every change against the
+ * trims are cards on narrow screens. A @mantine/form checked on every change against the
  * shared domain schema: a wrong field is marked in the user's words, Save is disabled while a
  * changed form is invalid, a server refusal marks the fields it names, numbers are sent as typed
  * (an empty one is refused, never replaced by 0), and leaving the page with unsaved edits asks
- * first (issue 14). The server validates everything again.
+ * first. The server validates everything again.
  */
 import { useId, useState, type ReactNode } from 'react';
 import {
@@ -163,7 +163,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
   const invalid = Object.keys(errorsNow).length > 0;
   const prompt = useUnsavedChangesPrompt(dirty && !save.isPending);
   const errorOf = (field: string): ReactNode => form.errors[field] ?? errorsNow[field];
-  /** Escape, the overlay, the close button and Cancel: ask first when there are unsaved edits (issue 16). */
+  /** Escape, the overlay, the close button and Cancel: ask first when there are unsaved edits. */
   const requestClose = () => (dirty && !save.isPending ? setConfirmingClose(true) : onClose());
 
   const setModel = (i: number, patch: Partial<VehicleModel>) => set({ models: draft.models.map((m, j) => (j === i ? { ...m, ...patch } : m)) });
@@ -195,7 +195,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
       <Drawer.Root opened onClose={requestClose} position="right" size="xl">
         <Drawer.Overlay />
         <Drawer.Content>
-          {/* The header sticks while the drawer scrolls: Save and Cancel stay in view, where notifications never go (issue 16). */}
+          {/* The header sticks while the drawer scrolls: Save and Cancel stay in view, where notifications never go. */}
           <Drawer.Header style={{ flexWrap: 'wrap', rowGap: 8, borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
             <Drawer.Title style={{ minWidth: 0, flex: '1 1 160px' }}>
               <Text fw={700} component="span" style={{ overflowWrap: 'anywhere' }}>
@@ -218,7 +218,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
             </Group>
           </Drawer.Header>
           <Drawer.Body pt="md">
-            {/* Enter in a field saves; the form's own messages, no browser bubbles (issue 16). */}
+            {/* Enter in a field saves; the form's own messages, no browser bubbles. */}
             <form
               id={formId}
               noValidate
@@ -289,7 +289,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                                 <TagsInput label="Upsell targets (best first)" data={modelNames.filter((n) => n !== m.name)} {...form.getInputProps(`models.${i}.upsellTargets`)} />
                                 <Switch label="Active" {...form.getInputProps(`models.${i}.isActive`, { type: 'checkbox' })} />
                                 {narrow ? (
-                                  // Narrow screens: one card per trim instead of a six-column table (issue 16).
+                                  // Narrow screens: one card per trim instead of a six-column table.
                                   <Stack gap="xs">
                                     {m.trims.map((t, ti) => (
                                       <Paper key={`${t.id}-${ti}`} withBorder p="xs" radius="sm" data-testid="trim-card">

@@ -18,7 +18,7 @@ import { readableTextOn } from '../theme';
 
 /**
  * The add/edit drawer with its form, its checks (zod and the shared schemas) and its inputs is a
- * chunk of its own, fetched when the drawer first opens (issue 18): the list does not need it.
+ * chunk of its own, fetched when the drawer first opens: the list does not need it.
  */
 const ManufacturerForm = lazy(async () => ({ default: (await import('./ManufacturerForm')).ManufacturerForm }));
 

@@ -3,7 +3,7 @@
  * manufacturer from the catalogue, website URL, provider and status. The server refuses a
  * duplicate id with a clear message; on success the new dealer's settings open. The form checks
  * itself (no browser bubbles), submits on Enter, shows a server error under the field it names,
- * and says how to add a manufacturer when there is none (issue 16).
+ * and says how to add a manufacturer when there is none.
  */
 import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -17,7 +17,7 @@ import { useCreateDealer, useManufacturers, type NewDealer } from './api';
 import { providerLabel } from './parts';
 import { formErrorsOf } from '../api/field-errors';
 
-/** The fields a server error can name (shown under the field, issue 16). */
+/** The fields a server error can name (shown under the field). */
 const DEALER_FIELDS = ['name', 'manufacturer', 'websiteUrl', 'provider', 'status'] as const;
 
 export function NewDealerPage() {

@@ -1,5 +1,5 @@
 /**
- * Outbox (/admin/outbox; issue 15 "Notifications that notify"): every notification e-mail the
+ * Outbox (/admin/outbox): every notification e-mail the
  * server wrote for dealers (performance and error alerts, weekly reports), newest first, with its
  * recipients, status and plain-text body. When SMTP_URL is unset nothing is sent and this screen
  * says so: the messages are only kept here. Read-only; Refresh re-queries.

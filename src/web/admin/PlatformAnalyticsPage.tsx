@@ -2,7 +2,7 @@
  * Platform Analytics (/admin/analytics; spec 01 §2, §9; DECISIONS 18-19): a period selector
  * (24h, 7d, 30d, 90d), a chart of impressions and clicks across dealers, and one card per dealer
  * with impressions, clicks, CTR and the performance score bar (min(100, 20 x CTR)), all from
- * recorded events; the chart and every card say the period their figures cover (issue 14), as the
+ * recorded events; the chart and every card say the period their figures cover, as the
  * server answered it.
  */
 import { useState } from 'react';
@@ -79,7 +79,7 @@ export function PlatformAnalyticsPage() {
               {(a?.dealers ?? []).map((d) => (
                 <Paper key={d.id} withBorder radius="md" p="lg" data-testid={`analytics-card-${d.id}`} style={{ minWidth: 0 }}>
                   <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    {/* A long name ends in '…' with the full name on hover and focus; the badge keeps its size (issue 16). */}
+                    {/* A long name ends in '…' with the full name on hover and focus; the badge keeps its size. */}
                     <div style={{ minWidth: 0, flex: 1 }}>
                       <Truncated to={`/admin/dealers/${d.id}/settings`} fw={700}>
                         {d.name}

@@ -1,7 +1,7 @@
 /**
  * A user's actions on the User Management screen (UsersPage.tsx): Edit, Reset password and
  * Deactivate / Reactivate. A module of its own so that the menu's popover engine loads after the
- * list has painted (issue 18).
+ * list has painted.
  */
 import { ActionIcon, Menu } from '@mantine/core';
 import { KeyRound, MoreHorizontal, Pencil, UserCheck, UserX } from 'lucide-react';

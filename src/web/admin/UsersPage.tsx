@@ -23,7 +23,7 @@ import { Truncated } from '../components/Truncated';
 import { useAdminDealers, useCreateUser, useResetPassword, useUpdateUser, useUsers, type NewUser } from './api';
 
 const MIN_PASSWORD = 8;
-/** The Add User / Edit fields a server error can name (shown under the field, issue 16). */
+/** The Add User / Edit fields a server error can name (shown under the field). */
 const USER_FIELDS = ['email', 'name', 'role', 'dealerId', 'password'] as const;
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', 'dealer-manager': 'Dealer manager', viewer: 'Viewer' };
 
@@ -73,7 +73,7 @@ export function UsersPage() {
       ) : (
         <Paper withBorder radius="md">
           {narrow ? (
-            // Narrow screens: one card per user, actions included (issue 16).
+            // Narrow screens: one card per user, actions included.
             <Stack gap={0} data-testid="users-table">
               {users.isPending && (
                 <Text c="dimmed" p="md">
@@ -199,7 +199,7 @@ export function UsersPage() {
 
 /**
  * A user's actions menu (UserMenu.tsx) is a chunk of its own with the menu's popover engine
- * (@floating-ui, 15 KB gzipped), fetched as the list renders (issue 18); until it is in, each row
+ * (@floating-ui, 15 KB gzipped), fetched as the list renders; until it is in, each row
  * shows the menu's button, disabled.
  */
 const UserMenu = lazy(async () => ({ default: (await import('./UserMenu')).UserMenu }));

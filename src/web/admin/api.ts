@@ -80,7 +80,7 @@ function useInvalidateAdmin() {
   return () => qc.invalidateQueries({ queryKey: adminKeys.all });
 }
 
-// Request shapes of the admin API: the server's own route schemas (src/domain/contracts/admin.ts, issue 14).
+// Request shapes of the admin API: the server's own route schemas (src/domain/contracts/admin.ts).
 export type { DealerSettings, ManufacturerInput, NewDealer, NewUser };
 
 export function useCreateDealer() {

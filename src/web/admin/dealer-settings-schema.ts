@@ -1,8 +1,8 @@
 /**
- * The Dealer Settings form's check (issue 14): the body Save would send against the shared domain
+ * The Dealer Settings form's check: the body Save would send against the shared domain
  * schemas the server validates with (spec 01 §9; the server adds its own URL and quota checks and
  * checks everything again), plus a name. A chunk of its own, fetched after the form has painted
- * (issue 18, `deferredValidator`), because it brings zod.
+ * (`deferredValidator`), because it brings zod.
  */
 import { z } from 'zod';
 import { assetStorageSchema, brandingSchema, DEALER_STATUSES, dealerSchema, notificationsSchema, providerSchema, securitySchema } from '../../domain/schemas';

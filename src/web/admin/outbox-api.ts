@@ -1,4 +1,4 @@
-/** The admin's Outbox (GET /api/admin/outbox, issue 15): notification e-mails, newest first, and whether SMTP is set. */
+/** The admin's Outbox (GET /api/admin/outbox): notification e-mails, newest first, and whether SMTP is set. */
 import { useQuery } from '@tanstack/react-query';
 import type { OutboxResponse } from '../../domain/notifications';
 import { apiFetch } from '../api/client';

@@ -4,7 +4,7 @@
  * React root's onCaughtError / onUncaughtError, so both the router's error screen and the
  * top-level ErrorBoundary report, with React's component stack. Never throws; at most
  * MAX_REPORTS per page load, so a render loop cannot flood the log (the server allows 10 a minute
- * per user, issue 11 §10). The server keeps a report in the admin's Client Error Log only for a
+ * per user). The server keeps a report in the admin's Client Error Log only for a
  * signed-in session; one sent while signed out (the sign-in screen) is answered 204 like any other
  * and written to the server log only, so the browser console shows no failed request either way.
  */

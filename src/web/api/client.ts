@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Fastify's own text for a body over its limit (answered by servers before issue 16). */
+/** Fastify's own text for a body over its limit (answered by older servers). */
 const BODY_TOO_LARGE = 'Request body is too large';
 
 /** Calls the API; resolves the parsed JSON (undefined for 204). @throws ApiError on any non-2xx. */

@@ -1,11 +1,11 @@
 /**
- * Field-level server errors for the forms (issue 16): a 400 from the server names each wrong field
+ * Field-level server errors for the forms: a 400 from the server names each wrong field
  * ("path: problem"); `fieldErrorsOf` turns it into errors per field path in the user's words
  * (domain/field-errors.ts), so a form marks the field itself, and `summarizeFieldErrors` names
- * the fields by their labels for a notification. For @mantine/form (issue 14): `serverFormErrors`
+ * the fields by their labels for a notification. For @mantine/form: `serverFormErrors`
  * puts a refused save's errors on the form's fields, `deferredValidator` checks a form against the
  * shared domain schema the server uses (schema-validator.ts), fetched after the screen has painted.
- * This module does not import zod (issue 18): screens that only show server errors do not load it.
+ * This module does not import zod: screens that only show server errors do not load it.
  */
 import { useEffect, useState } from 'react';
 import type { FormErrors } from '@mantine/form';
@@ -75,9 +75,9 @@ export interface DeferredValidator<V> {
 }
 
 /**
- * A `@mantine/form` validate function whose check against the shared domain schemas (issue 14:
- * `schemaValidator` in schema-validator.ts) is a chunk of its own, fetched after the screen's
- * first paint (issue 18): zod and the schemas are about 30 KB gzipped, which the editing screens'
+ * A `@mantine/form` validate function whose check against the shared domain schemas
+ * (`schemaValidator` in schema-validator.ts) is a chunk of its own, fetched after the screen's
+ * first paint: zod and the schemas are about 30 KB gzipped, which the editing screens'
  * first load cannot carry within its 200 KB, and nothing is checked before the first edit anyway.
  * `load` imports the screen's schema module and returns its validate function.
  */

@@ -1,7 +1,7 @@
 /**
- * The check of a form against a shared domain schema (issue 14), in a module of its own because it
+ * The check of a form against a shared domain schema, in a module of its own because it
  * brings zod (mantine-form-zod-resolver and the schemas it is given): the editing screens import it
- * through `deferredValidator` (field-errors.ts), after their first paint (issue 18), and a form that
+ * through `deferredValidator` (field-errors.ts), after their first paint, and a form that
  * is itself loaded on demand (the manufacturer drawer) imports it directly.
  */
 import type { FormErrors } from '@mantine/form';
@@ -10,7 +10,7 @@ import type { $ZodType } from 'zod/v4/core';
 import { inUserWords } from '../../domain/field-errors';
 
 /**
- * A `@mantine/form` validate function from a shared domain schema (issue 14): the form's values
+ * A `@mantine/form` validate function from a shared domain schema: the form's values
  * become the body Save would send (`toBody`), the schema the server validates with checks it
  * (mantine-form-zod-resolver), and each problem lands on the form field `fieldOf` names for its
  * path (the path itself by default), in the user's words (`inUserWords`, or `words` when it gives

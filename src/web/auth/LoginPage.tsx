@@ -1,8 +1,8 @@
 /**
  * Sign-in screen (spec 01 §2, §5, §8): email and password (show/hide, with a named toggle reachable
- * by keyboard, issue 16), Sign in with a spinner,
+ * by keyboard), Sign in with a spinner,
  * 'Invalid credentials' / 'Login failed' (or the server's 'Too many attempts, try again in N minutes'
- * when rate-limited, issue 11), and the demo accounts hint when demo data is seeded.
+ * when rate-limited), and the demo accounts hint when demo data is seeded.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -22,7 +22,7 @@ interface DemoAccount {
 
 /**
  * The alert text for a failed sign-in: 'Invalid credentials' for a 401, the server's own message
- * for a 429 ('Too many attempts, try again in N minutes', issue 11), else 'Login failed'.
+ * for a 429 ('Too many attempts, try again in N minutes'), else 'Login failed'.
  */
 function loginErrorText(e: unknown): string {
   if (!(e instanceof ApiError)) return TEXT.loginFailed;
@@ -91,7 +91,7 @@ export function LoginPage() {
             <Text size="sm" fw={600} mb="xs" id="demo-accounts">
               Demo accounts
             </Text>
-            {/* Two columns, the email above its password: fits 390 px without scrolling (issue 16). */}
+            {/* Two columns, the email above its password: fits 390 px without scrolling. */}
             <Table fz="xs" verticalSpacing={4} aria-labelledby="demo-accounts" data-testid="demo-accounts">
               <Table.Thead>
                 <Table.Tr>

@@ -1,5 +1,5 @@
 /**
- * Mantine's LineChart, fetched with its CSS when a chart first renders (issue 18): the charting
+ * Mantine's LineChart, fetched with its CSS when a chart first renders: the charting
  * code (recharts, about 116 KB gzipped) would otherwise double the first load of the Analytics and
  * Platform Analytics screens, whose figures need none of it. A skeleton of the chart's height
  * holds its place meanwhile, so nothing shifts when it arrives. Same props as `@mantine/charts`.

@@ -3,9 +3,9 @@
  * and Upsell strategy): the 'Unsaved changes' badge while the form differs from what is saved, any
  * extra buttons (Reset ...), and Save Changes, which reads 'Saving...' while saving and is disabled
  * when the form is clean, while saving, or when the user may not edit. Save Changes is the form's
- * submit button (issue 16: Enter in any field saves), so it sits inside the screen's <form>.
+ * submit button (Enter in any field saves), so it sits inside the screen's <form>.
  *
- * StickyActionBar keeps these controls in view on long forms (issue 16): it sticks under the
+ * StickyActionBar keeps these controls in view on long forms: it sticks under the
  * mobile header while the page scrolls, at the top, where notifications (bottom right) never
  * cover it.
  */
@@ -15,7 +15,7 @@ import { Save } from 'lucide-react';
 
 /**
  * 'Unsaved changes', the extra buttons in `children`, and the submit button Save Changes; with
- * `invalid` (a field's value is refused by the form's check, issue 14) Save Changes is disabled too.
+ * `invalid` (a field's value is refused by the form's check) Save Changes is disabled too.
  */
 export function SaveControls({ dirty, saving, canEdit = true, invalid = false, children }: { dirty: boolean; saving: boolean; canEdit?: boolean; invalid?: boolean; children?: ReactNode }) {
   return (
@@ -62,7 +62,7 @@ export function StickyActionBar({ start, children }: { start?: ReactNode; childr
 /**
  * A form's keydown handler for Enter in a one-line field while Save is disabled because a field is
  * invalid (the browser then does not submit at all): calls `onInvalid` (mark the fields, say why)
- * so Enter never does nothing silently (issue 16). Textareas and buttons keep their own Enter.
+ * so Enter never does nothing silently. Textareas and buttons keep their own Enter.
  */
 export function enterWhileInvalid(invalid: boolean, onInvalid: () => void) {
   return (e: KeyboardEvent<HTMLFormElement>) => {

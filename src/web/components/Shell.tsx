@@ -36,7 +36,7 @@ interface Item {
 }
 
 export const ADMIN_NAV: Item[] = [
-  // The Client Error Log is opened from the dashboard (issue 16: its sidebar item is active there).
+  // The Client Error Log is opened from the dashboard (its sidebar item is active there).
   { label: 'Dashboard', to: '/admin', icon: LayoutDashboard, exact: true, also: ['/admin/errors'] },
   { label: 'Dealers', to: '/admin/dealers', icon: Building2, also: ['/scripts'] },
   { label: 'Manufacturers', to: '/admin/manufacturers', icon: Factory },

@@ -1,5 +1,5 @@
 /**
- * One line of text that ends in '…' when it does not fit (issue 16: a long dealer name never widens
+ * One line of text that ends in '…' when it does not fit (a long dealer name never widens
  * the page), with the full text in a tooltip on hover, keyboard focus and touch. The tooltip and
  * the focus stop exist only while the text is actually cut; a link (`href` or `to`) is focusable
  * anyway.

@@ -1,5 +1,5 @@
 /**
- * The notice on a screen a viewer cannot change (issue 15; DECISIONS 5: a viewer sees every dealer
+ * The notice on a screen a viewer cannot change (DECISIONS 5: a viewer sees every dealer
  * screen, every change is refused), worded like the Asset Manager's: the page says it is view-only
  * instead of leaving a viewer to wonder why Save stays disabled.
  */

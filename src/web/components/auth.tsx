@@ -22,7 +22,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const me = useQuery({
     queryKey: ME,
-    // 200 `{ user: null }` when signed out (issue 16), so a signed-out page load logs no failed request.
+    // 200 `{ user: null }` when signed out, so a signed-out page load logs no failed request.
     queryFn: async () => (await apiFetch<{ user: SessionUser | null }>('/api/auth/me')).user,
     staleTime: 60_000,
     retry: false,

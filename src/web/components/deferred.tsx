@@ -1,6 +1,6 @@
 /**
  * Mantine's Modal, Tooltip, Select, TagsInput and ColorInput as components fetched after the screen has
- * painted (issue 18). Each pulls in a good part of Mantine's overlay machinery (the popover engine
+ * painted. Each pulls in a good part of Mantine's overlay machinery (the popover engine
  * @floating-ui is 15 KB gzipped, the combobox 10, the modal with its scroll lock and focus trap
  * 10), which no screen needs to draw its first frame: a closed dialog shows nothing, a tooltip
  * only matters on hover, and a select only when it is opened. The editing screens' first load

@@ -17,7 +17,7 @@ export function LoadingScreen() {
 
 /**
  * Inline error box for a failed query, with Try again when `onRetry` is given. A screen shows it
- * instead of the content the query feeds, never beside an empty state (issue 16: one error state
+ * instead of the content the query feeds, never beside an empty state (one error state
  * per failure).
  */
 export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: () => void }) {

@@ -2,7 +2,7 @@
  * Metric widgets shared by the dealer and admin dashboards and the cards that show a few figures:
  * a metric card (value, the period it covers, a note such as the trend, an icon; skeletons while
  * loading), the trend text of DECISIONS 18 ('+12.5% vs previous 7 days', '--' without previous
- * data), the period caption every figure carries (issue 14: 'All Time', 'Last 30 Days'; texts in
+ * data), the period caption every figure carries ('All Time', 'Last 30 Days'; texts in
  * domain/periods.ts), and a small labelled figure.
  */
 import type { ReactNode } from 'react';
@@ -21,7 +21,7 @@ export function PeriodCaption({ label, testId }: { label: string; testId?: strin
 
 /**
  * One metric card; `value` undefined while loading (value and note show skeletons); `period` is the
- * label of what the value covers (issue 14), shown under the card's name.
+ * label of what the value covers, shown under the card's name.
  */
 export function MetricCard({ label, period, value, note, icon: Icon, color, testId }: { label: string; period: string; value: string | undefined; note: ReactNode; icon: LucideIcon; color: string; testId: string }) {
   return (

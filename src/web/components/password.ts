@@ -1,6 +1,6 @@
 /**
  * A show/hide toggle for Mantine's PasswordInput that keyboard and screen-reader users can use
- * (issue 16): Mantine's own toggle is out of the tab order (tabIndex -1), hidden from assistive
+ *: Mantine's own toggle is out of the tab order (tabIndex -1), hidden from assistive
  * technology and reacts to Space only. Spread the result into a PasswordInput.
  */
 import { useState, type KeyboardEvent } from 'react';

@@ -1,4 +1,4 @@
-/** Screen-size checks of the web app (issue 16: every screen usable at 390 px). */
+/** Screen-size checks of the web app (every screen usable at 390 px). */
 import { useMediaQuery } from '@mantine/hooks';
 
 /**

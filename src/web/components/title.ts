@@ -1,4 +1,4 @@
-/** Page titles (issue 16): every screen names itself in the browser tab, "Dealers · dc-banners". */
+/** Page titles: every screen names itself in the browser tab, "Dealers · dc-banners". */
 import { useEffect } from 'react';
 
 /** The product name, last in every page title. */

@@ -1,5 +1,5 @@
 /**
- * The toast host (issue 18): Mantine's `<Notifications>` with its transitions
+ * The toast host: Mantine's `<Notifications>` with its transitions
  * (react-transition-group) is a chunk of its own, mounted once the first page has painted and the
  * browser is idle, or at once when a screen shows a toast before that (`notifications.show` only
  * writes to the small store module, which holds the toast until the host mounts). So no screen's

@@ -1,5 +1,5 @@
 /**
- * The unsaved-changes prompt of the editing screens (issue 15 Finish, issue 14 Forms): while `dirty`,
+ * The unsaved-changes prompt of the editing screens: while `dirty`,
  * leaving the page inside the app (a link, the sidebar, Back) is held by the router's blocker and
  * asks 'Leave without saving?' (Stay on this page / Leave without saving), and reloading or closing
  * the tab asks the browser's own question (`beforeunload`). Needs the data router (App.tsx,

@@ -47,7 +47,7 @@ export function useDealer(id: string | null | undefined) {
 const MODEL_NAMES_STALE_MS = 5 * 60_000;
 
 /**
- * The dealer's model names (issue 15): a function showing any model key or spelling ('cr-v') as its
+ * The dealer's model names: a function showing any model key or spelling ('cr-v') as its
  * manufacturer's catalogue display name ('CR-V'), from GET /api/dealers/:dealerId/models. Until the
  * catalogue has loaded (or when it fails) a model is shown as given.
  */

@@ -72,7 +72,7 @@ export function DealerScriptPage() {
       </Paper>
 
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        {/* A mapping's key is the dealer's own spelling (what it matches), shown as written; standard models by display name (issue 15). */}
+        {/* A mapping's key is the dealer's own spelling (what it matches), shown as written; standard models by display name. */}
         <Summary icon={<GitBranch size={16} />} title="Model mappings" rows={d.summary.mappings.map(([k, v]) => [k, modelName(v)])} total={d.summary.mappingsTotal} />
         <Summary icon={<TrendingUp size={16} />} title="Upsell rules" rows={d.summary.upsellRules.map(([k, v]) => [modelName(k), modelName(v)])} total={d.summary.upsellRulesTotal} />
         <Paper withBorder p="md" radius="md">

@@ -1,4 +1,4 @@
--- Issue 13: an impression counts once per (dealer, page view, slot type), a conversion once per
+-- An impression counts once per (dealer, page view, slot type), a conversion once per
 -- (dealer, page view of its click). Duplicates already stored (beacons retried, or sent twice by an
 -- older script) are removed first, keeping the oldest row of each key, and taken off the hourly
 -- rollups that counted them, so the unique indexes below can be built on existing databases.
@@ -22,5 +22,5 @@ ALTER TABLE "events" ADD COLUMN "lead_id" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "events_impression_once_idx" ON "events" USING btree ("dealer_id","page_view","slot_type") WHERE event = 'impression' AND page_view IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "events_conversion_view_once_idx" ON "events" USING btree ("dealer_id","page_view") WHERE event = 'conversion' AND page_view IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "events_conversion_lead_once_idx" ON "events" USING btree ("dealer_id","lead_id") WHERE event = 'conversion' AND lead_id IS NOT NULL;--> statement-breakpoint
--- Issue 13: dealers respect Do-Not-Track / Global Privacy Control unless an admin turns it off.
+-- Dealers respect Do-Not-Track / Global Privacy Control unless an admin turns it off.
 UPDATE "dealers" SET "security" = "security" || '{"respectDoNotTrack": true}'::jsonb WHERE "security" -> 'respectDoNotTrack' IS NULL;

@@ -1,4 +1,4 @@
--- Issue 14: the database bumps dealers.version on every write that changes what a dealer site sees,
+-- The database bumps dealers.version on every write that changes what a dealer site sees,
 -- so no feature has to remember to (the delivery caches are keyed by the version, delivery/caches.ts).
 -- What a dealer site sees (delivery/service.ts DealerDelivery and its caches) is built from:
 --   dealers: manufacturer_id, provider, asset_storage, configs, fallback_assets, branding, security;

@@ -1,4 +1,4 @@
--- Issue 15 "Promotion schedule": an asset's optional window [starts_at, ends_at) in UTC, and the dealer's IANA
+-- Promotion schedule: an asset's optional window [starts_at, ends_at) in UTC, and the dealer's IANA
 -- time zone the window is entered in (null = the server's zone). Migration 0007's statement-level
 -- assets_version_update trigger fires on any UPDATE of an asset row, so setting or clearing a window
 -- bumps dealers.version like any other asset write; time_zone is not a delivery column (windows are

@@ -1,4 +1,4 @@
--- Issue 15 "Creative analytics": each event names the creative its slot showed (an asset id, or 'cdn', 'fallback',
+-- Creative analytics: each event names the creative its slot showed (an asset id, or 'cdn', 'fallback',
 -- 'placeholder'; null when the beacon did not say), and the hourly rollups are kept per creative too ('' = unknown,
 -- which every row stored before this migration is). Sums over creatives equal the old per-model rows.
 ALTER TABLE "events" ADD COLUMN "creative" text;--> statement-breakpoint

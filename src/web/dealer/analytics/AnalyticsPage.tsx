@@ -1,7 +1,7 @@
 /**
  * Analytics Dashboard (spec 02 §2 Analytics; DECISIONS 18-19): period selector, Refresh, the four
  * cards with real trends, top models, model performance, impressions/clicks chart, CSV export,
- * 'Last updated', auto-refresh every 300000 ms while there is data; creative performance (issue 15).
+ * 'Last updated', auto-refresh every 300000 ms while there is data; creative performance.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -24,7 +24,7 @@ import { CreativesPanel } from './CreativesPanel';
 /** Bar width of a model's conversion rate: 10 x rate, capped at 100 % (spec 02 §2). */
 const barWidth = (rate: number | null) => Math.min(100, 10 * (rate ?? 0));
 
-/** One figure of the period (its label from the server's answer, issue 14) with its trend vs the previous period. */
+/** One figure of the period (its label from the server's answer) with its trend vs the previous period. */
 function Card({ label, period, value, note, trend }: { label: string; period: string; value: string; note?: string; trend: number | null }) {
   return (
     <Paper withBorder p="lg" radius="md">

@@ -1,5 +1,5 @@
 /**
- * Creative analytics on the Analytics screen (issue 15): every creative the dealer's slots showed in
+ * Creative analytics on the Analytics screen: every creative the dealer's slots showed in
  * the period, with impressions, clicks, CTR and conversions; which creative of an A/B rotation
  * performs better (95 % confidence, or still leading); and the share of impressions that showed a
  * placeholder, with the models that need a banner and a link to upload one.

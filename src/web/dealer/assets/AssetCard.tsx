@@ -1,5 +1,5 @@
 /**
- * One Asset Manager card (spec 02 §2 Asset Manager; issue 15): thumbnail, name, model, dimensions,
+ * One Asset Manager card (spec 02 §2 Asset Manager): thumbnail, name, model, dimensions,
  * size, upload date, a status badge (Live / Scheduled / Expired, or Inactive), the promotion
  * window in the dealer's time zone with its Schedule dialog, the active toggle, delete, and a
  * selection checkbox for the bulk actions. Viewers see the same card read-only.

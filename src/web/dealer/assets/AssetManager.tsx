@@ -1,5 +1,5 @@
 /**
- * Asset Manager /dealer/assets (spec 02 §2 Asset Manager; DECISIONS 5, 10-12; issue 15): the upload
+ * Asset Manager /dealer/assets (spec 02 §2 Asset Manager; DECISIONS 5, 10-12): the upload
  * panel toggle, the configured sizes, search by model or file name, filters by slot type and
  * status (Live / Scheduled / Expired / Inactive), assets grouped by type (AssetCard: details,
  * promotion window, active toggle, delete with confirmation), several selected at once to
@@ -38,13 +38,13 @@ import { SizeList } from './SizeList';
 
 /**
  * The upload panel with the dropzone (react-dropzone, file-selector: 19 KB gzipped) and its CSS is a
- * chunk of its own, fetched when Start Upload opens it (issue 18): the asset list does not need it.
+ * chunk of its own, fetched when Start Upload opens it: the asset list does not need it.
  */
 const UploadPanel = lazy(async () => ({ default: (await import('./UploadPanel')).UploadPanel }));
 
 const UPLOAD_PANEL_ID = 'asset-upload-panel';
 
-/** The list's search and filters (issue 15). */
+/** The list's search and filters. */
 interface Filters {
   /** Matched against model, trim and file name, case-insensitively. */
   q: string;
@@ -383,7 +383,7 @@ function DeleteAssetModal({ dealerId, asset, onClose }: { dealerId: string; asse
   );
 }
 
-/** Confirmation before the selected assets are deactivated or deleted (issue 15 bulk actions). */
+/** Confirmation before the selected assets are deactivated or deleted. */
 function BulkModal({
   dealerId,
   action,

@@ -1,7 +1,7 @@
 /**
- * 'Free up space' (DECISIONS 12, issue 12): the server groups the dealer's assets by model, trim,
+ * 'Free up space' (DECISIONS 12): the server groups the dealer's assets by model, trim,
  * slot and size and keeps, per group, the asset delivery shows first (the newest live one); it offers
- * only assets that can never show again (live ones rotate, issue 15). The dialog
+ * only assets that can never show again (live ones rotate). The dialog
  * lists each group with what it keeps and a ticked checkbox per offered asset; the dealer unticks what
  * should stay, sees the running total, and only the ticked assets are deleted, after confirmation.
  */

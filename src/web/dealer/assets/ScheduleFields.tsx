@@ -1,5 +1,5 @@
 /**
- * The promotion window inputs (issue 15 "Promotion schedule"): start and end as local date-times
+ * The promotion window inputs: start and end as local date-times
  * in the dealer's time zone, shared by the Asset Manager card's Schedule dialog and the upload panel.
  *
  * Native `<input type="datetime-local">` through Mantine's TextInput rather than @mantine/dates:

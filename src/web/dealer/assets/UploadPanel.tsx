@@ -2,9 +2,9 @@
  * Asset upload panel (spec 02 §2 Asset upload panel, §5 Asset upload, §9; DECISIONS 10-13, 24):
  * naming-convention help, the configured sizes, the storage bar, a drop zone with its rejection
  * texts, real per-file upload progress and the server's per-file validation results; an optional
- * promotion window for the files of the upload (issue 15). Results with a warning ("Will never show",
+ * promotion window for the files of the upload. Results with a warning ("Will never show",
  * another make, a real size other than the file name's, the same image stored for another model)
- * stay on screen until the dealer dismisses them (issue 15); an upload without any closes the panel.
+ * stay on screen until the dealer dismisses them; an upload without any closes the panel.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';

@@ -1,7 +1,7 @@
 /**
  * Server operations of the Asset Manager and its upload panel (spec 02 §2, §5; DECISIONS 10-13):
  * list, upload (XMLHttpRequest, for per-file progress), delete, active toggle and 'Free up space';
- * promotion windows, bulk deactivate/delete and replacing a file in place (issue 15). Shapes: docs/API.md.
+ * promotion windows, bulk deactivate/delete and replacing a file in place. Shapes: docs/API.md.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Asset } from '../../../domain/schemas';
@@ -20,7 +20,7 @@ import type {
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 
-// Answer shapes: the server's route schemas (src/domain/contracts/assets.ts, issue 14).
+// Answer shapes: the server's route schemas (src/domain/contracts/assets.ts).
 export type { AssetList, AssetPatch, BulkAction, BulkResult, CleanupAsset, CleanupGroup, CleanupPlan, FreeUpSpaceResult, StorageUsage, UploadResult };
 
 /** The upload endpoint's answer, success or error. */
@@ -75,7 +75,7 @@ export function useSetAssetActive(dealerId: string) {
 
 /**
  * PATCH /api/dealers/:dealerId/assets/:assetId with any of isActive and the promotion window
- * (issue 15: `startsAt`/`endsAt` as local `YYYY-MM-DDTHH:mm` in the dealer's time zone, or null to clear).
+ * (`startsAt`/`endsAt` as local `YYYY-MM-DDTHH:mm` in the dealer's time zone, or null to clear).
  * Rejects with the server's 400 naming the field ('endsAt: must be after startsAt').
  */
 export async function updateAsset(dealerId: string, assetId: string, patch: AssetPatch): Promise<Asset> {
@@ -93,7 +93,7 @@ export function useUpdateAsset(dealerId: string) {
 
 /**
  * PUT /api/dealers/:dealerId/assets/:assetId/file: replaces the asset's file in place with `file`
- * (same pixel size; its id, statistics and settings stay; issue 15). Rejects with the server's
+ * (same pixel size; its id, statistics and settings stay). Rejects with the server's
  * message ('The replacement must be 1920x300 like the banner it replaces; ...').
  */
 export async function replaceAssetFile(dealerId: string, assetId: string, file: File): Promise<Asset> {
@@ -111,7 +111,7 @@ export function useReplaceAssetFile(dealerId: string) {
   });
 }
 
-/** POST /api/dealers/:dealerId/assets/bulk: one action for the selected assets (issue 15). */
+/** POST /api/dealers/:dealerId/assets/bulk: one action for the selected assets. */
 export function bulkAssets(dealerId: string, action: BulkAction, assetIds: string[]): Promise<BulkResult> {
   return apiFetch(`${assetsPath(dealerId)}/bulk`, { method: 'POST', json: { action, assetIds } });
 }
@@ -162,7 +162,7 @@ export function useFreeUpSpace(dealerId: string) {
 /**
  * POST /api/dealers/:dealerId/assets with one file (multipart field `file`), through
  * XMLHttpRequest so the bytes sent can be reported: `onProgress` gets 0..100 as the upload
- * proceeds. `schedule` (issue 15) sends the promotion window as the `startsAt`/`endsAt` fields
+ * proceeds. `schedule` sends the promotion window as the `startsAt`/`endsAt` fields
  * (local date-times in the dealer's time zone). Resolves the server's result for the file (valid
  * or not); rejects with 'Upload failed: {message}' when the request itself fails (network,
  * 400 for a bad window, 401/403/413, ...).

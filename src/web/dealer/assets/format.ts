@@ -1,4 +1,4 @@
-/** Display helpers for assets (spec 02 §3 Asset: size in KB, rounded; DECISIONS 12: storage in MB; issue 15 schedule status). */
+/** Display helpers for assets (spec 02 §3 Asset: size in KB, rounded; DECISIONS 12: storage in MB). */
 import type { Asset, AssetType } from '../../../domain/schemas';
 
 /** Bytes as whole kilobytes: 153600 -> '150 KB'. */
@@ -23,7 +23,7 @@ export const ASSET_TYPES_DISPLAY: ReadonlyArray<{ type: AssetType; label: string
 /** Short label of an asset type: 'header' -> 'SRP Header'. */
 export const assetTypeLabel = (type: AssetType) => ASSET_TYPES_DISPLAY.find((t) => t.type === type)?.label ?? type;
 
-/** What an Asset Manager card's status badge says (issue 15): Inactive first, else where its window stands. */
+/** What an Asset Manager card's status badge says: Inactive first, else where its window stands. */
 export type AssetStatus = 'live' | 'scheduled' | 'expired' | 'inactive';
 
 /** Status labels and badge colours, in the status filter's order. */

@@ -2,9 +2,9 @@
  * Banner Preview (/dealer/preview; spec 02 §2 Banner Preview, §4 "Preview asset choice";
  * DECISIONS 14): model, optional trim and device; each slot's status and image come from the
  * server's own delivery choice (never re-implemented here); the upsell slot says which candidates
- * were weighed and which won (issue 12). A failed image load swaps once to a local placeholder.
- * Models are shown by their catalogue display names (issue 15). Above it, the coverage matrix of
- * every model, slot and device (CoverageMatrix.tsx, issue 15).
+ * were weighed and which won. A failed image load swaps once to a local placeholder.
+ * Models are shown by their catalogue display names. Above it, the coverage matrix of
+ * every model, slot and device (CoverageMatrix.tsx).
  */
 import { useState } from 'react';
 import { Badge, Group, Image, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';

@@ -6,7 +6,7 @@
  * A @mantine/form checked on every change against the shared domain schemas the server validates
  * with: Save is disabled while a field is invalid, a refused save marks the fields the server names
  * in the user's words, nothing the server decides is filled in here (an empty size or an unset
- * weight is left to the server), and leaving with unsaved changes asks first (issue 14).
+ * weight is left to the server), and leaving with unsaved changes asks first.
  */
 import { useState } from 'react';
 import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
@@ -99,7 +99,7 @@ const LABELS: Record<string, string> = {
   ...Object.fromEntries(SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
 };
 
-/** The editable configs as the server checks them (configs service: the same domain schemas), fetched after first paint (issue 18). */
+/** The editable configs as the server checks them (configs service: the same domain schemas), fetched after first paint. */
 const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
   const { schemaValidator, configsSchema } = await import('./config-schemas');
   return schemaValidator<Values>(configsSchema, bodyOf, { fieldOf });
@@ -111,7 +111,7 @@ export function ConfigManager() {
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const [tab, setTab] = useState<string | null>('mapping');
-  // The form's check is fetched while the configs load (issue 18); the form renders again when it is in.
+  // The form's check is fetched while the configs load; the form renders again when it is in.
   useSchemaCheck();
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
@@ -178,7 +178,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
     ) : null;
 
   return (
-    // One form: Enter in any field saves (issue 16); the save controls stay in view while it scrolls.
+    // One form: Enter in any field saves; the save controls stay in view while it scrolls.
     <form
       noValidate
       aria-label="Configuration"

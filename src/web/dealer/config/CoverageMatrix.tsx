@@ -1,5 +1,5 @@
 /**
- * The coverage matrix of Banner Preview (issue 15): every standard model of the dealer x slot
+ * The coverage matrix of Banner Preview: every standard model of the dealer x slot
  * (header, inline, upsell) x device, each cell what shoppers get now, from the server's own
  * delivery choice (GET /coverage, the same answer as Preview for that model and device): the
  * creative's thumbnail and where it comes from (uploaded asset, CDN, fallback), a shape that

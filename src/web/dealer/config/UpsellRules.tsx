@@ -4,9 +4,9 @@
  * rules editor, the active rules as the server computes them, help, 'Unsaved changes' and Save.
  * A @mantine/form checked against the shared domain schemas (Save disabled while invalid, server
  * refusals marked in the user's words, unset weights left to the server; leaving with unsaved
- * changes asks first; issue 14). Models are shown by their catalogue display names; choosing
+ * changes asks first). Models are shown by their catalogue display names; choosing
  * Inventory Optimized without inventory data explains why and offers the Inventory page; a viewer
- * is told the page is view-only (issue 15).
+ * is told the page is view-only.
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -58,7 +58,7 @@ const fieldOf = (path: string) => (path.startsWith('customUpsellRules') ? 'custo
 const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', custom: 'Custom Rules', inventoryWeights: 'Inventory Weights' };
 const labelOf = (field: string) => LABELS[field];
 
-/** The upsell settings as the server checks them (the shared domain schemas), fetched after first paint (issue 18). */
+/** The upsell settings as the server checks them (the shared domain schemas), fetched after first paint. */
 const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
   const { schemaValidator, upsellSettingsSchema } = await import('./config-schemas');
   return schemaValidator<Values>(upsellSettingsSchema, bodyOf, { fieldOf });
@@ -70,7 +70,7 @@ export function UpsellRules() {
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const upsells = useUpsellRules(dealerId);
-  // The form's check is fetched while the settings load (issue 18); the form renders again when it is in.
+  // The form's check is fetched while the settings load; the form renders again when it is in.
   useSchemaCheck();
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
@@ -83,7 +83,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
   const navigate = useNavigate();
   const save = useSaveConfigs(dealerId);
   const modelName = useModelNames(dealerId);
-  // Inventory Optimized chosen before any inventory exists: say why it cannot be used yet (issue 15).
+  // Inventory Optimized chosen before any inventory exists: say why it cannot be used yet.
   const [needsInventory, setNeedsInventory] = useState(false);
   const form = useForm<Values>({ initialValues: valuesOf(saved), validate });
   // A new version from the server (this save, a refetch) starts the form again from what it stores.
@@ -127,7 +127,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
   const activeEntries = Object.entries(activeRules);
 
   return (
-    // One form: Enter in any field saves (issue 16); the save controls stay in view while it scrolls.
+    // One form: Enter in any field saves; the save controls stay in view while it scrolls.
     <form
       noValidate
       aria-label="Upsell rules"

@@ -9,7 +9,7 @@ import type { ConfigsUpdate, ConfigsView, CoverageAnswer, ManufacturerDefaults }
 import { apiFetch } from '../../api/client';
 import { dealerKeys } from '../api';
 
-// Shapes: the server's route schemas (src/domain/contracts/configs.ts, issue 14).
+// Shapes: the server's route schemas (src/domain/contracts/configs.ts).
 export type { ConfigsUpdate, ConfigsView, ManufacturerDefaults };
 export type { PreviewSlot, UpsellRulesView };
 
@@ -70,7 +70,7 @@ export function usePreview(id: string | null | undefined, q: { model: string; tr
   });
 }
 
-/** GET /coverage: every standard model x slot x device as delivery chooses it (issue 15 coverage matrix). */
+/** GET /coverage: every standard model x slot x device as delivery chooses it. */
 export function useCoverage(id: string | null | undefined) {
   return useQuery({
     queryKey: configKeys.coverage(id ?? ''),

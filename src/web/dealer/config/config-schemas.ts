@@ -1,7 +1,7 @@
 /**
  * The Configuration and Upsell Rules forms' checks: what Save sends, as the server checks it (the
- * configs service validates with the same shared domain schemas, issue 14). A chunk of its own,
- * fetched after the form has painted (issue 18, `deferredValidator`), because it brings zod.
+ * configs service validates with the same shared domain schemas). A chunk of its own,
+ * fetched after the form has painted (`deferredValidator`), because it brings zod.
  */
 import { z } from 'zod';
 import { bannerSizesSchema, dealerConfigsSchema, modelMapSchema, trimPatternsSchema, upsellMapSchema, upsellStrategySchema } from '../../../domain/schemas';

@@ -2,7 +2,7 @@
  * Local editing state of the configuration forms (spec 02 §4 Config editing): key/value rows that
  * become records on save (renaming a key drops the old one, an empty key is not stored) and the
  * standard models offered by the selects. Unset weights are not filled in here: the server and
- * delivery treat a missing weight as neutral (issue 14).
+ * delivery treat a missing weight as neutral.
  */
 export interface Row {
   id: number;
@@ -35,7 +35,7 @@ export function toRecord(rows: Row[]): Record<string, string> {
 
 /**
  * The value `rec` holds for `key` itself, or undefined: never one inherited from Object.prototype,
- * so a model named "constructor" has no weight until one is set (issue 10 hostile input).
+ * so a model named "constructor" has no weight until one is set.
  */
 export function ownValue<T>(rec: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(rec, key) ? rec[key] : undefined;

@@ -1,7 +1,7 @@
 /**
- * The editors Configuration and Upsell Rules share (issue 12, 15): the inventory-weight rule text,
+ * The editors Configuration and Upsell Rules share: the inventory-weight rule text,
  * the weight slider and the key -> value rows editor. A module of their own, so Upsell Rules loads
- * them without the Configuration screen (issue 18 first-load budget).
+ * them without the Configuration screen.
  */
 import { ActionIcon, Badge, Group, Slider, Stack, Text, TextInput } from '@mantine/core';
 import { Trash2 } from 'lucide-react';
@@ -11,7 +11,7 @@ import { weightLabel } from '../../../domain/defaults';
 import type { Row } from './draft';
 
 /**
- * What inventory weights do (issue 12, DECISIONS 22), said where they are edited: they choose among
+ * What inventory weights do (DECISIONS 22), said where they are edited: they choose among
  * a model's upsell candidates (rankCandidates), and nothing else.
  */
 export function WeightsRule({ mb }: { mb?: string }) {
@@ -24,7 +24,7 @@ export function WeightsRule({ mb }: { mb?: string }) {
   );
 }
 
-/** A weight slider 1..10 with its DECISIONS 22 label; the model shown as `label` (its display name, issue 15), `model` the key it is stored under. */
+/** A weight slider 1..10 with its DECISIONS 22 label; the model shown as `label` (its display name), `model` the key it is stored under. */
 export function WeightSlider({ model, label: name = model, value, disabled, onChange }: { model: string; label?: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
   const label = weightLabel(value);
   return (
@@ -57,7 +57,7 @@ export function WeightSlider({ model, label: name = model, value, disabled, onCh
 
 /**
  * Editable key -> value rows; with `options`, both sides are selects of those models, each shown as
- * `optionLabel` names it (display names, issue 15) and stored as the option itself ('No models
+ * `optionLabel` names it (display names) and stored as the option itself ('No models
  * available...' when there are none).
  */
 export function RowsEditor({
@@ -78,7 +78,7 @@ export function RowsEditor({
   valueLabel: string;
   options?: string[];
   optionLabel?: (model: string) => string;
-  /** Text rows only: a note shown inside a value's field (the standard model's display name, issue 15), or null. */
+  /** Text rows only: a note shown inside a value's field (the standard model's display name), or null. */
   valueHint?: (value: string) => string | null;
   empty: string;
 }) {
@@ -122,7 +122,7 @@ export function RowsEditor({
   );
 }
 
-/** A row's value field; `hint` (a standard model's display name) shown at its right end, so 'cr-v' reads as CR-V (issue 15). */
+/** A row's value field; `hint` (a standard model's display name) shown at its right end, so 'cr-v' reads as CR-V. */
 function ValueInput({ label, ariaLabel, value, hint, onChange, disabled }: { label?: string; ariaLabel: string; value: string; hint: string | null; onChange: (v: string) => void; disabled: boolean }) {
   return (
     <TextInput

@@ -1,8 +1,8 @@
 /**
  * Dealer dashboard /dealer (spec 02 §2 Dashboard, DECISIONS 18): greeting with dealer and
- * manufacturer, the three cards from recorded events with the period they cover ('Last 7 Days',
- * issue 14) and the change against the previous period ('--' without previous data), quick actions
- * and the most recent assets (with their model's display name, issue 15).
+ * manufacturer, the three cards from recorded events with the period they cover ('Last 7 Days')
+ * and the change against the previous period ('--' without previous data), quick actions
+ * and the most recent assets (with their model's display name).
  */
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';

@@ -7,7 +7,7 @@ import type { StatsWithTrend } from '../../../domain/contracts/configs';
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath } from '../api';
 
-// GET /api/dealers/:dealerId/stats/trend answer: the server's route schema (src/domain/contracts/configs.ts, issue 14).
+// GET /api/dealers/:dealerId/stats/trend answer: the server's route schema (src/domain/contracts/configs.ts).
 export type { StatsWithTrend };
 
 /** GET /api/dealers/:dealerId/stats/trend?days={days}. */

@@ -58,7 +58,7 @@ function isUrl(v: string): boolean {
 }
 
 export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: boolean }) {
-  // After Save the card follows the feed's first run until it has finished (issue 15).
+  // After Save the card follows the feed's first run until it has finished.
   const [awaitedRun, setAwaitedRun] = useState<AwaitedRun | null>(null);
   const state = useFeed(dealerId, awaitedRun);
   const test = useTestFeed(dealerId);

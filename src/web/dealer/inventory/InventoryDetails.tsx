@@ -38,7 +38,7 @@ function topTrims(trims: Record<string, number>, n = 3): string {
 
 /**
  * Totals, per-model breakdown, priority groups, marketing insights and the generated upsell rules.
- * A model is shown by `modelName` (the catalogue's display name, issue 15); one the catalogue does
+ * A model is shown by `modelName` (the catalogue's display name); one the catalogue does
  * not hold as the file first wrote it.
  */
 export function InventoryDetails({ view, modelName = (m) => m }: { view: InventoryView; modelName?: (model: string) => string }) {

@@ -14,7 +14,7 @@ import { FeedTab } from './FeedTab';
 
 /**
  * The Manual Upload tab with its dropzone (react-dropzone, file-selector: 19 KB gzipped) and CSS is
- * a chunk of its own, fetched when the tab is opened (issue 18): the default tab does not need it.
+ * a chunk of its own, fetched when the tab is opened: the default tab does not need it.
  */
 const ManualUpload = lazy(async () => ({ default: (await import('./ManualUpload')).ManualUpload }));
 

@@ -3,7 +3,7 @@
  * JSON or CSV file, the server parses it for a preview (rows skipped and why), then Cancel or
  * 'Apply Inventory Data'. Errors show under 'Upload Error' with the server's message. Without a
  * preview, the stored inventory is shown (or 'No inventory data uploaded'). Applying while the
- * automatic feed is active asks whether to pause the feed (issue 15).
+ * automatic feed is active asks whether to pause the feed.
  */
 import { useRef, useState } from 'react';
 import { Alert, Badge, Button, Group, List, Loader, Modal, Paper, Stack, Text, Title } from '@mantine/core';
@@ -26,7 +26,7 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
   const apply = useApplyInventory(dealerId);
   const feed = useFeed(dealerId).data?.feed ?? null;
   const modelName = useModelNames(dealerId);
-  // Applying while the feed is active: ask whether to pause it first (issue 15), since its next run replaces the upload.
+  // Applying while the feed is active: ask whether to pause it first, since its next run replaces the upload.
   const [askPause, setAskPause] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<InventoryPreview | null>(null);
@@ -168,7 +168,7 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
               <List size="sm" mt="sm" data-testid="skipped-rows">
                 {preview.skipped.slice(0, SKIPS_SHOWN).map((s) => (
                   <List.Item key={s.row}>
-                    {/* The file's own numbering: a CSV's line (the header is line 1), a JSON array's item from 1 (issue 15). */}
+                    {/* The file's own numbering: a CSV's line (the header is line 1), a JSON array's item from 1. */}
                     {s.line ? `Line ${s.line}` : `Item ${s.row}`}: {s.reason}
                   </List.Item>
                 ))}

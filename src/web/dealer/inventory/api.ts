@@ -45,7 +45,7 @@ export function previewInventoryFile(id: string, file: File, signal?: AbortSigna
 
 /**
  * 'Apply Inventory Data': uploads the previewed file again and stores it; with `pauseFeed` the
- * dealer's active feed is paused in the same step (issue 15), so its next run does not replace the upload.
+ * dealer's active feed is paused in the same step, so its next run does not replace the upload.
  */
 export function useApplyInventory(id: string) {
   const qc = useQueryClient();
@@ -57,7 +57,7 @@ export function useApplyInventory(id: string) {
   });
 }
 
-// GET /inventory/feed answer: the server's route schema (src/domain/contracts/inventory.ts, issue 14).
+// GET /inventory/feed answer: the server's route schema (src/domain/contracts/inventory.ts).
 export type { FeedState };
 
 /** How often the feed card asks while a run is due, running or awaited after Save. */
@@ -68,7 +68,7 @@ const FEED_IDLE_POLL_MS = 15 * 60_000;
 export const FEED_FIRST_RUN_WAIT_MS = 3 * 60_000;
 
 /**
- * A run the feed card waits for (issue 15): one started at or after `after` (the server's time of
+ * A run the feed card waits for: one started at or after `after` (the server's time of
  * Save, its answer's `nextRunAt`), until the browser's clock reaches `until`.
  */
 export interface AwaitedRun {
@@ -83,7 +83,7 @@ function awaiting(state: FeedState | undefined, awaited: AwaitedRun | null | und
 }
 
 /**
- * The feed and its runs, following the scheduler without a reload (issue 15): asked every
+ * The feed and its runs, following the scheduler without a reload: asked every
  * FEED_POLL_MS while a run is running, due or `awaitedRun` (just saved) has not finished, and
  * otherwise again when the next run is due. A new run refreshes everything that reads the inventory.
  */
@@ -118,7 +118,7 @@ export function useTestFeed(id: string) {
   });
 }
 
-/** The saved or paused/resumed feed shown at once (issue 15), its runs kept until the refetch brings the new ones. */
+/** The saved or paused/resumed feed shown at once, its runs kept until the refetch brings the new ones. */
 function showFeed(qc: ReturnType<typeof useQueryClient>, id: string, feed: FeedView) {
   qc.setQueryData<FeedState>(inventoryKeys.feed(id), (old) => ({ feed, runs: old?.runs ?? [] }));
 }

@@ -1,5 +1,5 @@
 /**
- * Script page /dealer/script (spec 02 §2 Script, §9; issue 13): step 1 the tag (inline snippet and
+ * Script page /dealer/script (spec 02 §2 Script, §9): step 1 the tag (inline snippet and
  * async script) with what it does for page speed and its CSP hash, step 2 the three shortcodes
  * (each copyable), step 3 the lead page snippet and the script's API, a preview of the generated
  * script and its download.

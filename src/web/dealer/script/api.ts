@@ -8,7 +8,7 @@ import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 
 // The dealer's embed script: address, tag, shortcodes, full text and a configuration summary
-// (the server's route schema, src/domain/contracts/public.ts, issue 14).
+// (the server's route schema, src/domain/contracts/public.ts).
 export type { ScriptInfo };
 
 /** GET /api/dealers/:dealerId/script. */
