@@ -21,6 +21,7 @@ import { DEMO_DEALER } from '../src/server/db/seed';
 import { MAX_VEHICLES } from '../src/domain/constants';
 import { multipartBody } from '../tests/fixtures/images';
 import { freePort } from '../tests/e2e/harness';
+import { postgresReachable } from './bench-process';
 
 const ROUNDS = Number(process.env.BENCH_INVENTORY_ROUNDS ?? 3);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -140,17 +141,6 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
   return rows;
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const out: string[] = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-inventory-'));
 try {
@@ -158,7 +148,7 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
-if (await postgresReachable()) {
+if (await postgresReachable(PG_URL)) {
   const schema = `bench_inv_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   try {
     out.push(...(await measure('PostgreSQL', { BENCH_DATABASE_URL: PG_URL, BENCH_SCHEMA: schema })));

@@ -5,7 +5,7 @@
  * in a fresh schema dropped afterwards:
  * 1. generates BENCH_VOLUME_DEALERS (1,000) dealers and the events over BENCH_VOLUME_DAYS (365)
  *    days ending now (src/server/db/volume.ts), then VACUUM ANALYZE as autovacuum would;
- * 2. disk: pg_total_relation_size of events and event_rollups_hourly (indexes included) per
+ * 2. disk: pg_total_relation_size of the events partitions with event_keys, and of every rollup table (indexes included) per
  *    million events;
  * 3. the notification job (weekly report and alerts for every dealer; runNotificationJob in this
  *    process) at the last Monday 09:00 UTC, when the weekly report is due;
@@ -18,8 +18,6 @@
  *    pass, deleting one hour of events from the full table.
  * Returns the section as Markdown; progress goes to stderr.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
@@ -28,6 +26,7 @@ import { seedDemoData, DEMO_ACCOUNTS } from '../src/server/db/seed';
 import { generateVolume, type VolumeResult } from '../src/server/db/volume';
 import { Mailer, NOTIFICATION_JOB, runNotificationJob } from '../src/server/notifications/service';
 import { pruneExpired } from '../src/server/maintenance/retention';
+import { postgresReachable, startBenchServer } from './bench-process';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const VOLUMES = (process.env.BENCH_VOLUMES ?? '1000000,20000000').split(',').map((v) => Number(v.trim()));
@@ -50,33 +49,8 @@ function percentile(xs: number[], p: number): number {
   return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
-/** scripts/bench-server.ts on `schema`, resolved once it listens; stop() sends SIGTERM and waits. */
-async function startServer(schema: string): Promise<{ origin: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-server.ts'], {
-    env: { ...process.env, BENCH_DATABASE_URL: PG_URL, BENCH_SCHEMA: schema, BENCH_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    lines.on('line', (l) => {
-      try {
-        resolve((JSON.parse(l) as { origin: string }).origin);
-      } catch {
-        /* not our line */
-      }
-    });
-  });
-  return {
-    origin,
-    stop: () =>
-      new Promise((resolve) => {
-        child.removeAllListeners('exit');
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+/** scripts/bench-server.ts on `schema` of PG_URL, resolved once it listens. */
+const startServer = (schema: string) => startBenchServer({ BENCH_DATABASE_URL: PG_URL, BENCH_SCHEMA: schema, BENCH_PORT: '0' });
 
 /** One timed endpoint: its name, p50 and p95 in milliseconds, and the bytes of its answer. */
 interface Timing {
@@ -145,7 +119,11 @@ async function measureVolume(events: number): Promise<VolumeRun> {
     await db.execute(sql`VACUUM ANALYZE events`);
     await db.execute(sql`VACUUM ANALYZE event_rollups_hourly`);
     const size = await one<{ e: string; r: string; n: string }>(
-      sql`SELECT pg_total_relation_size('events') AS e, pg_total_relation_size('event_rollups_hourly') AS r, (SELECT count(*) FROM event_rollups_hourly) AS n`,
+      // events is partitioned (its parent holds nothing): its partitions, and the counting keys that replace its unique indexes.
+      sql`SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events')) + pg_total_relation_size('event_keys') AS e,
+        pg_total_relation_size('event_rollups_hourly') + pg_total_relation_size('event_rollups_daily')
+          + pg_total_relation_size('dealer_rollups_daily') + pg_total_relation_size('dealer_rollup_totals') AS r,
+        (SELECT count(*) FROM event_rollups_hourly) AS n`,
     );
     const big = gen.dealers[0]!;
     const median = gen.dealers[Math.floor(gen.dealers.length / 2)]!;
@@ -217,17 +195,6 @@ async function measureVolume(events: number): Promise<VolumeRun> {
   }
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const ms = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 const n = (x: number) => x.toLocaleString('en-US');
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
@@ -238,7 +205,7 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
  * @throws when an endpoint answers other than 200 or a job fails (the schema is dropped all the same).
  */
 export async function volumeBench(): Promise<string> {
-  if (!(await postgresReachable())) return `## Data volume\n\nNot measured: PostgreSQL at ${PG_URL.replace(/\/\/[^@]*@/, '//')} did not answer.\n`;
+  if (!(await postgresReachable(PG_URL))) return `## Data volume\n\nNot measured: PostgreSQL at ${PG_URL.replace(/\/\/[^@]*@/, '//')} did not answer.\n`;
   const runs: VolumeRun[] = [];
   for (const events of VOLUMES) runs.push(await measureVolume(events));
   const head = `| | ${runs.map((r) => `${n(r.gen.events.total)} events`).join(' | ')} |\n|---|${runs.map(() => '---').join('|')}|`;

@@ -36,9 +36,8 @@
  *   ceilings), their table, then stop (no abuse, integrity, page-speed or web-size sections), e.g.
  *   `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(, spread|$)'` for the one-dealer and spread rows.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -57,6 +56,7 @@ import { freePort, startServer } from '../tests/e2e/harness';
 import { DEALER_CACHE_TTL_MS } from '../src/server/delivery/caches';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
 import { volumeBench, volumeOnly } from './bench-volume';
+import { postgresReachable, startBenchServer, type BenchServer } from './bench-process';
 import { SPREAD_DEALER_PREFIX } from './bench-spread';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -107,39 +107,6 @@ async function run(name: string, opts: RunOptions, pid: number | number[] | unde
   return { ...r, name, cpuUs: before === null || after === null || answered === 0 ? null : Math.round(((after - before) * 1e6) / answered) };
 }
 
-interface BenchServer {
-  origin: string;
-  child: ChildProcess;
-  /** SIGTERM; resolves with the exit code. */
-  stop(): Promise<number | null>;
-}
-
-/** Starts scripts/bench-server.ts and resolves with its origin once it listens. */
-async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-server.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    lines.on('line', (l) => {
-      try {
-        resolve((JSON.parse(l) as { origin: string }).origin);
-      } catch {
-        /* not our line */
-      }
-    });
-  });
-  return {
-    origin,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        child.removeAllListeners('exit');
-        child.once('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 type DbTarget = { dataDir: string } | { url: string; schema: string };
 
 /** The bench server's env for a database. */
@@ -148,17 +115,6 @@ async function dbEnv(db: DbTarget): Promise<Record<string, string>> {
   if ('dataDir' in db) env.BENCH_DATA_DIR = db.dataDir;
   else Object.assign(env, { BENCH_DATABASE_URL: db.url, BENCH_SCHEMA: db.schema });
   return env;
-}
-
-async function postgresReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Counts stored events of a bench database (PGlite directory or PostgreSQL schema, dropped after). */
@@ -473,7 +429,7 @@ const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 async function coldRestartSection(): Promise<string> {
   const COLD_SECONDS = 4;
   const targets: Array<[string, DbTarget]> = [['PGlite', { dataDir: mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-')) }]];
-  if (await postgresReachable()) targets.push(['PostgreSQL', { url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` }]);
+  if (await postgresReachable(PG_URL)) targets.push(['PostgreSQL', { url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` }]);
   const lines: string[] = [];
   for (const [label, db] of targets) {
     const env = await dbEnv(db);
@@ -530,7 +486,7 @@ const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
 
 const bare = await startBenchServer({ BENCH_MODE: 'baseline' });
 const apps: AppServer[] = [await startApp('PGlite', { dataDir: freshDir() })];
-if (await postgresReachable()) apps.push(await startApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+if (await postgresReachable(PG_URL)) apps.push(await startApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
 const workersSchema = pgSchema();
 const workers = apps.length > 1 && wanted(WORKERS_TRACK) ? await startWorkers(workersSchema) : null;
 const webp = Buffer.from(await (await fetch(apps[0]!.assetUrl, { headers: IMAGE_HEADERS })).arrayBuffer());
