@@ -69,9 +69,23 @@ const projects = [
       // A server's cold start in beforeAll takes minutes on a busy machine (harness startServer).
       hookTimeout: 240_000,
       expect: { poll: { timeout: 30_000 } },
+      // Its own pool (worker threads: its files only drive child processes and a browser), so
+      // the server files run beside it in the forks pool; one file at a time in each (below).
+      pool: 'threads' as const,
       fileParallelism: false,
     },
   },
 ];
 
-export default defineConfig({ test: { projects } });
+/**
+ * Two pools, one worker each, running at the same time: e2e files one after another in the
+ * threads pool (a browser page, a server and its timings to themselves), and the unit, api and
+ * api-postgres files one after another in the forks pool. Vitest's default of one worker per core
+ * but one ran all 150 files in a single queue on the 2-core CI machine.
+ */
+export default defineConfig({
+  test: {
+    projects,
+    poolOptions: { forks: { minForks: 1, maxForks: 1 }, threads: { minThreads: 1, maxThreads: 1 } },
+  },
+});
