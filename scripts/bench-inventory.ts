@@ -10,9 +10,7 @@
  * Env: BENCH_DATABASE_URL (default the local test server), BENCH_INVENTORY_ROUNDS,
  * BENCH_INVENTORY_BOMBS (row counts, comma-separated).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +19,7 @@ import { DEMO_DEALER } from '../src/server/db/seed';
 import { MAX_VEHICLES } from '../src/domain/constants';
 import { multipartBody } from '../tests/fixtures/images';
 import { freePort } from '../tests/e2e/harness';
-import { postgresReachable } from './bench-process';
+import { postgresReachable, startBenchServer } from './bench-process';
 
 const ROUNDS = Number(process.env.BENCH_INVENTORY_ROUNDS ?? 3);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -29,30 +27,6 @@ const CLIENTS = 8;
 /** Row counts of the CSV bombs sent (BENCH_INVENTORY_BOMBS, comma-separated; empty for none). */
 const BOMBS = (process.env.BENCH_INVENTORY_BOMBS ?? '200000,1000000,10000000').split(',').filter(Boolean).map(Number);
 const IMAGE_HEADERS = { accept: 'image/webp,*/*', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36' };
-
-
-/** Starts scripts/bench-server.ts with `env`; resolves with its origin and a stop function. */
-async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-server.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    lines.on('line', (l) => {
-      try {
-        resolve((JSON.parse(l) as { origin: string }).origin);
-      } catch {
-        /* not our line */
-      }
-    });
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { origin, stop };
-}
 
 /** The maximum file: 50,000 vehicles with every column. */
 function maximumCsv(): Buffer {
@@ -103,7 +77,7 @@ async function duringAction<T>(url: string, action: () => Promise<T>): Promise<{
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
 
 async function measure(label: string, env: Record<string, string>): Promise<string[]> {
-  const server = await startServer({ ...env, BENCH_PORT: String(await freePort()) });
+  const server = await startBenchServer({ ...env, BENCH_PORT: String(await freePort()) });
   const rows: string[] = [];
   try {
     const { origin } = server;
