@@ -5,66 +5,19 @@
  * adds its difference, a corrective delete subtracts, the retention's pruning keeps them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { getTableColumns, getTableName, sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../db/client';
-import { seedDemoData, DEMO_DEALER } from '../db/seed';
-import { dealers, manufacturers, users } from '../db/schema';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { openDatabaseBefore, type DatabaseBefore } from '../db/migration-fixture';
+import { DEMO_DEALER } from '../db/seed';
 import { pruneHourlyRollups } from './service';
 
-const MIGRATION = '0015_reporting_rollups';
-const pgUrl = process.env.TEST_DB_DRIVER === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+let before: DatabaseBefore;
 let database: Database;
-let schemaName = '';
-let folder = '';
-
-/** A copy of the migrations folder holding only the migrations before MIGRATION. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag));
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-const rows = async <T,>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-const migrate = (migrationsFolder: string) =>
-  pgUrl ? migratePg(database.db as never, { migrationsFolder, migrationsSchema: schemaName }) : migratePglite(database.db as never, { migrationsFolder });
-
-/** seedDemoData at the older schema: columns added later are added as nullable text for the seed and dropped again. */
-async function seedAtThisVersion() {
-  const added: Array<[string, string]> = [];
-  for (const table of [manufacturers, dealers, users]) {
-    const name = getTableName(table);
-    const existing = new Set((await rows<{ column_name: string }>(sql`SELECT column_name FROM information_schema.columns WHERE table_name = ${name} AND table_schema = current_schema()`)).map((r) => r.column_name));
-    for (const column of Object.values(getTableColumns(table))) {
-      if (existing.has(column.name)) continue;
-      await database.db.execute(sql.raw(`ALTER TABLE "${name}" ADD COLUMN "${column.name}" text`));
-      added.push([name, column.name]);
-    }
-  }
-  await seedDemoData(database.db);
-  for (const [table, column] of added) await database.db.execute(sql.raw(`ALTER TABLE "${table}" DROP COLUMN "${column}"`));
-}
+const rows = <T,>(query: ReturnType<typeof sql>) => before.rows<T>(query);
 
 beforeAll(async () => {
-  folder = migrationsBefore(MIGRATION);
-  if (pgUrl) {
-    schemaName = `t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    database = await openDatabase({ databaseUrl: pgUrl, schemaName });
-  } else {
-    database = await openDatabase({});
-  }
-  await migrate(folder);
-  await seedAtThisVersion();
+  before = await openDatabaseBefore('0015_reporting_rollups');
+  database = before.database;
   const d = DEMO_DEALER.id;
   await database.db.execute(
     sql.raw(`INSERT INTO event_rollups_hourly (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
@@ -73,18 +26,9 @@ beforeAll(async () => {
       ('${d}', '2026-03-01T23:00:00Z', 'civic', 'header', 'cdn', 7, 0, 0),
       ('${d}', '2026-03-02T00:00:00Z', 'accord', 'primary', 'placeholder', 4, 1, 1)`),
   );
-  await migrate(MIGRATIONS_FOLDER);
+  await database.migrate();
 });
-afterAll(async () => {
-  await database?.close();
-  if (folder) rmSync(folder, { recursive: true, force: true });
-  if (pgUrl && schemaName) {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
-    await c.end();
-  }
-});
+afterAll(() => before?.dispose());
 
 const daily = () =>
   rows<Record<string, unknown>>(sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, model, slot_type, creative, impressions, clicks, conversions FROM event_rollups_daily ORDER BY 1, 2, 4`).then((r) =>

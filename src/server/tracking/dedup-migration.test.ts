@@ -5,79 +5,20 @@
  * built; dealers without the Do-Not-Track setting get it on, an explicit choice is kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { getTableColumns, getTableName, sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../db/client';
-import { seedDemoData, DEMO_DEALER } from '../db/seed';
-import { dealers, manufacturers, users } from '../db/schema';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { openDatabaseBefore, type DatabaseBefore } from '../db/migration-fixture';
+import { DEMO_DEALER } from '../db/seed';
 
-const BEFORE = '0005_page_views';
-const pgUrl = process.env.TEST_DB_DRIVER === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+let before: DatabaseBefore;
 let database: Database;
-let schemaName = '';
-let folder = '';
-
-/** A copy of the migrations folder holding only the migrations up to `last`. */
-function migrationsUpTo(last: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === last) + 1);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-const rows = async <T,>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T,>(query: ReturnType<typeof sql>) => before.rows<T>(query);
 
 beforeAll(async () => {
-  folder = migrationsUpTo(BEFORE);
-  if (pgUrl) {
-    schemaName = `t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    database = await openDatabase({ databaseUrl: pgUrl, schemaName });
-    await migratePg(database.db as never, { migrationsFolder: folder, migrationsSchema: schemaName });
-  } else {
-    database = await openDatabase({});
-    await migratePglite(database.db as never, { migrationsFolder: folder });
-  }
-  await seedAtThisVersion();
+  before = await openDatabaseBefore('0006_event_dedup_privacy');
+  database = before.database;
 });
-
-/**
- * seedDemoData on the database as of BEFORE: the seed inserts through today's table definitions,
- * which name every column of the latest schema, so columns added by later migrations (dealers.time_zone,
- * ...) are added for the seed as nullable text and dropped again, leaving the schema of BEFORE.
- */
-async function seedAtThisVersion() {
-  const added: Array<[string, string]> = [];
-  for (const table of [manufacturers, dealers, users]) {
-    const name = getTableName(table);
-    const existing = new Set((await rows<{ column_name: string }>(sql`SELECT column_name FROM information_schema.columns WHERE table_name = ${name} AND table_schema = current_schema()`)).map((r) => r.column_name));
-    for (const column of Object.values(getTableColumns(table))) {
-      if (existing.has(column.name)) continue;
-      await database.db.execute(sql.raw(`ALTER TABLE "${name}" ADD COLUMN "${column.name}" text`));
-      added.push([name, column.name]);
-    }
-  }
-  await seedDemoData(database.db);
-  for (const [table, column] of added) await database.db.execute(sql.raw(`ALTER TABLE "${table}" DROP COLUMN "${column}"`));
-}
-afterAll(async () => {
-  await database?.close();
-  if (folder) rmSync(folder, { recursive: true, force: true });
-  if (pgUrl && schemaName) {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
-    await c.end();
-  }
-});
+afterAll(() => before?.dispose());
 
 describe('migration 0006_event_dedup_privacy', () => {
   it('removes duplicate impressions and conversions, corrects the rollups, builds the unique indexes and turns Do-Not-Track on', async () => {
