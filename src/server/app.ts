@@ -14,7 +14,7 @@ import fastifyStatic from '@fastify/static';
 import { fastifyTrustProxy, type Config } from './config';
 import type { Database, Db } from './db/client';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
-import { AppError, Invalid, RateLimited } from './errors';
+import { AppError, Invalid, RateLimited, TOO_MANY_REQUESTS } from './errors';
 import { JSON_TOO_DEEP, TEXT } from '../domain/constants';
 import { jsonTooDeep, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 import { openApiPlugin } from './openapi';
@@ -187,7 +187,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     if (storageError) return reply.status(storageError.statusCode).send({ error: { code: storageError.code, message: storageError.message } });
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return reply.status(429).send({ error: { code: 'RATE_LIMITED', message: 'Too many requests, please try again later' } });
+      return reply.status(429).send({ error: { code: 'RATE_LIMITED', message: TOO_MANY_REQUESTS } });
     }
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 404 ? 'NOT_FOUND' : 'INVALID';

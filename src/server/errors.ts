@@ -83,6 +83,8 @@ export class OverLimit extends AppError {
     super('OVER_LIMIT', message);
   }
 }
+/** The 429 text of the request-rate limits (the global limit and the beacon limits). */
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
 /**
  * 429 with a message saying when to try again, e.g. the login route's 'Too many attempts, try again
  * in N minutes'; the error handler adds `Retry-After: retryAfterSeconds`.

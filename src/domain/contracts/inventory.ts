@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { INVENTORY_TEXT, PRIORITY_GROUPS, TEXT_LIMITS } from '../constants';
 import { UPDATE_FREQUENCIES, fieldMappingSchema, modelBreakdownSchema, updateFrequencySchema } from '../schemas';
-import type { FeedRunView, FeedTestResult, FeedView, InventoryPreview, InventoryView, StoredInventory } from '../inventory';
+import type { FeedRunView, FeedTestResult, FeedView, InventoryPreview, StoredInventory } from '../inventory';
 import { inventorySummarySchema } from './configs';
 
 const feedUrlSchema = z
@@ -52,7 +52,6 @@ const inventoryViewShape = {
   }),
   upsellRules: z.record(z.string(), z.string()),
 };
-export const inventoryViewSchema: z.ZodType<InventoryView> = z.object(inventoryViewShape);
 
 /** POST /inventory/preview: the parsed file before it is applied, with what was skipped. */
 export const inventoryPreviewSchema: z.ZodType<InventoryPreview> = z.object({

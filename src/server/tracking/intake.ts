@@ -27,7 +27,7 @@ import type { TrackBody } from '../../domain/schemas';
 import { PAGE_VIEW_ID } from '../../domain/schemas';
 import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/constants';
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
-import { AppError, Invalid, NotFound, RateLimited } from '../errors';
+import { AppError, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS } from '../errors';
 import { creativeOf, slotChoice, type DealerDelivery } from '../delivery/service';
 import { dealerPolicy } from '../delivery/public-policy';
 import { countedModelKey } from '../../domain/slot-plan';
@@ -41,8 +41,6 @@ export const BUFFER_RETRY_AFTER_SECONDS = 1;
 
 /** The window of the tracking limits (the dealer's setting is per minute). */
 const RATE_WINDOW_MS = 60_000;
-/** The 429 message of both limits. */
-const TOO_MANY = 'Too many requests, please try again later';
 
 /** A beacon as the intake sees it, from either path. */
 export interface Beacon {
@@ -167,7 +165,7 @@ export class BeaconIntake {
     b.setHeader('x-ratelimit-reset', r.ttlInSeconds!);
     if (!r.isExceeded) return;
     b.setHeader('retry-after', r.ttlInSeconds!);
-    throw new RateLimited(TOO_MANY, r.ttlInSeconds!);
+    throw new RateLimited(TOO_MANY_REQUESTS, r.ttlInSeconds!);
   }
 
   /**
