@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversionRate, ctr, ctrBetter, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
+import { conversionRate, ctr, AB_MIN_IMPRESSIONS, ctrBetter, rotationVerdicts, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
 
 describe('ctr (spec 01 §9)', () => {
   it('is clicks / impressions x 100', () => {
@@ -120,5 +120,21 @@ describe('ctrBetter', () => {
     expect(ctrBetter({ clicks: 2, impressions: 401 }, { clicks: 41, impressions: 401 })).toBe(false);
     expect(ctrBetter({ clicks: 0, impressions: 0 }, { clicks: 0, impressions: 10 })).toBe(false);
     expect(ctrBetter({ clicks: 0, impressions: 10 }, { clicks: 0, impressions: 10 })).toBe(false);
+  });
+});
+
+describe('rotationVerdicts', () => {
+  it('waits for AB_MIN_IMPRESSIONS per creative before naming a leader', () => {
+    expect(rotationVerdicts([{ clicks: 2, impressions: 6 }, { clicks: 0, impressions: 6 }])).toEqual(['collecting', 'collecting']);
+    expect(rotationVerdicts([{ clicks: 9, impressions: AB_MIN_IMPRESSIONS }, { clicks: 0, impressions: AB_MIN_IMPRESSIONS - 1 }])).toEqual(['collecting', 'collecting']);
+  });
+
+  it('names the best at 95 % confidence, else the leader, and the rest trailing, in the order given', () => {
+    expect(rotationVerdicts([{ clicks: 2, impressions: 401 }, { clicks: 41, impressions: 401 }])).toEqual(['trailing', 'best']);
+    expect(rotationVerdicts([{ clicks: 30, impressions: 1000 }, { clicks: 25, impressions: 1000 }, { clicks: 20, impressions: 1000 }])).toEqual(['leading', 'trailing', 'trailing']);
+  });
+
+  it('calls equal CTRs even', () => {
+    expect(rotationVerdicts([{ clicks: 5, impressions: 100 }, { clicks: 10, impressions: 200 }])).toEqual(['even', 'even']);
   });
 });

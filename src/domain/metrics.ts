@@ -104,3 +104,29 @@ export function ctrBetter(a: { clicks: number; impressions: number }, b: { click
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.impressions + 1 / b.impressions));
   return se > 0 && (pa - pb) / se >= 1.645;
 }
+
+/** Fewest impressions each creative of an A/B rotation needs before its CTRs are compared at all. */
+export const AB_MIN_IMPRESSIONS = 100;
+
+/** A creative's A/B verdict in its rotation (see rotationVerdicts). */
+export type RotationVerdict = 'best' | 'leading' | 'trailing' | 'even' | 'collecting';
+
+/**
+ * The A/B verdicts of one rotation (two or more creatives of the same model, slot and size), in
+ * the order given: 'collecting' for every creative while any has fewer than AB_MIN_IMPRESSIONS
+ * impressions (six impressions name no leader); then 'even' for all while no CTR is above the
+ * rest; else 'best' for the highest CTR when it beats each other one at 95 % confidence
+ * (ctrBetter), 'leading' when it does not yet, and 'trailing' for the others. Ties on CTR go to
+ * the creative with more impressions.
+ */
+export function rotationVerdicts(group: ReadonlyArray<{ clicks: number; impressions: number }>): RotationVerdict[] {
+  if (group.some((c) => c.impressions < AB_MIN_IMPRESSIONS)) return group.map(() => 'collecting');
+  const rate = (c: { clicks: number; impressions: number }) => c.clicks / c.impressions;
+  const order = group.map((c, i) => i).sort((a, b) => rate(group[b]!) - rate(group[a]!) || group[b]!.impressions - group[a]!.impressions);
+  const top = group[order[0]!]!;
+  if (rate(top) === rate(group[order[1]!]!)) return group.map(() => 'even');
+  const others = order.slice(1).map((i) => group[i]!);
+  const verdicts: RotationVerdict[] = group.map(() => 'trailing');
+  verdicts[order[0]!] = others.every((o) => ctrBetter(top, o)) ? 'best' : 'leading';
+  return verdicts;
+}

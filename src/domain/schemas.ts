@@ -14,6 +14,7 @@ import {
   FONT_CHOICES,
   TEXT_LIMITS,
 } from './constants';
+import type { RotationVerdict } from './metrics';
 import { beaconModelKey } from './model-keys';
 import { ROTATION_BUCKETS } from './page-constants';
 import { isValidTimeZone, SCHEDULE_STATUSES } from './schedule';
@@ -559,9 +560,10 @@ export interface CreativePerformance {
    * In an A/B rotation (two or more assets of the same model, slot and size with impressions in the
    * period): 'best' for the highest CTR at 95 % confidence over each other one, 'leading' for the
    * highest without that confidence yet, 'trailing' for the others; 'even' for all of them while
-   * no CTR is higher than the rest; null outside a rotation.
+   * no CTR is higher than the rest; 'collecting' while any creative of the rotation has fewer
+   * than AB_MIN_IMPRESSIONS; null outside a rotation (domain/metrics.ts rotationVerdicts).
    */
-  verdict: 'best' | 'leading' | 'trailing' | 'even' | null;
+  verdict: RotationVerdict | null;
 }
 
 /** Line breaks and control characters (C0, DEL, C1, U+2028/U+2029): never in a one-line name. */

@@ -33,7 +33,7 @@ export const dealerAnalyticsSchema: z.ZodType<DealerAnalytics> = z.object({
       clicks: z.number(),
       conversions: z.number(),
       ctr: percentOrNull,
-      verdict: z.enum(['best', 'leading', 'trailing', 'even']).nullable(),
+      verdict: z.enum(['best', 'leading', 'trailing', 'even', 'collecting']).nullable(),
     }),
   ),
   placeholderShare: percentOrNull,

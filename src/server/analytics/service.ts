@@ -10,7 +10,7 @@ import { assets } from '../db/schema';
 import type { AnalyticsPeriod, CreativePerformance, DealerAnalytics, DealerStats, ModelPerformance } from '../../domain/schemas';
 import { scheduleStatus } from '../../domain/schedule';
 import { PERIOD_SPANS, periodWindow, previousWindow, type TimeWindow } from '../../domain/periods';
-import { conversionRate, ctr, ctrBetter, trendPercent } from '../../domain/metrics';
+import { conversionRate, ctr, rotationVerdicts, trendPercent } from '../../domain/metrics';
 import { canonicalModel, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 import { MAX_ANALYTICS_CREATIVES, MAX_ANALYTICS_MODELS } from '../../domain/constants';
 import { dailyByModel, dealerStats, lastEventAt, ranked, series as seriesOf } from '../reporting/service';
@@ -89,7 +89,7 @@ export function creativePerformance(db: Db, dealerId: string, from: Date, to: Da
  * The creative analytics of a period: each creative's figures per slot type (assets with
  * their name, size and status now), the share of impressions that showed a placeholder and the
  * models that showed one, and the verdict of each A/B rotation (assets of the same model, slot and
- * size with impressions in the period; domain/metrics.ts ctrBetter). At most
+ * size with impressions in the period; domain/metrics.ts rotationVerdicts). At most
  * MAX_ANALYTICS_CREATIVES rows, those with the most impressions, then one row (kind 'unknown',
  * model OTHER_MODELS) summing the rest.
  */
@@ -137,14 +137,7 @@ async function creativeAnalytics(
   }
   for (const group of rotations.values()) {
     if (group.length < 2) continue;
-    group.sort((a, b) => (b.ctr ?? 0) - (a.ctr ?? 0) || b.impressions - a.impressions);
-    const [top, next, ...rest] = group;
-    if ((top!.ctr ?? 0) === (next!.ctr ?? 0)) {
-      for (const c of group) c.verdict = 'even';
-      continue;
-    }
-    top!.verdict = [next!, ...rest].every((o) => ctrBetter(top!, o)) ? 'best' : 'leading';
-    for (const o of [next!, ...rest]) o.verdict = 'trailing';
+    rotationVerdicts(group).forEach((verdict, i) => (group[i]!.verdict = verdict));
   }
   creatives.sort((a, b) => b.impressions - a.impressions || b.clicks - a.clicks);
   if (rest) {
