@@ -45,6 +45,8 @@ export const createDealerSchema = z
     websiteUrl,
     provider: providerSchema,
     status: z.enum(DEALER_STATUSES).default('active'),
+    /** IANA zone of the dealer's promotion schedules and e-mails; absent: the server's zone. */
+    timeZone: timeZoneSchema.optional(),
   })
   .strict();
 /** What the New Dealer form sends (status optional: 'active'). */

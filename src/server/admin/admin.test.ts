@@ -51,6 +51,16 @@ describe('dealers', () => {
     expect(d.branding).toMatchObject({ primaryColor: '#000000', secondaryColor: '#666666', fontFamily: 'Arial, sans-serif' });
   });
 
+  it('takes the time zone on creation, and refuses one that is not an IANA zone', async () => {
+    const res = await call('POST', '/api/admin/dealers', { name: 'Ford of Denver', manufacturer: 'ford', websiteUrl: 'https://www.forddenver.com', provider: 'mxs', timeZone: 'America/Denver' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().dealer.timeZone).toBe('America/Denver');
+    const bad = await call('POST', '/api/admin/dealers', { name: 'Ford of Mars', manufacturer: 'ford', websiteUrl: 'https://www.fordmars.com', provider: 'mxs', timeZone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad)).toContain('timeZone');
+    expect((await call('DELETE', '/api/admin/dealers/ford-of-denver')).statusCode).toBe(204);
+  });
+
   it('refuses a duplicate id, an unknown manufacturer and a bad website URL with clear messages', async () => {
     const dup = await call('POST', '/api/admin/dealers', { name: 'Toyota of  Springfield', manufacturer: 'toyota', websiteUrl: 'https://x.example.com', provider: 'mxs' });
     expect(dup.statusCode).toBe(409);

@@ -16,7 +16,7 @@ import {
 
 /** The insert row for a new dealer: its identity plus every default of spec 01 §9 and its manufacturer's defaults. */
 export function newDealerRow(
-  d: { id: string; name: string; manufacturer: string; websiteUrl: string; provider: Provider; status: string },
+  d: { id: string; name: string; manufacturer: string; websiteUrl: string; provider: Provider; status: string; timeZone?: string },
   m: Pick<Manufacturer, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'>,
 ): typeof dealers.$inferInsert {
   return {
@@ -26,6 +26,7 @@ export function newDealerRow(
     websiteUrl: d.websiteUrl,
     provider: d.provider,
     status: d.status,
+    timeZone: d.timeZone ?? null,
     assetStorage: defaultAssetStorage(d.id),
     configs: defaultDealerConfigs(m, d.provider),
     fallbackAssets: emptyFallbackAssets(),

@@ -47,7 +47,7 @@ import { isApiStatus } from '../dealer/api';
 import { ErrorNotice } from '../components/feedback';
 import { useAdminDealer, useSaveDealerSettings, type DealerSettings } from './api';
 import { useOutbox } from './outbox-api';
-import { providerLabel } from './parts';
+import { providerLabel, timeZoneOptions } from './parts';
 
 const MB = 1024 * 1024;
 const SLOT_LABELS: Record<BannerSlot, string> = {
@@ -116,12 +116,6 @@ function bodyOf(v: Values) {
     notifications: { ...v.notifications, alertThreshold: typed(v.notifications.alertThreshold) },
     timeZone: v.timeZone,
   };
-}
-
-/** The IANA zones this browser knows, for the Time zone select, with `current` kept even when the list lacks it ('UTC' in some browsers). */
-function timeZoneOptions(current: string): string[] {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return zones.includes(current) ? zones : [current, ...zones];
 }
 
 /** The label of each settings field, by its form path (the path the server names it with, but the quota in MB). */

@@ -1,6 +1,7 @@
 /**
  * Add Dealer (/admin/dealers/new; DECISIONS 8): name (the id is its slug, shown as typed),
- * manufacturer from the catalogue, website URL, provider and status. The server refuses a
+ * manufacturer from the catalogue, website URL, provider, status and time zone (this browser's
+ * zone to start with: the zone promotion schedules are entered in). The server refuses a
  * duplicate id with a clear message; on success the new dealer's settings open. The form checks
  * itself (no browser bubbles), submits on Enter, shows a server error under the field it names,
  * and says how to add a manufacturer when there is none.
@@ -14,11 +15,11 @@ import { CircleAlert } from 'lucide-react';
 import { DEALER_STATUSES, PROVIDERS, type Provider } from '../../domain/enums';
 import { slugify } from '../../domain/slug';
 import { useCreateDealer, useManufacturers, type NewDealer } from './api';
-import { providerLabel } from './parts';
+import { providerLabel, timeZoneOptions } from './parts';
 import { formErrorsOf } from '../api/field-errors';
 
 /** The fields a server error can name (shown under the field). */
-const DEALER_FIELDS = ['name', 'manufacturer', 'websiteUrl', 'provider', 'status'] as const;
+const DEALER_FIELDS = ['name', 'manufacturer', 'websiteUrl', 'provider', 'status', 'timeZone'] as const;
 
 export function NewDealerPage() {
   const navigate = useNavigate();
@@ -26,7 +27,7 @@ export function NewDealerPage() {
   const create = useCreateDealer();
   const form = useForm<NewDealer>({
     mode: 'controlled',
-    initialValues: { name: '', manufacturer: '', websiteUrl: 'https://', provider: 'mxs', status: 'active' },
+    initialValues: { name: '', manufacturer: '', websiteUrl: 'https://', provider: 'mxs', status: 'active', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
     validate: {
       name: (v) => (!v.trim() ? 'Name is required' : !slugify(v) ? 'The name needs at least one letter or digit' : null),
       manufacturer: (v) => (v ? null : 'Choose a manufacturer'),
@@ -85,6 +86,14 @@ export function NewDealerPage() {
             <Select label="Provider" data={PROVIDERS.map((p) => ({ value: p, label: providerLabel(p) }))} allowDeselect={false} {...form.getInputProps('provider')} onChange={(v) => form.setFieldValue('provider', (v ?? 'mxs') as Provider)} />
             <Select label="Status" data={[...DEALER_STATUSES]} allowDeselect={false} {...form.getInputProps('status')} />
           </Group>
+          <Select
+            label="Time zone"
+            description="Promotion schedules are entered and shown in this zone; e-mails follow it"
+            data={timeZoneOptions(form.values.timeZone ?? 'UTC')}
+            searchable
+            allowDeselect={false}
+            {...form.getInputProps('timeZone')}
+          />
           {create.error && Object.keys(formErrorsOf(create.error, DEALER_FIELDS)).length === 0 && (
             <Alert color="red" icon={<CircleAlert size={18} />} title="Could not create the dealer" role="alert">
               {create.error.message}

@@ -72,6 +72,12 @@ export function useConfirmDelete<T extends { id: string; name: string }>(remove:
 
 const PROVIDER_LABELS: Record<string, string> = { mxs: 'MXS', 'dealer-inspire': 'Dealer Inspire', custom: 'Custom' };
 /** Display name of an inventory provider. */
+/** The IANA zones this browser knows, for a Time zone select, with `current` kept even when the list lacks it ('UTC' in some browsers). */
+export function timeZoneOptions(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return zones.includes(current) ? zones : [current, ...zones];
+}
+
 export const providerLabel = (p: string) => (Object.hasOwn(PROVIDER_LABELS, p) ? PROVIDER_LABELS[p]! : p);
 
 /** Loading placeholder for a grid of cards. */
