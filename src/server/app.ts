@@ -1,6 +1,13 @@
 /**
  * Builds the Fastify application: plugins, the access policy hook, the error handler, every
  * feature's routes and the web app. No listen() here, so tests use `app.inject`.
+ *
+ * Every piece of long-lived state (metrics, the event writer, the schedulers, the CDN prober, the
+ * caches, the dealer change listener, the rate-limit store, the beacon intake) is a named plugin
+ * in its concept's folder that decorates the app, starts at registration or in onReady and stops
+ * in onClose; `buildApp` only registers them. Fastify runs onClose hooks in reverse registration
+ * order, so the schedulers stop before the event writer flushes its buffer, and the database,
+ * which the caller opened, is closed by the caller after `app.close()` (main.ts, test-app.ts).
  */
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -9,7 +16,6 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { fastifyTrustProxy, type Config } from './config';
 import type { Database, Db } from './db/client';
@@ -27,28 +33,27 @@ import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
-import { CLOSE_RETRY_MS, EventIngestor, PGLITE_STATEMENT_EVENTS } from './tracking/service';
-import { EventJournal } from './tracking/journal';
+import { beaconIntakePlugin, eventsPlugin } from './tracking/plugin';
 import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
-import { FeedScheduler } from './inventory/feeds';
-import { MaintenanceScheduler } from './maintenance/retention';
-import { Mailer, NotificationScheduler } from './notifications/service';
+import { feedsPlugin } from './inventory/plugin';
+import { maintenancePlugin } from './maintenance/plugin';
+import { notificationsPlugin } from './notifications/plugin';
 import { notificationRoutes } from './notifications/routes';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
-import { CdnProber } from './delivery/cdn-probe';
+import { cdnProbesPlugin } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
 import { dealerListenerPlugin } from './delivery/dealer-listener';
+import { publicPolicyPlugin } from './delivery/public-policy';
 import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
-import { BeaconIntake } from './tracking/intake';
 import { HotPathContext, type HotPath } from './hot-paths';
 import { controlCharacterPlugin } from './security/control-chars';
 import { csrfPlugin } from './security/csrf';
 import { htmlSecurityHeadersPlugin } from './security/html-headers';
 import { fastifyTimeoutOptions, multipartLimits, uploadCapPlugin, type ServerTimeouts } from './security/limits';
-import { fallbackRateLimitStore, openRateLimitRedis } from './security/shared-limits';
-import { AppMetrics } from './observability/metrics';
+import { rateLimitsPlugin } from './security/shared-limits';
+import { metricsPlugin } from './observability/metrics';
 import { loggerOptions, requestId, requestIdPlugin, RequestLogController, type LogStream } from './observability/request-log';
 import { refusalCachingPlugin } from './delivery/refusals';
 import { healthPlugin } from './observability/health';
@@ -57,20 +62,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
-    events: EventIngestor;
-    feeds: FeedScheduler;
-    maintenance: MaintenanceScheduler;
-    /** Dealer notification e-mails. */
-    notifications: NotificationScheduler;
-    /** CDN auto-discovery answers, probed through the outbound guard. */
-    cdnProbes: CdnProber;
-    /** Prometheus metrics of this app and process (observability/metrics.ts). */
-    metrics: AppMetrics;
     /** The banner and beacon hot paths (hot-paths.ts). */
     bannerHotPath: BannerHotPath;
     beaconHotPath: BeaconHotPath;
-    /** What a tracking beacon goes through once read (tracking/intake.ts). */
-    beaconIntake: BeaconIntake;
     /** The current time for reporting windows (domain/periods.ts); tests pin it through BuildOptions.now. */
     now: () => Date;
   }
@@ -133,38 +127,16 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   // serializer encodes JSON answers with the route's response schema, so no other field leaves.
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(zodSerializerCompiler);
-  // Events wait in the buffer while the data disk is low (app.storage, registered below).
-  app.decorate('metrics', new AppMetrics({ events: () => app.events.stats(), eventHighWater: () => app.events.highWater, dealerListenerConnected: () => app.dealerListener?.connected ?? false }));
-  app.decorate(
-    'events',
-    new EventIngestor(db, app.log, {
-      durableCommits: !config.databaseUrl,
-      statementEvents: config.databaseUrl ? Infinity : PGLITE_STATEMENT_EVENTS,
-      canWrite: () => app.storage.writable,
-      // PostgreSQL can be away while this process runs: acknowledged events then wait on disk (tracking/journal.ts).
-      journal: config.databaseUrl ? new EventJournal(path.join(config.dataDir, 'event-journal'), app.log) : null,
-      // Retrying the last events at shutdown must end inside SHUTDOWN_GRACE_MS (5 s left for the rest).
-      closeRetryMs: Math.min(CLOSE_RETRY_MS, Math.max(1000, config.shutdownGraceMs - 5000)),
-      maxUnsecuredMs: config.eventMaxUnsecuredMs || Infinity,
-      observeBatch: (seconds, ok) => app.metrics.batchWriteSeconds.observe({ result: ok ? 'ok' : 'error' }, seconds),
-    }),
-  );
-  const countRun = (run: { status: string }) => app.metrics.feedRuns.inc({ result: run.status });
-  app.decorate('feeds', new FeedScheduler(db, { allowPrivateHosts: config.feedAllowPrivateHosts, timeoutMs: config.feedTimeoutMs }, app.log, countRun));
-  app.feeds.start(config.feedSchedulerIntervalMs);
-  app.decorate('maintenance', new MaintenanceScheduler(db, config.eventRetentionDays, app.log));
-  app.maintenance.start(config.feedSchedulerIntervalMs);
-  app.decorate('notifications', new NotificationScheduler(db, new Mailer(config.smtpUrl, config.mailFrom), config.notificationIntervalMs, app.log));
-  app.notifications.start(config.notificationIntervalMs);
-  app.decorate('cdnProbes', new CdnProber({ allowPrivateHosts: config.feedAllowPrivateHosts }));
-  app.addHook('onClose', () => app.cdnProbes.settle());
-  app.addHook('onReady', async () => void (await app.events.recover())); // a stopped process's journal
+  // The app's long-lived state, each a plugin that stops in onClose (reverse order of registration).
+  await app.register(metricsPlugin); // app.metrics: first, every other plugin records into it
+  await app.register(eventsPlugin); // app.events: flushes last of these, after the schedulers below stopped
+  await app.register(feedsPlugin); // app.feeds
+  await app.register(maintenancePlugin); // app.maintenance
+  await app.register(notificationsPlugin); // app.notifications
+  await app.register(cdnProbesPlugin); // app.cdnProbes
+  await app.register(publicPolicyPlugin); // app.publicPolicy: what the public endpoints work out once
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close
   await app.register(dealerListenerPlugin, { listen }); // app.dealerListener: forgets a dealer the database says changed
-  app.addHook('onClose', async () => {
-    await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);
-    await app.events.close();
-  });
 
   // Set before any route is registered: a route keeps the error handler in force when it was added.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -223,20 +195,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin
   // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body. With
   // REDIS_URL every limit (route configs and app.createRateLimit) counts in Redis, across processes.
-  // A Redis that does not answer in time sends the checks to per-process memory until it does (shared-limits.ts).
-  const redis = config.redisUrl ? await openRateLimitRedis(config.redisUrl, app.log) : null;
-  const sharedStore = redis ? fallbackRateLimitStore(redis, `${config.redisKeyPrefix}rate-limit:`, app.log) : null;
-  if (redis) {
-    app.addHook('onClose', async () => {
-      sharedStore?.stop();
-      await redis.quit().catch(() => redis.disconnect());
-    });
-  }
-  await app.register(rateLimit, {
-    global: false,
-    hook: 'preHandler',
-    ...(sharedStore ? { store: sharedStore.store } : {}),
-  });
+  await app.register(rateLimitsPlugin, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
   await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read
   await app.register(multipart, { limits: multipartLimits });
   // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed.
@@ -259,7 +218,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(dealerRoutes);
   await app.register(assetRoutes);
   await app.register(deliveryRoutes);
-  app.decorate('beaconIntake', new BeaconIntake(app)); // its limits count in the rate-limit plugin's store
+  await app.register(beaconIntakePlugin); // app.beaconIntake: its limits count in the rate-limit plugin's store
   await app.register(trackingRoutes);
   await app.register(scriptRoutes);
   await app.register(analyticsRoutes);

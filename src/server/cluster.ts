@@ -83,7 +83,7 @@ export async function runPrimary(config: Config): Promise<void> {
 
   const aggregator = new AggregatorRegistry();
   const clusterMetrics = () => aggregator.clusterMetrics();
-  cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+  cluster.on('message', (worker, message: { type?: string; id?: string }) => {
     if (message?.type === STANDBY_READY_MESSAGE && worker === standby) {
       standbyReady = true;
       up.add(worker);

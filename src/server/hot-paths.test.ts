@@ -13,7 +13,6 @@ import { DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
 import { events } from './db/schema';
 import { RATE_LIMIT_NAT_FACTOR } from '../domain/constants';
 import { UNKNOWN_MODEL_KEY } from '../domain/model-keys';
-import { cacheLookups } from './observability/metrics';
 import type { Security } from '../domain/schemas';
 import { makeBanner, multipartBody } from '../../tests/fixtures/images';
 
@@ -337,7 +336,7 @@ describe('beacon hot path', () => {
 
 describe('what the hot paths record of a request', () => {
   /** dcb_cache_lookups_total{cache="dealer",result="hit"} now. */
-  const dealerHits = async () => (await cacheLookups.get()).values.find((v) => v.labels.cache === 'dealer' && v.labels.result === 'hit')?.value ?? 0;
+  const dealerHits = async () => (await t.app.metrics.cacheLookups.get()).values.find((v) => v.labels.cache === 'dealer' && v.labels.result === 'hit')?.value ?? 0;
 
   it('counts a cache hit once, whether the hot path answers or hands the request to the route', async () => {
     const path = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;

@@ -12,6 +12,8 @@
  * visitors are never redirected to an internal URL. Answers live in a size-bounded LRU cache owned
  * by the app (`app.cdnProbes`, settled in onClose).
  */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { guardedRequest, type OutboundOptions, type PrivateHostPolicy } from '../outbound/guard';
 
@@ -98,3 +100,20 @@ export class CdnProber {
     this.answers.clear();
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** CDN auto-discovery answers, probed through the outbound guard (delivery/cdn-probe.ts). */
+    cdnProbes: CdnProber;
+  }
+}
+
+/** Plugin `cdn-probes`: decorates `app.cdnProbes` (FEED_ALLOW_PRIVATE_HOSTS applies to probes too); close waits for running probes. */
+export const cdnProbesPlugin = fp(
+  async (app: FastifyInstance) => {
+    const prober = new CdnProber({ allowPrivateHosts: app.config.feedAllowPrivateHosts });
+    app.decorate('cdnProbes', prober);
+    app.addHook('onClose', () => prober.settle());
+  },
+  { name: 'cdn-probes' },
+);

@@ -101,7 +101,7 @@ export class BannerHotPath implements HotPath {
 
   /** Records an answer (hot-paths.ts `answered`) and the cache hits it was made of (counted only now: a request handed to the route is counted there). */
   private done(req: IncomingMessage, status: number, started: number, headers: Record<string, string | number>, ...hits: HotLookup[]): void {
-    countHotHits(hits);
+    countHotHits(this.ctx.app, hits);
     this.ctx.answered(req, ROUTE, status, started, headers['x-request-id'] as string);
     this.answered += 1;
   }

@@ -12,9 +12,14 @@
  * Accept and Accept-Encoding, which is what lets a shared cache (a CDN) keep it: an answer that
  * depended on Origin or Referer would be served by a CDN to every other site, or a cached 403 to
  * the dealer's own (docs/OPERATIONS.md "Putting a CDN in front").
+ *
+ * What is worked out once rather than per request (whether PUBLIC_ORIGIN is a loopback host, the
+ * answers per Origin header) is kept by the app's `PublicPolicy` (`app.publicPolicy`,
+ * publicPolicyPlugin), never in this module: two apps in one process keep their own.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Security } from '../../domain/schemas';
 import { Forbidden } from '../errors';
 
@@ -26,12 +31,8 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
  * from the configuration, never from the request's Host header, which any client can write.
  */
 export function servesLoopbackOnly(publicOrigin: string): boolean {
-  let answer = loopbackOrigins.get(publicOrigin);
-  if (answer === undefined) loopbackOrigins.set(publicOrigin, (answer = LOOPBACK.has(new URL(publicOrigin).hostname)));
-  return answer;
+  return LOOPBACK.has(new URL(publicOrigin).hostname);
 }
-/** servesLoopbackOnly's answers (one per configured PUBLIC_ORIGIN: the URL is not parsed per request). */
-const loopbackOrigins = new Map<string, boolean>();
 
 /** The calling page's Origin header, else its Referer; undefined when neither is sent or the Origin is 'null'. */
 const callerOf = (headers: IncomingHttpHeaders): string | undefined => {
@@ -66,44 +67,84 @@ export interface PolicyRequest {
   loopbackOnly: boolean;
 }
 
+/** An Origin header's answer: CORS for `origin` (null: no CORS headers), or the refusal's reason. */
+type OriginAnswer = { origin: string | null; refused?: string };
+/** Answers kept per Origin header value, per dealer settings object. */
+const MAX_ORIGINS_KEPT = 64;
+
 /**
- * The dealer's settings applied to a request judged by its calling page (the beacon intake passes
- * `beacon: true`; banner images are not judged by origin, see imagePolicy): refuses it when they
- * forbid it, and returns the origin to answer CORS for (null: no CORS headers). While the dealer
- * restricts domains (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data:
- * pages) is refused, and a request (`beacon` false) with neither Origin nor Referer is let through:
- * a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no Referer.
- * Beacons (`beacon` true) are stricter, because a forged beacon changes the dealer's numbers:
- * `Origin: null` is always refused, and a beacon with neither Origin nor Referer is refused when
- * the dealer restricts domains. Origin headers stop browsers, not scripts: any non-browser client
- * can write them.
- * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
+ * The public endpoints' policy of one app (`app.publicPolicy`): what it works out once for its
+ * PUBLIC_ORIGIN, and the answers it keeps per Origin header (see the module doc).
  */
-export function dealerPolicy(request: PolicyRequest, security: Security, opts: { beacon?: boolean } = {}): string | null {
-  imagePolicy(request, security); // requireHttps, as for images
-  if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
-  if (!security.enableCors) return null;
-  // An opaque origin (sandboxed iframe, data: page) could be any site: it is on no allowed domain.
-  if (request.headers.origin === 'null' && restrictsDomains(security)) throw new Forbidden('Requests from an opaque origin (Origin: null) are refused for this dealer');
-  const header = request.headers.origin;
-  // A dealer's pages send few distinct Origin values: their answer is kept with the settings (no URL parsing per request).
-  let kept = header === undefined ? undefined : originAnswers.get(security);
-  const answer = kept?.get(header!) ?? originAnswer(callerOf(request.headers), security);
-  if (header !== undefined && !kept?.has(header)) {
-    if (!kept) originAnswers.set(security, (kept = new Map()));
-    if (kept.size < MAX_ORIGINS_KEPT) kept.set(header, answer);
+export class PublicPolicy {
+  /** servesLoopbackOnly(PUBLIC_ORIGIN): dealers' requireHttps does not apply. */
+  readonly loopbackOnly: boolean;
+  /**
+   * dealerPolicy's answers per Origin header value, per dealer settings object (a settings change
+   * is a new object, so a change is never answered from an old entry); at most MAX_ORIGINS_KEPT
+   * each. A dealer's pages send few distinct Origin values: no URL parsing per request.
+   */
+  private readonly originAnswers = new WeakMap<Security, Map<string, OriginAnswer>>();
+
+  /** @param publicOrigin PUBLIC_ORIGIN (config.publicOrigin), an absolute URL. */
+  constructor(publicOrigin: string) {
+    this.loopbackOnly = servesLoopbackOnly(publicOrigin);
   }
-  if (answer.refused) throw new Forbidden(answer.refused);
-  if (!answer.origin && opts.beacon && restrictsDomains(security)) throw new Forbidden('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
-  return answer.origin;
+
+  /**
+   * The dealer's settings applied to a request judged by its calling page (the beacon intake passes
+   * `beacon: true`; banner images are not judged by origin, see imagePolicy): refuses it when they
+   * forbid it, and returns the origin to answer CORS for (null: no CORS headers). While the dealer
+   * restricts domains (enableCors with allowedDomains), `Origin: null` (sandboxed iframes, data:
+   * pages) is refused, and a request (`beacon` false) with neither Origin nor Referer is let through:
+   * a page under `Referrer-Policy: no-referrer` (or a browser's privacy setting) sends no Referer.
+   * Beacons (`beacon` true) are stricter, because a forged beacon changes the dealer's numbers:
+   * `Origin: null` is always refused, and a beacon with neither Origin nor Referer is refused when
+   * the dealer restricts domains. Origin headers stop browsers, not scripts: any non-browser client
+   * can write them.
+   * @throws Forbidden naming the reason (HTTPS required, origin not allowed, opaque or missing origin).
+   */
+  dealerPolicy(request: PolicyRequest, security: Security, opts: { beacon?: boolean } = {}): string | null {
+    imagePolicy(request, security); // requireHttps, as for images
+    if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
+    if (!security.enableCors) return null;
+    // An opaque origin (sandboxed iframe, data: page) could be any site: it is on no allowed domain.
+    if (request.headers.origin === 'null' && restrictsDomains(security)) throw new Forbidden('Requests from an opaque origin (Origin: null) are refused for this dealer');
+    const header = request.headers.origin;
+    // A dealer's pages send few distinct Origin values: their answer is kept with the settings (no URL parsing per request).
+    let kept = header === undefined ? undefined : this.originAnswers.get(security);
+    const answer = kept?.get(header!) ?? originAnswer(callerOf(request.headers), security);
+    if (header !== undefined && !kept?.has(header)) {
+      if (!kept) this.originAnswers.set(security, (kept = new Map()));
+      if (kept.size < MAX_ORIGINS_KEPT) kept.set(header, answer);
+    }
+    if (answer.refused) throw new Forbidden(answer.refused);
+    if (!answer.origin && opts.beacon && restrictsDomains(security)) throw new Forbidden('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
+    return answer.origin;
+  }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The public endpoints' policy of this app (delivery/public-policy.ts). */
+    publicPolicy: PublicPolicy;
+  }
+}
+
+/** Plugin `public-policy`: decorates `app.publicPolicy` for the app's PUBLIC_ORIGIN. */
+export const publicPolicyPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('publicPolicy', new PublicPolicy(app.config.publicOrigin));
+  },
+  { name: 'public-policy' },
+);
 
 /**
  * What the allowed domains say of the calling page (its Origin or Referer; undefined or unparsable:
  * none usable): CORS for its origin, or the refusal. A page that is not on the web (a browser
  * extension, file:, data:, an app's android-app: referrer) is never on an allowed domain.
  */
-function originAnswer(caller: string | undefined, security: Security): { origin: string | null; refused?: string } {
+function originAnswer(caller: string | undefined, security: Security): OriginAnswer {
   let url: URL;
   try {
     if (caller === undefined) return { origin: null };
@@ -115,17 +156,6 @@ function originAnswer(caller: string | undefined, security: Security): { origin:
   const origin = web ? url.origin : `${url.protocol}//${url.host}`;
   if (!web || !hostAllowed(url.hostname, security.allowedDomains)) return { origin: null, refused: `Origin ${origin} is not an allowed domain for this dealer` };
   return { origin };
-}
-
-/** dealerPolicy's answers per Origin header value, per dealer settings object (a settings change is a new object); at most MAX_ORIGINS_KEPT each. */
-const originAnswers = new WeakMap<Security, Map<string, { origin: string | null; refused?: string }>>();
-const MAX_ORIGINS_KEPT = 64;
-
-/** dealerPolicy for a Fastify request: adds `Access-Control-Allow-Origin` and `Vary: Origin` for an allowed origin. @throws Forbidden as dealerPolicy. */
-export function applyDealerPolicy(request: FastifyRequest, reply: FastifyReply, security: Security, opts: { beacon?: boolean } = {}): void {
-  const loopbackOnly = servesLoopbackOnly(request.server.config.publicOrigin);
-  const origin = dealerPolicy({ headers: request.headers, protocol: request.protocol, loopbackOnly }, security, opts);
-  if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
 }
 
 /**
@@ -142,7 +172,7 @@ export function imagePolicy(request: Omit<PolicyRequest, 'headers'>, security: S
   }
 }
 
-/** imagePolicy for a Fastify request. @throws Forbidden as imagePolicy. */
+/** imagePolicy for a Fastify request (its app's PUBLIC_ORIGIN). @throws Forbidden as imagePolicy. */
 export function applyImagePolicy(request: FastifyRequest, security: Security): void {
-  imagePolicy({ protocol: request.protocol, loopbackOnly: servesLoopbackOnly(request.server.config.publicOrigin) }, security);
+  imagePolicy({ protocol: request.protocol, loopbackOnly: request.server.publicPolicy.loopbackOnly }, security);
 }

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { LRUCache } from 'lru-cache';
-import { bannerEncodings, cacheCounter } from '../observability/metrics';
+import type { AppMetrics } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
@@ -93,24 +93,16 @@ export interface DealerDelivery {
 
 /**
  * What the delivery functions work with: the app's database, its caches (delivery/caches.ts,
- * keyed by dealers.version, which the database raises on every delivery-affecting write) and its
- * clock (which assets are inside their promotion window). The Fastify app itself is one
- * (`app.db`, `app.caches`, `app.now`).
+ * keyed by dealers.version, which the database raises on every delivery-affecting write), its
+ * clock (which assets are inside their promotion window) and its metrics (cache hits and misses,
+ * encodings made). The Fastify app itself is one (`app.db`, `app.caches`, `app.now`, `app.metrics`).
  */
 export interface DeliveryContext {
   db: Db;
   caches: AppCaches;
   now: () => Date;
+  metrics: Pick<AppMetrics, 'lookups' | 'bannerEncodings'>;
 }
-
-/** Hit and miss counters of the delivery caches (dcb_cache_lookups_total). */
-const lookups = {
-  dealer: cacheCounter('dealer'),
-  assetKeys: cacheCounter('asset_keys'),
-  candidates: cacheCounter('candidates'),
-  choice: cacheCounter('choice'),
-  bytes: cacheCounter('bytes'),
-};
 
 /**
  * Per dealer and version, the model keys that have uploaded assets (active or not): the negative
@@ -118,15 +110,15 @@ const lookups = {
  * The version changes with every asset upload, change or deletion (database triggers, migration
  * 0007), so a new set is loaded (one query) after each change; concurrent first requests share the load.
  */
-function assetModelKeys({ db, caches }: DeliveryContext, dealer: DealerDelivery): Promise<Set<string>> {
+function assetModelKeys({ db, caches, metrics }: DeliveryContext, dealer: DealerDelivery): Promise<Set<string>> {
   const assetKeySets = caches.assetKeySets;
   const key = `${dealer.id}|${dealer.version}`;
   const hit = assetKeySets.get(key);
   if (hit) {
-    lookups.assetKeys.hit();
+    metrics.lookups.assetKeys.hit();
     return hit;
   }
-  lookups.assetKeys.miss();
+  metrics.lookups.assetKeys.miss();
   const load = db
     .selectDistinct({ modelKey: assets.modelKey })
     .from(assets)
@@ -146,12 +138,12 @@ function assetModelKeys({ db, caches }: DeliveryContext, dealer: DealerDelivery)
  * dealer's version number in every cache key keeps their image caches consistent.
  * @returns null for an unknown dealer (also cached, against id probing).
  */
-export async function findDeliveryDealer({ db, caches }: DeliveryContext, dealerId: string): Promise<DealerDelivery | null> {
+export async function findDeliveryDealer({ db, caches, metrics }: DeliveryContext, dealerId: string): Promise<DealerDelivery | null> {
   const status: LRUCache.Status<string, DealerEntry, Db> = {};
   const entry = await caches.fetchDealer(db, dealerId, status);
   // 'miss' ran a query; a current or stale copy, or a query another request is already running, did not.
-  if (status.fetch === 'miss') lookups.dealer.miss();
-  else lookups.dealer.hit();
+  if (status.fetch === 'miss') metrics.lookups.dealer.miss();
+  else metrics.lookups.dealer.hit();
   return entry?.value ?? null;
 }
 
@@ -283,7 +275,7 @@ export async function resolveBanner(
   if (!slot) throw new NotFound(NO_SUCH_MODEL);
   const hit = cachedChoice(ctx, dealer, slot, q, cdn);
   if (hit) return hit;
-  lookups.choice.miss();
+  ctx.metrics.lookups.choice.miss();
   const { planned, trim, now, expiresAt } = slot;
   const size = slotSize(q.type, q.variant, dealer.sizes);
   const cacheable = !trim || dealer.knownTrims.has(q.trim!.trim().toLowerCase()) || dealer.knownTrims.has(trim);
@@ -347,7 +339,7 @@ function slotKey(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: strin
 function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKey, q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number }, cdn: CdnProber, count = true): DeliveryChoice | undefined {
   const hit = ctx.caches.choices.get(slot.key);
   if (!hit || hit.dealer !== dealer) return undefined;
-  if (count) lookups.choice.hit();
+  if (count) ctx.metrics.lookups.choice.hit();
   return hit.source === 'asset' ? rotate(hit, q.r) : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
 }
 
@@ -365,9 +357,9 @@ export function hotDealer({ caches }: DeliveryContext, dealerId: string): Dealer
 /** A delivery cache a hot answer was made from. */
 export type HotLookup = 'dealer' | 'choice' | 'bytes';
 
-/** Counts a hot answer's cache hits in dcb_cache_lookups_total, as the route counts its own. */
-export function countHotHits(hits: HotLookup[]): void {
-  for (const hit of hits) lookups[hit].hit();
+/** Counts a hot answer's cache hits in the app's dcb_cache_lookups_total, as the route counts its own. */
+export function countHotHits({ metrics }: Pick<DeliveryContext, 'metrics'>, hits: HotLookup[]): void {
+  for (const hit of hits) metrics.lookups[hit].hit();
 }
 
 /**
@@ -419,15 +411,15 @@ export interface Candidate extends ChoosableAsset {
  * version and model key: one query per model with assets and version, whatever slot, variant or
  * trim is asked (a flood of unique trims costs no query either).
  */
-function assetCandidates({ db, caches }: DeliveryContext, dealer: DealerDelivery, key: string): Promise<Candidate[]> {
+function assetCandidates({ db, caches, metrics }: DeliveryContext, dealer: DealerDelivery, key: string): Promise<Candidate[]> {
   const candidateCache = caches.candidates;
   const cacheKey = `${dealer.id}|${dealer.version}|${key}`;
   const hit = candidateCache.get(cacheKey);
   if (hit) {
-    lookups.candidates.hit();
+    metrics.lookups.candidates.hit();
     return hit;
   }
-  lookups.candidates.miss();
+  metrics.lookups.candidates.miss();
   const load = db
     .select({
       id: assets.id,
@@ -490,17 +482,17 @@ export interface BannerBytes {
  * is not kept, so the next request tries again. Each encoding made counts in
  * dcb_banner_encodings_total. Resizing runs in the bounded image queue. @throws NotFound when the asset vanished.
  */
-export async function bannerBytes({ db, caches }: DeliveryContext, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
+export async function bannerBytes({ db, caches, metrics }: DeliveryContext, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
   const { key, format, box, logo } = bytesKey(caches, r, q);
   const hit = caches.bannerBytes.get(key);
   if (hit) {
-    lookups.bytes.hit();
+    metrics.lookups.bytes.hit();
     return hit;
   }
-  lookups.bytes.miss();
+  metrics.lookups.bytes.miss();
   let running = encodingsOf(caches).get(key);
   if (!running) {
-    running = encodeBytes(db, caches, key, r, q.type, format, box, logo);
+    running = encodeBytes({ db, caches, metrics }, key, r, q.type, format, box, logo);
     const pending = encodingsOf(caches);
     pending.set(key, running);
     // Settled: the bytes are in caches.bannerBytes (or the failure is forgotten); later misses start anew.
@@ -522,8 +514,7 @@ function encodingsOf(caches: AppCaches): Map<string, Promise<BannerBytes>> {
 
 /** Makes one banner encoding (bannerBytes' miss), caches it under `key` and counts it in dcb_banner_encodings_total. */
 async function encodeBytes(
-  db: Db,
-  caches: AppCaches,
+  { db, caches, metrics }: Pick<DeliveryContext, 'db' | 'caches' | 'metrics'>,
   key: string,
   r: DeliveryChoice,
   type: SlotType,
@@ -554,7 +545,7 @@ async function encodeBytes(
     if (!row) throw new NotFound('Asset not found');
     result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, box), 'delivery');
   }
-  bannerEncodings.inc({ format });
+  metrics.bannerEncodings.inc({ format });
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;
   const bytes: BannerBytes = { ...result, etag };
   // Text (SVG) is compressed once here; WebP, JPEG and PNG are already compressed.

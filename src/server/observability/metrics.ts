@@ -1,46 +1,42 @@
 /**
  * Prometheus metrics, with prom-client. Two registries:
  * - `processMetrics`: what belongs to the process, whatever app runs in it: Node's default metrics
- *   (event-loop lag, heap, GC, CPU), the delivery caches' hits and misses (module-level caches) and
- *   the image jobs' processing time (one image queue per process);
- * - one per app (`AppMetrics`): request durations per route, the event writer (buffer depth,
- *   batch write latency, events accepted, stored, refused and dead-lettered) and feed runs.
+ *   (event-loop lag, heap, GC, CPU) and the image jobs' processing time (one image queue per
+ *   process, assets/image-queue.ts). These are module-level on purpose: the heap, the event loop
+ *   and the libvips thread pool they measure exist once per process, however many apps run in it;
+ * - one per app (`AppMetrics`, decorated as `app.metrics` by `metricsPlugin`): request durations
+ *   per route, the delivery caches' hits and misses and the banner encodings (each app owns its
+ *   caches, delivery/caches.ts), the event writer (buffer depth, batch write latency, events
+ *   accepted, stored, refused and dead-lettered) and feed runs. Two apps in one process (tests
+ *   build several) never count into each other's.
  * `AppMetrics.text()` is the Prometheus text of both. In a cluster worker (WORKERS > 1) it is the
  * sum over every worker, gathered by the primary (prom-client's AggregatorRegistry, see
  * src/server/cluster.ts), so a scrape through the shared port sees the whole server.
  */
+import { randomUUID } from 'node:crypto';
 import cluster from 'node:cluster';
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { IngestorStats } from '../tracking/service';
 
-/** The registry of process-wide metrics (see module doc). */
+/** The registry of process-wide metrics (see module doc: per process by nature). */
 export const processMetrics = new Registry();
 
-/**
- * Lookups in the in-process caches, by cache and result (`hit` or `miss`): the hit ratio of a
- * cache is `rate(hit) / rate(hit + miss)`. Caches: `dealer` (delivery settings), `choice`
- * (banner choices), `candidates` (asset candidates), `bytes` (encoded banner bytes), `script`
- * (built embed scripts).
- */
-export const cacheLookups = new Counter({
-  name: 'dcb_cache_lookups_total',
-  help: 'Lookups in the in-process delivery caches, by cache and result (hit or miss)',
-  labelNames: ['cache', 'result'] as const,
-  registers: [processMetrics],
-});
-
-/** Counts one cache's lookups in cacheLookups (label children bound once, for the hot paths). */
+/** Counts one cache's lookups in AppMetrics.cacheLookups (label children bound once, for the hot paths). */
 export interface CacheCounter {
   hit(): void;
   miss(): void;
 }
 
-/** The hit and miss counters of cache `cache` (see cacheLookups). */
-export function cacheCounter(cache: string): CacheCounter {
-  const hit = cacheLookups.labels({ cache, result: 'hit' });
-  const miss = cacheLookups.labels({ cache, result: 'miss' });
-  return { hit: () => hit.inc(), miss: () => miss.inc() };
-}
+/**
+ * The in-process caches whose lookups are counted, by name in the code -> the `cache` label:
+ * delivery settings, the model keys with assets, asset candidates, banner choices, encoded banner
+ * bytes, built embed scripts.
+ */
+const CACHE_LABELS = { dealer: 'dealer', assetKeys: 'asset_keys', candidates: 'candidates', choice: 'choice', bytes: 'bytes', script: 'script' } as const;
+/** A cache counted in dcb_cache_lookups_total (see CACHE_LABELS). */
+export type CountedCache = keyof typeof CACHE_LABELS;
 
 /** Time sharp (libvips) jobs take in the image queue, by kind (`upload` inspection or `delivery` resizing), queue wait excluded. */
 export const imageJobSeconds = new Histogram({
@@ -52,18 +48,10 @@ export const imageJobSeconds = new Histogram({
 });
 
 /**
- * Banner encodings actually made by the delivery (bannerBytes in delivery/service.ts), by format:
- * `webp` or `orig` (an uploaded asset resized by sharp) and `svg` (a placeholder rendered). Requests
- * that arrive while the same encoding is running wait for it and count nothing, so after a restart
- * this grows by one per banner, format and size, whatever the concurrency.
+ * Whether Node's default metrics are collected. Per process by nature: collectDefaultMetrics
+ * measures the process (and throws when its metrics are registered twice in one registry), so the
+ * first app of a process starts it and the others share it.
  */
-export const bannerEncodings = new Counter({
-  name: 'dcb_banner_encodings_total',
-  help: 'Banner encodings made for delivery (resizes of uploaded assets, placeholder renders), by format',
-  labelNames: ['format'] as const,
-  registers: [processMetrics],
-});
-
 let defaultsCollected = false;
 
 /** Starts Node's default metrics (event-loop lag, heap, GC, CPU) on processMetrics, once per process. */
@@ -101,6 +89,22 @@ export class AppMetrics {
   readonly batchWriteSeconds: Histogram<'result'>;
   /** Inventory feed runs by result (`success`, `error`). */
   readonly feedRuns: Counter<'result'>;
+  /**
+   * Lookups in this app's caches, by cache and result (`hit` or `miss`): the hit ratio of a cache
+   * is `rate(hit) / rate(hit + miss)`. Caches: `dealer` (delivery settings), `asset_keys`,
+   * `candidates` (asset candidates), `choice` (banner choices), `bytes` (encoded banner bytes),
+   * `script` (built embed scripts).
+   */
+  readonly cacheLookups: Counter<'cache' | 'result'>;
+  /** cacheLookups' hit and miss counters per cache (see CACHE_LABELS). */
+  readonly lookups: Record<CountedCache, CacheCounter>;
+  /**
+   * Banner encodings actually made by the delivery (bannerBytes in delivery/service.ts), by format:
+   * `webp` or `orig` (an uploaded asset resized by sharp) and `svg` (a placeholder rendered). Requests
+   * that arrive while the same encoding is running wait for it and count nothing, so after a restart
+   * this grows by one per banner, format and size, whatever the concurrency.
+   */
+  readonly bannerEncodings: Counter<'format'>;
   /** Registries aggregated across cluster workers: this app's and the process's. */
   private readonly merged: Registry;
 
@@ -122,6 +126,24 @@ export class AppMetrics {
       registers,
     });
     this.feedRuns = new Counter({ name: 'dcb_feed_runs_total', help: 'Inventory feed runs by result (success or error)', labelNames: ['result'] as const, registers });
+    this.cacheLookups = new Counter({
+      name: 'dcb_cache_lookups_total',
+      help: 'Lookups in the in-process delivery caches, by cache and result (hit or miss)',
+      labelNames: ['cache', 'result'] as const,
+      registers,
+    });
+    const counter = (cache: string): CacheCounter => {
+      const hit = this.cacheLookups.labels({ cache, result: 'hit' });
+      const miss = this.cacheLookups.labels({ cache, result: 'miss' });
+      return { hit: () => hit.inc(), miss: () => miss.inc() };
+    };
+    this.lookups = Object.fromEntries(Object.entries(CACHE_LABELS).map(([name, label]) => [name, counter(label)])) as Record<CountedCache, CacheCounter>;
+    this.bannerEncodings = new Counter({
+      name: 'dcb_banner_encodings_total',
+      help: 'Banner encodings made for delivery (resizes of uploaded assets, placeholder renders), by format',
+      labelNames: ['format'] as const,
+      registers,
+    });
     const stats = () => this.sources.events();
     new Gauge({
       name: 'dcb_event_buffer_depth',
@@ -201,7 +223,8 @@ export class AppMetrics {
     });
     this.merged = Registry.merge([processMetrics, this.registry]);
     if (cluster.isWorker) {
-      // The primary asks each worker for its metrics (prom-client's IPC listener, set up by the constructor).
+      // The primary asks each worker for its metrics (prom-client's IPC listener, set up by the
+      // constructor). Per process by nature: a worker runs one app, whose registries it answers with.
       new AggregatorRegistry();
       AggregatorRegistry.setRegistries([this.merged]);
     }
@@ -218,22 +241,47 @@ export class AppMetrics {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Prometheus metrics of this app and process (observability/metrics.ts). */
+    metrics: AppMetrics;
+  }
+}
+
+/**
+ * Decorates `app.metrics` (plugin `metrics`, registered first: the others record into it). The
+ * gauges read the event writer (`app.events`) and the dealer change listener
+ * (`app.dealerListener`) when scraped, so those may be registered after it.
+ */
+export const metricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'metrics',
+      new AppMetrics({
+        events: () => app.events.stats(),
+        eventHighWater: () => app.events.highWater,
+        dealerListenerConnected: () => app.dealerListener?.connected ?? false,
+      }),
+    );
+  },
+  { name: 'metrics' },
+);
+
 /** IPC message types between a worker and the primary for cluster-wide metrics (cluster.ts answers them). */
 export const METRICS_IPC = { request: 'dcb:metrics-request', response: 'dcb:metrics-response' } as const;
 /** How long a worker waits for the primary's aggregated metrics. */
 const CLUSTER_METRICS_TIMEOUT_MS = 7000;
-
-let nextRequestId = 0;
 
 /**
  * Asks the cluster primary for the metrics of every worker (summed by prom-client's aggregators).
  * @throws Error when the primary does not answer within CLUSTER_METRICS_TIMEOUT_MS or reports an error.
  */
 function clusterMetricsText(): Promise<string> {
-  const id = ++nextRequestId;
+  // A fresh id per request (no counter to share): the worker's IPC channel carries every app's requests.
+  const id = randomUUID();
   return new Promise((resolve, reject) => {
     const onMessage = (message: unknown) => {
-      const m = message as { type?: string; id?: number; text?: string; error?: string };
+      const m = message as { type?: string; id?: string; text?: string; error?: string };
       if (m?.type !== METRICS_IPC.response || m.id !== id) return;
       done();
       if (m.error !== undefined) reject(new Error(m.error));

@@ -17,10 +17,6 @@ import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
-import { cacheCounter } from '../observability/metrics';
-
-/** Hit and miss counters of the built-script cache (dcb_cache_lookups_total). */
-const scriptLookups = cacheCounter('script');
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
 
@@ -66,6 +62,8 @@ export async function scriptRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   /** Built script bytes, their strong ETag and compressed copies per dealer version (LRU by size, delivery/caches.ts). */
   const scriptCache = app.caches.scripts;
+  /** Hit and miss counters of the built-script cache (dcb_cache_lookups_total). */
+  const scriptLookups = app.metrics.lookups.script;
 
   // /scripts/:file serves dc-banners-{id}.js; any other /scripts/* path is the SPA's script page.
   app.get(

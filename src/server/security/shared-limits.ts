@@ -15,8 +15,9 @@
  */
 import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
-import type { FastifyBaseLogger } from 'fastify';
-import type { FastifyRateLimitStore } from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 
 /** How long connecting to Redis may take at start-up and per reconnection attempt. */
 export const REDIS_CONNECT_TIMEOUT_MS = 2000;
@@ -160,3 +161,32 @@ export function fallbackRateLimitStore(redis: Redis, nameSpace: string, log: Fas
   };
   return { store, stop: () => health.stop() };
 }
+
+/** rateLimitsPlugin's options. */
+export interface RateLimitsOptions {
+  /** REDIS_URL: limits count in Redis across processes; absent = in this process's memory. */
+  redisUrl?: string;
+  /** REDIS_KEY_PREFIX: the counters live under `<prefix>rate-limit:`. */
+  keyPrefix: string;
+}
+
+/**
+ * Plugin `rate-limits`: registers @fastify/rate-limit (no global limit; checks in preHandler, so
+ * per-dealer limits can read the dealer id from a parsed tracking body) with the shared store
+ * when REDIS_URL is set (module doc), and on close stops the store's probe and quits Redis.
+ * `app.createRateLimit` and the routes' `config.rateLimit` then count there.
+ */
+export const rateLimitsPlugin = fp(
+  async (app: FastifyInstance, opts: RateLimitsOptions) => {
+    const redis = opts.redisUrl ? await openRateLimitRedis(opts.redisUrl, app.log) : null;
+    const shared = redis ? fallbackRateLimitStore(redis, `${opts.keyPrefix}rate-limit:`, app.log) : null;
+    if (redis) {
+      app.addHook('onClose', async () => {
+        shared?.stop();
+        await redis.quit().catch(() => redis.disconnect());
+      });
+    }
+    await app.register(rateLimit, { global: false, hook: 'preHandler', ...(shared ? { store: shared.store } : {}) });
+  },
+  { name: 'rate-limits' },
+);

@@ -25,22 +25,23 @@ import { bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 const ROUTE = '/api/analytics/track';
 /** The content types the route parses as beacon text (its text/plain parser). */
 const TEXT_PLAIN = /^text\/plain\s*(;|$)/i;
-/** Bodies read here and handed to Fastify, by request. */
-const replays = new WeakMap<IncomingMessage, Buffer>();
-
-/** The body the hot path read from `req` before handing it to Fastify, if it did (the route's preParsing hook). */
-export const replayedBody = (req: IncomingMessage): Buffer | undefined => replays.get(req);
-
 /** The beacon hot path of one app (app.ts puts it in front of Fastify). */
 export class BeaconHotPath implements HotPath {
   /** Beacons answered here since start (tests). */
   answered = 0;
+  /** Bodies read here and handed to Fastify, by request (gone with the request). */
+  private readonly replays = new WeakMap<IncomingMessage, Buffer>();
 
   /** @param handOver Fastify's request handler, for the beacons this path reads but does not answer */
   constructor(
     private readonly ctx: HotPathContext,
     private readonly handOver: (req: IncomingMessage, res: ServerResponse) => void,
   ) {}
+
+  /** The body this path read from `req` before handing it to Fastify, if it did (the route's preParsing hook). */
+  replayedBody(req: IncomingMessage): Buffer | undefined {
+    return this.replays.get(req);
+  }
 
   /** Takes the request when it is a beacon this path reads (see the module doc) and returns true; else false, having touched nothing. */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
@@ -70,7 +71,7 @@ export class BeaconHotPath implements HotPath {
     const found = parsed === undefined ? undefined : await this.dealer(bodyDealerId(parsed));
     const input = found ? trackBodySchema.safeParse(parsed) : undefined;
     if (!found || !input?.success) {
-      replays.set(req, body);
+      this.replays.set(req, body);
       this.handOver(req, res);
       return;
     }
@@ -91,7 +92,7 @@ export class BeaconHotPath implements HotPath {
     } catch (err) {
       status = this.ctx.sendError(res, err, headers); // the intake throws AppErrors only
     }
-    countHotHits(found.hot ? ['dealer'] : []);
+    countHotHits(app, found.hot ? ['dealer'] : []);
     this.ctx.answered(req, ROUTE, status, started, headers['x-request-id'] as string);
     this.answered += 1;
   }

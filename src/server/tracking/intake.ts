@@ -29,7 +29,6 @@ import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
 import { AppError, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS } from '../errors';
 import { creativeOf, slotChoice, type DealerDelivery } from '../delivery/service';
-import { dealerPolicy } from '../delivery/public-policy';
 import { countedModelKey } from '../../domain/slot-plan';
 import { leadIdHash } from './service';
 
@@ -129,7 +128,7 @@ export class BeaconIntake {
     await this.limit(this.perPageView, subject, b, true);
     const dealer = b.dealer;
     if (!dealer) throw new NotFound('Unknown dealer');
-    const origin = dealerPolicy(b, dealer.security, { beacon: true });
+    const origin = this.app.publicPolicy.dealerPolicy(b, dealer.security, { beacon: true });
     if (origin) {
       b.setHeader('access-control-allow-origin', origin);
       b.setHeader('vary', 'Origin');

@@ -14,7 +14,6 @@ import { trackBodySchema } from '../../domain/contracts/public';
 import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
 import { servesLoopbackOnly } from '../delivery/public-policy';
 import { beaconBody, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
-import { replayedBody } from './hot-path';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,7 +33,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       helmet: false, // a 204 beacon: helmet's page headers do not apply
       // A beacon the hot path read and handed over (tracking/hot-path.ts): its body again, as read.
       preParsing: (request, _reply, payload, done) => {
-        const body = replayedBody(request.raw);
+        const body = request.server.beaconHotPath.replayedBody(request.raw);
         done(null, body ? Readable.from([body]) : payload);
       },
       // text/plain beacons arrive as JSON text: parsed once here, before the body schema reads it,
