@@ -6,18 +6,30 @@
  * a cluster, migrating and hashing the demo passwords every time. A first start on an empty
  * directory is still proved where it matters: compiled-start, pglite-ownership and
  * `startServer(env, { fresh: true })`.
+ * It also decides once how the servers start (harness serverArgs): compiled from dist/ when the
+ * build stamp matches the sources present (as right after `npm run build` in `npm test`), else
+ * through tsx.
  * Returns the teardown that removes the directory.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../src/server/db/client';
 import { seedDemoData } from '../../src/server/db/seed';
+import { E2E_SERVER_ENTRY_ENV } from './harness';
 
 /** Environment variable naming the template data directory (inherited by the test workers). */
 export const E2E_DATA_TEMPLATE_ENV = 'DCB_E2E_DATA_TEMPLATE';
 
+/** scripts/build-stamp.mjs's answer to whether dist/ must be built before it can be run. */
+type BuildDecision = (root?: string) => { build: boolean; reason: string };
+
 export default async function setup(): Promise<() => void> {
+  const stamp = (await import(pathToFileURL(path.resolve('scripts/build-stamp.mjs')).href)) as { buildDecision: BuildDecision };
+  const decision = stamp.buildDecision();
+  process.env[E2E_SERVER_ENTRY_ENV] = decision.build ? 'tsx' : 'dist';
+  process.stdout.write(`e2e servers: ${decision.build ? `src/server/main.ts through tsx (${decision.reason})` : `dist/server/main.js (${decision.reason})`}\n`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-template-'));
   const database = await openDatabase({ dataDir: dir });
   try {
@@ -29,6 +41,7 @@ export default async function setup(): Promise<() => void> {
   process.env[E2E_DATA_TEMPLATE_ENV] = dir;
   return () => {
     delete process.env[E2E_DATA_TEMPLATE_ENV];
+    delete process.env[E2E_SERVER_ENTRY_ENV];
     rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,6 @@
 /**
- * End-to-end harness: starts the real server (`src/server/main.ts`, the same entry as `npm start`)
- * on a free port with a temporary PGlite directory and demo data, a fixture dealer website on
+ * End-to-end harness: starts the real server (`src/server/main.ts`, compiled as `npm start` runs
+ * it when dist/ is up to date: serverArgs) on a free port with a temporary PGlite directory and demo data, a fixture dealer website on
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,6 +46,20 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Environment variable naming how the tests start the server (global-setup.ts decides once per run). */
+export const E2E_SERVER_ENTRY_ENV = 'DCB_E2E_SERVER_ENTRY';
+
+/**
+ * The node arguments that start the product server: the compiled `dist/server/main.js` (what
+ * `npm start` runs) when global-setup.ts found dist/ built from exactly the sources present (the
+ * build stamp `npm start` itself trusts, scripts/build-stamp.mjs), else `src/server/main.ts`
+ * through tsx, so a test never runs a server older than the code under test. The compiled one is
+ * ready seconds sooner: no TypeScript to transform on each of the suite's server starts.
+ */
+export function serverArgs(): string[] {
+  return process.env[E2E_SERVER_ENTRY_ENV] === 'dist' ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+}
+
 /**
  * Starts the product server and waits until it answers. Its DATA_DIR starts as a copy of the run's
  * migrated and seeded template (global-setup.ts), or empty with `fresh` (or outside a run that built
@@ -57,7 +71,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
   const template = process.env.DCB_E2E_DATA_TEMPLATE;
   if (!opts.fresh && template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
   const origin = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     // No crash-loss back-pressure unless a test asks for it (crash-loss, workers): on a machine busy
     // with the rest of the suite a slow write would answer beacons 503 that tests count exactly.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, SEED_DEMO: 'true', LOG_LEVEL: 'warn', EVENT_MAX_UNSECURED_MS: '0', ...env },

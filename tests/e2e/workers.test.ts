@@ -17,7 +17,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { startServer, apiSignIn, freePort, saveFeedAndWatchRuns, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { serverArgs, startServer, apiSignIn, freePort, saveFeedAndWatchRuns, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { onOneConnection, pidOf, request } from './connections';
 import { parsePrometheus, sampleSum } from './prometheus';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -280,7 +280,7 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
 describe('WORKERS on PGlite', () => {
   it('refuses to start, naming DATABASE_URL', async () => {
     const { DATABASE_URL: _url, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...env, WORKERS: '2', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, serverArgs(), { env: { ...env, WORKERS: '2', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
