@@ -18,27 +18,19 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { freePort } from './harness';
+import { freePort, loadBuildStamp } from './harness';
 
 const ROOT = path.resolve('.');
 let copy: string;
 /** Set when the copy's build copies this checkout's dist/ (see the module doc). */
 let reusedBuild = false;
 
-/** What the test uses of scripts/build-stamp.mjs (plain JavaScript). */
-interface BuildStamp {
-  buildDecision(root?: string): { build: boolean; reason: string };
-  sourcesHash(root?: string): string;
-  readStamp(root?: string): { sources: string } | null;
-}
-
 /**
  * Makes the copy's `npm run build` copy this checkout's dist/ when that dist/ is up to date and
  * was built from the same build inputs as the copy holds; returns whether it did.
  */
 async function reuseCheckoutBuild(): Promise<boolean> {
-  const stamp = (await import(pathToFileURL(path.join(ROOT, 'scripts/build-stamp.mjs')).href)) as BuildStamp;
+  const stamp = await loadBuildStamp();
   if (stamp.buildDecision(ROOT).build || stamp.readStamp(ROOT)?.sources !== stamp.sourcesHash(copy)) return false;
   const pkgFile = path.join(copy, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts: Record<string, string> };

@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { multipartBody } from '../fixtures/images';
@@ -44,6 +45,21 @@ export interface RunningServer {
   process: ChildProcess;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** What the tests use of scripts/build-stamp.mjs, the check `npm start` trusts to skip a build. */
+export interface BuildStamp {
+  /** Whether dist/ under `root` must be built before it can run, and why. */
+  buildDecision(root?: string): { build: boolean; reason: string };
+  /** SHA-256 (hex) over every build input under `root`. */
+  sourcesHash(root?: string): string;
+  /** The stamp dist/ was built with, or null. */
+  readStamp(root?: string): { sources: string } | null;
+}
+
+/** scripts/build-stamp.mjs, loaded at run time (plain JavaScript without type declarations). */
+export async function loadBuildStamp(): Promise<BuildStamp> {
+  return (await import(pathToFileURL(path.resolve('scripts/build-stamp.mjs')).href)) as BuildStamp;
 }
 
 /** Environment variable naming how the tests start the server (global-setup.ts decides once per run). */
@@ -116,6 +132,38 @@ export async function apiSignIn(origin: string, email: string, password: string)
   const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}`);
   return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/**
+ * fetch, asked again after the Retry-After of each 503 (as the embed script does: the server
+ * shedding load while a busy machine lags its event loop, observability/health.ts, or the event
+ * writer pushing back), `attempts` tries in all; resolves with the last answer.
+ */
+export async function fetchUnlessShed(url: string, init?: RequestInit, attempts = 6): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || attempt >= attempts) return res;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+
+/**
+ * Switches a dealer's tracking limits off as the admin (per page view, and that times
+ * RATE_LIMIT_NAT_FACTOR per client IP), for tests whose thousands of beacons come from one address.
+ * @throws unless the settings are saved (200).
+ */
+export async function withoutTrackingLimits(origin: string, dealerId: string): Promise<void> {
+  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+  const read = await fetchUnlessShed(`${origin}/api/dealers/${dealerId}`, { headers: { cookie: admin } });
+  if (read.status !== 200) throw new Error(`reading dealer ${dealerId} answered ${read.status}: ${await read.text()}`);
+  const { dealer } = (await read.json()) as { dealer: { security: Record<string, unknown> } };
+  const saved = await fetchUnlessShed(`${origin}/api/admin/dealers/${dealerId}/settings`, {
+    method: 'PUT',
+    headers: { cookie: admin, 'content-type': 'application/json', origin },
+    body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
+  });
+  if (saved.status !== 200) throw new Error(`switching the tracking limits of ${dealerId} off answered ${saved.status}: ${await saved.text()}`);
 }
 
 export interface DealerSite {
