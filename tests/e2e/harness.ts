@@ -1,6 +1,6 @@
 /**
- * End-to-end harness: starts the real server (`src/server/main.ts`, the same entry as `npm start`)
- * on a free port with a temporary PGlite directory and demo data, a fixture dealer website on
+ * End-to-end harness: starts the real server (`src/server/main.ts`, compiled as `npm start` runs
+ * it when dist/ is up to date: serverArgs) on a free port with a temporary PGlite directory and demo data, a fixture dealer website on
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { multipartBody } from '../fixtures/images';
@@ -46,6 +47,35 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** What the tests use of scripts/build-stamp.mjs, the check `npm start` trusts to skip a build. */
+export interface BuildStamp {
+  /** Whether dist/ under `root` must be built before it can run, and why. */
+  buildDecision(root?: string): { build: boolean; reason: string };
+  /** SHA-256 (hex) over every build input under `root`. */
+  sourcesHash(root?: string): string;
+  /** The stamp dist/ was built with, or null. */
+  readStamp(root?: string): { sources: string } | null;
+}
+
+/** scripts/build-stamp.mjs, loaded at run time (plain JavaScript without type declarations). */
+export async function loadBuildStamp(): Promise<BuildStamp> {
+  return (await import(pathToFileURL(path.resolve('scripts/build-stamp.mjs')).href)) as BuildStamp;
+}
+
+/** Environment variable naming how the tests start the server (global-setup.ts decides once per run). */
+export const E2E_SERVER_ENTRY_ENV = 'DCB_E2E_SERVER_ENTRY';
+
+/**
+ * The node arguments that start the product server: the compiled `dist/server/main.js` (what
+ * `npm start` runs) when global-setup.ts found dist/ built from exactly the sources present (the
+ * build stamp `npm start` itself trusts, scripts/build-stamp.mjs), else `src/server/main.ts`
+ * through tsx, so a test never runs a server older than the code under test. The compiled one is
+ * ready seconds sooner: no TypeScript to transform on each of the suite's server starts.
+ */
+export function serverArgs(): string[] {
+  return process.env[E2E_SERVER_ENTRY_ENV] === 'dist' ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+}
+
 /**
  * Starts the product server and waits until it answers. Its DATA_DIR starts as a copy of the run's
  * migrated and seeded template (global-setup.ts), or empty with `fresh` (or outside a run that built
@@ -57,7 +87,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
   const template = process.env.DCB_E2E_DATA_TEMPLATE;
   if (!opts.fresh && template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
   const origin = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     // No crash-loss back-pressure unless a test asks for it (crash-loss, workers): on a machine busy
     // with the rest of the suite a slow write would answer beacons 503 that tests count exactly.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, SEED_DEMO: 'true', LOG_LEVEL: 'warn', EVENT_MAX_UNSECURED_MS: '0', ...env },
@@ -102,6 +132,38 @@ export async function apiSignIn(origin: string, email: string, password: string)
   const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}`);
   return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/**
+ * fetch, asked again after the Retry-After of each 503 (as the embed script does: the server
+ * shedding load while a busy machine lags its event loop, observability/health.ts, or the event
+ * writer pushing back), `attempts` tries in all; resolves with the last answer.
+ */
+export async function fetchUnlessShed(url: string, init?: RequestInit, attempts = 6): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || attempt >= attempts) return res;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+
+/**
+ * Switches a dealer's tracking limits off as the admin (per page view, and that times
+ * RATE_LIMIT_NAT_FACTOR per client IP), for tests whose thousands of beacons come from one address.
+ * @throws unless the settings are saved (200).
+ */
+export async function withoutTrackingLimits(origin: string, dealerId: string): Promise<void> {
+  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+  const read = await fetchUnlessShed(`${origin}/api/dealers/${dealerId}`, { headers: { cookie: admin } });
+  if (read.status !== 200) throw new Error(`reading dealer ${dealerId} answered ${read.status}: ${await read.text()}`);
+  const { dealer } = (await read.json()) as { dealer: { security: Record<string, unknown> } };
+  const saved = await fetchUnlessShed(`${origin}/api/admin/dealers/${dealerId}/settings`, {
+    method: 'PUT',
+    headers: { cookie: admin, 'content-type': 'application/json', origin },
+    body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
+  });
+  if (saved.status !== 200) throw new Error(`switching the tracking limits of ${dealerId} off answered ${saved.status}: ${await saved.text()}`);
 }
 
 export interface DealerSite {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
-import { apiSignIn, startServer, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { fetchUnlessShed, startServer, withoutTrackingLimits, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -31,24 +31,9 @@ function track(origin: string, body: string): Promise<number> {
  * while its oldest unwritten event is older than the crash-loss bound (a slow first write).
  */
 async function trackRetrying(origin: string, body: string): Promise<number> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
-    await res.arrayBuffer();
-    if (res.status !== 503 || attempt >= 20) return res.status;
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
-}
-
-/** Switches the demo dealer's tracking limits off (per page view, and × RATE_LIMIT_NAT_FACTOR per IP): these tests send thousands of beacons from one IP. */
-async function withoutRateLimit(origin: string): Promise<void> {
-  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
-  const dealer = (await (await fetch(`${origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
-  const res = await fetch(`${origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
-    method: 'PUT',
-    headers: { cookie: admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
-  });
-  expect(res.status).toBe(200);
+  const res = await fetchUnlessShed(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body }, 21);
+  await res.arrayBuffer();
+  return res.status;
 }
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -69,7 +54,7 @@ describe.each(drivers)('event ingestion on $name (real process)', ({ url }) => {
     const schema = `e2e_ing_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     if (url) schemas.push(schema);
     const server = await startServer(url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : {}, { keepData: true });
-    await withoutRateLimit(server.origin);
+    await withoutTrackingLimits(server.origin, DEMO_DEALER.id);
     const stored = async (model: string) => {
       const database = await openDatabase(url ? { databaseUrl: url, schemaName: schema } : { dataDir: server.dataDir });
       try {

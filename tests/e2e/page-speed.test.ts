@@ -6,15 +6,17 @@
  * extra on our script) and the mobile one (390x844, Slow 4G, 4x CPU, 300 ms extra):
  * - CLS 0.00 with and without the tag (layout-shift entries without recent input, whole load);
  * - the slots exist before the first contentful paint (the snippet ran during parsing), our script
- *   is fetched non-blocking, and no frame ever shows a raw shortcode; FCP with the tag within the
- *   machine's noise of the page without it;
+ *   is fetched non-blocking (so it cannot hold the first paint), and no frame ever shows a raw
+ *   shortcode;
  * - on the mxs page the header creative, now the LCP element, is requested by the snippet while the
- *   page parses (the mobile LCP regression: `npm run bench`; asserted here loosely);
+ *   page parses, before our script has arrived;
  * - a strict Content-Security-Policy (no 'unsafe-inline', the snippet allowed by its hash) blocks
  *   nothing of ours;
  * - when our script is blocked, or our server is down, the slots stay reserved: CLS 0, no raw text.
- * Timings are asserted loosely (the figures are medians on a shared machine; `npm run bench`
- * reports them); structure is asserted exactly.
+ * Structure is asserted exactly, on one paired load (with the tag, then the same page without it)
+ * per page and profile. The timings (FCP and LCP with and without the tag, their medians over many
+ * paired loads) are figures of `npm run bench` (docs/PERFORMANCE.md), not assertions here: on a
+ * shared machine a single load's timing is noise; the log shows this run's figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -40,6 +42,9 @@ const PAGES = [
   { provider: 'dealer-inspire', page: 'dealer-inspire-srp.html', path: '/new-vehicles/?_dFR%5Bmodel%5D%5B0%5D=Camry&_dFR%5Btype%5D%5B0%5D=New' },
   { provider: 'custom', page: 'custom-srp.html', path: '/inventory?model=Escape&type=new' },
 ] as const;
+
+/** Paired loads per page and profile: every load must show the structure, so one pair proves it (the bench takes medians). */
+const PAIRED_LOADS = 1;
 
 /** True when the handed-out snippet names the image endpoint, so it requests the header creative while the page parses. */
 const snippetStartsHeader = (info: ScriptInfo) => /"apiOrigin":/.test(info.scriptTag.split('</script>')[0]!);
@@ -90,9 +95,9 @@ function expectBanners(r: PageSpeed, profile: Profile) {
 }
 
 describe.each(PAGES)('$provider search page with the tag we hand out', ({ provider }) => {
-  it('desktop: CLS 0.00, slots made before the first paint, no raw shortcode in any frame, FCP as without the tag', async () => {
+  it('desktop: CLS 0.00, slots made before the first paint, no raw shortcode in any frame, our script non-blocking', async () => {
     const c = cases.get(provider)!;
-    const r = await comparePageSpeed(browser, c.withTag.origin + c.path, c.without.origin + c.path, c.info.scriptUrl, DESKTOP, 3, screenshotPath(`70-page-speed-${provider}-desktop`));
+    const r = await comparePageSpeed(browser, c.withTag.origin + c.path, c.without.origin + c.path, c.info.scriptUrl, DESKTOP, PAIRED_LOADS, screenshotPath(`70-page-speed-${provider}-desktop`));
     report(c, r);
     expect(r.clsWithout).toBeLessThan(0.005); // the fixture itself is stable
     expect(r.clsWith).toBeLessThan(0.005);
@@ -100,31 +105,28 @@ describe.each(PAGES)('$provider search page with the tag we hand out', ({ provid
     expect(r.rawFrames).toBe(0);
     expectBanners(r, DESKTOP);
     // The tag cannot hold the first paint: our script is fetched non-blocking (a blocking one would
-    // cost its 140 ms), and the snippet made the slots before the paint. The delta itself is noise
-    // on a shared machine (bench: within a frame on an idle one); this bound catches gross regressions.
+    // cost its 140 ms), and the snippet made the slots before the paint (bench: FCP within a frame
+    // of the page without the tag on an idle machine).
     expect(r.scriptNonBlocking).toBe(true);
-    expect(r.fcpDelta).toBeLessThan(250);
   });
 
-  it('mobile 390x844, Slow 4G, 4x CPU: CLS 0.00, slots before the first paint, no raw shortcode, FCP as without the tag', async () => {
+  it('mobile 390x844, Slow 4G, 4x CPU: CLS 0.00, slots before the first paint, no raw shortcode, our script non-blocking', async () => {
     const c = cases.get(provider)!;
-    const r = await comparePageSpeed(browser, c.withTag.origin + c.path, c.without.origin + c.path, c.info.scriptUrl, MOBILE, 3, screenshotPath(`71-page-speed-${provider}-mobile`));
+    const r = await comparePageSpeed(browser, c.withTag.origin + c.path, c.without.origin + c.path, c.info.scriptUrl, MOBILE, PAIRED_LOADS, screenshotPath(`71-page-speed-${provider}-mobile`));
     report(c, r);
     expect(r.clsWithout).toBeLessThan(0.005);
     expect(r.clsWith).toBeLessThan(0.005);
     expect(r.slotsBeforeFcp).toBe(true);
     expect(r.rawFrames).toBe(0);
     expectBanners(r, MOBILE);
-    expect(r.scriptNonBlocking).toBe(true);
-    expect(r.fcpDelta).toBeLessThan(500); // a blocking tag would cost its 300 ms plus a 562 ms round trip
+    expect(r.scriptNonBlocking).toBe(true); // a blocking tag would cost its 300 ms plus a 562 ms round trip
 
     if (provider === 'mxs') {
       // The page's LCP is a vehicle photo requested while it parses; the snippet requests the
-      // header creative (now the LCP element) at the same moment. The issue's target is < 150 ms
-      // (bench: +28 ms on an idle machine); this bound tolerates a busy one and still catches the
-      // header waiting for our script (+1,000 ms).
+      // header creative (now the LCP element) at the same moment, not after our script arrives
+      // (which cost the LCP +1,000 ms; bench: +28 ms on an idle machine, target < 150 ms).
       expect(snippetStartsHeader(c.info), 'the snippet configuration names the image endpoint (apiOrigin, dealerId, version)').toBe(true);
-      expect(r.lcpDelta).toBeLessThan(400);
+      expect(r.headerBeforeScript, 'header creative requested before our script arrived').toBe(r.loads);
     }
   });
 });

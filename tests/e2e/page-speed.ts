@@ -198,6 +198,8 @@ export interface LoadMetrics {
   scriptLoadedAt: number | null;
   /** Our script's renderBlockingStatus (resource timing): 'non-blocking' for an async script; null when it did not load. */
   scriptBlocking: string | null;
+  /** When the header slot's creative was first requested (resource timing startTime), or null when none was drawn. */
+  headerRequestedAt: number | null;
   /** Long tasks (> 50 ms) and the part of each spent in our code (its MutationObserver callbacks and script evaluation). */
   longTasks: Array<{ start: number; duration: number; ours: number }>;
   /** The longest single stretch of our code (one observer callback or the script's evaluation), ms. */
@@ -427,6 +429,10 @@ export async function measureLoad(browser: Browser, url: string, profile: Profil
         rawFrames: m.rawFrames,
         scriptLoadedAt: script?.responseEnd ?? null,
         scriptBlocking: (script as (PerformanceResourceTiming & { renderBlockingStatus?: string }) | undefined)?.renderBlockingStatus ?? null,
+        headerRequestedAt: (() => {
+          const src = document.querySelector<HTMLImageElement>('.dc-banner[data-dc-type="header"] img')?.currentSrc;
+          return src ? (performance.getEntriesByName(src)[0]?.startTime ?? null) : null;
+        })(),
         longTasks,
         longestOurs: Math.max(0, ...m.ours.map((o) => o.duration)),
         oursOver5: m.ours.filter((o) => o.duration >= 5),
@@ -480,6 +486,8 @@ export interface PageSpeed {
   fcpBeforeScript: number;
   /** Every load with the tag fetched our script as 'non-blocking' (resource timing's renderBlockingStatus). */
   scriptNonBlocking: boolean;
+  /** Loads with the tag whose header creative was requested before our script had arrived (by the snippet, while the page parsed). */
+  headerBeforeScript: number;
   runs: Array<{ with: LoadMetrics; without: LoadMetrics }>;
 }
 
@@ -513,6 +521,7 @@ export async function comparePageSpeed(browser: Browser, withTag: string, withou
     rawFrames: w.reduce((s, r) => s + r.rawFrames.length, 0),
     fcpBeforeScript: w.filter((r) => r.scriptLoadedAt !== null && r.fcp < r.scriptLoadedAt).length,
     scriptNonBlocking: w.every((r) => r.scriptBlocking === 'non-blocking'),
+    headerBeforeScript: w.filter((r) => r.headerRequestedAt !== null && r.scriptLoadedAt !== null && r.headerRequestedAt < r.scriptLoadedAt).length,
     runs,
   };
 }

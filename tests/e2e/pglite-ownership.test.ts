@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, u
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, apiSignIn, type RunningServer } from './harness';
+import { freePort, serverArgs, startServer, apiSignIn, type RunningServer } from './harness';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 import { mountTmpfs, unmountTmpfs } from '../fixtures/tmpfs';
 
@@ -37,7 +37,7 @@ async function start(env: Record<string, string>): Promise<RunningServer> {
 /** Runs a second server process the way the harness does and waits for it to exit. */
 async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: `http://localhost:${port}`, SEED_DEMO: 'true', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { serverArgs, startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 
@@ -138,7 +138,7 @@ describe.skipIf(!url)('the server on a PostgreSQL that comes and goes', () => {
 describe('start-up without PostgreSQL', () => {
   it('exits non-zero naming host, port and the refusal (never the password)', async () => {
     const { DATABASE_SCHEMA: _schema, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const child = spawn(process.execPath, serverArgs(), {
       env: { ...env, DATABASE_URL: 'postgres://postgres:s3cret@127.0.0.1:1/test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { startServer, type RunningServer, apiSignIn, DEALER_SITE_ORIGIN } from './harness';
+import { startServer, type RunningServer, withoutTrackingLimits, DEALER_SITE_ORIGIN } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -29,14 +29,7 @@ describe('graceful shutdown', () => {
     server = await startServer({ LOG_LEVEL: 'error' }, { keepData: true });
     origin = server.origin;
     // The demo dealer's tracking limits (100/min per page view, 20 × that per client IP) would refuse most of this load.
-    const cookie = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
-    const dealer = (await (await fetch(`${origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie } })).json()).dealer;
-    const off = await fetch(`${origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
-      method: 'PUT',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
-    });
-    expect(off.status).toBe(200);
+    await withoutTrackingLimits(origin, DEMO_DEALER.id);
   });
 
   it('stores every 204-acknowledged event, none twice, when stopped with SIGTERM mid-load', async () => {

@@ -17,7 +17,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { startServer, apiSignIn, freePort, saveFeedAndWatchRuns, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { serverArgs, startServer, apiSignIn, withoutTrackingLimits, freePort, saveFeedAndWatchRuns, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { onOneConnection, pidOf, request } from './connections';
 import { parsePrometheus, sampleSum } from './prometheus';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -184,14 +184,7 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
 
   it('replaces a worker killed with -9 under load by the standby at once, losing at most one window of acknowledged beacons', async () => {
     // Beacons from many addresses with the dealer's limits off: the load, not the limits, is measured.
-    const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
-    const dealer = (await (await fetch(`${server.origin}/api/dealers/${DEMO_DEALER.id}`, { headers: { cookie: admin } })).json()).dealer;
-    const saved = await fetch(`${server.origin}/api/admin/dealers/${DEMO_DEALER.id}/settings`, {
-      method: 'PUT',
-      headers: { cookie: admin, 'content-type': 'application/json' },
-      body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
-    });
-    expect(saved.status).toBe(200);
+    await withoutTrackingLimits(server.origin, DEMO_DEALER.id);
     const pids = async () => {
       const seen = new Set<number>();
       for (let i = 0; i < 10; i++) seen.add(pidOf(await request(server.origin, healthz)));
@@ -280,7 +273,7 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
 describe('WORKERS on PGlite', () => {
   it('refuses to start, naming DATABASE_URL', async () => {
     const { DATABASE_URL: _url, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...env, WORKERS: '2', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, serverArgs(), { env: { ...env, WORKERS: '2', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
