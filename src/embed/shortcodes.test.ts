@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assetUrl, mayHoldShortcode, maxWidth, SHORTCODE, shortcodeTypes, slotSize, variantFor } from './shortcodes';
+import { altText, assetUrl, isSlotType, mayHoldShortcode, maxWidth, planOf, SHORTCODE, shortcodeTypes, slotModel, slotSize, variantFor } from './shortcodes';
+import type { SlotSizes } from '../domain/embed-config';
 
 describe('embed helpers', () => {
   it('finds shortcodes with either quote style', () => {
@@ -18,13 +19,27 @@ describe('embed helpers', () => {
     expect(variantFor(768)).toBe('mobile');
     expect(variantFor(769)).toBe('desktop');
   });
-  it('sizes slots and caps widths', () => {
-    const sizes: Array<[number, number]> = [[1920, 300], [600, 500], [350, 564], [300, 250]];
+  it('sizes slots from the keyed size map and caps widths', () => {
+    const sizes: SlotSizes = {
+      header: [[1920, 300], [600, 500]],
+      primary: [[350, 564], [300, 250]],
+      upsell: [[400, 600], [320, 480]],
+    };
     expect(slotSize('header', 'desktop', sizes)).toEqual([1920, 300]);
     expect(slotSize('header', 'mobile', sizes)).toEqual([600, 500]);
-    expect(slotSize('upsell', 'desktop', sizes)).toEqual([350, 564]);
+    expect(slotSize('upsell', 'desktop', sizes)).toEqual([400, 600]);
     expect(slotSize('primary', 'mobile', sizes)).toEqual([300, 250]);
-    expect([maxWidth('header'), maxWidth('upsell')]).toEqual([1920, 350]);
+    expect([maxWidth('header'), maxWidth('primary'), maxWidth('upsell')]).toEqual([1920, 350, 350]);
+  });
+  it('knows the slot types of the registry only', () => {
+    expect(['header', 'primary', 'upsell', 'sidebar', 'Header', ''].map(isSlotType)).toEqual([true, true, true, false, false, false]);
+  });
+  it('names the model each slot shows and its alt text', () => {
+    const plan = planOf({ models: [['Civic', 1], ['Accord', -1]], aliases: { civicsedan: 0 } }, 'civic-sedan')!;
+    expect(plan).toEqual({ model: 'Civic', upsell: 'Accord' });
+    expect([slotModel(plan, 'header'), slotModel(plan, 'primary'), slotModel(plan, 'upsell')]).toEqual(['Civic', 'Civic', 'Accord']);
+    expect([altText('Civic', 'header'), altText('Accord', 'upsell')]).toEqual(['Civic offers', 'Accord special']);
+    expect(planOf({ models: [['Civic', 1], ['Accord', -1]], aliases: {} }, 'accord')).toBeNull();
   });
   it('builds the asset URL', () => {
     const c = { apiOrigin: 'https://api.example', dealerId: 'honda-of-demo', version: 7 };

@@ -1,18 +1,23 @@
 /** Pure helpers of the embed script (no DOM), unit-tested. Spec 01 §4, §7, §9. */
 import type { EmbedConfig } from '../domain/embed-config';
 import { modelKey } from '../domain/model-keys';
-import { HEADER_MAX_WIDTH_PX, INLINE_MAX_WIDTH_PX, MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
+import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
+import { SIZE_FAMILIES, SLOT_TYPES, SLOTS, VARIANTS, type SlotShows, type SlotType, type Variant } from '../domain/slots';
 
-export type Slot = 'header' | 'primary' | 'upsell';
+/** A slot type of the registry (slots.ts): what a shortcode's or slot element's type names. */
+export type Slot = SlotType;
 
 /**
- * Matches [dc-banner type="header"]: straight or curly quotes (WordPress's texturizer and word
- * processors write type=”primary”; any one non-word character counts as a quote), any case, any
- * spacing, quotes optional. Written `d[c]` so that the inline snippet's own source, which
- * is text in the page, never contains what it looks for (else every scan of the page would find it
- * and walk all its text).
+ * Matches [dc-banner type="header"] for each slot type of the registry: straight or curly quotes
+ * (WordPress's texturizer and word processors write type=”primary”; any one non-word character
+ * counts as a quote), any case, any spacing, quotes optional; an unknown type is left as written.
+ * Written `d[c]` so that the inline snippet's own source, which is text in the page, never
+ * contains what it looks for (else every scan of the page would find it and walk all its text).
  */
-export const SHORTCODE = /\[d[c]-banner\s+type\s*=\s*[^\w\s\]]?\s*(header|primary|upsell)\s*[^\w\s\]]?\s*\]/gi;
+export const SHORTCODE = new RegExp(`\\[d[c]-banner\\s+type\\s*=\\s*[^\\w\\s\\]]?\\s*(${SLOT_TYPES.join('|')})\\s*[^\\w\\s\\]]?\\s*\\]`, 'gi');
+
+/** True when `type` (lower case) is a slot type of the registry. */
+export const isSlotType = (type: string): type is Slot => (SLOT_TYPES as string[]).includes(type);
 
 /** True when a text may hold a shortcode (cheap test before the full match; `d[c]` as in SHORTCODE). */
 export const mayHoldShortcode = (text: string | null): boolean => !!text && /\[d[c]-banner/i.test(text);
@@ -23,19 +28,22 @@ export function shortcodeTypes(text: string): Slot[] {
 }
 
 /** 'mobile' at 768 px wide or less, else 'desktop'. */
-export function variantFor(windowWidth: number): 'desktop' | 'mobile' {
+export function variantFor(windowWidth: number): Variant {
   return windowWidth <= MOBILE_BREAKPOINT_PX ? 'mobile' : 'desktop';
 }
 
-/** Configured size of a slot, [width, height] pixels: header -> SRP header sizes, primary/upsell -> inline sizes. */
-export function slotSize(type: Slot, variant: 'desktop' | 'mobile', sizes: EmbedConfig['sizes']): [number, number] {
-  return sizes[(type === 'header' ? 0 : 2) + (variant === 'mobile' ? 1 : 0)]!;
+/** Configured size of a slot on a device, [width, height] pixels, from the configuration's keyed sizes. */
+export function slotSize(type: Slot, variant: Variant, sizes: EmbedConfig['sizes']): [number, number] {
+  return sizes[type][VARIANTS.indexOf(variant)]!;
 }
 
-/** Max CSS width of a slot: 1920 px for headers, 350 px for inline banners. */
+/** Max CSS width of a slot, its size family's (slots.ts): 1920 px for headers, 350 px for inline banners. */
 export function maxWidth(type: Slot): number {
-  return type === 'header' ? HEADER_MAX_WIDTH_PX : INLINE_MAX_WIDTH_PX;
+  return SIZE_FAMILIES[SLOTS[type].family].maxWidthPx;
 }
+
+/** The creative's alt text in a slot: the model, then the slot's word ('CR-V offers', 'Pilot special'). */
+export const altText = (model: string, type: Slot): string => `${model} ${SLOTS[type].altSuffix}`;
 
 /**
  * URL of the banner image for a slot: the page's model as the URL writes it (the server decides what
@@ -43,21 +51,25 @@ export function maxWidth(type: Slot): number {
  * gives new URLs, so no cache keeps the old choice), and the session's rotation bucket `r`
  * (slots.ts rotationBucket: which creative of a rotation shows).
  */
-export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: 'desktop' | 'mobile', trim: string | null | undefined, r: number): string {
+export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: Variant, trim: string | null | undefined, r: number): string {
   const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}&r=${r}`;
   return `${c.apiOrigin}/api/scripts/${encodeURIComponent(c.dealerId)}/asset?${q}`;
 }
 
 /**
- * The models the slots of a page model show, from the configuration's compact plan:
- * [header and primary model, upsell model] as display names; null when the page model maps to
- * nothing (its slots are hidden).
+ * The models the slots of a page model show, from the configuration's compact plan, as display
+ * names: `model` (the page's model) and `upsell` (its upsell target), a slot showing the one its
+ * registry entry names (slots.ts SLOTS `shows`); null when the page model maps to nothing (its
+ * slots are hidden).
  */
-export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: string): [string, string] | null {
+export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: string): Record<SlotShows, string> | null {
   const key = modelKey(pageModel);
   const i = Object.prototype.hasOwnProperty.call(c.aliases, key) ? c.aliases[key]! : c.models.findIndex(([name, up]) => up >= 0 && modelKey(name) === key);
   const entry = key ? c.models[i] : undefined;
   const upsell = entry ? c.models[entry[1]] : undefined;
-  return entry && upsell ? [entry[0], upsell[0]] : null;
+  return entry && upsell ? { model: entry[0], upsell: upsell[0] } : null;
 }
+
+/** The model a slot of `type` shows of a page's plan (planOf). */
+export const slotModel = (plan: Record<SlotShows, string>, type: Slot): string => plan[SLOTS[type].shows];
 

@@ -18,6 +18,7 @@ import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 import { cacheCounter } from '../observability/metrics';
+import { SLOT_TYPES } from '../../domain/slots';
 
 /** Hit and miss counters of the built-script cache (dcb_cache_lookups_total). */
 const scriptLookups = cacheCounter('script');
@@ -35,7 +36,7 @@ export function scriptInfo(origin: string, dealerId: string, snippet: string) {
     scriptUrl,
     scriptTag: `<script>${snippet}</script>\n<script src="${scriptUrl}" async></script>`,
     snippetHash: `'sha256-${createHash('sha256').update(snippet).digest('base64')}'`,
-    shortcodes: ['header', 'primary', 'upsell'].map((t) => `[dc-banner type="${t}"]`),
+    shortcodes: SLOT_TYPES.map((t) => `[dc-banner type="${t}"]`),
   };
 }
 
