@@ -50,9 +50,8 @@ export async function buildEmbed(): Promise<Record<string, { bytes: number; gzip
         minify: true,
         // Browsers of the last five years: optional chaining and ?? stay as written (smaller than lowered).
         target: 'es2020',
-        // The banner record's internal fields and the slot registry's (domain/slots.ts) get
-        // one-letter names (never JSON keys, never DOM names).
-        mangleProps: /^(el|view|counted|loaded|inView|observer|timer|img|family|shows|altSuffix|maxWidthPx|wide)$/,
+        // The banner record's internal fields get one-letter names (never JSON keys, never DOM names).
+        mangleProps: /^(el|view|counted|loaded|inView|observer|timer|img)$/,
         platform: 'browser',
         legalComments: 'none',
         plugins: [providerModule(provider)],

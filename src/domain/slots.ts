@@ -5,12 +5,15 @@
  * derive their slot lists, size keys, labels and defaults from here, so a new slot type is an
  * edit to these tables plus what is genuinely new about it.
  *
- * Two kinds of table, split by who downloads them:
- * - SLOTS and SIZE_FAMILIES are what the embed script needs (shortcode names, widths, alt text,
- *   which planned model a slot shows); they ship inside every dealer page, so they stay tiny.
- * - SLOT_TEXTS and SIZE_FAMILY_SETTINGS are for the server and the web app (labels, defaults,
- *   ranges, presets); the embed never imports them, so its bundle leaves them out.
- * Plain object literals only (no zod, no calls at module level except annotated pure ones).
+ * Two kinds of table:
+ * - SLOTS and SIZE_FAMILIES: what a slot is (its size family, which planned model it shows, its
+ *   max width on the page, its side of the ratio rule);
+ * - SLOT_TEXTS and SIZE_FAMILY_SETTINGS: what the screens show and the settings start from
+ *   (labels, defaults, ranges, presets).
+ * The embed script does not bundle these tables (its brotli budget of 3 KB has no room for them):
+ * it receives each dealer's sizes keyed by slot type in its configuration, and carries compact
+ * copies of the rest (src/embed/shortcodes.ts, index.ts) that src/embed/shortcodes.test.ts checks
+ * against this module. Plain object literals only (no zod).
  */
 
 /** Devices a slot has a size for, in the order every per-variant list uses. */
@@ -26,19 +29,18 @@ export type SlotShows = 'model' | 'upsell';
 /**
  * The slot types, in their default order (shortcode list, Preview, coverage, asset groups):
  * - family: whose configured sizes and max width the slot uses;
- * - shows: which model of the page's plan it shows;
- * - altSuffix: the word after the model in the creative's alt text ('CR-V offers').
+ * - shows: which model of the page's plan it shows.
  */
 export const SLOTS = {
-  header: { family: 'srpHeader', shows: 'model', altSuffix: 'offers' },
-  primary: { family: 'inline', shows: 'model', altSuffix: 'special' },
-  upsell: { family: 'inline', shows: 'upsell', altSuffix: 'special' },
-} as const satisfies Record<string, { family: SizeFamily; shows: SlotShows; altSuffix: string }>;
+  header: { family: 'srpHeader', shows: 'model' },
+  primary: { family: 'inline', shows: 'model' },
+  upsell: { family: 'inline', shows: 'upsell' },
+} as const satisfies Record<string, { family: SizeFamily; shows: SlotShows }>;
 
 export type SlotType = keyof typeof SLOTS;
 
 /** Slot types a shortcode can ask for, in default order (spec 01 §1, spec 02 §2 Script). */
-export const SLOT_TYPES = /* @__PURE__ */ Object.keys(SLOTS) as [SlotType, ...SlotType[]];
+export const SLOT_TYPES = Object.keys(SLOTS) as [SlotType, ...SlotType[]];
 
 /**
  * The size families: `maxWidthPx` is the slot's CSS max width on the page (spec 01 §9: header
@@ -64,7 +66,7 @@ export function slotSizeKey(slot: SlotType, variant: Variant): BannerSlot {
 }
 
 /** The four configured banner sizes, family by family, desktop before mobile (spec 02 §5). */
-export const BANNER_SLOTS = /* @__PURE__ */ (Object.keys(SIZE_FAMILIES) as SizeFamily[]).flatMap((f) => VARIANTS.map((v) => sizeKeyOf(f, v))) as [
+export const BANNER_SLOTS = (Object.keys(SIZE_FAMILIES) as SizeFamily[]).flatMap((f) => VARIANTS.map((v) => sizeKeyOf(f, v))) as [
   BannerSlot,
   ...BannerSlot[],
 ];
@@ -161,7 +163,7 @@ export const SIZE_FAMILY_SETTINGS = {
 export type UploadType = (typeof SIZE_FAMILY_SETTINGS)[SizeFamily]['uploadType'];
 
 /** The upload types in size family order (header first): ['header', 'primary']. */
-export const UPLOAD_TYPES = /* @__PURE__ */ Object.values(SIZE_FAMILY_SETTINGS).map((f) => f.uploadType) as [UploadType, ...UploadType[]];
+export const UPLOAD_TYPES = Object.values(SIZE_FAMILY_SETTINGS).map((f) => f.uploadType) as [UploadType, ...UploadType[]];
 
 /** The family and variant of a size key: 'srpHeaderMobile' -> ['srpHeader', 'mobile']. */
 export function familyOf(key: BannerSlot): [SizeFamily, Variant] {
@@ -186,7 +188,7 @@ export function perSlotType<T>(value: (slot: SlotType) => T): Record<SlotType, T
 }
 
 /** Every size key's label (bannerSizeLabel), for the settings forms and size lists. */
-export const BANNER_SIZE_LABELS: Readonly<Record<BannerSlot, string>> = /* @__PURE__ */ perSizeKey((_f, _v, key) => bannerSizeLabel(key));
+export const BANNER_SIZE_LABELS: Readonly<Record<BannerSlot, string>> = perSizeKey((_f, _v, key) => bannerSizeLabel(key));
 
 /** A slot type's badge colour (SLOT_TEXTS `color`), for asset lists. */
 export const slotColor = (type: SlotType): string => SLOT_TEXTS[type].color;

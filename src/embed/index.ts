@@ -30,7 +30,7 @@
  * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
-import { altText, assetUrl, isSlotType, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotModel, slotSize, type Slot } from './shortcodes';
+import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
 import { IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, viewportVariant, type MadeSlot } from './slots';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
@@ -192,7 +192,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     // The server's plan for the page's model; a model it does not know hides the slot.
     const plan = pageModel ? planOf(config, pageModel) : null;
     if (!pageModel || !plan) return hide(b);
-    const model = slotModel(plan, b.type);
+    const model = plan[b.type === 'upsell' ? 1 : 0];
     const key = modelKey(pageModel);
     const trim = url.searchParams.get(TRIM_PARAM)?.trim();
     const view = `${location.origin}${location.pathname}|${key}|${trim ?? ''}`;
@@ -214,7 +214,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     a.addEventListener('click', onClick);
     a.addEventListener('auxclick', onClick);
     const img = document.createElement('img');
-    img.alt = altText(model, b.type);
+    img.alt = `${model} ${b.type === 'header' ? 'offers' : 'special'}`;
     img.decoding = 'async';
     [img.width, img.height] = size;
     img.style.cssText = IMG_STYLE;
@@ -250,8 +250,8 @@ const LAST_CLICK_KEY = 'dcb_c';
 
   /** Makes a slot element a banner (once). */
   const bind = (el: MadeSlot) => {
-    const type = (el.getAttribute('data-dc-type') ?? '').toLowerCase();
-    if (bound.has(el) || !isSlotType(type)) return;
+    const type = (el.getAttribute('data-dc-type') ?? '').toLowerCase() as Slot;
+    if (bound.has(el) || !/^(header|primary|upsell)$/.test(type)) return;
     bound.add(el);
     // A slot made from a shortcode (by the snippet or here) goes when a framework removes its text
     // node; a dealer's own slot element is never removed.

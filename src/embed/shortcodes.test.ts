@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { altText, assetUrl, isSlotType, mayHoldShortcode, maxWidth, planOf, SHORTCODE, shortcodeTypes, slotModel, slotSize, variantFor } from './shortcodes';
+import { assetUrl, mayHoldShortcode, maxWidth, SHORTCODE, shortcodeTypes, slotSize, variantFor } from './shortcodes';
 import type { SlotSizes } from '../domain/embed-config';
+import { SIZE_FAMILIES, SLOT_TYPES, SLOTS } from '../domain/slots';
 
 describe('embed helpers', () => {
   it('finds shortcodes with either quote style', () => {
@@ -31,15 +32,13 @@ describe('embed helpers', () => {
     expect(slotSize('primary', 'mobile', sizes)).toEqual([300, 250]);
     expect([maxWidth('header'), maxWidth('primary'), maxWidth('upsell')]).toEqual([1920, 350, 350]);
   });
-  it('knows the slot types of the registry only', () => {
-    expect(['header', 'primary', 'upsell', 'sidebar', 'Header', ''].map(isSlotType)).toEqual([true, true, true, false, false, false]);
+  // The script's compact slot facts agree with the slot registry (domain/slots.ts).
+  it("finds a shortcode of every registry slot type, and of no other", () => {
+    const text = SLOT_TYPES.map((t) => `[dc-banner type="${t}"]`).join(' ') + ' [dc-banner type="sidebar"]';
+    expect(shortcodeTypes(text)).toEqual(SLOT_TYPES);
   });
-  it('names the model each slot shows and its alt text', () => {
-    const plan = planOf({ models: [['Civic', 1], ['Accord', -1]], aliases: { civicsedan: 0 } }, 'civic-sedan')!;
-    expect(plan).toEqual({ model: 'Civic', upsell: 'Accord' });
-    expect([slotModel(plan, 'header'), slotModel(plan, 'primary'), slotModel(plan, 'upsell')]).toEqual(['Civic', 'Civic', 'Accord']);
-    expect([altText('Civic', 'header'), altText('Accord', 'upsell')]).toEqual(['Civic offers', 'Accord special']);
-    expect(planOf({ models: [['Civic', 1], ['Accord', -1]], aliases: {} }, 'accord')).toBeNull();
+  it("caps each slot at its size family's max width", () => {
+    for (const t of SLOT_TYPES) expect(maxWidth(t), t).toBe(SIZE_FAMILIES[SLOTS[t].family].maxWidthPx);
   });
   it('builds the asset URL', () => {
     const c = { apiOrigin: 'https://api.example', dealerId: 'honda-of-demo', version: 7 };

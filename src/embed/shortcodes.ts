@@ -2,22 +2,25 @@
 import type { EmbedConfig } from '../domain/embed-config';
 import { modelKey } from '../domain/model-keys';
 import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
-import { SIZE_FAMILIES, SLOT_TYPES, SLOTS, VARIANTS, type SlotShows, type SlotType, type Variant } from '../domain/slots';
+import type { SlotType, Variant } from '../domain/slots';
 
-/** A slot type of the registry (slots.ts): what a shortcode's or slot element's type names. */
+/**
+ * A slot type of the registry (domain/slots.ts). The script carries its few facts about slot
+ * types (here: the shortcode pattern, max widths; in index.ts: which slot shows the upsell target,
+ * the alt text word, the slot element check) as compact expressions rather than the registry's
+ * tables: every byte ships to every dealer page, within a 3 KB brotli budget that the tables
+ * exceed. shortcodes.test.ts checks this module's against the registry.
+ */
 export type Slot = SlotType;
 
 /**
- * Matches [dc-banner type="header"] for each slot type of the registry: straight or curly quotes
- * (WordPress's texturizer and word processors write type=”primary”; any one non-word character
- * counts as a quote), any case, any spacing, quotes optional; an unknown type is left as written.
- * Written `d[c]` so that the inline snippet's own source, which is text in the page, never
- * contains what it looks for (else every scan of the page would find it and walk all its text).
+ * Matches [dc-banner type="header"]: straight or curly quotes (WordPress's texturizer and word
+ * processors write type=”primary”; any one non-word character counts as a quote), any case, any
+ * spacing, quotes optional. Written `d[c]` so that the inline snippet's own source, which
+ * is text in the page, never contains what it looks for (else every scan of the page would find it
+ * and walk all its text).
  */
-export const SHORTCODE = new RegExp(`\\[d[c]-banner\\s+type\\s*=\\s*[^\\w\\s\\]]?\\s*(${SLOT_TYPES.join('|')})\\s*[^\\w\\s\\]]?\\s*\\]`, 'gi');
-
-/** True when `type` (lower case) is a slot type of the registry. */
-export const isSlotType = (type: string): type is Slot => (SLOT_TYPES as string[]).includes(type);
+export const SHORTCODE = /\[d[c]-banner\s+type\s*=\s*[^\w\s\]]?\s*(header|primary|upsell)\s*[^\w\s\]]?\s*\]/gi;
 
 /** True when a text may hold a shortcode (cheap test before the full match; `d[c]` as in SHORTCODE). */
 export const mayHoldShortcode = (text: string | null): boolean => !!text && /\[d[c]-banner/i.test(text);
@@ -32,18 +35,15 @@ export function variantFor(windowWidth: number): Variant {
   return windowWidth <= MOBILE_BREAKPOINT_PX ? 'mobile' : 'desktop';
 }
 
-/** Configured size of a slot on a device, [width, height] pixels, from the configuration's keyed sizes. */
+/** Configured size of a slot on a device, [width, height] pixels, from the configuration's sizes keyed by slot type (desktop, mobile). */
 export function slotSize(type: Slot, variant: Variant, sizes: EmbedConfig['sizes']): [number, number] {
-  return sizes[type][VARIANTS.indexOf(variant)]!;
+  return sizes[type][variant === 'mobile' ? 1 : 0]!;
 }
 
-/** Max CSS width of a slot, its size family's (slots.ts): 1920 px for headers, 350 px for inline banners. */
+/** Max CSS width of a slot, its size family's (slots.ts SIZE_FAMILIES): 1920 px for headers, 350 px for inline banners. */
 export function maxWidth(type: Slot): number {
-  return SIZE_FAMILIES[SLOTS[type].family].maxWidthPx;
+  return type === 'header' ? 1920 : 350;
 }
-
-/** The creative's alt text in a slot: the model, then the slot's word ('CR-V offers', 'Pilot special'). */
-export const altText = (model: string, type: Slot): string => `${model} ${SLOTS[type].altSuffix}`;
 
 /**
  * URL of the banner image for a slot: the page's model as the URL writes it (the server decides what
@@ -57,19 +57,14 @@ export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'versio
 }
 
 /**
- * The models the slots of a page model show, from the configuration's compact plan, as display
- * names: `model` (the page's model) and `upsell` (its upsell target), a slot showing the one its
- * registry entry names (slots.ts SLOTS `shows`); null when the page model maps to nothing (its
- * slots are hidden).
+ * The models the slots of a page model show, from the configuration's compact plan:
+ * [header and primary model, upsell model] as display names; null when the page model maps to
+ * nothing (its slots are hidden).
  */
-export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: string): Record<SlotShows, string> | null {
+export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: string): [string, string] | null {
   const key = modelKey(pageModel);
   const i = Object.prototype.hasOwnProperty.call(c.aliases, key) ? c.aliases[key]! : c.models.findIndex(([name, up]) => up >= 0 && modelKey(name) === key);
   const entry = key ? c.models[i] : undefined;
   const upsell = entry ? c.models[entry[1]] : undefined;
-  return entry && upsell ? { model: entry[0], upsell: upsell[0] } : null;
+  return entry && upsell ? [entry[0], upsell[0]] : null;
 }
-
-/** The model a slot of `type` shows of a page's plan (planOf). */
-export const slotModel = (plan: Record<SlotShows, string>, type: Slot): string => plan[SLOTS[type].shows];
-

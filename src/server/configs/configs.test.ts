@@ -174,7 +174,7 @@ describe('inventory weights', () => {
       const slot = p.slots.find((s: { slot: string }) => s.slot === 'upsell');
       const img = await t.app.inject({ method: 'GET', url: `/api/scripts/${A}/asset?model=crv&type=upsell` });
       const config = embeddedConfig((await t.app.inject({ method: 'GET', url: `/scripts/dc-banners-${A}.js` })).body);
-      return { preview: slot.modelKey, image: img.headers['x-banner-model'], script: planOf(config, 'CR-V')!.upsell };
+      return { preview: slot.modelKey, image: img.headers['x-banner-model'], script: planOf(config, 'CR-V')![1] };
     };
     const weights = (await get(`${base}/configs`)).json().inventoryWeights as Record<string, number>;
     expect(await upsellOfCrv()).toEqual({ preview: 'pilot', image: 'pilot', script: 'Pilot' }); // the Honda rule cr-v -> pilot
