@@ -4,6 +4,7 @@
  */
 import type { BannerSize, BannerSizes, SlotType, Variant } from './schemas';
 import { WIDE_HEADER_RATIO } from './constants';
+import { SIZE_FAMILIES, slotSizeKey, SLOTS } from './slots';
 import { modelKey } from './model-keys';
 import { isLive, type Instant } from './schedule';
 
@@ -21,19 +22,16 @@ export interface ChoosableAsset {
 }
 
 /**
- * The configured size (pixels) of a slot on a device (spec 02 §4 step 3): header ->
- * srpHeaderDesktop / srpHeaderMobile; primary and upsell (inline slots) -> inlineDesktop / inlineMobile.
- * Returns the object held in `sizes` (not a copy).
+ * The configured size (pixels) of a slot on a device (spec 02 §4 step 3), its size family's
+ * (slots.ts): header -> srpHeaderDesktop / srpHeaderMobile; primary and upsell (inline slots) ->
+ * inlineDesktop / inlineMobile. Returns the object held in `sizes` (not a copy).
  */
 export function slotSize(slot: SlotType, variant: Variant, sizes: BannerSizes): BannerSize {
   return sizes[slotSizeKey(slot, variant)];
 }
 
-/** The banner type (size and fallback-list key) of a slot and device, see slotSize. */
-export function slotSizeKey(slot: SlotType, variant: Variant): keyof BannerSizes {
-  if (slot === 'header') return variant === 'mobile' ? 'srpHeaderMobile' : 'srpHeaderDesktop';
-  return variant === 'mobile' ? 'inlineMobile' : 'inlineDesktop';
-}
+/** The size and fallback-list key of a slot and device (slots.ts), see slotSize. */
+export { slotSizeKey };
 
 /**
  * The CDN auto-discovery URL of a slot (DECISIONS 14 b): the dealer's asset-storage base URL plus
@@ -87,7 +85,8 @@ export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLow
  * 1-2. only live assets (active and inside their promotion window at `q.now`, ms) with
  *      valid parsed metadata whose model has q.model's modelKey;
  * 3. the first whose dimensions equal slotSize(q.slot, q.variant, q.sizes) exactly;
- * 4. else for header the first with width/height > 2, for primary/upsell the first with ratio <= 2;
+ * 4. else the first on its size family's side of the ratio rule (slots.ts SIZE_FAMILIES `wide`):
+ *    for header the first with width/height > 2, for primary/upsell the first with ratio <= 2;
  * 5. else the first of the model;
  * 6. else null (the caller falls back: CDN, fallback asset, placeholder; DECISIONS 14).
  * For 'upsell' the caller passes the upsell target as q.model (spec 02 §4). Returns the element of
@@ -123,7 +122,7 @@ export function chooseRotation<A extends ChoosableAsset>(assets: A[], q: ChoiceQ
   const wide = (a: A) => a.dimensions.width > WIDE_HEADER_RATIO * a.dimensions.height;
   const chosen =
     mine.find((a) => a.dimensions.width === size.width && a.dimensions.height === size.height) ??
-    mine.find((a) => (q.slot === 'header' ? wide(a) : !wide(a))) ??
+    mine.find((a) => wide(a) === SIZE_FAMILIES[SLOTS[q.slot].family].wide) ??
     mine[0];
   if (!chosen) return [];
   const same = (a: A) =>

@@ -2,39 +2,34 @@
  * Every number and user-facing text of the spec that more than one place needs, named once.
  * Spec 01 §8-§9, spec 02 §8-§9, DECISIONS 12-13, 19, 22-23.
  */
+import { perSizeKey, SIZE_FAMILY_SETTINGS, type BannerSlot } from './slots';
 
-/** Default banner sizes in CSS pixels (spec 01 §9; inline mobile 350x564 per DECISIONS 23). */
-export const DEFAULT_BANNER_SIZES = {
-  srpHeaderDesktop: { width: 1920, height: 300 },
-  srpHeaderMobile: { width: 600, height: 500 },
-  inlineDesktop: { width: 350, height: 564 },
-  inlineMobile: { width: 350, height: 564 },
-} as const;
+/** A banner width/height in CSS pixels. */
+interface BannerSize {
+  width: number;
+  height: number;
+}
+/** The allowed inputs of a banner size, CSS pixels. */
+interface SizeRange {
+  width: { readonly min: number; readonly max: number };
+  height: { readonly min: number; readonly max: number };
+}
 
-/** Allowed ranges of the banner size inputs (spec 02 §5 Configuration). */
-export const BANNER_SIZE_RANGES = {
-  srpHeaderDesktop: { width: { min: 100, max: 3000 }, height: { min: 50, max: 1000 } },
-  srpHeaderMobile: { width: { min: 100, max: 1000 }, height: { min: 50, max: 1000 } },
-  inlineDesktop: { width: { min: 100, max: 1000 }, height: { min: 100, max: 1000 } },
-  inlineMobile: { width: { min: 100, max: 1000 }, height: { min: 100, max: 1000 } },
-} as const;
+/** Default banner sizes in CSS pixels by size key (spec 01 §9; inline mobile 350x564 per DECISIONS 23), from the slot registry. */
+export const DEFAULT_BANNER_SIZES: Readonly<Record<BannerSlot, Readonly<BannerSize>>> = perSizeKey((f, v) => SIZE_FAMILY_SETTINGS[f].defaults[v]);
 
-/** Banner size presets (spec 02 §9). */
-export const BANNER_SIZE_PRESETS = {
+/** Allowed ranges of the banner size inputs by size key (spec 02 §5 Configuration), from the slot registry. */
+export const BANNER_SIZE_RANGES: Readonly<Record<BannerSlot, SizeRange>> = perSizeKey((f, v) => SIZE_FAMILY_SETTINGS[f].ranges[v]);
+
+/** The names of the banner size presets (spec 02 §9): 'Standard' (the defaults) and each family's named presets. */
+export type BannerSizePreset = 'Standard' | keyof (typeof SIZE_FAMILY_SETTINGS)[keyof typeof SIZE_FAMILY_SETTINGS]['presets'];
+
+/** Banner size presets (spec 02 §9): preset name -> size key -> size, from the slot registry. */
+export const BANNER_SIZE_PRESETS: Readonly<Record<BannerSizePreset, Readonly<Record<BannerSlot, Readonly<BannerSize>>>>> = {
   Standard: DEFAULT_BANNER_SIZES,
-  Compact: {
-    srpHeaderDesktop: { width: 1200, height: 250 },
-    srpHeaderMobile: { width: 500, height: 400 },
-    inlineDesktop: { width: 300, height: 500 },
-    inlineMobile: { width: 300, height: 500 },
-  },
-  'Large/High-Res': {
-    srpHeaderDesktop: { width: 2560, height: 400 },
-    srpHeaderMobile: { width: 800, height: 600 },
-    inlineDesktop: { width: 400, height: 600 },
-    inlineMobile: { width: 400, height: 600 },
-  },
-} as const;
+  Compact: perSizeKey((f, v) => SIZE_FAMILY_SETTINGS[f].presets.Compact[v]),
+  'Large/High-Res': perSizeKey((f, v) => SIZE_FAMILY_SETTINGS[f].presets['Large/High-Res'][v]),
+};
 
 /** Max upload size per file, bytes (spec 01 §5, DECISIONS 13). */
 export const MAX_ASSET_BYTES = 2_097_152;

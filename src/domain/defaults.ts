@@ -21,6 +21,7 @@ import {
   FONT_CHOICES,
   MAX_REQUESTS_PER_MINUTE,
 } from './constants';
+import { BANNER_SLOTS, perSizeKey } from './slots';
 
 /** CDN base path of the default asset storage; the dealer id is appended (spec 01 §9). */
 export const DEFAULT_CDN_BASE = 'https://cdn.dc-banners.com/assets';
@@ -30,17 +31,9 @@ export const DEFAULT_NAMING_VARIABLES = ['year', 'model', 'trim', 'size', 'ext']
 /** Default (neutral) inventory weight on the 1..10 scale (spec 02 §9 'Reset to Neutral'). */
 export const DEFAULT_WEIGHT = 5;
 
-const SLOTS: BannerSlot[] = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'];
-
 /** A fresh, mutable copy of the default banner sizes. */
-function copySizes(): BannerSizes {
-  const s = DEFAULT_BANNER_SIZES;
-  return {
-    srpHeaderDesktop: { ...s.srpHeaderDesktop },
-    srpHeaderMobile: { ...s.srpHeaderMobile },
-    inlineDesktop: { ...s.inlineDesktop },
-    inlineMobile: { ...s.inlineMobile },
-  };
+export function copySizes(): BannerSizes {
+  return perSizeKey((_f, _v, key) => ({ ...DEFAULT_BANNER_SIZES[key] }));
 }
 
 /**
@@ -93,7 +86,7 @@ export function defaultNotifications(): Notifications {
 
 /** No fallback assets: an empty list for each of the four banner types (spec 01 §3). */
 export function emptyFallbackAssets(): FallbackAssets {
-  return { srpHeaderDesktop: [], srpHeaderMobile: [], inlineDesktop: [], inlineMobile: [] };
+  return perSizeKey(() => []);
 }
 
 /**
@@ -142,7 +135,7 @@ export function sizesWithFallback(
   input: Partial<Record<BannerSlot, { width?: unknown; height?: unknown } | null | undefined>>,
 ): BannerSizes {
   const out = copySizes();
-  for (const slot of SLOTS) {
+  for (const slot of BANNER_SLOTS) {
     const given = input[slot];
     out[slot] = {
       width: Math.round(numberOr(given?.width, DEFAULT_BANNER_SIZES[slot].width)),

@@ -4,12 +4,19 @@
  * A contract between server (server/scripts/service.ts) and embed (src/embed), so it lives in
  * domain, which both may import.
  */
+import type { SlotType } from './slots';
+
+/**
+ * Slot sizes keyed by slot type (slots.ts SLOTS): [width, height] CSS pixels per variant, in
+ * VARIANTS order (desktop, mobile). Keyed, so a new slot type adds a key, not a position.
+ */
+export type SlotSizes = Record<SlotType, Array<[number, number]>>;
 export interface EmbedConfig {
   dealerId: string;
   /** Origin of our API, e.g. "https://banners.example.com". */
   apiOrigin: string;
-  /** Slot sizes in pixels, [width, height]: SRP header desktop, SRP header mobile, inline desktop, inline mobile. */
-  sizes: Array<[number, number]>;
+  /** The dealer's configured size of each slot type (SlotSizes). */
+  sizes: SlotSizes;
   /** The dealer's version: part of every image URL, so a settings change never meets a cached image of the old choice. */
   version: number;
   /**
@@ -33,9 +40,7 @@ export interface EmbedConfig {
 /** The inline snippet's configuration (embed/snippet.ts), kept short: it is pasted into the dealer's pages. */
 export interface SnippetConfig {
   /** Slot sizes, as EmbedConfig.sizes. */
-  s: Array<[number, number]>;
-  /** The slot background (EmbedConfig.background): no longer read (the snippet's boxes stay transparent until the main script draws a creative). */
-  b?: string;
+  s: SlotSizes;
   /** Page model keys the dealer has, joined by '|' (the keys EmbedConfig's models and aliases resolve). */
   k: string;
   /**

@@ -5,6 +5,7 @@
  * from here and so does not download zod. schemas.ts builds its `z.enum` schemas from these arrays
  * and re-exports them, so server code keeps importing them from there.
  */
+import { SLOT_TYPES } from './slots';
 
 export const ROLES = ['admin', 'dealer-manager', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,22 +13,16 @@ export type Role = (typeof ROLES)[number];
 export const PROVIDERS = ['mxs', 'dealer-inspire', 'custom'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-/** Slot types a shortcode can ask for (spec 01 §1, spec 02 §2 Script). */
-export const SLOT_TYPES = ['header', 'primary', 'upsell'] as const;
+// Slot types, variants and size keys come from the slot registry (slots.ts).
+export { BANNER_SLOTS, SLOT_TYPES, VARIANTS, type BannerSlot } from './slots';
 
-/** Stored asset types (spec 02 §3 Asset). */
-export const ASSET_TYPES = ['header', 'primary', 'upsell'] as const;
-
-export const VARIANTS = ['desktop', 'mobile'] as const;
+/** Stored asset types (spec 02 §3 Asset): one per slot type. */
+export const ASSET_TYPES = SLOT_TYPES;
 
 export const TRACK_EVENTS = ['impression', 'click', 'conversion'] as const;
 
 /** Vehicle model categories of the manufacturer catalogue (spec 01 §3). */
 export const MODEL_CATEGORIES = ['sedan', 'hatchback', 'suv', 'truck', 'coupe', 'wagon'] as const;
-
-/** The four configured banner slots (spec 02 §5). */
-export const BANNER_SLOTS = ['srpHeaderDesktop', 'srpHeaderMobile', 'inlineDesktop', 'inlineMobile'] as const;
-export type BannerSlot = (typeof BANNER_SLOTS)[number];
 
 export const STORAGE_PROVIDERS = ['dc-banners', 'dealer', 'agency', 'custom'] as const;
 

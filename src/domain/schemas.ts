@@ -33,6 +33,7 @@ import {
   VARIANTS,
   type BannerSlot,
 } from './enums';
+import { perSizeKey } from './slots';
 
 // The value lists live in the zod-free enums.ts (screens that only list them do not download zod).
 export * from './enums';
@@ -142,12 +143,7 @@ function sizeInRange(slot: BannerSlot) {
 }
 
 /** The four configured banner sizes, each within the ranges of spec 02 §5 (a missing number: its default). */
-export const bannerSizesSchema = z.object({
-  srpHeaderDesktop: sizeInRange('srpHeaderDesktop'),
-  srpHeaderMobile: sizeInRange('srpHeaderMobile'),
-  inlineDesktop: sizeInRange('inlineDesktop'),
-  inlineMobile: sizeInRange('inlineMobile'),
-});
+export const bannerSizesSchema = z.object(perSizeKey((_f, _v, key) => sizeInRange(key)));
 export type BannerSizes = z.infer<typeof bannerSizesSchema>;
 
 
@@ -179,7 +175,6 @@ export const dealerConfigsSchema = z.object({
 });
 export type DealerConfigs = z.infer<typeof dealerConfigsSchema>;
 
-export const FALLBACK_TYPES = BANNER_SLOTS;
 export const fallbackAssetSchema = z.object({
   id: z.string().max(TEXT_LIMITS.id),
   name: z.string().max(TEXT_LIMITS.name),
@@ -191,12 +186,7 @@ export const fallbackAssetSchema = z.object({
   priority: z.number().int(),
 });
 export type FallbackAsset = z.infer<typeof fallbackAssetSchema>;
-export const fallbackAssetsSchema = z.object({
-  srpHeaderDesktop: z.array(fallbackAssetSchema),
-  srpHeaderMobile: z.array(fallbackAssetSchema),
-  inlineDesktop: z.array(fallbackAssetSchema),
-  inlineMobile: z.array(fallbackAssetSchema),
-});
+export const fallbackAssetsSchema = z.object(perSizeKey(() => z.array(fallbackAssetSchema)));
 export type FallbackAssets = z.infer<typeof fallbackAssetsSchema>;
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
@@ -356,7 +346,7 @@ export const MAX_MODEL_KEY = 64;
 /** Query of GET /api/scripts/:dealerId/asset (spec 01 §7, DECISIONS 14). */
 export const assetQuerySchema = z.object({
   model: z.string().max(100).default(''),
-  type: slotTypeSchema.default('header'),
+  type: slotTypeSchema.default(SLOT_TYPES[0]),
   variant: variantSchema.default('desktop'),
   trim: z.string().max(100).optional(),
   /** Device pixel ratio of the srcset candidate: 2 serves the slot size doubled (never enlarged past the original). */

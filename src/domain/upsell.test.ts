@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeUpsellRules, isHigherTrimRule, optimalUpsellRules, upsellTarget, type UpsellBreakdown } from './upsell';
+import { activeUpsellRules, isHigherTrimRule, optimalUpsellRules, type UpsellBreakdown } from './upsell';
 
 const b = (totalUnits: number, agedUnits: number, trims: Record<string, number>): UpsellBreakdown => ({ totalUnits, agedUnits, trims });
 
@@ -114,7 +114,6 @@ describe('optimalUpsellRules (spec 01 §9)', () => {
       ['constructor', '__proto__'],
     ]);
     expect(Object.getPrototypeOf(rules)).toBe(Object.prototype);
-    expect(upsellTarget('constructor', {})).toBe('constructor');
   });
 
   it('is empty for no inventory', () => {
@@ -146,17 +145,7 @@ describe('activeUpsellRules (spec 02 §2, §4)', () => {
   });
 });
 
-describe('upsellTarget and isHigherTrimRule', () => {
-  const rules = { civic: 'accord', 'cr-v': 'pilot', pilot: 'pilot' };
-
-  it('finds the target by model key, else returns the model', () => {
-    expect(upsellTarget('Civic', rules)).toBe('accord');
-    expect(upsellTarget('crv', rules)).toBe('pilot');
-    expect(upsellTarget('CR V', rules)).toBe('pilot');
-    expect(upsellTarget('odyssey', rules)).toBe('odyssey');
-    expect(upsellTarget('Odyssey', {})).toBe('Odyssey');
-  });
-
+describe('isHigherTrimRule', () => {
   it("labels same-model rules 'Higher Trim'", () => {
     expect(isHigherTrimRule('pilot', 'pilot')).toBe(true);
     expect(isHigherTrimRule('CR-V', 'crv')).toBe(true);

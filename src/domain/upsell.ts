@@ -126,14 +126,6 @@ export function activeUpsellRules(
   return Object.keys(src.dealerUpsellMap).length > 0 ? src.dealerUpsellMap : src.manufacturerRules;
 }
 
-/**
- * The model an upsell slot shows for `model` (spec 02 §4): the target of the first rule whose source
- * has the same modelKey, else `model` itself unchanged.
- */
-export function upsellTarget(model: string, rules: Record<string, string>): string {
-  return byModel(rules, model) ?? model;
-}
-
 /** True for a 'Higher Trim' rule: source and target are the same model by modelKey (spec 02 §2). */
 export function isHigherTrimRule(source: string, target: string): boolean {
   return modelKey(source) === modelKey(target);

@@ -251,7 +251,8 @@ const LAST_CLICK_KEY = 'dcb_c';
   /** Makes a slot element a banner (once). */
   const bind = (el: MadeSlot) => {
     const type = (el.getAttribute('data-dc-type') ?? '').toLowerCase() as Slot;
-    if (bound.has(el) || !/^(header|primary|upsell)$/.test(type)) return;
+    // A slot type is one the configuration sizes (the server's slot registry), own keys only.
+    if (bound.has(el) || !Object.prototype.hasOwnProperty.call(config.sizes, type)) return;
     bound.add(el);
     // A slot made from a shortcode (by the snippet or here) goes when a framework removes its text
     // node; a dealer's own slot element is never removed.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assetUrl, mayHoldShortcode, maxWidth, SHORTCODE, shortcodeTypes, slotSize, variantFor } from './shortcodes';
+import type { SlotSizes } from '../domain/embed-config';
+import { SIZE_FAMILIES, SLOT_TYPES, SLOTS } from '../domain/slots';
 
 describe('embed helpers', () => {
   it('finds shortcodes with either quote style', () => {
@@ -18,13 +20,25 @@ describe('embed helpers', () => {
     expect(variantFor(768)).toBe('mobile');
     expect(variantFor(769)).toBe('desktop');
   });
-  it('sizes slots and caps widths', () => {
-    const sizes: Array<[number, number]> = [[1920, 300], [600, 500], [350, 564], [300, 250]];
+  it('sizes slots from the keyed size map and caps widths', () => {
+    const sizes: SlotSizes = {
+      header: [[1920, 300], [600, 500]],
+      primary: [[350, 564], [300, 250]],
+      upsell: [[400, 600], [320, 480]],
+    };
     expect(slotSize('header', 'desktop', sizes)).toEqual([1920, 300]);
     expect(slotSize('header', 'mobile', sizes)).toEqual([600, 500]);
-    expect(slotSize('upsell', 'desktop', sizes)).toEqual([350, 564]);
+    expect(slotSize('upsell', 'desktop', sizes)).toEqual([400, 600]);
     expect(slotSize('primary', 'mobile', sizes)).toEqual([300, 250]);
-    expect([maxWidth('header'), maxWidth('upsell')]).toEqual([1920, 350]);
+    expect([maxWidth('header'), maxWidth('primary'), maxWidth('upsell')]).toEqual([1920, 350, 350]);
+  });
+  // The script's compact slot facts agree with the slot registry (domain/slots.ts).
+  it("finds a shortcode of every registry slot type, and of no other", () => {
+    const text = SLOT_TYPES.map((t) => `[dc-banner type="${t}"]`).join(' ') + ' [dc-banner type="sidebar"]';
+    expect(shortcodeTypes(text)).toEqual(SLOT_TYPES);
+  });
+  it("caps each slot at its size family's max width", () => {
+    for (const t of SLOT_TYPES) expect(maxWidth(t), t).toBe(SIZE_FAMILIES[SLOTS[t].family].maxWidthPx);
   });
   it('builds the asset URL', () => {
     const c = { apiOrigin: 'https://api.example', dealerId: 'honda-of-demo', version: 7 };

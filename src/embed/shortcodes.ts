@@ -1,9 +1,17 @@
 /** Pure helpers of the embed script (no DOM), unit-tested. Spec 01 §4, §7, §9. */
 import type { EmbedConfig } from '../domain/embed-config';
 import { modelKey } from '../domain/model-keys';
-import { HEADER_MAX_WIDTH_PX, INLINE_MAX_WIDTH_PX, MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
+import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
+import type { SlotType, Variant } from '../domain/slots';
 
-export type Slot = 'header' | 'primary' | 'upsell';
+/**
+ * A slot type of the registry (domain/slots.ts). The script carries its few facts about slot
+ * types (here: the shortcode pattern, max widths; in index.ts: which slot shows the upsell target,
+ * the alt text word, the slot element check) as compact expressions rather than the registry's
+ * tables: every byte ships to every dealer page, within a 3 KB brotli budget that the tables
+ * exceed. shortcodes.test.ts checks this module's against the registry.
+ */
+export type Slot = SlotType;
 
 /**
  * Matches [dc-banner type="header"]: straight or curly quotes (WordPress's texturizer and word
@@ -23,18 +31,18 @@ export function shortcodeTypes(text: string): Slot[] {
 }
 
 /** 'mobile' at 768 px wide or less, else 'desktop'. */
-export function variantFor(windowWidth: number): 'desktop' | 'mobile' {
+export function variantFor(windowWidth: number): Variant {
   return windowWidth <= MOBILE_BREAKPOINT_PX ? 'mobile' : 'desktop';
 }
 
-/** Configured size of a slot, [width, height] pixels: header -> SRP header sizes, primary/upsell -> inline sizes. */
-export function slotSize(type: Slot, variant: 'desktop' | 'mobile', sizes: EmbedConfig['sizes']): [number, number] {
-  return sizes[(type === 'header' ? 0 : 2) + (variant === 'mobile' ? 1 : 0)]!;
+/** Configured size of a slot on a device, [width, height] pixels, from the configuration's sizes keyed by slot type (desktop, mobile). */
+export function slotSize(type: Slot, variant: Variant, sizes: EmbedConfig['sizes']): [number, number] {
+  return sizes[type][variant === 'mobile' ? 1 : 0]!;
 }
 
-/** Max CSS width of a slot: 1920 px for headers, 350 px for inline banners. */
+/** Max CSS width of a slot, its size family's (slots.ts SIZE_FAMILIES): 1920 px for headers, 350 px for inline banners. */
 export function maxWidth(type: Slot): number {
-  return type === 'header' ? HEADER_MAX_WIDTH_PX : INLINE_MAX_WIDTH_PX;
+  return type === 'header' ? 1920 : 350;
 }
 
 /**
@@ -43,7 +51,7 @@ export function maxWidth(type: Slot): number {
  * gives new URLs, so no cache keeps the old choice), and the session's rotation bucket `r`
  * (slots.ts rotationBucket: which creative of a rotation shows).
  */
-export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: 'desktop' | 'mobile', trim: string | null | undefined, r: number): string {
+export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: Variant, trim: string | null | undefined, r: number): string {
   const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}&r=${r}`;
   return `${c.apiOrigin}/api/scripts/${encodeURIComponent(c.dealerId)}/asset?${q}`;
 }
@@ -60,4 +68,3 @@ export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: st
   const upsell = entry ? c.models[entry[1]] : undefined;
   return entry && upsell ? [entry[0], upsell[0]] : null;
 }
-

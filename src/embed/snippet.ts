@@ -22,6 +22,7 @@
  */
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
+import type { Variant } from '../domain/slots';
 import { addedRoots, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, viewportVariant } from './slots';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
@@ -35,7 +36,7 @@ try {
     return model && c.k.split('|').includes(modelKey(model)) ? model : undefined;
   };
   /** The header creative's URL for this page at `variant`, as the main script will ask for it; undefined without the endpoint or a model. */
-  const headerSrc = (variant: 'desktop' | 'mobile') => {
+  const headerSrc = (variant: Variant) => {
     const url = new URL(location.href);
     const model = modelOf(url);
     return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim(), rotationBucket(optedOut())) : undefined;

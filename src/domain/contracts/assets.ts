@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { assetSchema } from '../schemas';
 import { isWindowText, WINDOW_FORMAT_MESSAGE } from '../schedule';
+import { UPLOAD_TYPES } from '../slots';
 
 /** `:dealerId/assets/:assetId`: a malformed asset id is simply not found (404). */
 export const assetParams = z.object({ dealerId: z.string(), assetId: z.uuid({ error: 'Asset not found' }) });
@@ -84,7 +85,7 @@ export const cleanupGroupSchema = z.object({
   model: z.string(),
   modelKey: z.string(),
   trim: z.string(),
-  slot: z.enum(['header', 'primary']),
+  slot: z.enum(UPLOAD_TYPES),
   size: z.string(),
   keep: cleanupAssetSchema,
   remove: z.array(cleanupAssetSchema),

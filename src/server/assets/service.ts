@@ -21,6 +21,7 @@ import {
 } from '../../domain/constants';
 import { validateAssetFilename, fileExtension } from '../../domain/filename';
 import { bannerTypeFromDimensions } from '../../domain/banner-type';
+import { UPLOAD_TYPES } from '../../domain/slots';
 import { modelKey } from '../../domain/model-keys';
 import { trimKey } from '../../domain/asset-choice';
 import { instantMs, isLive, parseWindowInput, scheduleStatus, WINDOW_FORMAT_MESSAGE, WINDOW_ORDER_MESSAGE } from '../../domain/schedule';
@@ -457,7 +458,7 @@ function buildPlan(rows: AssetRow[], ctx: PlanContext, now: Date): CleanupPlan {
     (a, b) =>
       a.model.localeCompare(b.model) ||
       a.trim.localeCompare(b.trim) ||
-      (a.slot === b.slot ? 0 : a.slot === 'header' ? -1 : 1) ||
+      UPLOAD_TYPES.indexOf(a.slot) - UPLOAD_TYPES.indexOf(b.slot) ||
       pixels(b.size)[0] - pixels(a.size)[0] ||
       pixels(b.size)[1] - pixels(a.size)[1],
   );

@@ -14,8 +14,9 @@ import {
   type DealerConfigs,
   type Variant,
 } from '../../domain/schemas';
-import { defaultDealerConfigs, weightLabel } from '../../domain/defaults';
-import { DEFAULT_BANNER_SIZES, TEXT } from '../../domain/constants';
+import { copySizes, defaultDealerConfigs, weightLabel } from '../../domain/defaults';
+import { TEXT } from '../../domain/constants';
+import { SLOT_TYPES, SLOTS } from '../../domain/slots';
 import { activeUpsellRules } from '../../domain/upsell';
 import { trendPercent } from '../../domain/metrics';
 import { previousWindow, spanWindow } from '../../domain/periods';
@@ -111,18 +112,12 @@ export async function manufacturerDefaults(db: Db, dealerId: string): Promise<Om
     { defaultModelMappings: row.defaultModelMappings, defaultUpsellRules: row.defaultUpsellRules, defaultTrimPatterns: row.defaultTrimPatterns },
     row.configs.providerConfig.type,
   );
-  const s = DEFAULT_BANNER_SIZES;
   return {
     modelMap: d.modelMap,
     upsellMap: d.upsellMap,
     trimPatterns: d.trimPatterns,
     inventoryWeights: d.inventoryWeights,
-    bannerSizes: {
-      srpHeaderDesktop: { ...s.srpHeaderDesktop },
-      srpHeaderMobile: { ...s.srpHeaderMobile },
-      inlineDesktop: { ...s.inlineDesktop },
-      inlineMobile: { ...s.inlineMobile },
-    },
+    bannerSizes: copySizes(),
   };
 }
 
@@ -183,7 +178,7 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  */
 export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
   const out: PreviewSlot[] = [];
-  for (const slot of ['header', 'primary', 'upsell'] as const) {
+  for (const slot of SLOT_TYPES) {
     const r = await resolveBanner(ctx, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim }, cdn);
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
@@ -203,7 +198,7 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
       height: r.height,
       imageUrl: url(params),
       // The upsell choice explained: the candidates weighed, best first, with their weights.
-      ...(slot === 'upsell' && {
+      ...(SLOTS[slot].shows === 'upsell' && {
         candidates: (r.dealer.plans.get(modelKey(q.model))?.candidates ?? []).map((c) => ({ model: c.model.displayName, weight: c.weight, label: weightLabel(c.weight), rule: c.rule })),
       }),
     });

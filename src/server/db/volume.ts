@@ -28,6 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { like, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { dealerRollupTotals, dealers, eventRollupsHourly, manufacturers } from './schema';
+import { SLOT_TYPES, SLOTS, type SlotType } from '../../domain/slots';
 import { withRollup } from '../tracking/service';
 import { ensureEventPartitions } from '../maintenance/partitions';
 import { createDealer, deleteDealer } from '../admin/dealers';
@@ -42,10 +43,18 @@ export const VOLUME_DEALER_PREFIX = 'volume-';
 export const DEALER_SKEW = 0.9;
 /** Page views generated per SQL statement (one transaction each, one progress line each). */
 export const CHUNK_PAGE_VIEWS = 50_000;
-/** Share of page views that show each slot, in SLOT_TYPES order; their sum is the impressions per page view. */
-const SLOT_SHARES = { header: 0.9, primary: 0.6, upsell: 0.5 } as const;
+/** Share of page views that show each slot type; their sum is the impressions per page view. */
+const SLOT_SHARES: Record<SlotType, number> = { header: 0.9, primary: 0.6, upsell: 0.5 };
 /** Events per page view on average: the impressions, plus about 1.3 % clicks and a few conversions. */
-const EVENTS_PER_PAGE_VIEW = (SLOT_SHARES.header + SLOT_SHARES.primary + SLOT_SHARES.upsell) * 1.014;
+const EVENTS_PER_PAGE_VIEW = Object.values(SLOT_SHARES).reduce((a, b) => a + b, 0) * 1.014;
+/**
+ * The slot rows of a page view, as SQL (constants of the slot registry only): one random draw per
+ * slot type, and the VALUES list (n, slot, share) whose n-th draw decides whether slot n shows.
+ */
+const SLOT_DRAWS = sql.raw(`ARRAY[${SLOT_TYPES.map(() => 'random()').join(', ')}]`);
+const SLOT_ROWS = sql.raw(SLOT_TYPES.map((t, i) => `(${i + 1}, '${t}', ${SLOT_SHARES[t]}::float8)`).join(', '));
+/** The slot types that show the page's upsell target, as an SQL list. */
+const UPSELL_SLOTS = sql.raw(SLOT_TYPES.filter((t) => SLOTS[t].shows === 'upsell').map((t) => `'${t}'`).join(', ') || 'NULL');
 
 export interface VolumeOptions {
   /** Dealers to create (>= 1). */
@@ -226,7 +235,7 @@ async function insertGeneratedEvents(
     pv AS MATERIALIZED (
       SELECT s.dealer_id, s.url, s.ctr, s.conv, ${pageViewPrefix(run)} || g.i AS page_view,
         m.models[1 + floor(cardinality(m.models) * power(random(), 2))::int] AS model, m.models,
-        ARRAY[random(), random(), random()] AS draws,
+        ${SLOT_DRAWS} AS draws,
         CASE WHEN t.at > ${nowSql} THEN t.at - interval '1 day' ELSE t.at END AS at
       FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
         AS s(dealer_id text, url text, models text, ctr float8, conv float8, lo int, hi int)
@@ -241,10 +250,10 @@ async function insertGeneratedEvents(
     ),
     imp AS MATERIALIZED (
       SELECT pv.dealer_id, st.slot AS slot_type,
-        CASE WHEN st.slot = 'upsell' THEN pv.models[1 + floor(cardinality(pv.models) * random())::int] ELSE pv.model END AS model,
+        CASE WHEN st.slot IN (${UPSELL_SLOTS}) THEN pv.models[1 + floor(cardinality(pv.models) * random())::int] ELSE pv.model END AS model,
         pv.url || '?model=' || pv.model AS url, pv.at, pv.page_view, pv.ctr, pv.conv,
         (ARRAY['cdn', 'cdn', 'cdn', 'fallback', 'placeholder'])[1 + floor(5 * random())::int] AS creative
-      FROM pv CROSS JOIN LATERAL (VALUES (1, 'header', ${SLOT_SHARES.header}::float8), (2, 'primary', ${SLOT_SHARES.primary}::float8), (3, 'upsell', ${SLOT_SHARES.upsell}::float8)) AS st(n, slot, share)
+      FROM pv CROSS JOIN LATERAL (VALUES ${SLOT_ROWS}) AS st(n, slot, share)
       -- The page view's own draw per slot (a random() here could be evaluated once for the VALUES list).
       WHERE pv.draws[st.n] < st.share
     ),

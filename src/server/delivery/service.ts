@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
 import type { AssetQuery, AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
+import { SLOTS } from '../../domain/slots';
 import { cdnAssetUrl, chooseRotation, type ChoosableAsset, pickFallback, rotationPick, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
 import { allPagePlans, beaconModels, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
@@ -243,7 +244,7 @@ export function slotPlanContext(d: {
 export function slotModelOf(dealer: Pick<DealerDelivery, 'plans'>, pageModel: string, slot: SlotType): PlannedModel | null {
   const plan = dealer.plans.get(modelKey(pageModel));
   if (!plan) return null;
-  return slot === 'upsell' ? plan.upsell : plan.model;
+  return plan[SLOTS[slot].shows];
 }
 
 /** A delivery choice with the dealer settings it was made from. */

@@ -17,6 +17,7 @@ import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
+import { SLOT_TYPES } from '../../domain/slots';
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
 
@@ -31,7 +32,7 @@ export function scriptInfo(origin: string, dealerId: string, snippet: string) {
     scriptUrl,
     scriptTag: `<script>${snippet}</script>\n<script src="${scriptUrl}" async></script>`,
     snippetHash: `'sha256-${createHash('sha256').update(snippet).digest('base64')}'`,
-    shortcodes: ['header', 'primary', 'upsell'].map((t) => `[dc-banner type="${t}"]`),
+    shortcodes: SLOT_TYPES.map((t) => `[dc-banner type="${t}"]`),
   };
 }
 

@@ -8,6 +8,8 @@ import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../
 import type { DealerDelivery } from '../delivery/service';
 import type { Provider } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
+import { perSlotType, VARIANTS } from '../../domain/slots';
+import { slotSize } from '../../domain/asset-choice';
 
 /** Where built bundle texts are kept by file (app.caches.bundles): read once per app. */
 export interface BundleCache {
@@ -41,7 +43,7 @@ export function embedConfig(dealer: DealerDelivery, apiOrigin: string): EmbedCon
   return {
     dealerId: dealer.id,
     apiOrigin,
-    sizes: [dealer.sizes.srpHeaderDesktop, dealer.sizes.srpHeaderMobile, dealer.sizes.inlineDesktop, dealer.sizes.inlineMobile].map((z) => [z.width, z.height]),
+    sizes: perSlotType((slot) => VARIANTS.map((v) => slotSize(slot, v, dealer.sizes)).map((z) => [z.width, z.height])),
     version: dealer.version,
     models,
     aliases,

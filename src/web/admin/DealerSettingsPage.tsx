@@ -41,6 +41,7 @@ import { Truncated } from '../components/Truncated';
 import { deferredValidator, fieldAmong, showSaveErrors, summarizeFieldErrors, type FieldErrors } from '../api/field-errors';
 import type { Dealer } from '../../domain/schemas';
 import { BANNER_SLOTS, DEALER_STATUSES, PROVIDERS, STORAGE_PROVIDERS, type BannerSlot, type Provider } from '../../domain/enums';
+import { BANNER_SIZE_LABELS } from '../../domain/slots';
 import { BANNER_SIZE_RANGES, FONT_CHOICES, MAX_REQUESTS_PER_MINUTE } from '../../domain/constants';
 import { defaultAssetStorage, defaultBranding, parseAllowedDomains } from '../../domain/defaults';
 import { isApiStatus } from '../dealer/api';
@@ -50,12 +51,7 @@ import { useOutbox } from './outbox-api';
 import { providerLabel, timeZoneOptions } from './parts';
 
 const MB = 1024 * 1024;
-const SLOT_LABELS: Record<BannerSlot, string> = {
-  srpHeaderDesktop: 'SRP header, desktop',
-  srpHeaderMobile: 'SRP header, mobile',
-  inlineDesktop: 'Inline, desktop',
-  inlineMobile: 'Inline, mobile',
-};
+const SLOT_LABELS = BANNER_SIZE_LABELS;
 
 type Num = number | string;
 

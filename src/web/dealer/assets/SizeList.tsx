@@ -3,14 +3,7 @@ import { Link } from 'react-router';
 import { Anchor, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Monitor, Ruler, Smartphone } from 'lucide-react';
 import type { BannerSizes } from '../../../domain/schemas';
-import { BANNER_SLOTS, type BannerSlot } from '../../../domain/enums';
-
-const LABELS: Record<BannerSlot, string> = {
-  srpHeaderDesktop: 'SRP Header Desktop',
-  srpHeaderMobile: 'SRP Header Mobile',
-  inlineDesktop: 'Inline Desktop',
-  inlineMobile: 'Inline Mobile',
-};
+import { BANNER_SIZE_LABELS, BANNER_SLOTS } from '../../../domain/slots';
 
 /** The dealer's configured sizes for the four banner slots, linking to /dealer/config. */
 export function SizeList({ sizes }: { sizes: BannerSizes }) {
@@ -33,7 +26,7 @@ export function SizeList({ sizes }: { sizes: BannerSizes }) {
             <Group gap={4} wrap="nowrap">
               {slot.endsWith('Mobile') ? <Smartphone size={12} aria-hidden /> : <Monitor size={12} aria-hidden />}
               <Text size="xs" c="dimmed">
-                {LABELS[slot]}
+                {BANNER_SIZE_LABELS[slot]}
               </Text>
             </Group>
             <Text size="sm" fw={600} ff="monospace" data-testid={`size-${slot}`}>

@@ -24,6 +24,7 @@ import {
   TEXT,
 } from '../../../domain/constants';
 import { bannerTypeLabel } from '../../../domain/banner-type';
+import { slotColor } from '../../../domain/slots';
 import { errorMessage } from '../../api/client';
 import { dealerKeys } from '../api';
 import { uploadAssetFile, type StorageUsage, type UploadResult } from './api';
@@ -295,7 +296,7 @@ function FileRow({ file }: { file: FileState }) {
           </Text>
         </Group>
         {r?.ok && (
-          <Badge color={r.asset.type === 'header' ? 'indigo' : 'grape'} variant="light" style={{ flexShrink: 0 }}>
+          <Badge color={slotColor(r.asset.type)} variant="light" style={{ flexShrink: 0 }}>
             {bannerTypeLabel(r.asset.type)}
           </Badge>
         )}

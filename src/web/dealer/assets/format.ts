@@ -1,5 +1,6 @@
 /** Display helpers for assets (spec 02 §3 Asset: size in KB, rounded; DECISIONS 12: storage in MB). */
 import type { Asset, AssetType } from '../../../domain/schemas';
+import { SLOT_TEXTS, SLOT_TYPES } from '../../../domain/slots';
 
 /** Bytes as whole kilobytes: 153600 -> '150 KB'. */
 export const formatKb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
@@ -13,12 +14,12 @@ export const formatMb = (bytes: number) => {
 /** An ISO timestamp as a short local date. */
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
-/** Short label of each asset type, and the Asset Manager's group title (spec 02 §2 Asset Manager). */
-export const ASSET_TYPES_DISPLAY: ReadonlyArray<{ type: AssetType; label: string; group: string }> = [
-  { type: 'header', label: 'SRP Header', group: 'SRP Header Banners' },
-  { type: 'primary', label: 'Inline', group: 'Inline Banners' },
-  { type: 'upsell', label: 'Upsell', group: 'Upsell Banners' },
-];
+/** Short label of each asset type, and the Asset Manager's group title (spec 02 §2 Asset Manager), from the slot registry. */
+export const ASSET_TYPES_DISPLAY: ReadonlyArray<{ type: AssetType; label: string; group: string }> = SLOT_TYPES.map((type) => ({
+  type,
+  label: SLOT_TEXTS[type].label,
+  group: SLOT_TEXTS[type].group,
+}));
 
 /** Short label of an asset type: 'header' -> 'SRP Header'. */
 export const assetTypeLabel = (type: AssetType) => ASSET_TYPES_DISPLAY.find((t) => t.type === type)?.label ?? type;

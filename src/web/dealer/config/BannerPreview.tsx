@@ -19,6 +19,7 @@ import { useConfigs, usePreview, type PreviewSlot } from './api';
 import { standardModels } from './draft';
 import { CoverageMatrix } from './CoverageMatrix';
 import { modelKey } from '../../../domain/model-keys';
+import { showsUpsell } from '../../../domain/slots';
 
 const SLOT_TITLES: Record<SlotType, string> = { header: 'SRP Header Banner', primary: 'Inline Banner', upsell: 'Upsell Banner' };
 
@@ -147,7 +148,7 @@ export function BannerPreview() {
                   <Group justify="space-between" mb="xs">
                     <Text fw={600}>
                       {SLOT_TITLES[s.slot]}
-                      {s.slot === 'upsell' && (
+                      {showsUpsell(s.slot) && (
                         <Text span c="dimmed" size="sm">
                           {' '}
                           ({modelName(model)} → {modelName(s.model)})
@@ -158,7 +159,7 @@ export function BannerPreview() {
                       {s.width}x{s.height}
                     </Text>
                   </Group>
-                  {s.slot === 'upsell' && s.candidates && (
+                  {showsUpsell(s.slot) && s.candidates && (
                     <Text size="sm" mb="xs" data-testid="upsell-candidates">
                       {upsellChoiceText(
                         modelName(preview.data.slots[0]?.model ?? model),

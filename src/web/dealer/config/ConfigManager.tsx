@@ -17,7 +17,7 @@ import { enterWhileInvalid, SaveControls, StickyActionBar } from '../../componen
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
 import { deferredValidator, showSaveErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
 import type { BannerSizes } from '../../../domain/schemas';
-import { BANNER_SLOTS, type BannerSlot } from '../../../domain/enums';
+import { BANNER_SIZE_LABELS, BANNER_SLOTS, type BannerSlot } from '../../../domain/slots';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { useAuth } from '../../components/auth';
@@ -28,12 +28,7 @@ import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './a
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 import { RowsEditor, WeightSlider, WeightsRule } from './editors';
 
-const SLOT_LABELS: Record<BannerSlot, string> = {
-  srpHeaderDesktop: 'SRP Header Desktop',
-  srpHeaderMobile: 'SRP Header Mobile',
-  inlineDesktop: 'Inline Desktop',
-  inlineMobile: 'Inline Mobile',
-};
+const SLOT_LABELS = BANNER_SIZE_LABELS;
 const SLOTS = BANNER_SLOTS;
 
 type Num = number | string;

@@ -13,16 +13,14 @@ import { Badge, Button, FileButton, Group, Paper, ScrollArea, Skeleton, Stack, T
 import { notifications } from '@mantine/notifications';
 import { Upload } from 'lucide-react';
 import type { SlotType, Variant } from '../../../domain/schemas';
+import { showsUpsell, SLOT_TEXTS, SLOT_TYPES } from '../../../domain/slots';
 import type { PreviewSlot } from '../../../domain/configs';
 import { ErrorNotice } from '../../components/feedback';
 import { uploadAssetFile } from '../assets/api';
 import { useCoverage } from './api';
 
-const SLOTS: Array<[SlotType, string]> = [
-  ['header', 'Header'],
-  ['primary', 'Inline'],
-  ['upsell', 'Upsell'],
-];
+/** The slot types in registry order, with their column titles. */
+const SLOTS: Array<[SlotType, string]> = SLOT_TYPES.map((t) => [t, SLOT_TEXTS[t].short]);
 const VARIANTS: Array<[Variant, string]> = [
   ['desktop', 'Desktop'],
   ['mobile', 'Mobile'],
@@ -56,7 +54,7 @@ function Cell({ cell, background, make, canEdit, dealerId, onOpen, onUploaded }:
   };
   return (
     <Stack gap={4} align="flex-start" data-testid={`coverage-${cell.modelKey}-${cell.slot}`}>
-      <Tooltip label={`Open ${cell.slot === 'upsell' ? `the upsell (${cell.model})` : cell.model} in Preview`} withinPortal>
+      <Tooltip label={`Open ${showsUpsell(cell.slot) ? `the upsell (${cell.model})` : cell.model} in Preview`} withinPortal>
         <UnstyledButton onClick={onOpen} aria-label={`Preview ${cell.slot} for ${cell.model}: ${label}`}>
           <img src={cell.imageUrl} alt="" loading="lazy" width={cell.width} height={cell.height} style={{ display: 'block', height: 40, width: 'auto', maxWidth: 110, aspectRatio: `${cell.width} / ${cell.height}`, objectFit: 'contain', background, borderRadius: 2 }} />
         </UnstyledButton>
@@ -69,7 +67,7 @@ function Cell({ cell, background, make, canEdit, dealerId, onOpen, onUploaded }:
           A/B: {cell.rotation.length} rotate
         </Badge>
       )}
-      {cell.slot === 'upsell' && (
+      {showsUpsell(cell.slot) && (
         <Text size="xs" c="dimmed">
           → {cell.model}
         </Text>

@@ -17,6 +17,7 @@ import { assetTypeLabel, formatKb } from '../assets/format';
 import { useDealerTrend } from './api';
 import { MetricCard, TrendText } from '../../components/metrics';
 import { previousLabel, spanLabel } from '../../../domain/periods';
+import { slotColor } from '../../../domain/slots';
 
 /** The cards cover the last 7 days, compared with the 7 days before (DECISIONS 18). */
 const PERIOD_DAYS = 7;
@@ -166,7 +167,7 @@ export function DealerDashboard() {
                   </Text>
                 )}
                 <Group gap="xs" mt={4} justify="space-between">
-                  <Badge size="sm" variant="light" color={a.type === 'header' ? 'indigo' : a.type === 'upsell' ? 'orange' : 'grape'}>
+                  <Badge size="sm" variant="light" color={slotColor(a.type)}>
                     {assetTypeLabel(a.type)}
                   </Badge>
                   <Text size="xs" c="dimmed">

@@ -8,18 +8,15 @@ import type { ReactNode } from 'react';
 import { Badge, Button, Code, Group, Paper, ScrollArea, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Download, FileCode2 } from 'lucide-react';
 import { SCRIPT_PREVIEW_CHARS } from '../../../domain/constants';
+import { SLOT_TEXTS, SLOT_TYPES } from '../../../domain/slots';
 import { useAuth } from '../../components/auth';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useScriptInfo } from './api';
 import { CopyField } from './CopyField';
 import { downloadScript, scriptFileName } from './download';
 
-/** What each shortcode's banner is for, by its type. */
-const SHORTCODE_HELP: Record<string, string> = {
-  header: 'SRP header banner, full width above the search results.',
-  primary: 'Inline banner for the searched model, placed among the results.',
-  upsell: 'Inline banner for the model one step up, from your upsell rules.',
-};
+/** What each shortcode's banner is for, by its type (the slot registry's help text). */
+const SHORTCODE_HELP: Record<string, string> = Object.fromEntries(SLOT_TYPES.map((t) => [t, SLOT_TEXTS[t].help]));
 /** The lead page snippet: runs once the banner script (async) has loaded. */
 const LEAD_SNIPPET = `<script>addEventListener('load', function () { window.dcBanners && dcBanners.conversion({ leadId: 'YOUR-LEAD-ID' }); });</script>`;
 const shortcodeType = (code: string) => /type="([^"]+)"/.exec(code)?.[1] ?? '';
