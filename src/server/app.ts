@@ -94,10 +94,12 @@ export interface BuildOptions {
    * cached dealer settings for minutes while it does; absent = no listener, a 1-s lifetime.
    */
   listen?: Database['listen'];
+  /** False: every request goes through Fastify (the bench's figure without the hot path); default true. */
+  hotPaths?: boolean;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen, hotPaths: useHotPaths = true }: BuildOptions): Promise<FastifyInstance> {
   // Hot banners and beacons are answered before Fastify sees them (hot-paths.ts), once the app is built.
   let hotPaths: HotPath[] = [];
   let hotPathHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
@@ -272,10 +274,11 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   if (existsSync(webIndex)) {
     await app.register(fastifyStatic, { root: config.webDistDir, wildcard: false, index: false });
   }
-  // Client-side routes of the SPA get index.html; unknown API paths get a JSON 404.
+  // Client-side routes of the SPA get index.html; unknown API paths and built files get a JSON 404
+  // (a chunk a newer build removed must fail to load, not arrive as HTML).
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
-    if (request.method === 'GET' && !url.startsWith('/api/') && existsSync(webIndex)) {
+    if (request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/') && existsSync(webIndex)) {
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` } });
@@ -284,7 +287,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   const hot = new HotPathContext(app);
   app.decorate('bannerHotPath', new BannerHotPath(hot));
   app.decorate('beaconHotPath', new BeaconHotPath(hot, (req, res) => hotPathHandler!(req, res)));
-  hotPaths = [app.bannerHotPath, app.beaconHotPath];
+  if (useHotPaths) hotPaths = [app.bannerHotPath, app.beaconHotPath];
   await app.ready();
   return app;
 }
