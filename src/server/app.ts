@@ -39,7 +39,6 @@ import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guar
 import { CdnProber } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
 import { dealerListenerPlugin } from './delivery/dealer-listener';
-import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
 import { BeaconIntake } from './tracking/intake';
 import { HotPathContext, type HotPath } from './hot-paths';
@@ -66,8 +65,7 @@ declare module 'fastify' {
     cdnProbes: CdnProber;
     /** Prometheus metrics of this app and process (observability/metrics.ts). */
     metrics: AppMetrics;
-    /** The banner and beacon hot paths (hot-paths.ts). */
-    bannerHotPath: BannerHotPath;
+    /** The beacon hot path (tracking/hot-path.ts). */
     beaconHotPath: BeaconHotPath;
     /** What a tracking beacon goes through once read (tracking/intake.ts). */
     beaconIntake: BeaconIntake;
@@ -94,13 +92,13 @@ export interface BuildOptions {
    * cached dealer settings for minutes while it does; absent = no listener, a 1-s lifetime.
    */
   listen?: Database['listen'];
-  /** False: every request goes through Fastify (the bench's figure without the hot path); default true. */
+  /** False: every request goes through Fastify, beacons too (the bench's figure without the hot path); default true. */
   hotPaths?: boolean;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
 export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen, hotPaths: useHotPaths = true }: BuildOptions): Promise<FastifyInstance> {
-  // Hot banners and beacons are answered before Fastify sees them (hot-paths.ts), once the app is built.
+  // Beacons are answered before Fastify sees them (tracking/hot-path.ts), once the app is built.
   let hotPaths: HotPath[] = [];
   let hotPathHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
   const app = Fastify({
@@ -285,9 +283,8 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   });
 
   const hot = new HotPathContext(app);
-  app.decorate('bannerHotPath', new BannerHotPath(hot));
   app.decorate('beaconHotPath', new BeaconHotPath(hot, (req, res) => hotPathHandler!(req, res)));
-  if (useHotPaths) hotPaths = [app.bannerHotPath, app.beaconHotPath];
+  if (useHotPaths) hotPaths = [app.beaconHotPath];
   await app.ready();
   return app;
 }
