@@ -17,9 +17,6 @@ import { Invalid } from '../errors';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\x00-\x1f\x7f]|%(?:[01][0-9a-f]|7f)/i;
 
-/** True when the URL text (a path, a query string or both) holds a control character, raw or percent-encoded. */
-export const hasControlCharacter = (text: string): boolean => CONTROL.test(text);
-
 /** A part's text as shown in a message or the log: raw control characters percent-encoded, cut to `max` characters. */
 const shown = (raw: string, max = 60): string => {
   // eslint-disable-next-line no-control-regex -- as CONTROL
