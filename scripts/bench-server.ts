@@ -12,6 +12,7 @@
  * with copies of its assets are inserted straight into the database in one transaction, for the
  * bench's spread-dealers rows. With BENCH_NO_LISTEN=1 the app does not listen for dealer changes
  * (dealer settings re-read every second, as before the listener: the "before" figure).
+ * With BENCH_HOT_PATHS=0 every request goes through Fastify (buildApp's `hotPaths: false`).
  * With BENCH_PROFILE=path, writes a CPU profile of the steady state (listening to SIGTERM) there.
  * Listens on BENCH_PORT (0 = any). Prints one JSON line `{ "origin": "http://127.0.0.1:PORT" }` when listening; SIGTERM closes
  * the app (flushing buffered events) and the database, then exits 0.
@@ -75,7 +76,7 @@ if (process.env.BENCH_MODE === 'baseline') {
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });
   const listen = process.env.BENCH_NO_LISTEN === '1' ? undefined : database.listen;
-  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') }, listen });
+  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel, stream: createWriteStream('/dev/null') }, listen, hotPaths: process.env.BENCH_HOT_PATHS !== '0' });
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_ACCOUNTS[1]!.email, password: DEMO_ACCOUNTS[1]!.password } });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const upload = multipartBody([{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);

@@ -35,6 +35,8 @@
  * - any other value, a case-insensitive regex: only the load rows whose name matches (and the
  *   ceilings), their table, then stop (no abuse, integrity, page-speed or web-size sections), e.g.
  *   `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(, spread|$)'` for the one-dealer and spread rows.
+ * BENCH_HOT_PATHS=compare (with BENCH_ONLY): each database's rows also from a second server that
+ * answers every request through Fastify (rows named "…, no hot paths"), in the same interleaved rounds.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +69,9 @@ const DEALERS = Number(process.env.BENCH_DEALERS ?? 1000);
 /** BENCH_ONLY: the load rows to run (see the module doc); null = every row and section. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const wanted = (row: string) => !ONLY || ONLY.test(row);
+/** BENCH_HOT_PATHS=compare: every app row also from a server without the hot paths (only with BENCH_ONLY). */
+const COMPARE_HOT_PATHS = process.env.BENCH_HOT_PATHS === 'compare' && ONLY !== null;
+const NO_HOT_PATHS = ', no hot paths';
 const CRASH_SECONDS = Number(process.env.BENCH_CRASH_SECONDS ?? 6);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -198,8 +203,8 @@ interface AppServer {
 }
 
 /** Starts the app on `db` and checks its hot banner is the uploaded asset. */
-async function startApp(label: string, db: DbTarget): Promise<AppServer> {
-  const server = await startBenchServer({ ...(await dbEnv(db)), BENCH_SPREAD_DEALERS: String(DEALERS) });
+async function startApp(label: string, db: DbTarget, env: Record<string, string> = {}): Promise<AppServer> {
+  const server = await startBenchServer({ ...(await dbEnv(db)), BENCH_SPREAD_DEALERS: String(DEALERS), ...env });
   const { origin } = server;
   const script = await (await fetch(`${origin}/scripts/dc-banners-${DEMO_DEALER.id}.js`)).text();
   const assetUrl = `${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
@@ -487,6 +492,11 @@ const freshDir = () => mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-'));
 const bare = await startBenchServer({ BENCH_MODE: 'baseline' });
 const apps: AppServer[] = [await startApp('PGlite', { dataDir: freshDir() })];
 if (await postgresReachable(PG_URL)) apps.push(await startApp('PostgreSQL', { url: PG_URL, schema: pgSchema() }));
+if (COMPARE_HOT_PATHS) {
+  // The same rows from a second server per database that answers everything through Fastify.
+  apps.push(await startApp(`PGlite${NO_HOT_PATHS}`, { dataDir: freshDir() }, { BENCH_HOT_PATHS: '0' }));
+  if (apps.length > 2) apps.push(await startApp(`PostgreSQL${NO_HOT_PATHS}`, { url: PG_URL, schema: pgSchema() }, { BENCH_HOT_PATHS: '0' }));
+}
 const workersSchema = pgSchema();
 const workers = apps.length > 1 && wanted(WORKERS_TRACK) ? await startWorkers(workersSchema) : null;
 const webp = Buffer.from(await (await fetch(apps[0]!.assetUrl, { headers: IMAGE_HEADERS })).arrayBuffer());

@@ -45,7 +45,6 @@ import { cdnProbesPlugin } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
 import { dealerListenerPlugin } from './delivery/dealer-listener';
 import { publicPolicyPlugin } from './delivery/public-policy';
-import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
 import { HotPathContext, type HotPath } from './hot-paths';
 import { controlCharacterPlugin } from './security/control-chars';
@@ -62,8 +61,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
-    /** The banner and beacon hot paths (hot-paths.ts). */
-    bannerHotPath: BannerHotPath;
+    /** The beacon hot path (tracking/hot-path.ts). */
     beaconHotPath: BeaconHotPath;
     /** The current time for reporting windows (domain/periods.ts); tests pin it through BuildOptions.now. */
     now: () => Date;
@@ -88,11 +86,13 @@ export interface BuildOptions {
    * cached dealer settings for minutes while it does; absent = no listener, a 1-s lifetime.
    */
   listen?: Database['listen'];
+  /** False: every request goes through Fastify, beacons too (the bench's figure without the hot path); default true. */
+  hotPaths?: boolean;
 }
 
 /** Creates the app with all routes registered and ready (`await app.ready()` is done). */
-export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen }: BuildOptions): Promise<FastifyInstance> {
-  // Hot banners and beacons are answered before Fastify sees them (hot-paths.ts), once the app is built.
+export async function buildApp({ config, db, logger, storage, timeouts, pendingMigrations, now, listen, hotPaths: useHotPaths = true }: BuildOptions): Promise<FastifyInstance> {
+  // Beacons are answered before Fastify sees them (tracking/hot-path.ts), once the app is built.
   let hotPaths: HotPath[] = [];
   let hotPathHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
   const app = Fastify({
@@ -231,19 +231,19 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   if (existsSync(webIndex)) {
     await app.register(fastifyStatic, { root: config.webDistDir, wildcard: false, index: false });
   }
-  // Client-side routes of the SPA get index.html; unknown API paths get a JSON 404.
+  // Client-side routes of the SPA get index.html; unknown API paths and built files get a JSON 404
+  // (a chunk a newer build removed must fail to load, not arrive as HTML).
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
-    if (request.method === 'GET' && !url.startsWith('/api/') && existsSync(webIndex)) {
+    if (request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/assets/') && existsSync(webIndex)) {
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` } });
   });
 
   const hot = new HotPathContext(app);
-  app.decorate('bannerHotPath', new BannerHotPath(hot));
   app.decorate('beaconHotPath', new BeaconHotPath(hot, (req, res) => hotPathHandler!(req, res)));
-  hotPaths = [app.bannerHotPath, app.beaconHotPath];
+  if (useHotPaths) hotPaths = [app.beaconHotPath];
   await app.ready();
   return app;
 }

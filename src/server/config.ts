@@ -28,7 +28,7 @@
  * | METRICS_TOKEN | (unset) | serves GET /metrics on PORT to `Authorization: Bearer <token>` (16+ chars); unset = /metrics is not on PORT |
  * | METRICS_PORT | (unset) | serves GET /metrics (no token unless METRICS_TOKEN is set) on its own port, for an internal network |
  * | METRICS_HOST | 127.0.0.1 | the address METRICS_PORT listens on |
- * | MAX_EVENT_LOOP_DELAY_MS | 1000 | above this mean event-loop delay (per second) requests answer 503 with Retry-After, /readyz too (load shedding; /healthz and /metrics still answer); 0 = off |
+ * | MAX_EVENT_LOOP_DELAY_MS | 1000 | above this mean event-loop delay (per second) requests answer 503 with Retry-After, /readyz too (load shedding; /healthz, /metrics and the web app's own files still answer); 0 = off |
  * | LOG_PUBLIC_SAMPLE_RATE | 0 | share (0..1) of the public beacon, banner image and embed script requests written to the request log (their 5xx always are); other requests log one line each |
  * | SHUTDOWN_GRACE_MS | 15000 | on SIGTERM/SIGINT: the time to stop accepting, abort feed fetches, flush events and close the database before the process exits 1 anyway |
  * | SMTP_URL | (unset) | where dealer notification e-mails go, e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |

@@ -1,26 +1,42 @@
 /**
- * The hot paths (hot-paths.ts) answer exactly what their routes answer: every request
- * below goes over real HTTP (the server's request listener: the hot path when it can) and through
- * fastify.inject (which never reaches that listener, so always the route), and the answers must be
- * equal: status, body and every header but the per-request ones; beacons must be counted alike.
+ * The beacon hot path (tracking/hot-path.ts) answers exactly what its route answers, checked on
+ * generated requests (fast-check): each beacon goes over real HTTP (the server's request listener:
+ * the hot path when it takes the beacon) and through fastify.inject (which never reaches the
+ * listener, so always the route), and the two answers must have the same status, body and every
+ * header but the per-request ones. The requests vary the server's proxy setting (TRUST_PROXY off,
+ * a hop count, a proxy-addr name, lists of addresses with and without the client's), the forwarding headers (X-Forwarded-For,
+ * X-Forwarded-Proto), Origin, Referer, Accept, user agents (browsers, crawlers, headless Chromium,
+ * none), Do-Not-Track and Global Privacy Control, the content type, and the body (valid impressions,
+ * clicks and conversions, unknown models and dealers, text that is not JSON, JSON nested too deep,
+ * bodies the schema refuses, one over the size limit). Each case also checks that the hot path took
+ * it exactly when it should (a text/plain beacon the schema accepts), so the comparison cannot pass
+ * by the route answering both. The apps listen for dealer changes, so their cached dealer stays
+ * current until a change: no answer depends on cache timing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from './test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
-import { events } from './db/schema';
-import { RATE_LIMIT_NAT_FACTOR } from '../domain/constants';
-import { UNKNOWN_MODEL_KEY } from '../domain/model-keys';
-import type { Security } from '../domain/schemas';
-import { makeBanner, multipartBody } from '../../tests/fixtures/images';
+import fc from 'fast-check';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openTestDatabase } from './test-app';
+import { DEMO_DEALER } from './db/seed';
+import { dealers } from './db/schema';
+import { trackBodySchema } from '../domain/contracts/public';
 
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+/** Generated cases per run. */
+const RUNS = 1000;
+const TRACK = '/api/analytics/track';
 /** Headers that differ per request or per connection. */
 const PER_REQUEST = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'transfer-encoding']);
-let t: TestApp;
-let origin: string;
+/**
+ * TRUST_PROXY settings, one app each: none, a hop count, a proxy-addr name, a list holding the
+ * test's own address, and a list without it (the forwarding headers must then be ignored). `true`
+ * is refused by the config: it would believe any client.
+ */
+const PROXY_SETTINGS = ['false', '1', 'loopback', '192.0.2.0/24,127.0.0.1', '192.0.2.0/24'];
 
 interface Answer {
   status: number;
@@ -36,347 +52,147 @@ const comparable = (headers: Record<string, string | string[] | number | undefin
       .sort(([a], [b]) => a!.localeCompare(b!)),
   );
 
-/** One request over HTTP (the server's listener: the hot path first), its body as sent (not decoded). */
-function overHttp(path: string, headers: Record<string, string>, body?: string): Promise<Answer & { requestId: string | undefined }> {
+/** One POST over HTTP to `origin` (the server's listener: the hot path first), with its Content-Length declared as a browser does. */
+function overHttp(origin: string, headers: Record<string, string>, body: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${origin}${path}`, { method: body === undefined ? 'GET' : 'POST', headers }, (res) => {
+    const req = http.request(`${origin}${TRACK}`, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode!, headers: comparable(res.headers), body: Buffer.concat(chunks).toString('base64'), requestId: res.headers['x-request-id'] as string | undefined }),
-      );
+      res.on('end', () => resolve({ status: res.statusCode!, headers: comparable(res.headers), body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
     req.end(body);
   });
 }
 
-/** The same request through fastify.inject: always the route. */
-async function throughRoute(path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  const res = await t.app.inject({ method: body === undefined ? 'GET' : 'POST', url: path, headers, payload: body });
-  return { status: res.statusCode, headers: comparable(res.headers), body: res.rawPayload.toString('base64') };
+/** The same POST through fastify.inject: always the route. */
+async function throughRoute(app: FastifyInstance, headers: Record<string, string>, body: string): Promise<Answer> {
+  const res = await app.inject({ method: 'POST', url: TRACK, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, payload: body });
+  return { status: res.statusCode, headers: comparable(res.headers), body: res.body };
 }
 
-/** An answer without what is not compared (the request id). */
-const same = (a: Answer) => ({ status: a.status, headers: a.headers, body: a.body });
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const HEADLESS = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36';
 
-/**
- * Runs `run` once the app listens for dealer changes: its cached dealer settings are then current
- * until a change (dealer-listener.ts), not for a second only, so the hot path's answers do not
- * depend on how fast a busy machine runs the requests of one comparison.
- */
-async function withDealerCurrent<T>(app: TestApp['app'], run: () => Promise<T>): Promise<T> {
-  expect(app.dealerListener?.connected, 'the app listens for dealer changes').toBe(true);
-  return run();
-}
+/** Optional header: absent, or one of `values`. */
+const header = <T extends string>(name: string, values: fc.Arbitrary<T>) => fc.option(values, { nil: undefined }).map((v) => (v === undefined ? {} : { [name]: v }));
 
-/** Asks twice over HTTP and once through the route; returns both, and whether the hot path answered the second. */
-function compare(query: string, headers: Record<string, string> = {}) {
-  const path = `/api/scripts/${DEMO_DEALER.id}/asset?${query}`;
-  const h = { 'user-agent': UA, 'accept-encoding': 'gzip, deflate, br', ...headers };
-  return withDealerCurrent(t.app, async () => {
-    await overHttp(path, h); // makes and caches the choice and the bytes, as a first visitor does
-    const before = t.app.bannerHotPath.answered;
-    const hot = await overHttp(path, h);
-    const answeredHot = t.app.bannerHotPath.answered === before + 1;
-    const route = await throughRoute(path, h);
-    return { hot, route, answeredHot };
-  });
-}
+const ip = fc.oneof(fc.ipV4(), fc.constantFrom('127.0.0.1', '192.0.2.10', '10.1.2.3', '::1', '2001:db8::7'));
 
-const setSecurity = (patch: Partial<Security>) => t.patchSecurity(patch);
+/** Request headers across forwarding, origin, referrer, privacy signals and user agents. */
+const headersArb = fc
+  .record({
+    contentType: fc.constantFrom('text/plain;charset=UTF-8', 'text/plain', 'TEXT/PLAIN; charset=utf-8', 'application/json', 'text/plain;charset=UTF-8'),
+    ua: header('user-agent', fc.constantFrom(CHROME, SAFARI_IPHONE, GOOGLEBOT, HEADLESS, 'curl/8.5.0')),
+    origin: header('origin', fc.constantFrom('https://www.hondaofdemo.com', 'http://www.hondaofdemo.com', 'https://hondaofdemo.com', 'https://evil.example', 'null', 'moz-extension://abcdef', 'file://')),
+    referer: header('referer', fc.constantFrom('https://www.hondaofdemo.com/new-inventory?model=civic', 'https://evil.example/page', 'android-app://com.google.android.gm/')),
+    accept: header('accept', fc.constantFrom('*/*', 'application/json', 'text/plain')),
+    xff: header('x-forwarded-for', fc.array(ip, { minLength: 1, maxLength: 3 }).map((a) => a.join(', '))),
+    xfp: header('x-forwarded-proto', fc.constantFrom('https', 'http', 'https, http', 'http, https', 'HTTPS')),
+    dnt: header('dnt', fc.constantFrom('1', '0')),
+    gpc: header('sec-gpc', fc.constantFrom('1')),
+  })
+  .map(({ contentType, ...rest }) => Object.assign({ 'content-type': contentType }, ...Object.values(rest)) as Record<string, string>);
 
-beforeAll(async () => {
-  // A public deployment behind one trusted proxy (the test connects from 127.0.0.1), so
-  // X-Forwarded-Proto decides HTTPS for the dealer's requireHttps, on both paths.
-  t = await createTestApp({ env: { TRUST_PROXY: 'loopback', PUBLIC_ORIGIN: 'https://banners.example.com' } });
-  const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
-  const { body, contentType } = multipartBody([
-    { filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) },
-    { filename: 'new_2025_honda_accord_ex_1920x300.png', data: await makeBanner(1920, 300, 'png', '#0044aa') },
-  ]);
-  const res = await t.app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType, 'x-forwarded-proto': 'https' } });
-  expect(res.statusCode).toBe(200);
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(() => t.close());
+const pageUrl = fc.constantFrom('https://www.hondaofdemo.com/new-inventory?model=civic', 'https://www.hondaofdemo.com/thanks?email=a@b.example', 'https://evil.example/x', 'not a url');
+const asset = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
 
-const https = { 'x-forwarded-proto': 'https' };
-const fromDealerSite = { ...https, origin: 'https://www.hondaofdemo.com' };
+/** A beacon body as the embed script sends it, some fields off the schema's path. */
+const beaconArb = fc.record(
+  {
+    dealerId: fc.constantFrom(DEMO_DEALER.id, DEMO_DEALER.id, 'no-such-dealer', ''),
+    event: fc.constantFrom('impression', 'click', 'conversion', 'hover'),
+    type: fc.constantFrom('header', 'primary', 'upsell', 'sidebar'),
+    model: fc.constantFrom('civic', 'Accord', 'pilot', 'Junk Model 42', 'x\u0000y', ''),
+    url: pageUrl,
+    pv: fc.constantFrom('view-a1b2c3d4', 'view-prop-1', 'not a page view id!'),
+    asset: fc.constantFrom(asset, `${asset}&r=17`, '/elsewhere'),
+    leadId: fc.constantFrom('lead-42', ''),
+  },
+  { requiredKeys: ['dealerId', 'event', 'url'] },
+);
 
-describe('banner hot path', () => {
-  it.each([
-    ['a WebP banner asked by the dealer site', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/avif,image/webp,*/*' }],
-    ['the original format (JPEG) for a client without WebP', 'model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/*' }],
-    ['a PNG asset at 2x, named by a Referer instead of an Origin', 'model=Accord&type=header&variant=desktop&scale=2', { ...https, referer: 'https://www.hondaofdemo.com/new-inventory?model=accord' }],
-    ['a placeholder SVG, brotli-coded', 'model=pilot&type=primary&variant=mobile', fromDealerSite],
-    ['a placeholder SVG, gzip-coded', 'model=pilot&type=primary&variant=mobile', { ...fromDealerSite, 'accept-encoding': 'gzip' }],
-    ['the placeholder the script swaps to (placeholder=1)', 'model=civic&type=header&variant=desktop&placeholder=1', fromDealerSite],
-    ['a rotation bucket and a trim', 'model=civic&type=header&variant=desktop&trim=Sport&r=17', fromDealerSite],
-    ['an image request with neither Origin nor Referer', 'model=civic&type=header', https],
-    // Banner images are public: no Origin or Referer changes the answer (delivery/public-policy.ts).
-    ['a site the dealer does not list', 'model=civic&type=header', { ...https, origin: 'https://evil.example' }],
-    ['a browser extension page', 'model=civic&type=header', { ...https, origin: 'chrome-extension://abcdef' }],
-    ['an opaque origin', 'model=civic&type=header', { ...https, origin: 'null' }],
-    ['an app referrer', 'model=civic&type=header', { ...https, referer: 'android-app://com.google.android.gm/' }],
-  ])('answers %s as the route does', async (_name, query, headers) => {
-    const { hot, route, answeredHot } = await compare(query, headers);
-    expect(answeredHot).toBe(true);
-    expect(hot.status).toBe(200);
-    expect(same(hot)).toEqual(same(route));
-  });
+/** A beacon the schema accepts, as the embed script sends them. */
+const validBeaconArb = fc.record(
+  {
+    dealerId: fc.constant(DEMO_DEALER.id),
+    event: fc.constantFrom('impression', 'click'),
+    type: fc.constantFrom('header', 'primary', 'upsell'),
+    model: fc.constantFrom('civic', 'Accord', 'pilot', 'Junk Model 42'),
+    url: fc.constantFrom('https://www.hondaofdemo.com/new-inventory?model=civic', 'https://www.hondaofdemo.com/used/'),
+    pv: fc.constantFrom('view-a1b2c3d4', 'view-prop-1'),
+    asset: fc.constantFrom(asset, `${asset}&r=17`),
+  },
+  { requiredKeys: ['dealerId', 'event', 'model', 'url'] },
+);
 
-  it('answers with the CDN headers: public caching, an ETag, CORS for any site, Vary on Accept only', async () => {
-    const webp = await compare('model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/webp' });
-    const svg = await compare('model=pilot&type=primary&variant=mobile', { ...https, referer: 'https://evil.example/' });
-    for (const [{ hot, answeredHot }, vary] of [[webp, 'Accept'], [svg, 'Accept, Accept-Encoding']] as const) {
-      expect(answeredHot).toBe(true);
-      expect(hot.headers['cache-control']).toMatch(/^public, max-age=\d+/);
-      expect(hot.headers.etag).toMatch(/^"[\w-]+"$/);
-      expect(hot.headers['access-control-allow-origin']).toBe('*');
-      expect(hot.headers.vary).toBe(vary);
-    }
-  });
+/** The body text: a beacon, or text the route refuses before the intake (not JSON, too deep, over the limit, no dealer). */
+const bodyArb = fc.oneof(
+  { weight: 6, arbitrary: validBeaconArb.map((b) => JSON.stringify(b)) },
+  { weight: 3, arbitrary: beaconArb.map((b) => JSON.stringify(b)) },
+  { weight: 1, arbitrary: fc.constantFrom('{"dealerId": ', '', 'null', '[]', '"text"', `${'['.repeat(40)}${']'.repeat(40)}`) },
+  { weight: 1, arbitrary: validBeaconArb.map((b) => JSON.stringify({ ...b, url: `https://www.hondaofdemo.com/${'x'.repeat(5000)}` })) },
+);
 
-  it('answers a model the dealer does not have with the route\'s 404, so a flood of unknown models stays cheap', async () => {
-    for (const model of ['delorean', `flood-${Date.now()}`]) {
-      const { hot, route, answeredHot } = await compare(`model=${model}&type=header`, fromDealerSite);
-      expect(answeredHot).toBe(true);
-      expect(hot.status).toBe(404);
-      expect(hot.headers['cache-control']).toBe('no-store');
-      expect(hot.headers.vary).toBeUndefined();
-      expect(same(hot)).toEqual(same(route));
-    }
-  });
-
-  it('answers If-None-Match with the same 304, for the identity and the coded ETags', async () => {
-    const first = await compare('model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/webp' });
-    const etag = first.route.headers.etag!;
-    const { hot, route, answeredHot } = await compare('model=civic&type=header&variant=desktop', { ...fromDealerSite, accept: 'image/webp', 'if-none-match': `W/${etag}` });
-    expect(answeredHot).toBe(true);
-    expect(hot.status).toBe(304);
-    expect(same(hot)).toEqual(same(route));
-    const svg = await compare('model=pilot&type=primary', fromDealerSite);
-    const coded = await compare('model=pilot&type=primary', { ...fromDealerSite, 'if-none-match': svg.route.headers.etag! });
-    expect(coded.hot.status).toBe(304);
-    expect(same(coded.hot)).toEqual(same(coded.route));
-  });
-
-  it.each([
-    ['plain HTTP to a dealer that requires HTTPS (403)', 'model=civic&type=header', { origin: 'https://www.hondaofdemo.com' }],
-    ['a query the schema refuses (400)', 'model=civic&type=sidebar', fromDealerSite],
-    ['an unknown dealer (404)', 'model=civic', fromDealerSite],
-  ])('leaves %s to the route', async (_name, query, headers) => {
-    const path = query === 'model=civic' ? `/api/scripts/no-such-dealer/asset?${query}` : `/api/scripts/${DEMO_DEALER.id}/asset?${query}`;
-    const h = { 'user-agent': UA, ...headers };
-    await overHttp(path, h);
-    const before = t.app.bannerHotPath.answered;
-    const viaServer = await overHttp(path, h);
-    expect(t.app.bannerHotPath.answered).toBe(before);
-    expect(viaServer.status).toBeGreaterThanOrEqual(400);
-    expect(viaServer.headers['cache-control']).toBe('no-store');
-    expect(same(viaServer)).toEqual(same(await throughRoute(path, h)));
-  });
-
-  it("sees a settings change at once, and echoes the caller's request id", async () => {
-    const path = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
-    const h = { 'user-agent': UA, ...fromDealerSite, 'x-request-id': 'lb-1234.abc' };
-    await overHttp(path, h);
-    expect((await overHttp(path, h)).requestId).toBe('lb-1234.abc');
-    const plainHttp = { ...h, 'x-forwarded-proto': 'http' };
-    expect((await overHttp(path, plainHttp)).status).toBe(403); // the dealer requires HTTPS
-    await setSecurity({ requireHttps: false });
-    try {
-      expect((await overHttp(path, plainHttp)).status).toBe(200);
-    } finally {
-      await setSecurity({ requireHttps: true });
-    }
-    expect((await overHttp(path, plainHttp)).status).toBe(403);
-  });
-
-  it('counts its answers in the request-duration metric under the route template', async () => {
-    await compare('model=civic&type=header&variant=desktop', fromDealerSite);
-    const text = await t.app.metrics.registry.metrics();
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/scripts\/:dealerId\/asset",status_code="200"\} [1-9]/);
-  });
-});
-
-describe('beacon hot path', () => {
-  const TRACK = '/api/analytics/track';
-  const beaconHeaders = (headers: Record<string, string> = {}) => ({ 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, ...fromDealerSite, ...headers });
-  let views = 0;
-  /** A page view id of its own for each beacon of a test. */
-  const newView = () => `view-hot-${(views += 1)}-${Date.now().toString(36)}`;
-  const impression = (pv: string) => ({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv });
-  const storedFor = async (pv: string) => {
-    await t.app.events.flush();
-    return t.database.db.select({ event: events.event, model: events.model, creative: events.creative, url: events.url }).from(events).where(eq(events.pageView, pv)).orderBy(events.occurredAt, sql`array_position(array['impression', 'click', 'conversion'], ${events.event})`);
-  };
-
-  /**
-   * Sends the beacon `body(pv)` over HTTP (page view A) and through the route (page view B);
-   * returns both answers, whether the hot path answered it, and what each stored.
-   */
-  async function compareBeacon(body: (pv: string) => unknown, headers: Record<string, string> = {}) {
-    const [a, b] = [newView(), newView()];
-    const text = (pv: string) => {
-      const v = body(pv);
-      return typeof v === 'string' ? v : JSON.stringify(v);
-    };
-    const h = (pv: string) => beaconHeaders({ 'content-length': String(Buffer.byteLength(text(pv))), ...headers });
-    const before = t.app.beaconHotPath.answered;
-    const hot = await overHttp(TRACK, h(a), text(a));
-    const answeredHot = t.app.beaconHotPath.answered === before + 1;
-    const route = await throughRoute(TRACK, h(b), text(b));
-    return { hot, route, answeredHot, storedHot: await storedFor(a), storedRoute: await storedFor(b) };
+/** True when the hot path must take the beacon: text/plain, within the size limit, JSON the schema accepts, of a known dealer. */
+function takenHot(headers: Record<string, string>, body: string): boolean {
+  if (!/^text\/plain\s*(;|$)/i.test(headers['content-type'] ?? '') || Buffer.byteLength(body) > 4096 || body === '') return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return false;
   }
+  const input = trackBodySchema.safeParse(parsed);
+  return input.success && input.data.dealerId === DEMO_DEALER.id;
+}
 
-  it('answers and counts an impression, a click naming its banner request and a conversion as the route does', async () => {
-    const [pvA, pvB] = [newView(), newView()];
-    // Page views A (over HTTP) and B (through the route) each show, click and convert on the civic header.
-    for (const [pv, send] of [
-      [pvA, (body: string) => overHttp(TRACK, beaconHeaders({ 'content-length': String(Buffer.byteLength(body)) }), body)],
-      [pvB, (body: string) => throughRoute(TRACK, beaconHeaders(), body)],
-    ] as const) {
-      const asset = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`; // the banner request the slot made
-      for (const beacon of [impression(pv), { ...impression(pv), event: 'click', asset }, { dealerId: DEMO_DEALER.id, event: 'conversion', model: 'civic', url: 'https://www.hondaofdemo.com/thanks?email=a@b.example', pv, leadId: `lead-${pv}` }]) {
-        const answer = await send(JSON.stringify(beacon));
-        expect(answer.status, JSON.stringify(beacon)).toBe(204);
-      }
-    }
-    const [hot, route] = [await storedFor(pvA), await storedFor(pvB)];
-    expect(hot.map((e) => e.event)).toEqual(['impression', 'click', 'conversion']);
-    expect(hot).toEqual(route);
-    expect(hot[1]!.creative).toMatch(/^[0-9a-f-]{36}$/); // the uploaded civic creative
-    expect(hot[2]!.url).toBe('https://www.hondaofdemo.com/thanks');
-  });
+describe('beacon hot path against its route, on generated requests', () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  const apps: Array<{ app: FastifyInstance; origin: string }> = [];
 
-  it.each([
-    ['an impression from the dealer site (CORS, the page-view limit headers)', {}],
-    ['an impression named by a Referer only', { origin: '', referer: 'https://www.hondaofdemo.com/new-inventory?model=civic' }],
-    ['a bot (acknowledged, not counted)', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }],
-    ['a visitor with Global Privacy Control (acknowledged, not counted)', { 'sec-gpc': '1' }],
-    ['a site the dealer does not allow (403)', { origin: 'https://evil.example' }],
-    ['an opaque origin (403)', { origin: 'null' }],
-    ['a browser extension page (403, not a 500)', { origin: 'moz-extension://abcdef' }],
-    ['a file: page (403, not a 500)', { origin: 'file://' }],
-    ['plain HTTP to a dealer that requires HTTPS (403)', { 'x-forwarded-proto': 'http' }],
-  ])('answers %s as the route does', async (_name, headers) => {
-    const h = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== '')) as Record<string, string>;
-    const dropped = Object.keys(headers).filter((k) => (headers as Record<string, string>)[k] === '');
-    const { hot, route, answeredHot, storedHot, storedRoute } = await compareBeacon(impression, h);
-    for (const k of dropped) expect(hot.headers[k]).toBeUndefined();
-    expect(answeredHot).toBe(true);
-    expect(same(hot)).toEqual(same(route));
-    expect(storedHot.length).toBe(storedRoute.length);
-  });
-
-  it("counts a model the dealer's pages do not know under the unknown-model key, as the route does", async () => {
-    const { hot, route, answeredHot, storedHot, storedRoute } = await compareBeacon((pv) => ({ ...impression(pv), model: 'Junk Model 42' }));
-    expect(answeredHot).toBe(true);
-    expect(same(hot)).toEqual(same(route));
-    expect(storedHot.map((e) => e.model)).toEqual([UNKNOWN_MODEL_KEY]);
-    expect(storedHot).toEqual(storedRoute);
-  });
-
-  it.each([
-    ['text that is not JSON (400)', () => '{"dealerId": '],
-    ['JSON nested too deep (400)', () => `${'['.repeat(40)}${']'.repeat(40)}`],
-    ['a body the schema refuses, naming the field (400)', (pv: string) => ({ ...impression(pv), model: 'x\u0000y' })],
-    ['an unknown dealer (404)', (pv: string) => ({ ...impression(pv), dealerId: 'no-such-dealer' })],
-  ])('reads and hands %s to the route, which answers it', async (_name, body) => {
-    const { hot, route, answeredHot } = await compareBeacon(body);
-    expect(answeredHot).toBe(false);
-    expect(hot.status).toBeGreaterThanOrEqual(400);
-    expect(same(hot)).toEqual(same(route));
-  });
-
-  it('leaves a body over the limit and application/json beacons to the route', async () => {
-    const before = t.app.beaconHotPath.answered;
-    const long = await compareBeacon((pv) => ({ ...impression(pv), url: `https://www.hondaofdemo.com/${'x'.repeat(5000)}` }));
-    expect(long.hot.status).toBe(413);
-    expect(same(long.hot)).toEqual(same(long.route));
-    const json = await compareBeacon(impression, { 'content-type': 'application/json' });
-    expect(json.hot.status).toBe(204);
-    expect(same(json.hot)).toEqual(same(json.route));
-    expect(json.storedHot).toHaveLength(1);
-    expect(t.app.beaconHotPath.answered).toBe(before);
-  });
-
-  it("answers the dealer's page-view limit with the same 429, and the per-IP budget counts both paths", async () => {
-    await setSecurity({ maxRequestsPerMinute: 2 });
-    try {
-      const answers: Answer[][] = [[], []];
-      for (const [i, pv, ip] of [[0, newView(), '198.51.100.7'], [1, newView(), '198.51.100.8']] as const) {
-        for (let k = 0; k < 3; k++) {
-          const body = JSON.stringify(k === 0 ? impression(pv) : { ...impression(pv), event: 'click' });
-          const headers = beaconHeaders({ 'x-forwarded-for': ip, 'content-length': String(Buffer.byteLength(body)) });
-          answers[i]!.push(i === 0 ? await overHttp(TRACK, headers, body) : await throughRoute(TRACK, headers, body));
-        }
-      }
-      expect(answers[0]!.map((a) => a.status)).toEqual([204, 204, 429]);
-      expect(answers[0]!.map(same)).toEqual(answers[1]!.map(same));
-      expect(answers[0]![2]!.headers['retry-after']).toBe('60');
-      // One IP: 2 × RATE_LIMIT_NAT_FACTOR beacons a minute over any page views, whichever path takes them.
-      const ip = '198.51.100.9';
-      const statuses: number[] = [];
-      for (let k = 0; k < 2 * RATE_LIMIT_NAT_FACTOR + 1; k++) {
-        const body = JSON.stringify(impression(newView()));
-        const headers = beaconHeaders({ 'x-forwarded-for': ip, 'content-length': String(Buffer.byteLength(body)) });
-        statuses.push((k % 2 === 0 ? await overHttp(TRACK, headers, body) : await throughRoute(TRACK, headers, body)).status);
-      }
-      expect(statuses.filter((s) => s === 204)).toHaveLength(2 * RATE_LIMIT_NAT_FACTOR);
-      expect(statuses.at(-1)).toBe(429);
-    } finally {
-      await setSecurity({ maxRequestsPerMinute: 100 });
-    }
-  });
-});
-
-describe('what the hot paths record of a request', () => {
-  /** dcb_cache_lookups_total{cache="dealer",result="hit"} now. */
-  const dealerHits = async () => (await t.app.metrics.cacheLookups.get()).values.find((v) => v.labels.cache === 'dealer' && v.labels.result === 'hit')?.value ?? 0;
-
-  it('counts a cache hit once, whether the hot path answers or hands the request to the route', async () => {
-    const path = `/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
-    const refused = { 'user-agent': UA, origin: 'https://www.hondaofdemo.com' }; // plain HTTP to a dealer that requires HTTPS
-    const allowed = { 'user-agent': UA, ...fromDealerSite };
-    await overHttp(path, allowed); // the dealer, choice and bytes cached
-    for (const [headers, send] of [
-      [allowed, () => overHttp(path, allowed)], // answered by the hot path
-      [refused, () => overHttp(path, refused)], // handed to the route (403)
-      [refused, () => throughRoute(path, refused)], // the route alone
-    ] as const) {
-      const before = await dealerHits();
-      expect((await send()).status, JSON.stringify(headers)).toBeLessThan(500);
-      expect(await dealerHits(), JSON.stringify(headers)).toBe(before + 1);
-    }
-  });
-
-  it('writes the request log line at LOG_PUBLIC_SAMPLE_RATE, each request sampled once', async () => {
-    const lines: string[] = [];
-    const sampled = await createTestApp({ env: { LOG_PUBLIC_SAMPLE_RATE: '0.5' }, logStream: { write: (line) => void lines.push(line) } });
-    try {
-      await sampled.app.listen({ host: '127.0.0.1', port: 0 });
-      const base = `http://127.0.0.1:${(sampled.app.server.address() as AddressInfo).port}`;
-      const url = `/api/scripts/${DEMO_DEALER.id}/asset?model=delorean&type=header`;
-      const before = await withDealerCurrent(sampled.app, async () => {
-        await fetch(`${base}${url}`); // the dealer cached (and current until a change): the next 400 are the hot path's 404s
-        lines.length = 0;
-        const answered = sampled.app.bannerHotPath.answered;
-        for (let i = 0; i < 400; i++) expect((await fetch(`${base}${url}`)).status).toBe(404);
-        return answered;
+  beforeAll(async () => {
+    database = await openTestDatabase({ seeded: true });
+    // The limits count across both paths and every case (they have tests of their own, tracking/rate-limits.test.ts).
+    const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
+    await database.db.update(dealers).set({ security: { ...d!.security, rateLimitEnabled: false, requireHttps: true } }).where(eq(dealers.id, DEMO_DEALER.id));
+    for (const trustProxy of PROXY_SETTINGS) {
+      const config = loadConfig({
+        TRUST_PROXY: trustProxy,
+        PUBLIC_ORIGIN: 'https://banners.example.com', // a public deployment: the dealer's requireHttps applies
+        FEED_SCHEDULER_INTERVAL_MS: '0',
+        NOTIFICATION_INTERVAL_MS: '0',
+        MAX_EVENT_LOOP_DELAY_MS: '0',
+        EVENT_MAX_UNSECURED_MS: '0',
+        LOG_LEVEL: 'silent',
       });
-      expect(sampled.app.bannerHotPath.answered - before).toBe(400); // sampled or not, the hot path answers and logs
-      const logged = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string }; res?: { statusCode: number }; reqId?: string }).filter((l) => l.msg === 'request completed');
-      // 400 requests at 0.5: 200 expected (standard deviation 10); sampling twice would give 100.
-      expect(logged.length).toBeGreaterThan(150);
-      expect(logged.length).toBeLessThan(250);
-      expect(logged[0]).toMatchObject({ req: { url }, res: { statusCode: 404 } });
-      expect(logged[0]!.reqId).toBeTruthy();
-    } finally {
-      await sampled.close();
+      const app = await buildApp({ config, db: database.db, logger: false, listen: database.listen });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      apps.push({ app, origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
     }
   });
+  afterAll(async () => {
+    for (const { app } of apps) await app.close();
+    await database?.dispose();
+  });
+
+  it(`answers ${RUNS} generated beacons as the route does, under every proxy setting`, async () => {
+    let hot = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: PROXY_SETTINGS.length - 1 }), headersArb, bodyArb, async (i, headers, body) => {
+        const { app, origin } = apps[i]!;
+        const before = app.beaconHotPath.answered;
+        const viaServer = await overHttp(origin, headers, body);
+        const took = app.beaconHotPath.answered - before;
+        const route = await throughRoute(app, headers, body);
+        expect(viaServer).toEqual(route);
+        expect(took).toBe(takenHot(headers, body) ? 1 : 0);
+        hot += took;
+      }),
+      { numRuns: RUNS },
+    );
+    expect(hot).toBeGreaterThan(RUNS / 5); // the hot path answered a good share of the cases
+  }, 600_000);
 });

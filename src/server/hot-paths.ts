@@ -1,20 +1,19 @@
 /**
- * The hot paths: the two requests dealer pages send most, a hot banner image
- * (delivery/hot-path.ts) and a tracking beacon (tracking/hot-path.ts), answered by the HTTP
- * server's request listener before Fastify builds a request, runs its hooks or awaits anything.
- * Each answers exactly what its route answers, from the same functions, and hands anything else
- * to Fastify; this module holds what both need: when to leave every request to Fastify (the
- * server sheds load or is closing), the request log's sampled line, the request's protocol
- * and client address as Fastify works them out under TRUST_PROXY, and the request-duration metric
- * under the route's template.
+ * What a hot path needs to answer a request in the HTTP server's request listener, before Fastify
+ * builds a request, runs its hooks or awaits anything: when to leave every request to Fastify (the
+ * server sheds load or is closing), the request log's sampled line, the request's protocol and
+ * client address as Fastify works them out under TRUST_PROXY, and the request-duration metric
+ * under the route's template. One hot path remains, the tracking beacon (tracking/hot-path.ts):
+ * the bench measured it at about half the server CPU per beacon of its route, and no CDN can
+ * answer a beacon. Banner images have none: a CDN fronts them (docs/OPERATIONS.md "Putting a CDN
+ * in front"), so the origin sees a cache's misses, where the saving is nil (docs/PERFORMANCE.md
+ * "Hot paths").
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { servesLoopbackOnly } from './delivery/public-policy';
-import { REFUSAL_CACHE_CONTROL } from './delivery/refusals';
-import { AppError } from './errors';
 import { requestLogged } from './observability/request-log';
 
 /** One hot path: answers a request it owns and returns true, or returns false having touched nothing. */
@@ -89,24 +88,6 @@ export class HotPathContext {
     if (!this.trust) return req.socket.remoteAddress ?? '';
     const all = proxyAddr.all(req, this.trust);
     return all[all.length - 1] ?? '';
-  }
-
-  /**
-   * Answers an error in the app's error shape (app.ts error handler): `{ error: { code, message } }`
-   * with the AppError's status, Retry-After for RateLimited (set by the caller with the other
-   * headers), `Cache-Control: no-store` as every refusal; anything else is logged and answered 500 INTERNAL.
-   * @returns the status sent
-   */
-  sendError(res: ServerResponse, err: unknown, headers: Record<string, string | number>): number {
-    const known = err instanceof AppError;
-    if (!known) this.app.log.error({ err }, 'unhandled error');
-    const status = known ? err.statusCode : 500;
-    const payload = JSON.stringify({ error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' } });
-    headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = Buffer.byteLength(payload);
-    headers['cache-control'] = REFUSAL_CACHE_CONTROL; // as every refusal of the routes (delivery/refusals.ts)
-    res.writeHead(status, headers).end(payload);
-    return status;
   }
 
   private observe(method: string, route: string, status: number, started: number): void {

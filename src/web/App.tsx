@@ -2,7 +2,7 @@
  * Routes of the signed-in web app (spec 01 §2, spec 02 §2; the session gate is in Root.tsx):
  * '/' by role, the admin area for admins only (every /admin/* path, known or not: other users go
  * to /dealer), the dealer area, the dealer script page, and 'Page Not Found'. Route render errors
- * show the 'Something went wrong' screen. Each screen names itself in `document.title`
+ * show the 'Something went wrong' screen, or a reload prompt when a screen's code failed to load. Each screen names itself in `document.title`
  * ("Dealers · dc-banners") through its route's `handle.title`.
  */
 import { createBrowserRouter, Link, Navigate, Outlet, RouterProvider, useMatches, useRouteError } from 'react-router';
@@ -13,6 +13,7 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { SearchX } from 'lucide-react';
 import { TEXT } from '../domain/constants';
 import { ErrorScreen, LoadingScreen } from './components/feedback';
+import { ChunkReloadPrompt, isChunkLoadError, retryChunk } from './components/chunks';
 
 /** The title of the deepest matched route that has one (`handle: { title }`). */
 function RouteTitle() {
@@ -58,11 +59,13 @@ function AdminOnly() {
   return user?.role === 'admin' ? <Outlet /> : <Navigate to="/dealer" replace />;
 }
 
+/** A route's render error: the 'Something went wrong' screen, or the reload prompt when the screen's code did not load. */
 function RouteError() {
   const error = useRouteError();
+  const chunk = isChunkLoadError(error);
   useEffect(() => console.error('Route error', error), [error]);
-  useDocumentTitle('Something went wrong');
-  return <ErrorScreen />;
+  useDocumentTitle(chunk ? 'Reload needed' : 'Something went wrong');
+  return chunk ? <ChunkReloadPrompt /> : <ErrorScreen />;
 }
 
 const title = (t: string) => ({ title: t });
@@ -70,10 +73,12 @@ const title = (t: string) => ({ title: t });
 /**
  * Route-level code splitting: a screen's module, with its charts, dropzone and their
  * CSS, is fetched when its route is first visited, so the sign-in screen and the shell load only
- * what they draw. Returns React Router's `lazy` function for the module's export `name`.
+ * what they draw; a failed fetch is tried once more (retryChunk). Returns React Router's `lazy`
+ * function for the module's export `name`.
  */
 function screen<M extends Record<K, ComponentType>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
-  return async () => ({ Component: (await load())[name] });
+  const loadOnce = retryChunk(load);
+  return async () => ({ Component: (await loadOnce())[name] });
 }
 
 const router = createBrowserRouter([

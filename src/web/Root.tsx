@@ -11,9 +11,11 @@ import { lazy, Suspense } from 'react';
 import { useAuth } from './components/auth';
 import { useDocumentTitle } from './components/title';
 import { LoadingScreen } from './components/feedback';
+import { retryChunk } from './components/chunks';
 
-const AppRoutes = lazy(async () => ({ default: (await import('./App')).AppRoutes }));
-const LoginPage = lazy(async () => ({ default: (await import('./auth/LoginPage')).LoginPage }));
+// A chunk that fails to load is tried once more (retryChunk), then ErrorBoundary offers a reload.
+const AppRoutes = lazy(retryChunk(async () => ({ default: (await import('./App')).AppRoutes })));
+const LoginPage = lazy(retryChunk(async () => ({ default: (await import('./auth/LoginPage')).LoginPage })));
 
 function SignedOut() {
   useDocumentTitle('Sign in');

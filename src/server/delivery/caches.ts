@@ -20,7 +20,7 @@
  *   lost, or no listener), a copy is trusted for DEALER_CACHE_TTL_MS (1 s): the staleness bound
  *   across processes (tests/e2e/two-processes.test.ts). Each switch (`setListening`) distrusts
  *   every copy cached before it, as notifications may have been missed: its next read waits for a
- *   fresh query (`fetchDealer`), and the hot paths do not answer from it (`currentDealer`).
+ *   fresh query (`fetchDealer`), and the beacon hot path does not answer from it (`currentDealer`).
  * - Stale-if-error: when the refresh of a cached dealer fails (the database is unreachable, its
  *   schema missing, any error), the last good copy keeps answering, and every cache keyed by its
  *   version with it (choices, banner bytes, built scripts), until it is `maxStaleMs` old

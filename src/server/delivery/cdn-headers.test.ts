@@ -4,7 +4,7 @@
  * redirects are public and depend on no Origin or Referer (Vary names Accept, and Accept-Encoding
  * for compressed bodies, never Origin); the embed script varies on Accept-Encoding only; every
  * refusal (403, 404, 400, 429, 5xx) is `Cache-Control: no-store`. Through fastify.inject (the
- * routes; src/server/hot-paths.test.ts holds the hot paths to the same headers).
+ * routes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';

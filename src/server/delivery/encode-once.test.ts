@@ -3,7 +3,7 @@
  * under load): concurrent first requests for one asset, format and size share one resize (one
  * placeholder render), all get the same bytes, and dcb_banner_encodings_total counts exactly the
  * encodings made. A failed encoding is not kept: the next request tries again. Through
- * fastify.inject, the route every first request takes (the hot path answers only cached bytes).
+ * fastify.inject, the route every request takes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';

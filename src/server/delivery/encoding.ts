@@ -98,7 +98,6 @@ export interface EntityAnswer {
 /**
  * The answer an entity gives a request with these headers: the coding Accept-Encoding picks, its
  * strong ETag, and 304 when If-None-Match matches by the weak comparison (`W/"x"`, lists, `*`).
- * Shared by sendEntity and the delivery hot path (hot-path.ts).
  */
 export function entityAnswer(headers: IncomingHttpHeaders, entity: Entity): EntityAnswer {
   const coding = chooseCoding(headers['accept-encoding'], entity.encoded);

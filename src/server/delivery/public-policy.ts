@@ -159,7 +159,7 @@ function originAnswer(caller: string | undefined, security: Security): OriginAns
 }
 
 /**
- * The dealer's settings applied to a banner image request (the asset route and its hot path): only
+ * The dealer's settings applied to a banner image request (the asset route): only
  * `requireHttps`, which depends on the request's scheme, part of every cache key. Origin and Referer
  * are not read (images are public, see the module doc), so the answer carries
  * `Access-Control-Allow-Origin: *` instead of a per-origin one.

@@ -7,7 +7,7 @@
  * or dealer turns into an answer as soon as the dealer's catalogue or the dealer is saved (the
  * server answers those 404s from memory, so caching them would save little).
  *
- * The hot paths (hot-paths.ts) answer their refusals with the same header.
+ * The beacon hot path answers its refusals with the same header (tracking/intake.ts answerBeacon).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';

@@ -45,7 +45,7 @@ export const acceptsWebp = (headers: IncomingHttpHeaders): boolean => /image\/we
  * The headers of a banner image answer (bytes or 304) besides ETag and Content-Encoding:
  * where it comes from, its model and creative, CORS for any site and cross-origin embedding, caching until the next
  * promotion-window boundary, Vary (Accept only: the answer depends on no Origin or Referer) and
- * the content type. Shared by the route and the hot path.
+ * the content type.
  * @param now ms since the epoch (app.now)
  */
 export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now: number): Record<string, string> {

@@ -345,7 +345,7 @@ function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKe
 }
 
 /**
- * findDeliveryDealer's answer for the hot paths (delivery/hot-path.ts, tracking/hot-path.ts) when
+ * findDeliveryDealer's answer for the beacon hot path (tracking/hot-path.ts) when
  * the dealer's settings are cached and current (caches.ts currentDealer), synchronously;
  * undefined when they are not (a miss, a stale copy, a query running) and for a dealer id known to
  * be unknown: the caller takes the route, which looks it up. Not counted: the hot path counts its
@@ -361,19 +361,6 @@ export type HotLookup = 'dealer' | 'choice' | 'bytes';
 /** Counts a hot answer's cache hits in the app's dcb_cache_lookups_total, as the route counts its own. */
 export function countHotHits({ metrics }: Pick<DeliveryContext, 'metrics'>, hits: HotLookup[]): void {
   for (const hit of hits) metrics.lookups[hit].hit();
-}
-
-/**
- * The hot path of a slot request (delivery/hot-path.ts): slotChoice's answer for a dealer from
- * hotDealer when the choice is cached, made synchronously; null when the page model maps to
- * nothing (slotChoice's NotFound); undefined when the choice would need a query (the caller takes
- * the route instead).
- */
-export function hotSlotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): DeliveryChoice | null | undefined {
-  const slot = slotKey(ctx, dealer, q);
-  if (!slot) return null;
-  const hit = cachedChoice(ctx, dealer, slot, q, cdn, false);
-  return hit && q.placeholder ? asPlaceholder(hit) : hit;
 }
 
 /** The choice with the creative rotation bucket `r` picks (rotationPick); the cached object itself when that is its first. */
@@ -567,11 +554,6 @@ function bytesKey(caches: AppCaches, r: DeliveryChoice, q: { type: SlotType; acc
   const logo = r.assetId ? null : caches.logos.logo(r.dealer.branding.logoUrl);
   const key = r.assetId ? `asset|${r.assetId}|${r.assetHash}|${box.width}x${box.height}|${format}` : `${r.dealer.id}|${r.version}|${r.model}|${q.type}|${r.width}x${r.height}|${format}|${logo?.tag ?? ''}`;
   return { key, format, box, logo };
-}
-
-/** bannerBytes' answer when the bytes are cached (the hot path, delivery/hot-path.ts; not counted: countHotHits); undefined when they would have to be made. */
-export function hotBannerBytes(caches: AppCaches, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): BannerBytes | undefined {
-  return caches.bannerBytes.get(bytesKey(caches, r, q).key);
 }
 
 /** The asset resized to fit the slot (never enlarged), in the format chosen; run in the image queue. */

@@ -8,8 +8,10 @@
  *   checks otherwise, and 503 while the event loop lags (below). For load balancers: take the
  *   process out of rotation, do not restart it.
  * - Load shedding (@fastify/under-pressure): while the mean event-loop delay is above
- *   MAX_EVENT_LOOP_DELAY_MS every request but /healthz and /metrics answers 503 `OVERLOADED` with
- *   Retry-After.
+ *   MAX_EVENT_LOOP_DELAY_MS every request but /healthz, /metrics and the web app's own files
+ *   (webAppFile) answers 503 `OVERLOADED` with Retry-After. The web app's files are never shed: they
+ *   are read from disk without touching the database, and a shed JavaScript chunk breaks the
+ *   screen a signed-in user is on, while the API calls it makes are shed and retried.
  * - `GET /metrics`: Prometheus text (metrics.ts) on the main port for `Authorization: Bearer
  *   METRICS_TOKEN` when the token is set (404 when it is not); METRICS_PORT serves it on an
  *   internal port instead (main.ts / cluster.ts, metricsListener).
@@ -102,6 +104,18 @@ export function bearerMatches(authorization: string | undefined, token: string):
   return timingSafeEqual(digest(match[1]!), digest(token));
 }
 
+/**
+ * True for a request of the web app's own files: a GET or HEAD outside /api/ and /scripts/ (the
+ * built assets under /assets/, index.html and the SPA's client-side routes, which answer
+ * index.html). /readyz is not one of them: a load balancer must see the lag. The dealer-site
+ * embed script under /scripts/ is shed like the API: it may read the dealer from the database, and
+ * a dealer's page without it keeps its own content.
+ */
+export function webAppFile(method: string, url: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return !(url.startsWith('/api/') || url === '/api' || url.startsWith('/scripts/') || url.startsWith('/readyz'));
+}
+
 /** Route config that lets a request through while the event loop lags (liveness and metrics). */
 const neverShed = { access: 'public' as const, pressureHandler: () => undefined };
 
@@ -161,9 +175,9 @@ export const healthPlugin = fp(async (app: FastifyInstance, opts: HealthOptions)
       }
       return ready ? { pid: process.pid, worker, checks } : false;
     },
-    // Readiness failures answer on /readyz only; the event-loop bound sheds every request.
-    pressureHandler: async (_request, reply, type, value) => {
-      if (type === underPressure.TYPE_HEALTH_CHECK) return;
+    // Readiness failures answer on /readyz only; the event-loop bound sheds every request but the web app's files.
+    pressureHandler: async (request, reply, type, value) => {
+      if (type === underPressure.TYPE_HEALTH_CHECK || webAppFile(request.method, request.url)) return;
       if (Date.now() - lastShedLog >= SHED_LOG_INTERVAL_MS) {
         lastShedLog = Date.now();
         app.log.warn({ eventLoopDelayMs: Math.round(value ?? 0), maxEventLoopDelayMs: opts.maxEventLoopDelayMs }, 'event loop lagging: shedding requests with 503');

@@ -1,12 +1,14 @@
 /**
  * Health, readiness, load shedding, metrics and request logs, through app.inject:
  * /healthz always 200; /readyz 200 with its checks, 503 naming the database, pending migrations or
- * a full event buffer; every request but /healthz and /metrics shed with 503 while the event loop
- * lags; /metrics only with METRICS_TOKEN, Prometheus text whose counters move with traffic; one
+ * a full event buffer; every request but /healthz, /metrics and the web app's files shed with 503
+ * while the event loop lags; /metrics only with METRICS_TOKEN, Prometheus text whose counters move with traffic; one
  * log line per request with the X-Request-Id it answered, public delivery requests sampled, cookies
  * and authorization redacted.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -140,13 +142,25 @@ describe('Database.pendingMigrations', () => {
 });
 
 describe('load shedding', () => {
-  let t: TestApp;
+  let app: FastifyInstance;
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let webDist: string;
   beforeAll(async () => {
-    t = await createTestApp({ env: { MAX_EVENT_LOOP_DELAY_MS: '50', METRICS_TOKEN: TOKEN } });
+    // A built web app of its own: index.html and one JavaScript chunk under /assets/.
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'dcb-web-'));
+    mkdirSync(path.join(webDist, 'assets'));
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>dc-banners</title><div id="root"></div>');
+    writeFileSync(path.join(webDist, 'assets', 'AnalyticsPage-Bq3x9.js'), 'export const AnalyticsPage = () => null;');
+    database = await openTestDatabase({ seeded: true });
+    app = await buildApp({ config: appConfig({ MAX_EVENT_LOOP_DELAY_MS: '50', METRICS_TOKEN: TOKEN, WEB_DIST_DIR: webDist }), db: database.db, logger: false });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await app.close();
+    await database.dispose();
+    rmSync(webDist, { recursive: true, force: true });
+  });
 
-  it('answers 503 with Retry-After while the event loop lags, except /healthz and /metrics, and serves again after', async () => {
+  it("answers 503 with Retry-After while the event loop lags, except /healthz, /metrics and the web app's files, and serves again after", async () => {
     // Keep the loop busy for 300 ms out of every 310 for 2.5 s: a mean delay far above 50 ms.
     const until = Date.now() + 2500;
     while (Date.now() < until) {
@@ -156,14 +170,27 @@ describe('load shedding', () => {
       }
       await new Promise((r) => setTimeout(r, 10));
     }
-    const shed = await t.app.inject('/api/auth/demo-accounts');
+    const shed = await app.inject('/api/auth/demo-accounts');
     expect(shed.statusCode).toBe(503);
     expect(shed.headers['retry-after']).toBe('5');
     expect(shed.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'Server overloaded, please retry shortly' } });
-    expect((await t.app.inject('/readyz')).statusCode).toBe(503);
-    expect((await t.app.inject('/healthz')).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(200);
-    await expect.poll(async () => (await t.app.inject('/api/auth/demo-accounts')).statusCode, { timeout: 5000, interval: 250 }).toBe(200);
+    expect((await app.inject(`/scripts/dc-banners-${DEMO_DEALER.id}.js`)).statusCode).toBe(503); // the embed script is shed like the API
+    expect((await app.inject('/readyz')).statusCode).toBe(503);
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+    expect((await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(200);
+    // The web app keeps loading: its chunks, index.html and a client-side route (index.html again).
+    const chunk = await app.inject('/assets/AnalyticsPage-Bq3x9.js');
+    expect(chunk.statusCode).toBe(200);
+    expect(chunk.body).toBe('export const AnalyticsPage = () => null;');
+    expect((await app.inject({ method: 'HEAD', url: '/assets/AnalyticsPage-Bq3x9.js' })).statusCode).toBe(200);
+    for (const url of ['/index.html', '/dealer/analytics?range=30d']) {
+      const page = await app.inject(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('<div id="root">');
+    }
+    expect((await app.inject('/assets/missing-chunk.js')).statusCode).toBe(404); // not shed, and not found
+    expect((await app.inject({ method: 'POST', url: '/dealer/analytics' })).statusCode).toBe(503);
+    await expect.poll(async () => (await app.inject('/api/auth/demo-accounts')).statusCode, { timeout: 5000, interval: 250 }).toBe(200);
   });
 });
 

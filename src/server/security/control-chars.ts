@@ -3,8 +3,7 @@
  * path segment or query part) are refused with 400 INVALID naming the part, before any hook or
  * route reads the URL: a NUL byte reaching a database query fails there as a 500 with a stack in
  * the error log, so a flood of such requests would fill the log and trip the 5xx alert. The
- * refusal is one warn line (a client's mistake, not ours). The banner hot path hands such requests
- * to Fastify (delivery/hot-path.ts) so this check answers them too.
+ * refusal is one warn line (a client's mistake, not ours).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -17,9 +16,6 @@ import { Invalid } from '../errors';
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\x00-\x1f\x7f]|%(?:[01][0-9a-f]|7f)/i;
-
-/** True when the URL text (a path, a query string or both) holds a control character, raw or percent-encoded. */
-export const hasControlCharacter = (text: string): boolean => CONTROL.test(text);
 
 /** A part's text as shown in a message or the log: raw control characters percent-encoded, cut to `max` characters. */
 const shown = (raw: string, max = 60): string => {

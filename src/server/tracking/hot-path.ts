@@ -1,14 +1,17 @@
 /**
  * The beacon hot path (hot-paths.ts): a tracking beacon read and answered by the HTTP
- * server's request listener, without Fastify's per-request work, through the same beacon intake
- * as the route (intake.ts); hot-path.test.ts compares the two answer for answer.
+ * server's request listener, without Fastify's per-request work, with the answer the route sends,
+ * made by the same function (intake.ts answerBeacon); src/server/hot-paths.test.ts compares the
+ * two on generated requests. Beacons are the one request every dealer page sends that no CDN can
+ * answer, and the bench measured this path at about half the server CPU per beacon of the route
+ * (docs/PERFORMANCE.md "Hot paths").
  *
  * It takes, from their headers alone, the beacons the embed script sends: POST
  * /api/analytics/track with a text/plain body of a declared length up to TRACK_BODY_LIMIT, when
  * the server neither sheds load nor closes (a request the log samples is logged as the route would). Having
  * read the body, it answers when the body is JSON the route's schema accepts and names a known
- * dealer (from the cache, or looked up as the route does): 204, or the intake's refusal (429, 403,
- * 503) in the app's error shape. Any other body (not JSON, too deep, refused by the schema, an
+ * dealer (from the cache, or looked up as the route does): answerBeacon's 204 or refusal (429,
+ * 403, 503). Any other body (not JSON, too deep, refused by the schema, an
  * unknown dealer, or a lookup that failed) is handed to Fastify with the bytes read
  * (`replayedBody`: the route's preParsing hook parses them again), so the route answers it, its
  * 400, 404 and database 503 included. A hand-over after the server began to close gets Fastify's
@@ -20,7 +23,7 @@ import { jsonTooDeep } from '../validation';
 import { requestId } from '../observability/request-log';
 import { countHotHits, findDeliveryDealer, hotDealer, type DealerDelivery } from '../delivery/service';
 import type { HotPath, HotPathContext } from '../hot-paths';
-import { bodyDealerId, TRACK_BODY_LIMIT } from './intake';
+import { answerBeacon, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 
 const ROUTE = '/api/analytics/track';
 /** The content types the route parses as beacon text (its text/plain parser). */
@@ -75,25 +78,21 @@ export class BeaconHotPath implements HotPath {
       this.handOver(req, res);
       return;
     }
-    const headers: Record<string, string | number> = { 'x-request-id': requestId(req), 'cross-origin-resource-policy': 'cross-origin' };
-    let status = 204;
-    try {
-      await app.beaconIntake.accept({
-        headers: req.headers,
-        ip: this.ctx.ipOf(req),
-        protocol: this.ctx.protocolOf(req),
-        loopbackOnly: this.ctx.loopbackOnly,
-        input: input.data,
-        dealer: found.dealer,
-        log: app.log,
-        setHeader: (name, value) => (headers[name] = value),
-      });
-      res.writeHead(204, headers).end();
-    } catch (err) {
-      status = this.ctx.sendError(res, err, headers); // the intake throws AppErrors only
-    }
+    const answer = await answerBeacon(app.beaconIntake, {
+      headers: req.headers,
+      ip: this.ctx.ipOf(req),
+      protocol: this.ctx.protocolOf(req),
+      loopbackOnly: this.ctx.loopbackOnly,
+      input: input.data,
+      dealer: found.dealer,
+      log: app.log,
+    });
+    const reqId = requestId(req);
+    const headers: Record<string, string | number> = { ...answer.headers, 'x-request-id': reqId };
+    if (answer.body !== null) headers['content-length'] = Buffer.byteLength(answer.body);
+    res.writeHead(answer.status, headers).end(answer.body ?? undefined);
     countHotHits(app, found.hot ? ['dealer'] : []);
-    this.ctx.answered(req, ROUTE, status, started, headers['x-request-id'] as string);
+    this.ctx.answered(req, ROUTE, answer.status, started, reqId);
     this.answered += 1;
   }
 

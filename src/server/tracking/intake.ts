@@ -1,7 +1,7 @@
 /**
  * What a tracking beacon goes through once its body is read and checked (spec 01 §7, DECISIONS
- * 15-17), in one place for the route (routes.ts) and the beacon hot path
- * (hot-path.ts), in this order:
+ * 15-17), in one place for the route (routes.ts) and the beacon hot path (hot-path.ts), both of
+ * which send answerBeacon's answer; in this order:
  * 1. the limits: per client IP and dealer, `maxRequestsPerMinute` × RATE_LIMIT_NAT_FACTOR
  *    (no headers under it), then per page view (dealer and `pv`; a conversion carries its click's)
  *    the dealer's `maxRequestsPerMinute` (X-RateLimit-Limit, -Remaining and -Reset under it); over
@@ -29,6 +29,7 @@ import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
 import { AppError, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS } from '../errors';
 import { creativeOf, slotChoice, type DealerDelivery } from '../delivery/service';
+import { REFUSAL_CACHE_CONTROL } from '../delivery/refusals';
 import { countedModelKey } from '../../domain/slot-plan';
 import { leadIdHash } from './service';
 
@@ -57,6 +58,35 @@ export interface Beacon {
   log: FastifyBaseLogger;
   /** Sets a response header. */
   setHeader(name: string, value: string | number): void;
+}
+
+/** A beacon's answer as both paths send it: status, headers and body (null: none). */
+export interface BeaconAnswer {
+  status: number;
+  headers: Record<string, string | number>;
+  body: string | null;
+}
+
+/**
+ * The answer to a read and validated beacon, the one implementation behind the route (routes.ts)
+ * and the beacon hot path (hot-path.ts): 204 once the intake took it (or knowingly did not count
+ * it), else the intake's refusal (429, 404, 403, 503) in the app's error shape
+ * `{ error: { code, message } }` with `Cache-Control: no-store` and the headers the intake set
+ * (X-RateLimit-*, Retry-After, CORS). Any other error is logged and answered 500 INTERNAL.
+ * Every answer carries `Cross-Origin-Resource-Policy: cross-origin`: the dealer's page reads it.
+ */
+export async function answerBeacon(intake: BeaconIntake, beacon: Omit<Beacon, 'setHeader'>): Promise<BeaconAnswer> {
+  const headers: Record<string, string | number> = { 'cross-origin-resource-policy': 'cross-origin' };
+  try {
+    await intake.accept({ ...beacon, setHeader: (name, value) => void (headers[name] = value) });
+    return { status: 204, headers, body: null };
+  } catch (err) {
+    const known = err instanceof AppError;
+    if (!known) beacon.log.error({ err }, 'unhandled error');
+    const error = known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' };
+    Object.assign(headers, { 'content-type': 'application/json; charset=utf-8', 'cache-control': REFUSAL_CACHE_CONTROL });
+    return { status: known ? err.statusCode : 500, headers, body: JSON.stringify({ error }) };
+  }
 }
 
 /** The body as an object: beacons arrive as text/plain JSON text. @throws Invalid for text that is not JSON. */

@@ -4,16 +4,17 @@
  * knowingly not counted; the body is read, parsed and checked here (a bad body is 400 naming the
  * field, one over TRACK_BODY_LIMIT 413), and everything after that is the beacon intake's
  * (intake.ts: the limits' 429, an unknown dealer's 404, the dealer's 403, a full buffer's 503).
- * Most beacons never reach this route: the beacon hot path (hot-path.ts) answers them the same way.
+ * Most beacons never reach this route: the beacon hot path (hot-path.ts) answers them with the same
+ * function (intake.ts answerBeacon).
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { trackBodySchema } from '../../domain/contracts/public';
 import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
 import { servesLoopbackOnly } from '../delivery/public-policy';
-import { beaconBody, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
+import { answerBeacon, beaconBody, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,7 +51,8 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       schema: { tags: ['public'], summary: 'Record an impression, click or conversion', body: trackBodySchema, response: { 204: z.void().describe('Accepted (or not counted: bot, opted out)') } },
     },
     async (request, reply) => {
-      await app.beaconIntake.accept({
+      // The same answer as the beacon hot path's, from the same function.
+      const answer = await answerBeacon(app.beaconIntake, {
         headers: request.headers,
         ip: request.ip,
         protocol: request.protocol,
@@ -58,9 +60,11 @@ export async function trackingRoutes(fastify: FastifyInstance) {
         input: request.body,
         dealer: request.beaconDealer,
         log: request.log,
-        setHeader: (name, value) => void reply.header(name, value),
       });
-      return reply.status(204).send();
+      // A refusal's body is JSON text already; the response schema describes the 204 only.
+      const raw = reply as unknown as FastifyReply;
+      raw.status(answer.status).headers(answer.headers);
+      return answer.body === null ? raw.send() : raw.send(answer.body);
     },
   );
 

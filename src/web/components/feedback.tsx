@@ -2,6 +2,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { RotateCcw, TriangleAlert } from 'lucide-react';
+import { ChunkReloadPrompt, isChunkLoadError } from './chunks';
 
 /** Centered spinner with 'Loading...'. */
 export function LoadingScreen() {
@@ -56,7 +57,7 @@ export function ErrorScreen() {
   );
 }
 
-/** Catches render errors outside the router and shows ErrorScreen; logs the error. */
+/** Catches render errors outside the router and shows ErrorScreen (the reload prompt for a chunk that did not load); logs the error. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
   override state = { error: null as Error | null };
 
@@ -69,6 +70,8 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { error: E
   }
 
   override render() {
-    return this.state.error ? <ErrorScreen /> : this.props.children;
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return isChunkLoadError(error) ? <ChunkReloadPrompt /> : <ErrorScreen />;
   }
 }
