@@ -124,9 +124,32 @@ const LAST_CLICK_KEY = 'dcb_c';
       fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
           if (r.status === 503 && retries) setTimeout(() => attempt(retries - 1), 1000 + Math.random() * 2000);
+          else if (r.status === 403 || r.status === 429 || r.status === 404) void r.json().then(({ error }: { error: { message: string } }) => refused(r.status, error.message));
         })
         .catch(() => undefined);
     attempt(2);
+  };
+
+  /** The console warnings given on this page (each once). */
+  const warned = new Set<string>();
+  /**
+   * Tells the dealer's developer in the console, once per reason, why the page is not counted: the
+   * server's refusal of a beacon (`status`, its message) and the dealer setting that decides it.
+   */
+  const refused = (status: number, message: string) => {
+    const setting =
+      status === 429
+        ? "the dealer's Max requests per minute (security settings)"
+        : status === 404
+          ? 'the tag: copy it again from the Script page'
+          : /HTTPS/.test(message)
+            ? "serve the page over HTTPS, or the dealer's Require HTTPS (security settings)"
+            : `the dealer's Allowed domains (security settings, edited by an admin): add ${location.hostname}; a domain covers its subdomains (example.com covers www.example.com), www.example.com does not cover example.com`;
+    warn(`banners on this page are not counted (${status}: ${message}). To change: ${setting}.`);
+  };
+  const warn = (text: string) => {
+    if (!warned.has(text)) console.warn(`dc-banners: ${text}`);
+    warned.add(text);
   };
 
   /** False when CSS hides the element (display, visibility or opacity 0 on it or an ancestor). */
@@ -180,6 +203,23 @@ const LAST_CLICK_KEY = 'dcb_c';
     b.observer?.disconnect();
     stop(b);
     b.view = '';
+  };
+
+  /**
+   * A slot whose creative and placeholder both failed collapses (hide) as soon as it is out of the
+   * viewport: at once below the fold, else when the shopper scrolls it away (the browser's scroll
+   * anchoring keeps what is on screen in place), so the empty box never shifts what is in view.
+   */
+  const collapse = (b: Banner, img: HTMLImageElement) => {
+    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked by the browser or an extension, or refused by the server); its box collapses when out of view.`);
+    const io = new IntersectionObserver(
+      safe(([e]: IntersectionObserverEntry[]) => {
+        if (e!.isIntersecting) return;
+        io.disconnect();
+        if (b.img === img) hide(b); // not re-rendered since (a new page view tries again)
+      }),
+    );
+    io.observe(b.el);
   };
 
   const recordClick = (b: Banner, model: string) => {
@@ -242,11 +282,12 @@ const LAST_CLICK_KEY = 'dcb_c';
       }),
     );
     // A failed creative is swapped once for the server's placeholder (spec 02 §4); if that fails too
-    // (our server is unreachable) the reserved box stays empty: nothing shifts, nothing is counted.
+    // (our server is unreachable, blocked or refusing) the reserved box stays empty while in view
+    // and collapses once out of it (collapse): nothing in view shifts, nothing is counted.
     img.addEventListener(
       'error',
       safe(() => {
-        if (img.src.endsWith('&placeholder=1')) return void (img.style.visibility = 'hidden');
+        if (img.src.endsWith('&placeholder=1')) return void ((img.style.visibility = 'hidden'), collapse(b, img));
         img.removeAttribute('srcset');
         img.src = `${src}&placeholder=1`;
       }),
