@@ -124,7 +124,8 @@ const LAST_CLICK_KEY = 'dcb_c';
       fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
           if (r.status === 503 && retries) setTimeout(() => attempt(retries - 1), 1000 + Math.random() * 2000);
-          else if (r.status === 403 || r.status === 429 || r.status === 404) void r.json().then(({ error }: { error: { message: string } }) => refused(r.status, error.message));
+          // A refusal's body names its reason (any failure to read it ends in the catch below).
+          else if (r.status === 403 || r.status === 429 || r.status === 404) return r.json().then(({ error }: { error: { message: string } }) => refused(r.status, error.message));
         })
         .catch(() => undefined);
     attempt(2);
@@ -139,13 +140,13 @@ const LAST_CLICK_KEY = 'dcb_c';
   const refused = (status: number, message: string) => {
     const setting =
       status === 429
-        ? "the dealer's Max requests per minute (security settings)"
+        ? "the dealer's Max requests per minute (Security settings)"
         : status === 404
-          ? 'the tag: copy it again from the Script page'
+          ? 'copy the tag again from the Script page'
           : /HTTPS/.test(message)
-            ? "serve the page over HTTPS, or the dealer's Require HTTPS (security settings)"
-            : `the dealer's Allowed domains (security settings, edited by an admin): add ${location.hostname}; a domain covers its subdomains (example.com covers www.example.com), www.example.com does not cover example.com`;
-    warn(`banners on this page are not counted (${status}: ${message}). To change: ${setting}.`);
+            ? "serve the page over HTTPS, or turn off the dealer's Require HTTPS (Security settings)"
+            : `add ${location.hostname} to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)`;
+    warn(`page not counted (${status}: ${message}); to change: ${setting}`);
   };
   const warn = (text: string) => {
     if (!warned.has(text)) console.warn(`dc-banners: ${text}`);
@@ -211,7 +212,7 @@ const LAST_CLICK_KEY = 'dcb_c';
    * anchoring keeps what is on screen in place), so the empty box never shifts what is in view.
    */
   const collapse = (b: Banner, img: HTMLImageElement) => {
-    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked by the browser or an extension, or refused by the server); its box collapses when out of view.`);
+    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked or refused); its box collapses when out of view`);
     const io = new IntersectionObserver(
       safe(([e]: IntersectionObserverEntry[]) => {
         if (e!.isIntersecting) return;

@@ -9,12 +9,13 @@
  * - HTML streamed so that a shortcode is split across two network chunks: the slot is reserved,
  *   no frame shows raw shortcode text, no layout shift;
  * - a page on a host the dealer has not allowed: the banners show, nothing is counted, and the
- *   console says why and which setting to change.
+ *   console says why and which setting to change; the dealer's Script page lists the allowed
+ *   domains (read-only) and how www. and the bare domain match.
  * Timers run on Playwright's paused clock where the test needs "no second impression in N seconds".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, CHROMIUM_ARGS, CHROMIUM_PATH, fetchScriptInfo, newPage, recordBeacons, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { apiSignIn, beaconsOf, CHROMIUM_ARGS, CHROMIUM_PATH, fetchScriptInfo, newPage, recordBeacons, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
 import { MOBILE, observeLoad, rawTextFrames, reactBundle, siteAssets, uploadCreatives } from './page-speed';
 
 /** A host the demo dealer does not list, resolved by the browser to the loopback fixture site. */
@@ -168,9 +169,21 @@ describe('refusals', () => {
     await page.goto(`http://${STAGING_HOST}:${port}${SRP}`);
     await creativeShown(page, 'header');
     await expect.poll(() => warnings.filter((w) => w.startsWith('dc-banners:'))).toEqual([
-      `dc-banners: banners on this page are not counted (403: Origin http://${STAGING_HOST}:${port} is not an allowed domain for this dealer). To change: the dealer's Allowed domains (security settings, edited by an admin): add ${STAGING_HOST}; a domain covers its subdomains (example.com covers www.example.com), www.example.com does not cover example.com.`,
+      `dc-banners: page not counted (403: Origin http://${STAGING_HOST}:${port} is not an allowed domain for this dealer); to change: add ${STAGING_HOST} to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)`,
     ]);
     expect(await impressions()).toBe(before);
+    await page.close();
+  });
+
+  it("the dealer's Script page lists the allowed domains, read-only, with how www. and the bare domain match", async () => {
+    const page = await signedInPage(browser, server.origin, 'manager@hondaofdemo.com', 'manager123');
+    await page.goto(`${server.origin}/dealer/script`);
+    const section = page.getByRole('region', { name: 'Where banners are counted' });
+    await expect.poll(() => section.innerText(), { timeout: 20_000 }).toContain('Allowed domains: www.hondaofdemo.com, localhost, 127.0.0.1');
+    const text = await section.innerText();
+    expect(text).toContain('www.example.com does not cover the bare example.com');
+    expect(text).toContain('Only an administrator can change this list');
+    expect(await section.locator('input, textarea, button').count()).toBe(0); // nothing to edit here
     await page.close();
   });
 });
