@@ -73,8 +73,9 @@ try {
   new MutationObserver((records, observer) => {
     try {
       if ((window as { dcBanners?: unknown }).dcBanners) return observer.disconnect(); // the main script has taken over
-      // Text the parser appends to a node it added in an earlier chunk (the rest of a split shortcode) is a characterData record.
-      const texts = records.flatMap((r) => (r.type === 'characterData' ? [r.target] : []));
+      // Text the parser appends to a node it added in an earlier chunk (the rest of a split
+      // shortcode) is a characterData record; later ones are the page's own text updates.
+      const texts = document.readyState === 'loading' ? records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [])) : [];
       [...texts, ...addedRoots(records)].forEach((n) => (n.nodeType === 3 ? slotsFor(n as Text) : shortcodeTexts(n).flatMap(slotsFor)).forEach(reserve));
     } catch {
       /* never throw into the host page */

@@ -9,7 +9,8 @@
  * - HTML streamed so that a shortcode is split across two network chunks: the slot is reserved,
  *   no frame shows raw shortcode text, no layout shift;
  * - a page on a host the dealer has not allowed: the banners show, nothing is counted, and the
- *   console says why and which setting to change; the dealer's Script page lists the allowed
+ *   console says why and which setting to change; images refused or blocked leave no hole below
+ *   the fold and shift nothing; the dealer's Script page lists the allowed
  *   domains (read-only) and how www. and the bare domain match.
  * Timers run on Playwright's paused clock where the test needs "no second impression in N seconds".
  */
@@ -172,6 +173,31 @@ describe('refusals', () => {
       `dc-banners: page not counted (403: Origin http://${STAGING_HOST}:${port} is not an allowed domain for this dealer); to change: add ${STAGING_HOST} to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)`,
     ]);
     expect(await impressions()).toBe(before);
+    await page.close();
+  });
+
+  it('images refused or blocked: the console says so; empty boxes below the fold collapse, the one in view stays, nothing shifts', async () => {
+    const s = await site('mxs-srp.html');
+    const page = await newPage(browser, { viewport: { width: 1366, height: 500 } });
+    await observeLoad(page);
+    const warnings: string[] = [];
+    page.on('console', (m) => void (m.type() === 'warning' && warnings.push(m.text())));
+    await page.route('**/api/scripts/*/asset?*', (route) => route.abort('blockedbyclient'));
+    await page.goto(s.origin + SRP);
+    // Per slot: collapsed, or still reserved and in view (the upsell of the filters is below the fold).
+    const state = () =>
+      page.$$eval('.dc-banner', (els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return `${(el as HTMLElement).dataset.dcType} ${getComputedStyle(el).display === 'none' ? 'collapsed' : r.bottom > 0 && r.top < innerHeight ? 'in view' : 'reserved out of view'}`;
+        }),
+      );
+    await expect.poll(async () => (await state()).find((s) => s.startsWith('upsell'))).toBe('upsell collapsed');
+    await expect.poll(async () => (await state()).filter((s) => s.endsWith('out of view'))).toEqual([]);
+    expect((await page.locator('.dc-banner[data-dc-type="header"]').boundingBox())!.height).toBeGreaterThan(150); // in view: still reserved
+    expect(warnings).toContain(`dc-banners: no header banner image from ${server.origin} (blocked or refused); its box collapses when out of view`);
+    const shifts = await page.evaluate(() => (window as unknown as { __load: { shifts: Array<{ value: number }> } }).__load.shifts);
+    expect(shifts.reduce((sum, x) => sum + x.value, 0)).toBe(0);
     await page.close();
   });
 
