@@ -154,7 +154,7 @@ describe('split HTML', () => {
     expect(frames.raw).toEqual([]);
     expect(await page.locator('.srp-banner').innerText()).toBe('Civic offers:');
     const shifts = await page.evaluate(() => (window as unknown as { __load: { shifts: Array<{ value: number }> } }).__load.shifts);
-    expect(shifts.reduce((sum, x) => sum + x.value, 0)).toBe(0);
+    expect(shifts.reduce((sum, x) => sum + x.value, 0), JSON.stringify(shifts)).toBe(0);
     await page.close();
   });
 });
