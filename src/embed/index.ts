@@ -20,8 +20,12 @@
  *
  * Counting (IAB/MRC viewable impression): the 1-second timer runs only while the creative has
  * loaded, at least 50 % of it is in view, the document is visible and no CSS hides it; once per
- * banner per page view. A page view changes with the page's path, model or trim, not with the hash
- * or other query parameters. Clicks (and middle-button clicks) go with sendBeacon; a click before
+ * page view and slot type. A page view is the document at one (path, model, trim): it changes with
+ * the page's path, model or trim, not with the hash or other query parameters, and every slot of
+ * it shares its one random id. A framework that removes and re-creates a slot, or a listing
+ * container the page swaps by AJAX on the same address, stays in the same page view: the new slot
+ * shows the banner again but is not counted a second time (the server's impression key is the same
+ * dealer, page view and slot type). Clicks (and middle-button clicks) go with sendBeacon; a click before
  * the 1-second view sends the impression first. `dcBanners.conversion({ model, leadId })` names
  * the last banner click of this browser session (sessionStorage); the server counts it only within
  * CONVERSION_WINDOW_MS of that click, once per click and per leadId.
@@ -42,12 +46,11 @@ interface Banner {
   type: Slot;
   /** Key of the page view the banner last rendered for: path, model and trim. */
   view: string;
-  /** Random id of that page view, sent with its impression, click and conversion. */
+  /** Random id of that page view (pageView), sent with its impression, click and conversion. */
   pv: string;
   model: string;
   /** The image element showing the creative: its URL's query names the creative in beacons. */
   img?: HTMLImageElement;
-  counted: boolean;
   /** The creative (or its placeholder) has been drawn. */
   loaded: boolean;
   /** At least 50 % of the slot is in the viewport. */
@@ -80,6 +83,11 @@ const LAST_CLICK_KEY = 'dcb_c';
   /** Text nodes whose shortcodes were blanked -> the slots inserted beside them. */
   const slotsOf = new Map<Text, HTMLElement[]>();
   let lastUrl = '';
+  /** The document's current page view: its key (origin and path, model key, trim) and random id. */
+  let view = { key: '', id: '' };
+  /** `${pv} ${slot type}` of the impressions sent (or given up) in this document: one per page view and slot type. */
+  const counted = new Set<string>();
+  const isCounted = (b: Pick<Banner, 'pv' | 'type'>) => counted.has(`${b.pv} ${b.type}`);
 
   const safe =
     <A extends unknown[]>(fn: (...a: A) => void) =>
@@ -91,8 +99,13 @@ const LAST_CLICK_KEY = 'dcb_c';
       }
     };
 
-  /** A random page-view id (16 hex characters; getRandomValues works outside secure contexts too). */
-  const newPageView = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, '0')).join('');
+  /**
+   * The id of the page view `key` (origin and path, model key, trim): the current one's while the
+   * key is the same, whatever slots came and went, else a new random id (16 hex characters;
+   * getRandomValues works outside secure contexts too).
+   */
+  const pageView = (key: string) =>
+    view.key === key ? view.id : (view = { key, id: Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, '0')).join('') }).id;
 
   /**
    * Sends one event of a banner `b` (for a conversion, the last click's): its slot type, page view
@@ -111,16 +124,40 @@ const LAST_CLICK_KEY = 'dcb_c';
       fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
           if (r.status === 503 && retries) setTimeout(() => attempt(retries - 1), 1000 + Math.random() * 2000);
+          // A refusal's body names its reason (any failure to read it ends in the catch below).
+          else if (r.status === 403 || r.status === 429 || r.status === 404) return r.json().then(({ error }: { error: { message: string } }) => refused(r.status, error.message));
         })
         .catch(() => undefined);
     attempt(2);
+  };
+
+  /** The console warnings given on this page (each once). */
+  const warned = new Set<string>();
+  /**
+   * Tells the dealer's developer in the console, once per reason, why the page is not counted: the
+   * server's refusal of a beacon (`status`, its message) and the dealer setting that decides it.
+   */
+  const refused = (status: number, message: string) => {
+    const setting =
+      status === 429
+        ? "the dealer's Max requests per minute (Security settings)"
+        : status === 404
+          ? 'copy the tag again from the Script page'
+          : /HTTPS/.test(message)
+            ? "serve the page over HTTPS, or turn off the dealer's Require HTTPS (Security settings)"
+            : `add ${location.hostname} to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)`;
+    warn(`page not counted (${status}: ${message}); to change: ${setting}`);
+  };
+  const warn = (text: string) => {
+    if (!warned.has(text)) console.warn(`dc-banners: ${text}`);
+    warned.add(text);
   };
 
   /** False when CSS hides the element (display, visibility or opacity 0 on it or an ancestor). */
   const cssVisible = (el: Element) =>
     !el.checkVisibility || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
 
-  const countable = (b: Banner) => b.loaded && b.inView && !b.counted && document.visibilityState === 'visible' && cssVisible(b.el);
+  const countable = (b: Banner) => b.loaded && b.inView && !isCounted(b) && document.visibilityState === 'visible' && cssVisible(b.el);
 
   const stop = (b: Banner) => {
     clearTimeout(b.timer);
@@ -129,7 +166,7 @@ const LAST_CLICK_KEY = 'dcb_c';
 
   /** The banner's impression is sent (or needs no more watching). */
   const settle = (b: Banner) => {
-    b.counted = true;
+    counted.add(`${b.pv} ${b.type}`);
     stop(b);
     b.observer?.disconnect();
   };
@@ -169,8 +206,25 @@ const LAST_CLICK_KEY = 'dcb_c';
     b.view = '';
   };
 
+  /**
+   * A slot whose creative and placeholder both failed collapses (hide) as soon as it is out of the
+   * viewport: at once below the fold, else when the shopper scrolls it away (the browser's scroll
+   * anchoring keeps what is on screen in place), so the empty box never shifts what is in view.
+   */
+  const collapse = (b: Banner, img: HTMLImageElement) => {
+    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked or refused); its box collapses when out of view`);
+    const io = new IntersectionObserver(
+      safe(([e]: IntersectionObserverEntry[]) => {
+        if (e!.isIntersecting) return;
+        io.disconnect();
+        if (b.img === img) hide(b); // not re-rendered since (a new page view tries again)
+      }),
+    );
+    io.observe(b.el);
+  };
+
   const recordClick = (b: Banner, model: string) => {
-    if (!b.counted) {
+    if (!isCounted(b)) {
       // A click proves the banner was seen: its impression goes first if the 1-second view had not
       // completed, because the server counts a click only after its page view's impression.
       settle(b);
@@ -193,14 +247,12 @@ const LAST_CLICK_KEY = 'dcb_c';
     const plan = pageModel ? planOf(config, pageModel) : null;
     if (!pageModel || !plan) return hide(b);
     const model = plan[b.type === 'upsell' ? 1 : 0];
-    const key = modelKey(pageModel);
     const trim = url.searchParams.get(TRIM_PARAM)?.trim();
-    const view = `${location.origin}${location.pathname}|${key}|${trim ?? ''}`;
-    if (view === b.view && b.el.style.display !== 'none') return;
-    b.view = view;
-    b.pv = newPageView();
+    const key = `${location.origin}${location.pathname}|${modelKey(pageModel)}|${trim ?? ''}`;
+    if (key === b.view && b.el.style.display !== 'none') return;
+    b.view = key;
+    b.pv = pageView(key);
     b.model = model;
-    b.counted = false;
     b.loaded = false;
     stop(b);
     const variant = viewportVariant();
@@ -231,11 +283,12 @@ const LAST_CLICK_KEY = 'dcb_c';
       }),
     );
     // A failed creative is swapped once for the server's placeholder (spec 02 §4); if that fails too
-    // (our server is unreachable) the reserved box stays empty: nothing shifts, nothing is counted.
+    // (our server is unreachable, blocked or refusing) the reserved box stays empty while in view
+    // and collapses once out of it (collapse): nothing in view shifts, nothing is counted.
     img.addEventListener(
       'error',
       safe(() => {
-        if (img.src.endsWith('&placeholder=1')) return void (img.style.visibility = 'hidden');
+        if (img.src.endsWith('&placeholder=1')) return void ((img.style.visibility = 'hidden'), collapse(b, img));
         img.removeAttribute('srcset');
         img.src = `${src}&placeholder=1`;
       }),
@@ -258,7 +311,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     // node; a dealer's own slot element is never removed.
     const owner = el.dcText;
     if (owner) slotsOf.set(owner, [...(slotsOf.get(owner) ?? []), el]);
-    const b: Banner = { el, type, view: '', pv: '', model: '', counted: false, loaded: false, inView: false };
+    const b: Banner = { el, type, view: '', pv: '', model: '', loaded: false, inView: false };
     banners.push(b);
     safe(render)(b);
   };
@@ -304,7 +357,7 @@ const LAST_CLICK_KEY = 'dcb_c';
   const checkUrl = safe(() => {
     if (location.href !== lastUrl) refresh();
     // CSS can hide or reveal a slot without any observer noticing: look again while one waits.
-    banners.forEach((b) => !b.counted && b.loaded && b.inView && evaluate(b));
+    banners.forEach((b) => !isCounted(b) && b.loaded && b.inView && evaluate(b));
   });
 
   for (const method of ['pushState', 'replaceState'] as const) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assetUrl, mayHoldShortcode, maxWidth, SHORTCODE, shortcodeTypes, slotSize, variantFor } from './shortcodes';
+import { assetUrl, mayHoldShortcode, maxWidth, SHORTCODE, shortcodeTypes, slotSize, unfinishedShortcodeAt, variantFor } from './shortcodes';
 import type { SlotSizes } from '../domain/embed-config';
 import { SIZE_FAMILIES, SLOT_TYPES, SLOTS } from '../domain/slots';
 
@@ -15,6 +15,17 @@ describe('embed helpers', () => {
     expect(mayHoldShortcode(SHORTCODE.source)).toBe(false);
     expect(mayHoldShortcode(mayHoldShortcode.toString())).toBe(false);
     expect(mayHoldShortcode('see [DC-Banner type=header]')).toBe(true);
+  });
+  it('finds an unfinished shortcode at the end of a text, and nothing else', () => {
+    expect(unfinishedShortcodeAt('Offers: [dc-banner type="')).toBe(8);
+    expect(unfinishedShortcodeAt('Offers: [DC-Ban')).toBe(8);
+    expect(unfinishedShortcodeAt('[d')).toBe(0);
+    expect(unfinishedShortcodeAt('a [dc-banner type=”header')).toBe(2);
+    expect(unfinishedShortcodeAt('Offers: [dc-banner type="header"]')).toBe(-1);
+    expect(unfinishedShortcodeAt('Offers: [dc-banner type="header"] then')).toBe(-1);
+    expect(unfinishedShortcodeAt('see [docs] or [')).toBe(-1);
+    expect(unfinishedShortcodeAt(`[dc-banner ${'x'.repeat(41)}`)).toBe(-1);
+    expect(mayHoldShortcode(unfinishedShortcodeAt.toString())).toBe(false);
   });
   it('switches to mobile at 768 px or less', () => {
     expect(variantFor(768)).toBe('mobile');

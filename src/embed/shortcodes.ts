@@ -25,6 +25,17 @@ export const SHORTCODE = /\[d[c]-banner\s+type\s*=\s*[^\w\s\]]?\s*(header|primar
 /** True when a text may hold a shortcode (cheap test before the full match; `d[c]` as in SHORTCODE). */
 export const mayHoldShortcode = (text: string | null): boolean => !!text && /\[d[c]-banner/i.test(text);
 
+/**
+ * Where an unfinished shortcode ends the text: the index of a trailing `[d`, `[dc-b`, ...
+ * `[dc-banner type="` (up to 40 characters after `[dc-banner`, no `]`), else -1. The HTML parser
+ * may deliver a shortcode across two network chunks; the part that arrived first is withheld from
+ * the page until the rest does (slots.ts slotsFor). Written without the literal, as SHORTCODE.
+ */
+export function unfinishedShortcodeAt(text: string): number {
+  const m = /\[(?:d(?:c(?:-(?:b(?:a(?:n(?:n(?:e(?:r[^\]]{0,40})?)?)?)?)?)?)?)?)$/i.exec(text);
+  return m ? m.index : -1;
+}
+
 /** The slot types of the shortcodes in a text, in order, lower case. */
 export function shortcodeTypes(text: string): Slot[] {
   return Array.from(text.matchAll(SHORTCODE), (m) => m[1]!.toLowerCase() as Slot);

@@ -4,7 +4,7 @@
  * data-dc-type="...">` per shortcode is inserted right after it. The text node itself is never
  * removed or replaced (a framework such as React may own it).
  */
-import { mayHoldShortcode, SHORTCODE, shortcodeTypes } from './shortcodes';
+import { mayHoldShortcode, SHORTCODE, shortcodeTypes, unfinishedShortcodeAt } from './shortcodes';
 import { MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
 
 /**
@@ -33,16 +33,45 @@ export const IMG_STYLE = 'display:block;width:100%;height:100%;object-fit:contai
 export type MadeSlot = HTMLElement & { dcText?: Text };
 
 /**
+ * A text node whose end the HTML parser delivered as the start of a shortcode: `dcHeld` is [the text
+ * left on the page, the unfinished shortcode withheld] until the parser's next chunk completes it
+ * (a property, shared by the snippet and the main script).
+ */
+type HeldText = Text & { dcHeld?: [string, string] };
+
+/**
  * Blanks the shortcodes of `node` and inserts one slot element after it per shortcode, in order,
  * each remembering `node` (MadeSlot). Returns the new slots; [] when the text holds none or is
  * script, style or form text.
+ *
+ * Split across parser chunks: while the document is loading, an unfinished shortcode at the end
+ * of the text (shortcodes.ts unfinishedShortcodeAt) is withheld from the page (never painted raw)
+ * and joined to what the parser adds next: the same text node when the parser appends to it, or
+ * the next text node after the node's slots when it starts a new one. What never gets finished is
+ * put back when the document has been parsed (DOMContentLoaded).
  */
-export function slotsFor(node: Text): HTMLElement[] {
-  const text = node.nodeValue ?? '';
+export function slotsFor(node: HeldText): HTMLElement[] {
   const parent = node.parentNode;
-  if (!mayHoldShortcode(text) || !parent || /^(SCRIPT|STYLE|TEXTAREA|NOSCRIPT)$/.test(parent.nodeName)) return [];
-  const types = shortcodeTypes(text);
-  if (types.length) node.nodeValue = text.replace(SHORTCODE, '');
+  if (!parent || /^(SCRIPT|STYLE|TEXTAREA|NOSCRIPT)$/.test(parent.nodeName)) return [];
+  let text = node.nodeValue ?? '';
+  // The withheld start of a shortcode: in this node (the parser appended to it) or in the text
+  // node before this one's slot siblings (the parser started a new node after them).
+  let from: Node | null = node;
+  if (!node.dcHeld) for (from = node.previousSibling; from && (from as MadeSlot).dcText; ) from = from.previousSibling;
+  const held = (from as HeldText | null)?.dcHeld;
+  if (held && from!.nodeValue!.startsWith(held[0])) {
+    (from as HeldText).dcHeld = undefined;
+    text = from === node ? held[0] + held[1] + text.slice(held[0].length) : held[1] + text;
+  }
+  const types = mayHoldShortcode(text) ? shortcodeTypes(text) : [];
+  let shown = types.length ? text.replace(SHORTCODE, '') : text;
+  const cut = document.readyState === 'loading' ? unfinishedShortcodeAt(shown) : -1;
+  if (cut >= 0) {
+    node.dcHeld = [shown.slice(0, cut), shown.slice(cut)];
+    shown = node.dcHeld[0];
+    document.addEventListener('DOMContentLoaded', () => void (node.dcHeld && slotsFor(node)), { once: true });
+  }
+  if (shown !== node.nodeValue) node.nodeValue = shown;
   let after: Node = node;
   return types.map((type) => {
     const el: MadeSlot = document.createElement('div');

@@ -4,7 +4,8 @@
  * Inline, so it runs while the page parses without waiting for the network: a MutationObserver
  * takes each shortcode as the parser adds it (slots.ts: the text blanked, a slot element inserted
  * beside it) before the first paint, reserving the slot's box from the dealer's sizes on a search
- * page of a model the dealer has, hidden elsewhere. Raw shortcode text is never painted and the
+ * page of a model the dealer has, hidden elsewhere (a shortcode the parser delivers across two
+ * network chunks is joined first, its start withheld meanwhile). Raw shortcode text is never painted and the
  * banner arriving later shifts nothing; if the main script never loads, the boxes stay reserved
  * (the header with its creative, unlinked and uncounted; the others empty).
  *
@@ -73,11 +74,14 @@ try {
   new MutationObserver((records, observer) => {
     try {
       if ((window as { dcBanners?: unknown }).dcBanners) return observer.disconnect(); // the main script has taken over
-      addedRoots(records).forEach((n) => (n.nodeType === 3 ? slotsFor(n as Text) : shortcodeTexts(n).flatMap(slotsFor)).forEach(reserve));
+      // Text the parser appends to a node it added in an earlier chunk (the rest of a split
+      // shortcode) is a characterData record; later ones are the page's own text updates.
+      const texts = document.readyState === 'loading' ? records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [])) : [];
+      [...texts, ...addedRoots(records)].forEach((n) => (n.nodeType === 3 ? slotsFor(n as Text) : shortcodeTexts(n).flatMap(slotsFor)).forEach(reserve));
     } catch {
       /* never throw into the host page */
     }
-  }).observe(document.documentElement, { childList: true, subtree: true });
+  }).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
 } catch {
   /* never throw into the host page */
 }

@@ -190,6 +190,11 @@ export interface DealerSiteOptions {
   assets?: Record<string, SiteAsset>;
   /** JSON endpoints by URL path: the body for the request URL, answered after `delayMs`. */
   json?: Record<string, { delayMs?: number; body: (url: URL) => unknown }>;
+  /**
+   * Streams the HTML pages in parts split at each `<!--chunk-->` (removed), this many ms apart, so
+   * the browser's parser gets them as separate network chunks.
+   */
+  chunkDelayMs?: number;
 }
 
 const FIXTURE_DIR = path.resolve('tests/fixtures/dealer-site');
@@ -244,7 +249,15 @@ export async function startDealerSite(scriptUrl: string, page = 'new-inventory.h
       return void timers.add(timer);
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...opts.headers });
-    res.end(pages.get(url.pathname) ?? pages.get('*'));
+    const parts = (pages.get(url.pathname) ?? pages.get('*')!).split('<!--chunk-->');
+    const next = () => {
+      const part = parts.shift()!;
+      if (!parts.length) return res.end(part);
+      res.write(part);
+      const timer = setTimeout(() => (timers.delete(timer), next()), opts.chunkDelayMs ?? 0);
+      timers.add(timer);
+    };
+    next();
   });
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));

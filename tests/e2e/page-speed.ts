@@ -87,10 +87,10 @@ export async function siteAssets(): Promise<Record<string, SiteAsset>> {
   };
 }
 
-/** tests/fixtures/dealer-site/react-srp.tsx bundled with esbuild (React 19, production build), as a site asset. */
-export async function reactBundle(): Promise<SiteAsset> {
+/** A React page of tests/fixtures/dealer-site (react-srp.tsx unless told) bundled with esbuild (React 19, production build), as a site asset. */
+export async function reactBundle(file = 'react-srp.tsx'): Promise<SiteAsset> {
   const out = await build({
-    entryPoints: [path.resolve('tests/fixtures/dealer-site/react-srp.tsx')],
+    entryPoints: [path.resolve('tests/fixtures/dealer-site', file)],
     bundle: true,
     write: false,
     format: 'iife',

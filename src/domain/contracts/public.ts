@@ -23,6 +23,11 @@ export const scriptPageSchema = z.object({
   shortcodes: z.array(z.string()),
   content: z.string(),
   dealer: z.object({ id: z.string(), name: z.string(), manufacturer: z.string(), provider: providerSchema, status: z.string() }),
+  /**
+   * Where the dealer's pages are counted from (its security settings, edited by admins): the
+   * allowed domains, whether they are enforced (`enableCors`), and whether pages must use HTTPS.
+   */
+  security: z.object({ allowedDomains: z.array(z.string()), enableCors: z.boolean(), requireHttps: z.boolean() }),
   summary: z.object({
     mappings: z.array(z.tuple([z.string(), z.string()])),
     mappingsTotal: z.number(),

@@ -122,6 +122,7 @@ export async function scriptRoutes(fastify: FastifyInstance) {
           provider: dealer.provider,
           status: dealer.status,
         },
+        security: { allowedDomains: delivery.security.allowedDomains, enableCors: delivery.security.enableCors, requireHttps: delivery.security.requireHttps },
         summary: {
           mappings: mappings.slice(0, SCRIPT_SUMMARY_ENTRIES),
           mappingsTotal: mappings.length,

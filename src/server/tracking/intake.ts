@@ -150,9 +150,22 @@ export class BeaconIntake {
 
   /**
    * Takes one beacon (see the module doc); resolves once it is buffered or knowingly not counted.
+   * A refusal (403, 404, 429) is readable by any page (`Access-Control-Allow-Origin: *`: its body
+   * is only the reason, and beacons carry no credentials), so the embed script can tell the
+   * dealer's developer in the console why the page is not counted (an origin outside the allowed
+   * domains, HTTP while HTTPS is required, a rate limit).
    * @throws RateLimited (429), NotFound (unknown dealer), Forbidden (the dealer's settings), AppError UNAVAILABLE (buffer full)
    */
   async accept(b: Beacon): Promise<void> {
+    try {
+      await this.take(b);
+    } catch (err) {
+      if (err instanceof AppError && [403, 404, 429].includes(err.statusCode)) b.setHeader('access-control-allow-origin', '*');
+      throw err;
+    }
+  }
+
+  private async take(b: Beacon): Promise<void> {
     const subject = { ip: b.ip, input: b.input, dealer: b.dealer, routeOptions: { config: {} } } satisfies LimitSubject;
     await this.limit(this.perIp, subject, b, false);
     await this.limit(this.perPageView, subject, b, true);

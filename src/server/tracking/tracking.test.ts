@@ -122,7 +122,11 @@ describe('event tracking', () => {
     const bare = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA } });
     expect(bare.statusCode).toBe(403);
     expect(bare.json().error.message).toMatch(/allowed domain/);
-    expect((await track(body, { origin: 'https://evil.example' })).statusCode).toBe(403);
+    // The refusal names its reason to any page (the embed script warns in the console with it).
+    const foreign = await track(body, { origin: 'https://evil.example' });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.headers['access-control-allow-origin']).toBe('*');
+    expect(foreign.json().error.message).toBe('Origin https://evil.example is not an allowed domain for this dealer');
     // A Referer from an allowed page is enough (browsers may omit Origin on same-origin-like requests).
     const referred = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify({ ...body, pv: 'view-referred' }), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, referer: 'https://www.hondaofdemo.com/new-inventory' } });
     expect(referred.statusCode).toBe(204);

@@ -1,8 +1,9 @@
 /**
  * Script page /dealer/script (spec 02 §2 Script, §9): step 1 the tag (inline snippet and
  * async script) with what it does for page speed and its CSP hash, step 2 the three shortcodes
- * (each copyable), step 3 the lead page snippet and the script's API, a preview of the generated
- * script and its download.
+ * (each copyable), step 3 the lead page snippet and the script's API, where banners are counted
+ * (the dealer's allowed domains, read-only here: admins edit them in the dealer's settings, and
+ * what one page view counts), a preview of the generated script and its download.
  */
 import type { ReactNode } from 'react';
 import { Badge, Button, Code, Group, Paper, ScrollArea, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
@@ -11,7 +12,7 @@ import { SCRIPT_PREVIEW_CHARS } from '../../../domain/constants';
 import { SLOT_TEXTS, SLOT_TYPES } from '../../../domain/slots';
 import { useAuth } from '../../components/auth';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
-import { useScriptInfo } from './api';
+import { useScriptInfo, type ScriptInfo } from './api';
 import { CopyField } from './CopyField';
 import { downloadScript, scriptFileName } from './download';
 
@@ -89,6 +90,8 @@ export function ScriptPage() {
         </Stack>
       </Step>
 
+      <Counting info={d} />
+
       <Paper withBorder p="lg" radius="md">
         <Group justify="space-between" mb="sm" align="flex-start">
           <Group gap="sm" wrap="nowrap">
@@ -134,6 +137,59 @@ export function ScriptPage() {
         )}
       </Paper>
     </Stack>
+  );
+}
+
+/**
+ * Where banners are counted: the dealer's allowed domains (read-only: an admin edits them in the
+ * dealer's security settings) with how www. and the bare domain match, the HTTPS rule, and what
+ * one page view counts.
+ */
+function Counting({ info }: { info: ScriptInfo | undefined }) {
+  const security = info?.security;
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-label="Where banners are counted">
+      <Title order={3} size="h4" mb="xs">
+        Where banners are counted
+      </Title>
+      {!security ? (
+        <Skeleton h={60} />
+      ) : (
+        <Stack gap="xs">
+          {security.enableCors && security.allowedDomains.length > 0 ? (
+            <>
+              <Text size="sm">
+                Allowed domains:{' '}
+                {security.allowedDomains.map((domain, i) => (
+                  <span key={domain}>
+                    {i > 0 && ', '}
+                    <Code>{domain}</Code>
+                  </span>
+                ))}
+              </Text>
+              <Text size="sm" c="dimmed">
+                A domain covers its subdomains: <Code>example.com</Code> covers <Code>www.example.com</Code>, but <Code>www.example.com</Code> does not cover
+                the bare <Code>example.com</Code>; if your site also answers without <Code>www.</Code>, list the bare domain. Only an administrator can change
+                this list (dealer settings, Security): ask yours to add a new or staging domain. On other hosts the banners still show but nothing is counted,
+                and the browser console says why.
+              </Text>
+            </>
+          ) : (
+            <Text size="sm">Domain checks are off: pages on any domain are counted.</Text>
+          )}
+          {security.requireHttps && (
+            <Text size="sm" c="dimmed">
+              Only pages served over HTTPS are counted.
+            </Text>
+          )}
+          <Text size="sm" c="dimmed">
+            One page view counts each banner at most once. A page view is one search page address (its path, model and trim): when your site reloads the
+            listing in place (&quot;page 2&quot;, &quot;load more&quot;, a new sort order) or its framework draws the banner again, it stays the same page view
+            and nothing is counted twice; another model, trim or page, or a reload, is a new page view.
+          </Text>
+        </Stack>
+      )}
+    </Paper>
   );
 }
 

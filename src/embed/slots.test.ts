@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+/**
+ * slotsFor on text the HTML parser delivers in pieces: a shortcode split across two network chunks
+ * is withheld (never on the page raw) and joined with its end, whether the parser appends to the
+ * same text node or starts a new one after the slots it already has.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { slotsFor } from './slots';
+
+let state: DocumentReadyState = 'loading';
+Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
+afterEach(() => {
+  state = 'loading';
+  document.body.replaceChildren();
+});
+
+/** A paragraph holding one text node, as the parser adds it. */
+function paragraph(text: string): Text {
+  const p = document.createElement('p');
+  const node = document.createTextNode(text);
+  p.appendChild(node);
+  document.body.appendChild(p);
+  return node;
+}
+const types = (els: HTMLElement[]) => els.map((e) => e.dataset.dcType);
+
+describe('slotsFor across parser chunks', () => {
+  it('withholds the start of a shortcode and makes its slot when the parser appends the rest to the node', () => {
+    const node = paragraph('Offers: [dc-banner type="');
+    expect(slotsFor(node)).toEqual([]);
+    expect(node.nodeValue).toBe('Offers: ');
+    node.appendData('header"] this month');
+    expect(types(slotsFor(node))).toEqual(['header']);
+    expect(node.nodeValue).toBe('Offers:  this month');
+    expect(node.parentElement!.innerHTML).toBe('Offers:  this month<div class="dc-banner" data-dc-type="header"></div>');
+  });
+
+  it('joins the withheld start with a new text node the parser starts after the slots', () => {
+    const node = paragraph('[dc-banner type="header"] and [dc-ban');
+    expect(types(slotsFor(node))).toEqual(['header']);
+    expect(node.nodeValue).toBe(' and ');
+    const next = document.createTextNode('ner type=”upsell”] more');
+    node.parentElement!.appendChild(next);
+    expect(types(slotsFor(next))).toEqual(['upsell']);
+    expect(next.nodeValue).toBe(' more');
+    expect(node.nodeValue).toBe(' and ');
+  });
+
+  it('puts back text that never became a shortcode once the document is parsed', () => {
+    const node = paragraph('Footnote [d');
+    slotsFor(node);
+    expect(node.nodeValue).toBe('Footnote ');
+    state = 'interactive';
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    expect(node.nodeValue).toBe('Footnote [d');
+  });
+
+  it('withholds nothing once the document has been parsed', () => {
+    state = 'complete';
+    const node = paragraph('Offers: [dc-banner type="');
+    expect(slotsFor(node)).toEqual([]);
+    expect(node.nodeValue).toBe('Offers: [dc-banner type="');
+  });
+});
