@@ -10,7 +10,7 @@
  *   max width on the page, its side of the ratio rule);
  * - SLOT_TEXTS and SIZE_FAMILY_SETTINGS: what the screens show and the settings start from
  *   (labels, defaults, ranges, presets).
- * The embed script does not bundle these tables (its brotli budget of 3 KB has no room for them):
+ * The embed script does not bundle these tables (they would take a sixth of its 4 KB brotli budget):
  * it receives each dealer's sizes keyed by slot type in its configuration, and carries compact
  * copies of the rest (src/embed/shortcodes.ts, index.ts) that src/embed/shortcodes.test.ts checks
  * against this module. Plain object literals only (no zod).

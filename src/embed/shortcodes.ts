@@ -8,8 +8,8 @@ import type { SlotType, Variant } from '../domain/slots';
  * A slot type of the registry (domain/slots.ts). The script carries its few facts about slot
  * types (here: the shortcode pattern, max widths; in index.ts: which slot shows the upsell target,
  * the alt text word, the slot element check) as compact expressions rather than the registry's
- * tables: every byte ships to every dealer page, within a 3 KB brotli budget that the tables
- * exceed. shortcodes.test.ts checks this module's against the registry.
+ * tables: every byte ships to every dealer page, within a 4 KB brotli budget that the tables
+ * would take a sixth of. shortcodes.test.ts checks this module's against the registry.
  */
 export type Slot = SlotType;
 
