@@ -38,7 +38,7 @@ import { notificationRoutes } from './notifications/routes';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 import { CdnProber } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
-import { dealerListenerPlugin } from './delivery/dealer-listener';
+import { dealerSitesPlugin } from './dealer-sites';
 import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
 import { BeaconIntake } from './tracking/intake';
@@ -90,7 +90,7 @@ export interface BuildOptions {
   /** The clock routes read the request time from (app.now); default the real clock. Tests pin it. */
   now?: () => Date;
   /**
-   * Database.listen: the app listens for dealer changes (delivery/dealer-listener.ts) and trusts
+   * Database.listen: the app listens for dealer changes (dealer-sites/listener.ts) and trusts
    * cached dealer settings for minutes while it does; absent = no listener, a 1-s lifetime.
    */
   listen?: Database['listen'];
@@ -160,7 +160,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.addHook('onClose', () => app.cdnProbes.settle());
   app.addHook('onReady', async () => void (await app.events.recover())); // a stopped process's journal
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close
-  await app.register(dealerListenerPlugin, { listen }); // app.dealerListener: forgets a dealer the database says changed
+  await app.register(dealerSitesPlugin, { listen }); // app.dealerSites: the dealer read model, its cache and invalidation
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);
     await app.events.close();

@@ -63,7 +63,7 @@ const same = (a: Answer) => ({ status: a.status, headers: a.headers, body: a.bod
 
 /**
  * Runs `run` once the app listens for dealer changes: its cached dealer settings are then current
- * until a change (dealer-listener.ts), not for a second only, so the hot path's answers do not
+ * until a change (dealer-sites/listener.ts), not for a second only, so the hot path's answers do not
  * depend on how fast a busy machine runs the requests of one comparison.
  */
 async function withDealerCurrent<T>(app: TestApp['app'], run: () => Promise<T>): Promise<T> {

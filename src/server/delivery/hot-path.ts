@@ -17,7 +17,7 @@
  *
  * Everything else is handed to Fastify unchanged (the caller's `false`): another method or path, a
  * query the schema refuses or holding a control character (refused with 400 by the route's hook), anything not cached or not current (a dealer whose cached settings are
- * not current, caches.ts currentDealer; a choice or bytes not made yet: the route makes them, and the next
+ * not current, dealer-sites cache.ts `current`; a choice or bytes not made yet: the route makes them, and the next
  * request is hot), a refusal (the route answers the 403), a redirect to a CDN or fallback image,
  * a query over MAX_QUERY_LENGTH, and every request while the server sheds load or is closing
  * (hot-paths.ts). A request the log samples is answered here and logged as the route would.
@@ -30,7 +30,7 @@ import { requestId } from '../observability/request-log';
 import { entityAnswer } from './encoding';
 import { imagePolicy } from './public-policy';
 import { acceptsWebp, bannerHeaders } from './routes';
-import { countHotHits, hotBannerBytes, hotDealer, hotSlotChoice, NO_SUCH_MODEL, type HotLookup } from './service';
+import { countHotHits, hotBannerBytes, hotSlotChoice, NO_SUCH_MODEL, type HotLookup } from './service';
 import { NotFound } from '../errors';
 import { hasControlCharacter } from '../security/control-chars';
 import type { HotPath, HotPathContext } from '../hot-paths';
@@ -66,7 +66,7 @@ export class BannerHotPath implements HotPath {
     const q = raw.length <= MAX_QUERY_LENGTH ? this.query(raw) : null;
     if (!q || this.ctx.declines()) return false;
     const app = this.ctx.app;
-    const dealer = hotDealer(app, match[1]!);
+    const dealer = app.dealerSites.current(match[1]!);
     if (!dealer) return false;
     try {
       imagePolicy({ protocol: this.ctx.protocolOf(req), loopbackOnly: this.ctx.loopbackOnly }, dealer.security);
