@@ -7,16 +7,19 @@
  * - a change written straight to the database (another process, a scheduled feed, SQL by hand) is
  *   seen by a listening app through the notification while its copies live for minutes;
  * - a lost listening connection makes the app re-read dealer settings every second at once, and
- *   re-listening brings the long lifetime back after forgetting what may have gone unheard.
+ *   re-listening brings the long lifetime back after forgetting what may have gone unheard;
+ * - a banner, a beacon naming its banner and Preview each look their dealer up once (one count in
+ *   dcb_cache_lookups_total{cache="dealer"}), the choice being made from that lookup.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { dealers } from '../db/schema';
-import { DEMO_DEALER } from '../db/seed';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import type { ChannelListener, Database } from '../db/client';
 import { createTestApp, type TestApp } from '../test-app';
+import { cacheLookups } from '../observability/metrics';
 import { DEALER_CACHE_LISTENING_TTL_MS, DEALER_CACHE_TTL_MS } from './cache';
 import { dealerQuery } from './read-model';
 
@@ -124,6 +127,43 @@ describe('a change written straight to the database reaches a listening app thro
     // Far shorter than the copy's lifetime (the notification arrives in milliseconds; the wait allows for a busy machine).
     await expect.poll(() => colour(t.app), { timeout: 5000, interval: 20 }).toBe('#a1b2c3');
     expect(t.app.dealerListener!.notifications).toBeGreaterThan(0);
+  });
+});
+
+describe('a request looks its dealer up once', () => {
+  let t: TestApp;
+  let manager: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  });
+  afterAll(() => t?.close());
+
+  /** dcb_cache_lookups_total{cache="dealer"} now, hits and misses. */
+  const dealerLookups = async () => (await cacheLookups.get()).values.filter((v) => v.labels.cache === 'dealer').reduce((sum, v) => sum + v.value, 0);
+  const BANNER = 'model=civic&type=header&variant=desktop';
+  const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36', origin: 'https://www.hondaofdemo.com' };
+
+  it.each([
+    ['the banner route answering the image', () => t.app.inject({ method: 'GET', url: `/api/scripts/${D}/asset?${BANNER}` }), 200],
+    [
+      'a beacon naming the banner it reports (its creative is chosen from the same lookup)',
+      () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/analytics/track',
+          headers: { ...browser, 'content-type': 'text/plain' },
+          payload: JSON.stringify({ dealerId: D, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-one-lookup', asset: BANNER }),
+        }),
+      204,
+    ],
+    ['Preview of three slots', () => t.app.inject({ method: 'GET', url: `/api/dealers/${D}/preview?model=civic&variant=desktop`, headers: { cookie: manager } }), 200],
+  ] as const)('%s', async (_name, send, status) => {
+    expect((await send()).statusCode).toBe(status); // the dealer and the choice cached
+    const before = await dealerLookups();
+    const res = await send();
+    expect(res.statusCode, res.body).toBe(status);
+    expect(await dealerLookups()).toBe(before + 1);
   });
 });
 
