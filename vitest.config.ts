@@ -24,7 +24,7 @@ const serverTests = ['src/server/**/*.test.ts'];
  *   DDL locks (partitions, retention), advisory start-up lock: ingestion, dedup, feeds, inventory
  *   apply, notifications, login throttle, imports, asset replacement;
  * - the driver itself: pool, LISTEN/NOTIFY, connection loss and outages, error codes, bytea,
- *   timestamps: db/*, dealer read model, caches (two apps on one database), observability (pool
+ *   timestamps: db/*, dealer read model and its cache (two apps on one database), observability (pool
  *   metrics), config (DATABASE_URL), admin-create (its own connection).
  */
 const postgresTests = [
@@ -35,7 +35,8 @@ const postgresTests = [
   'src/server/analytics/{analytics,creatives}.test.ts',
   'src/server/admin/{admin,admin-create,dealer-list,import-guards}.test.ts',
   'src/server/notifications/*.test.ts',
-  'src/server/delivery/{dealer-read-model,negative-cache,caches,encode-once}.test.ts',
+  'src/server/delivery/{negative-cache,encode-once}.test.ts',
+  'src/server/dealer-sites/{read-model,cache}.test.ts',
   'src/server/inventory/{feeds,limits,inventory}.test.ts',
   'src/server/auth/login-throttle.test.ts',
   'src/server/assets/{assets,replace}.test.ts',

@@ -55,7 +55,7 @@ import { DEMO_DEALER } from '../src/server/db/seed';
 import { MAX_IMAGE_PIXELS } from '../src/domain/constants';
 import { multipartBody } from '../tests/fixtures/images';
 import { freePort, startServer } from '../tests/e2e/harness';
-import { DEALER_CACHE_TTL_MS } from '../src/server/delivery/caches';
+import { DEALER_CACHE_TTL_MS } from '../src/server/dealer-sites';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
 import { volumeBench, volumeOnly } from './bench-volume';
 import { postgresReachable, startBenchServer, type BenchServer } from './bench-process';

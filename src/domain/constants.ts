@@ -186,6 +186,11 @@ export const FEED_MAX_REDIRECTS = 3;
 export const FEED_INTERVAL_MS = { hourly: 3_600_000, 'every-4-hours': 4 * 3_600_000, daily: 86_400_000 } as const;
 /** Feed runs kept per dealer, newest first; older runs are pruned. */
 export const FEED_RUNS_KEPT = 50;
+/**
+ * How long a claimed feed run holds its feed before another process may take it over, ms; the
+ * retention job never prunes a 'running' run younger than this (the feed claim and retention share it).
+ */
+export const FEED_LEASE_MS = 5 * 60_000;
 /** Priority groups of the inventory preview: score ranges (spec 02 §2 Inventory, §9). */
 export const PRIORITY_GROUPS = [
   { label: 'High Priority', min: 8, max: 10 },

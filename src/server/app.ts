@@ -43,8 +43,8 @@ import { notificationRoutes } from './notifications/routes';
 import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guard';
 import { cdnProbesPlugin } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
-import { dealerListenerPlugin } from './delivery/dealer-listener';
 import { publicPolicyPlugin } from './delivery/public-policy';
+import { dealerSitesPlugin } from './dealer-sites';
 import { BeaconHotPath } from './tracking/hot-path';
 import { HotPathContext, type HotPath } from './hot-paths';
 import { controlCharacterPlugin } from './security/control-chars';
@@ -82,7 +82,7 @@ export interface BuildOptions {
   /** The clock routes read the request time from (app.now); default the real clock. Tests pin it. */
   now?: () => Date;
   /**
-   * Database.listen: the app listens for dealer changes (delivery/dealer-listener.ts) and trusts
+   * Database.listen: the app listens for dealer changes (dealer-sites/listener.ts) and trusts
    * cached dealer settings for minutes while it does; absent = no listener, a 1-s lifetime.
    */
   listen?: Database['listen'];
@@ -136,7 +136,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(cdnProbesPlugin); // app.cdnProbes
   await app.register(publicPolicyPlugin); // app.publicPolicy: what the public endpoints work out once
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close
-  await app.register(dealerListenerPlugin, { listen }); // app.dealerListener: forgets a dealer the database says changed
+  await app.register(dealerSitesPlugin, { listen }); // app.dealerSites: the dealer read model, its cache and invalidation
 
   // Set before any route is registered: a route keeps the error handler in force when it was added.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {

@@ -39,7 +39,7 @@ async function runServer(config: Config): Promise<void> {
     db: database.db,
     storage: database.storage,
     pendingMigrations: () => database.pendingMigrations(),
-    listen: database.listen, // dealer changes heard from the database (delivery/dealer-listener.ts)
+    listen: database.listen, // dealer changes heard from the database (dealer-sites/listener.ts)
     // TEST_CLOCK_FILE (e2e tests only, refused in production): app.now from a file.
     now: config.testClockFile ? fileClock(config.testClockFile) : undefined,
   });

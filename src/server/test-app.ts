@@ -118,7 +118,7 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
       const heard = app.dealerListener?.notifications ?? 0;
       const security = { ...d!.security, ...patch };
       await database.db.update(dealers).set({ security }).where(eq(dealers.id, dealerId));
-      app.caches.forgetDealer(dealerId);
+      app.dealerSites.forget(dealerId);
       // On PostgreSQL the change's notification comes over another connection and forgets the
       // dealer again when it arrives: wait for it, so it cannot drop a copy the test reads next.
       const changed = JSON.stringify(security) !== JSON.stringify(d!.security);

@@ -6,7 +6,7 @@
  * dealer's banner and script keep answering 200 from the last good copy, its beacons 204 (buffered,
  * spilled to the local journal); once the proxy is back every acknowledged beacon is stored,
  * counted exactly through the analytics API. The 24 h bound on the stale copy
- * (DELIVERY_MAX_STALE_MS) is checked in src/server/delivery/caches.test.ts with a moved clock.
+ * (DELIVERY_MAX_STALE_MS) is checked in src/server/dealer-sites/cache.test.ts with a moved clock.
  * Runs only when TEST_DATABASE_URL is set; its own schema, dropped afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

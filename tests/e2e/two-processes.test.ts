@@ -3,7 +3,7 @@
  * one feed run at a time): a banner uploaded through process A is served by process B within a
  * second (dealers.version in every cache key), and B's settings change reaches A the same way; a
  * change written straight to the database (as a scheduled feed or SQL by hand) reaches both. Both
- * listen for dealer changes (delivery/dealer-listener.ts), so their cached dealer settings live for
+ * listen for dealer changes (dealer-sites/listener.ts), so their cached dealer settings live for
  * minutes: the database's notification, not a short lifetime, carries each change. Runs only when TEST_DATABASE_URL points at a PostgreSQL server (CI sets
  * it); each run uses its own schema, dropped afterwards. No browser needed.
  */

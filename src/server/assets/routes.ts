@@ -23,7 +23,6 @@ import {
 } from '../../domain/contracts/assets';
 import { Invalid, PayloadTooLarge } from '../errors';
 import { getDealer } from '../dealers/service';
-import { findDeliveryDealer } from '../delivery/service';
 import { deadBannerWarnings, NEVER_SHOWS } from './upload-checks';
 import {
   assetBytes,
@@ -96,7 +95,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { dealerId } = request.params;
       const usage = await storageUsage(app.db, dealerId);
-      const dealer = await findDeliveryDealer(app, dealerId);
+      const dealer = await app.dealerSites.find(dealerId);
       const list = await listAssets(app.db, dealerId, app.now());
       // A card says when delivery can never choose its asset (the upload's check, made again now).
       const assets = list.map((a) => ({ ...a, neverShows: (dealer && deadBannerWarnings(a.parsedMetadata, dealer).find((w) => w.startsWith(NEVER_SHOWS))) || null }));
@@ -126,7 +125,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
       // A bad window refuses the whole upload (400 naming the field) before any file is stored.
       const window = resolveWindow(fields, { startsAt: null, endsAt: null }, await windowTimeZone(app.db, dealerId));
       const now = app.now();
-      const dealer = (await findDeliveryDealer(app, dealerId)) ?? undefined; // for the "will never show" check
+      const dealer = (await app.dealerSites.find(dealerId)) ?? undefined; // for the "will never show" check
       const checked: Array<CheckedUpload | Extract<UploadResult, { ok: false }>> = [];
       for (const part of parts) checked.push('refused' in part ? part.refused : await checkUpload(part.filename, part.bytes, { dealer }));
       if (checked.length === 0) throw new Invalid('No file in the upload: send one or more "file" fields');

@@ -7,7 +7,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { LRUCache } from 'lru-cache';
-import type { BannerBytes } from '../delivery/service';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
@@ -303,6 +302,16 @@ export async function assetBytes(db: Db, dealerId: string, assetId: string): Pro
   return row;
 }
 
+/** A thumbnail as cached: its type and bytes (`etag` unused, '': the route answers no validator). */
+export interface Thumbnail {
+  contentType: string;
+  body: Buffer;
+  etag: string;
+}
+
+/** Where thumbnails are kept: the app's byte-sized LRU of banner bytes (delivery/caches.ts bannerBytes), or any such map. */
+export type ThumbnailCache = Pick<LRUCache<string, Thumbnail>, 'get' | 'set'>;
+
 /** The box a thumbnail fits in, pixels: twice the Asset Manager card's image area, for sharp screens. */
 export const THUMBNAIL_BOX = { width: 600, height: 240 };
 
@@ -312,7 +321,7 @@ export const THUMBNAIL_BOX = { width: 600, height: 240 };
  * made once per asset, content hash and format in the image queue and kept in `cache` (the app's
  * byte-sized LRU). @throws NotFound.
  */
-export async function assetThumbnail(db: Db, cache: LRUCache<string, BannerBytes>, dealerId: string, assetId: string, webp: boolean): Promise<{ contentType: string; body: Buffer }> {
+export async function assetThumbnail(db: Db, cache: ThumbnailCache, dealerId: string, assetId: string, webp: boolean): Promise<{ contentType: string; body: Buffer }> {
   const [row] = await db
     .select({ hash: assets.contentHash })
     .from(assets)

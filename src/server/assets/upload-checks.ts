@@ -10,7 +10,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { ParsedFilename } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
-import type { DealerDelivery } from '../delivery/service';
+import type { DealerDelivery } from '../dealer-sites';
 
 /** The dealer facts the checks read: its page plans and manufacturer name (DealerDelivery). */
 export type UploadCheckDealer = Pick<DealerDelivery, 'plans' | 'manufacturerName'>;

@@ -154,7 +154,7 @@ describe('upsell rules per strategy', () => {
       upsellRules: { civic: 'hr-v' },
       source: 'manual',
     });
-    t.app.caches.forgetDealer(A); // the database bumped the version (migration 0007)
+    t.app.dealerSites.forget(A); // the database bumped the version (migration 0007)
     const r = (await get(`${base}/upsell-rules`)).json();
     expect(r.active).toEqual({ civic: 'hr-v' });
     expect(r.inventory).toMatchObject({ totalUnits: 12, modelCount: 2, agedUnits: 3, avgDaysOnLot: 41.5 });

@@ -25,7 +25,8 @@ import { assertValid } from '../validation';
 import type { ConfigsUpdate, ConfigsView, CoverageAnswer, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
 import type { InventorySummaryView } from '../../domain/inventory';
-import { findDeliveryDealer, resolveBanner, type DeliveryContext } from '../delivery/service';
+import { resolveBanner, type DeliveryContext } from '../delivery/service';
+import type { DealerDelivery, DealerSites } from '../dealer-sites';
 import { regenerateInventoryRules } from '../inventory/service';
 import { shapeMismatch } from '../../domain/asset-choice';
 import { modelKey } from '../../domain/model-keys';
@@ -176,10 +177,21 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  * app.cdnProbes). The upsell slot also lists the candidates weighed, best first, with their
  * weights and labels; each slot lists the creatives it rotates. @throws NotFound for an unknown dealer.
  */
-export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
+export async function previewSlots(ctx: PreviewContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
+  const dealer = await ctx.dealerSites.find(dealerId);
+  if (!dealer) throw new NotFound('Unknown dealer');
+  return dealerPreviewSlots(ctx, dealer, q, cdn);
+}
+
+/** What Preview and the coverage matrix need: the delivery context and the dealer read models (the Fastify app is one). */
+export type PreviewContext = DeliveryContext & { dealerSites: DealerSites };
+
+/** previewSlots for a dealer already looked up. */
+async function dealerPreviewSlots(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
+  const dealerId = dealer.id;
   const out: PreviewSlot[] = [];
   for (const slot of SLOT_TYPES) {
-    const r = await resolveBanner(ctx, dealerId, { model: q.model, type: slot, variant: q.variant, trim: q.trim }, cdn);
+    const r = await resolveBanner(ctx, dealer, { model: q.model, type: slot, variant: q.variant, trim: q.trim }, cdn);
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
     params.set('v', String(r.version));
@@ -224,13 +236,13 @@ export async function previewSlots(ctx: DeliveryContext, dealerId: string, q: { 
  * and on mobile, so each cell is what delivery answers for that model, slot and device.
  * @throws NotFound for an unknown dealer.
  */
-export async function coverage(ctx: DeliveryContext, dealerId: string, cdn: CdnProber): Promise<CoverageAnswer['models']> {
-  const dealer = await findDeliveryDealer(ctx, dealerId);
+export async function coverage(ctx: PreviewContext, dealerId: string, cdn: CdnProber): Promise<CoverageAnswer['models']> {
+  const dealer = await ctx.dealerSites.find(dealerId);
   if (!dealer) throw new NotFound(TEXT.dealerNotFound);
   const out: CoverageAnswer['models'] = [];
   for (const [key, plan] of dealer.plans) {
     if (plan.model.key !== key) continue; // an alias of a standard model (civicsedan -> Civic)
-    const [desktop, mobile] = await Promise.all([previewSlots(ctx, dealerId, { model: key, variant: 'desktop' }, cdn), previewSlots(ctx, dealerId, { model: key, variant: 'mobile' }, cdn)]);
+    const [desktop, mobile] = await Promise.all([dealerPreviewSlots(ctx, dealer, { model: key, variant: 'desktop' }, cdn), dealerPreviewSlots(ctx, dealer, { model: key, variant: 'mobile' }, cdn)]);
     out.push({ model: key, displayName: plan.model.displayName, desktop, mobile });
   }
   return out.sort((a, b) => a.displayName.localeCompare(b.displayName));

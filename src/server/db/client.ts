@@ -58,7 +58,7 @@ export interface Database {
    * pool, announced as LISTENER_APPLICATION_NAME; PGlite: its listen API on the one in-process
    * connection). `onNotify` gets each notification's payload; `onLost` is called once when the
    * connection fails or the server closes it (never after `close()`), after which the listener is
-   * dead and a new one must be opened. Used by delivery/dealer-listener.ts.
+   * dead and a new one must be opened. Used by dealer-sites/listener.ts.
    * @throws the connection error when the connection or the LISTEN fails (nothing stays open).
    */
   listen(channel: string, onNotify: (payload: string) => void, onLost: (err: Error) => void): Promise<ChannelListener>;

@@ -116,7 +116,7 @@ describe('banner delivery with an internal base URL (the internal-address attack
       .update(dealers)
       .set({ assetStorage: { ...row!.assetStorage, baseUrl, fallbackEnabled: false, customNaming: { pattern: '{model}.{ext}', variables: [] } } })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    app.app.caches.forgetDealer(DEMO_DEALER.id); // the database bumped the version (migration 0007)
+    app.app.dealerSites.forget(DEMO_DEALER.id); // the database bumped the version (migration 0007)
   }
 
   afterAll(async () => {
@@ -143,7 +143,7 @@ describe('banner delivery with an internal base URL (the internal-address attack
     await setBaseUrl(t, `http://127.0.0.1:${cdn.port}/assets`);
     await asset('model=pilot&type=header');
     await t.app.cdnProbes.settle();
-    t.app.caches.forgetDealer(DEMO_DEALER.id);
+    t.app.dealerSites.forget(DEMO_DEALER.id);
     const res = await asset('model=pilot&type=header');
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(`http://127.0.0.1:${cdn.port}/assets/pilot.jpg`);

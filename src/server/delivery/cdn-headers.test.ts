@@ -80,7 +80,7 @@ describe('CDN headers of delivery answers', () => {
       .update(dealers)
       .set({ assetStorage: { ...row!.storage, baseUrl: '', fallbackEnabled: true }, fallbackAssets: { ...row!.fallbacks, srpHeaderDesktop: [fallback] } })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    t.app.caches.forgetDealer(DEMO_DEALER.id);
+    t.app.dealerSites.forget(DEMO_DEALER.id);
     try {
       const res = await image('model=odyssey&type=header&variant=desktop', { accept: 'image/webp', origin: 'https://www.hondaofdemo.com' });
       expect(res.statusCode).toBe(302);
@@ -90,7 +90,7 @@ describe('CDN headers of delivery answers', () => {
       expect(res.headers['access-control-allow-origin']).toBe('*');
     } finally {
       await t.database.db.update(dealers).set({ assetStorage: row!.storage, fallbackAssets: row!.fallbacks }).where(eq(dealers.id, DEMO_DEALER.id));
-      t.app.caches.forgetDealer(DEMO_DEALER.id);
+      t.app.dealerSites.forget(DEMO_DEALER.id);
     }
   });
 

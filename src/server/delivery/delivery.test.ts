@@ -148,7 +148,7 @@ describe('choice order after uploaded assets (DECISIONS 14 b-d)', () => {
         fallbackAssets: { ...row!.fallbackAssets, srpHeaderDesktop: [fallback('second', 2), fallback('inactive', 0, false), fallback('first', 1)] },
       })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    t.app.caches.forgetDealer(DEMO_DEALER.id); // the database bumped the version (migration 0007)
+    t.app.dealerSites.forget(DEMO_DEALER.id); // the database bumped the version (migration 0007)
   });
   afterAll(async () => {
     t.app.cdnProbes.clear();

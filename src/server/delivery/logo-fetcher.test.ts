@@ -155,7 +155,7 @@ describe('placeholder banners with the dealer branding and logo (banner delivery
       .update(dealers)
       .set({ branding: { primaryColor: '#0A2540', secondaryColor: '#FFD166', logoUrl, customCss: '', fontFamily: 'Georgia, serif' } })
       .where(eq(dealers.id, DEMO_DEALER.id));
-    app.app.caches.forgetDealer(DEMO_DEALER.id); // the database bumped the version (migration 0007)
+    app.app.dealerSites.forget(DEMO_DEALER.id); // the database bumped the version (migration 0007)
   }
 
   afterAll(async () => {

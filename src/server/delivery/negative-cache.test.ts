@@ -31,8 +31,11 @@ function countQueries(): { count: () => number } {
   return { count: () => spy.mock.calls.length };
 }
 
+/** What the banner route does: the dealer's lookup, the choice made from it, and its bytes. */
 async function deliver(model: string, trim?: string) {
-  const r = await resolveBanner(t.app, DEMO_DEALER.id, { model, type: 'header', variant: 'desktop', trim }, t.app.cdnProbes);
+  const dealer = await t.app.dealerSites.find(DEMO_DEALER.id);
+  if (!dealer) throw new Error('the demo dealer is missing');
+  const r = await resolveBanner(t.app, dealer, { model, type: 'header', variant: 'desktop', trim }, t.app.cdnProbes);
   return { r, bytes: await bannerBytes(t.app, r, { type: 'header', acceptsWebp: true }) };
 }
 
@@ -55,7 +58,7 @@ describe('unknown models', () => {
     expect(again.r).toBe(hot.r); // the same cached choice object
     expect(again.bytes).toBe(hot.bytes); // the same cached bytes, not re-encoded
 
-    t.app.caches.forgetDealer(DEMO_DEALER.id);
+    t.app.dealerSites.forget(DEMO_DEALER.id);
     await deliver('civic');
     expect(queries.count()).toBe(1); // the counter does see queries: the dealer's settings, read again
   });
@@ -64,13 +67,13 @@ describe('unknown models', () => {
     const now = Date.now();
     vi.useFakeTimers({ toFake: ['Date'], now });
     await deliver('civic');
-    t.app.caches.forgetDealer(DEMO_DEALER.id);
+    t.app.dealerSites.forget(DEMO_DEALER.id);
     const queries = countQueries();
     const all = await Promise.all(Array.from({ length: 50 }, () => deliver('civic')));
     expect(all.every((d) => d.r.source === 'asset')).toBe(true);
     expect(queries.count()).toBe(1);
 
-    vi.setSystemTime(now + t.app.caches.dealerLifetimeMs + 1); // past the copy's lifetime (minutes while the app listens for changes)
+    vi.setSystemTime(now + t.app.dealerSites.cache.lifetimeMs + 1); // past the copy's lifetime (minutes while the app listens for changes)
     const stale = await deliver('civic');
     expect(stale.r.dealer).toBe(all[0]!.r.dealer); // answered from the expired copy, without waiting
     // One query refreshes it; the refreshed copy then answers.

@@ -21,7 +21,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { assetQuerySchema, deliveryParams } from '../../domain/contracts/public';
-import { bannerBytes, creativeOf, findDeliveryDealer, slotChoice, type BannerBytes, type DeliveryChoice } from './service';
+import { bannerBytes, creativeOf, slotChoice, type BannerBytes, type DeliveryChoice } from './service';
 import { applyImagePolicy } from './public-policy';
 import { sendEntity } from './encoding';
 import { NotFound } from '../errors';
@@ -75,10 +75,11 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const q = request.query;
-      const dealer = await findDeliveryDealer(app, request.params.dealerId);
+      // One lookup of the dealer per request (and one count in the cache metrics): the choice is made from it.
+      const dealer = await app.dealerSites.find(request.params.dealerId);
       if (!dealer) throw new NotFound('Unknown dealer');
       applyImagePolicy(request, dealer.security);
-      const resolved = await slotChoice(app, request.params.dealerId, q, app.cdnProbes);
+      const resolved = await slotChoice(app, dealer, q, app.cdnProbes);
       if (resolved.url) {
         reply.header('X-Banner-Source', resolved.source).header('X-Banner-Model', resolved.modelKey).header('X-Banner-Creative', creativeOf(resolved));
         // CDN auto-discovery or fallback asset (DECISIONS 14 b, c): the image lives elsewhere, the

@@ -10,23 +10,23 @@
  * the image answer's browser caching ends at that boundary (`ResolvedBanner.expiresAt`).
  */
 import { createHash } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { LRUCache } from 'lru-cache';
+import { and, desc, eq } from 'drizzle-orm';
 import type { AppMetrics } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
-import { assetBlobs, assets, dealerInventory, dealers, manufacturers } from '../db/schema';
-import type { AssetQuery, AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security, SlotType, Variant } from '../../domain/schemas';
+import { assetBlobs, assets } from '../db/schema';
+import type { AssetQuery, SlotType, Variant } from '../../domain/schemas';
 import { SLOTS } from '../../domain/slots';
 import { cdnAssetUrl, chooseRotation, type ChoosableAsset, pickFallback, rotationPick, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
-import { allPagePlans, beaconModels, type PagePlan, type PlannedModel, type SlotPlanContext } from '../../domain/slot-plan';
+import type { PlannedModel } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
 import { NotFound } from '../errors';
 import { nextBoundary } from '../../domain/schedule';
 import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { placeholderSvg } from './placeholder';
 import type { CdnProber } from './cdn-probe';
-import type { AppCaches, DealerEntry } from './caches';
+import type { AppCaches } from './caches';
+import type { DealerDelivery } from '../dealer-sites';
 import type { InlineLogo } from './logo-fetcher';
 import { runImageJob } from '../assets/image-queue';
 import { compressVariants, type Encoded } from './encoding';
@@ -64,39 +64,12 @@ export interface ResolvedBanner {
   expiresAt: number | null;
 }
 
-export interface DealerDelivery {
-  id: string;
-  version: number;
-  security: Security;
-  sizes: BannerSizes;
-  storage: AssetStorage;
-  fallbackAssets: FallbackAssets;
-  configs: DealerConfigs;
-  manufacturerName: string;
-  /** modelKey -> the catalogue's display name ('highlander' -> 'Highlander'), for placeholders. */
-  displayNames: Map<string, string>;
-  /** Lower-case trim names of the catalogue and the dealer's trim ladders: the trims a choice is cached for. */
-  knownTrims: Set<string>;
-  /** Page model key -> what its slots show (slot-plan.ts); a key absent here hides the slots. */
-  plans: Map<string, PagePlan>;
-  /** The beacon model keys its pages can report (slot-plan.ts beaconModels): any other is counted as UNKNOWN_MODEL_KEY. */
-  beaconModels: Set<string>;
-  provider: Provider;
-  branding: Branding;
-  color: string;
-  /**
-   * Every distinct start and end instant (ms since the epoch) of the dealer's asset windows, ascending
-   *: the moments a choice may change without a write. Read with the version, so a window
-   * change (an asset write, which bumps it) reloads them.
-   */
-  boundaries: number[];
-}
-
 /**
  * What the delivery functions work with: the app's database, its caches (delivery/caches.ts,
  * keyed by dealers.version, which the database raises on every delivery-affecting write), its
  * clock (which assets are inside their promotion window) and its metrics (cache hits and misses,
- * encodings made). The Fastify app itself is one (`app.db`, `app.caches`, `app.now`, `app.metrics`).
+ * encodings made). The Fastify app itself is one (`app.db`, `app.caches`, `app.now`,
+ * `app.metrics`). The dealer itself comes from the dealer read model (`app.dealerSites.find`, dealer-sites/).
  */
 export interface DeliveryContext {
   db: Db;
@@ -130,116 +103,6 @@ function assetModelKeys({ db, caches, metrics }: DeliveryContext, dealer: Dealer
   return load;
 }
 
-/**
- * A dealer's delivery settings, cached in the app (caches.ts fetchDealer) so hot public endpoints
- * (banner images, tracking) do not query the database on every request; concurrent misses share
- * one query, and an expired copy answers while it is refreshed. This app's own writes are seen at
- * once (caches.ts onSend hook); other processes' through the database's notification
- * (dealer-listener.ts), or within DEALER_CACHE_TTL_MS plus one query while not listening, and the
- * dealer's version number in every cache key keeps their image caches consistent.
- * @returns null for an unknown dealer (also cached, against id probing).
- */
-export async function findDeliveryDealer({ db, caches, metrics }: DeliveryContext, dealerId: string): Promise<DealerDelivery | null> {
-  const status: LRUCache.Status<string, DealerEntry, Db> = {};
-  const entry = await caches.fetchDealer(db, dealerId, status);
-  // 'miss' ran a query; a current or stale copy, or a query another request is already running, did not.
-  if (status.fetch === 'miss') metrics.lookups.dealer.miss();
-  else metrics.lookups.dealer.hit();
-  return entry?.value ?? null;
-}
-
-async function loadDealer(ctx: DeliveryContext, dealerId: string): Promise<DealerDelivery> {
-  const dealer = await findDeliveryDealer(ctx, dealerId);
-  if (!dealer) throw new NotFound('Unknown dealer');
-  return dealer;
-}
-
-/** Reads a dealer's delivery settings (one query; the dealer cache's fetch, caches.ts). @returns null for an unknown dealer. */
-export async function queryDealer(db: Db, dealerId: string): Promise<DealerDelivery | null> {
-  const [row] = await dealerQuery(db, dealerId);
-  if (!row) return null;
-  return dealerDelivery(row);
-}
-
-/**
- * The one query queryDealer runs (a Drizzle select, not yet run). Every column it reads must raise
- * dealers.version when it changes (migration 0007's triggers), or other processes would keep a
- * stale copy: dealer-read-model.test.ts compares its SQL with the triggers in the catalogue.
- */
-export function dealerQuery(db: Db, dealerId: string) {
-  return db
-    .select({
-      id: dealers.id,
-      version: dealers.version,
-      security: dealers.security,
-      storage: dealers.assetStorage,
-      fallbackAssets: dealers.fallbackAssets,
-      configs: dealers.configs,
-      provider: dealers.provider,
-      branding: dealers.branding,
-      manufacturerName: manufacturers.name,
-      manufacturerRules: manufacturers.defaultUpsellRules,
-      color: manufacturers.primaryColor,
-      models: manufacturers.models,
-      inventoryRules: dealerInventory.upsellRules,
-      // Only each model's priority score: the breakdowns themselves are not read.
-      priorityScores: sql<Record<string, number> | string | null>`(select jsonb_object_agg(e.key, e.value->'priorityScore') from jsonb_each(${dealerInventory.data}->'modelBreakdown') e)`,
-      // The promotion-window boundaries of the dealer's assets, ms since the epoch.
-      boundaries: sql<Array<number | string> | string | null>`(select json_agg(b.ms order by b.ms) from (
-        select distinct (extract(epoch from w.at) * 1000)::bigint as ms from (
-          select a.starts_at as at from ${assets} a where a.dealer_id = ${dealers.id} and a.starts_at is not null
-          union all
-          select a.ends_at from ${assets} a where a.dealer_id = ${dealers.id} and a.ends_at is not null
-        ) w) b)`,
-    })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .leftJoin(dealerInventory, eq(dealerInventory.dealerId, dealers.id))
-    .where(eq(dealers.id, dealerId));
-}
-
-/** A DealerDelivery from a row of dealerQuery. */
-function dealerDelivery(row: Awaited<ReturnType<typeof dealerQuery>>[number]): DealerDelivery {
-  const { models, manufacturerRules, inventoryRules, priorityScores, boundaries: rawBoundaries, ...rest } = row;
-  const boundaryList = (typeof rawBoundaries === 'string' ? (JSON.parse(rawBoundaries) as Array<number | string>) : (rawBoundaries ?? [])).map(Number);
-  const displayNames = new Map(models.map((m) => [modelKey(m.name), m.displayName]));
-  const knownTrims = new Set<string>();
-  for (const m of models) for (const t of m.trims) knownTrims.add(t.name.trim().toLowerCase()).add(t.displayName.trim().toLowerCase());
-  for (const ladder of Object.values(rest.configs.trimPatterns)) for (const t of ladder) knownTrims.add(t.trim().toLowerCase());
-  const scores = typeof priorityScores === 'string' ? (JSON.parse(priorityScores) as Record<string, number>) : (priorityScores ?? {});
-  const plans = allPagePlans(slotPlanContext({ ...rest.configs, models, manufacturerRules, inventoryRules, priorityScores: scores }));
-  return { ...rest, provider: rest.provider as Provider, sizes: row.storage.bannerSizes, displayNames, knownTrims, plans, beaconModels: beaconModels(plans), boundaries: boundaryList };
-}
-
-/**
- * The slot-plan context of a dealer from its configs, catalogue, manufacturer rules, inventory
- * rules (null without inventory data) and priority scores: the one place the delivery endpoint,
- * Preview, the embed script and the script page build it.
- */
-export function slotPlanContext(d: {
-  modelMap: Record<string, string>;
-  upsellMap: Record<string, string>;
-  customUpsellRules: Record<string, string>;
-  customUpsellLogic: SlotPlanContext['strategy'];
-  inventoryWeights: Record<string, number>;
-  models: SlotPlanContext['catalogue'];
-  manufacturerRules: Record<string, string>;
-  inventoryRules: Record<string, string> | null;
-  priorityScores: Record<string, number>;
-}): SlotPlanContext {
-  return {
-    catalogue: d.models,
-    modelMap: d.modelMap,
-    strategy: d.customUpsellLogic,
-    manufacturerRules: d.manufacturerRules,
-    dealerUpsellMap: d.upsellMap,
-    customRules: d.customUpsellRules,
-    inventoryRules: d.inventoryRules,
-    weights: d.inventoryWeights,
-    priorityScores: d.priorityScores,
-  };
-}
-
 /** The model a slot of a page model shows (header, primary: the page's model; upsell: its chosen target); null hides the slot. */
 export function slotModelOf(dealer: Pick<DealerDelivery, 'plans'>, pageModel: string, slot: SlotType): PlannedModel | null {
   const plan = dealer.plans.get(modelKey(pageModel));
@@ -263,15 +126,15 @@ export type DeliveryChoice = ResolvedBanner & { dealer: DealerDelivery };
  * used only while the cached dealer object they were made for is current, so a hot banner costs
  * no query and a promotion starts and ends on time; one with a trim outside the catalogue and
  * trim ladders (any string a visitor's URL carries) is neither cached nor probed.
- * @throws NotFound for an unknown dealer or a model the dealer does not have.
+ * `dealer` is the caller's lookup (`app.dealerSites.find`): the request counts it once.
+ * @throws NotFound for a model the dealer does not have.
  */
 export async function resolveBanner(
   ctx: DeliveryContext,
-  dealerId: string,
+  dealer: DealerDelivery,
   q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number },
   cdn: CdnProber,
 ): Promise<DeliveryChoice> {
-  const dealer = await loadDealer(ctx, dealerId);
   const slot = slotKey(ctx, dealer, q);
   if (!slot) throw new NotFound(NO_SUCH_MODEL);
   const hit = cachedChoice(ctx, dealer, slot, q, cdn);
@@ -334,33 +197,14 @@ function slotKey(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: strin
 
 /**
  * resolveBanner's answer when the choice is cached for this very dealer object (no query, no
- * promise); undefined on a miss, which the caller counts. The CDN's answer changes without a
+ * promise), counted as a hit; undefined on a miss, which the caller counts. The CDN's answer changes without a
  * version bump (a probe settles or expires): it is re-read (no query).
  */
-function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKey, q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number }, cdn: CdnProber, count = true): DeliveryChoice | undefined {
+function cachedChoice(ctx: DeliveryContext, dealer: DealerDelivery, slot: SlotKey, q: { model: string; type: SlotType; variant: Variant; trim?: string; r?: number }, cdn: CdnProber): DeliveryChoice | undefined {
   const hit = ctx.caches.choices.get(slot.key);
   if (!hit || hit.dealer !== dealer) return undefined;
-  if (count) ctx.metrics.lookups.choice.hit();
+  ctx.metrics.lookups.choice.hit();
   return hit.source === 'asset' ? rotate(hit, q.r) : { ...hit, ...otherSource(dealer, hit.model, q, cdn, true) };
-}
-
-/**
- * findDeliveryDealer's answer for the beacon hot path (tracking/hot-path.ts) when
- * the dealer's settings are cached and current (caches.ts currentDealer), synchronously;
- * undefined when they are not (a miss, a stale copy, a query running) and for a dealer id known to
- * be unknown: the caller takes the route, which looks it up. Not counted: the hot path counts its
- * hits once it answers (countHotHits).
- */
-export function hotDealer({ caches }: DeliveryContext, dealerId: string): DealerDelivery | undefined {
-  return caches.currentDealer(dealerId)?.value ?? undefined;
-}
-
-/** A delivery cache a hot answer was made from. */
-export type HotLookup = 'dealer' | 'choice' | 'bytes';
-
-/** Counts a hot answer's cache hits in the app's dcb_cache_lookups_total, as the route counts its own. */
-export function countHotHits({ metrics }: Pick<DeliveryContext, 'metrics'>, hits: HotLookup[]): void {
-  for (const hit of hits) metrics.lookups[hit].hit();
 }
 
 /** The choice with the creative rotation bucket `r` picks (rotationPick); the cached object itself when that is its first. */
@@ -374,8 +218,8 @@ function rotate(c: DeliveryChoice, r: number | undefined): DeliveryChoice {
  * report): resolveBanner, then `placeholder=1` (the script's one swap after a failed image load)
  * turns it into the slot's placeholder. @throws NotFound as resolveBanner.
  */
-export async function slotChoice(ctx: DeliveryContext, dealerId: string, q: AssetQuery, cdn: CdnProber): Promise<DeliveryChoice> {
-  const chosen = await resolveBanner(ctx, dealerId, q, cdn);
+export async function slotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): Promise<DeliveryChoice> {
+  const chosen = await resolveBanner(ctx, dealer, q, cdn);
   return q.placeholder ? asPlaceholder(chosen) : chosen;
 }
 

@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { dealers, feedRuns, inventoryFeeds } from '../db/schema';
 import { updateFrequencySchema, type FieldMapping } from '../../domain/schemas';
-import { FEED_INTERVAL_MS, INVENTORY_TEXT, TEXT } from '../../domain/constants';
+import { FEED_INTERVAL_MS, FEED_LEASE_MS, INVENTORY_TEXT, TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedTestResult, FeedView, StoredInventory } from '../../domain/inventory';
 import { modelViews } from '../../domain/inventory';
 import { Invalid, NotFound } from '../errors';
@@ -28,8 +28,6 @@ import { applyInventory, parseOptionsFor } from './service';
 import { PeriodicTask } from '../maintenance/periodic';
 import type { FeedSave, FeedTest } from '../../domain/contracts/inventory';
 
-/** How long a claimed run holds its feed before another process may take it over. */
-export const FEED_LEASE_MS = 5 * 60_000;
 /** A run whose feed was paused before its data was applied: the data is not applied. */
 export const FEED_PAUSED_DURING_RUN = 'The feed was paused during this run; its data was not applied';
 /** Runs listed on the feed card. */

@@ -17,9 +17,9 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
-import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
+import { CLIENT_ERROR_LOG_LIMIT, FEED_LEASE_MS, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
-import { claimDueFeeds, FEED_LEASE_MS } from '../inventory/feeds';
+import { claimDueFeeds } from '../inventory/feeds';
 import { claimJob, pruneExpired, RETENTION_INTERVAL_MS, RETENTION_JOB, runRetentionJob } from './retention';
 import { ensureEventPartitions, EVENT_KEY_TTL_MS } from './partitions';
 

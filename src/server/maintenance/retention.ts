@@ -22,8 +22,7 @@ import { and, desc, eq, gte, inArray, isNull, lt, lte, not, notInArray, or, sql 
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { clientErrors, eventDeadLetters, feedRuns, jobLeases, loginThrottles, sessions } from '../db/schema';
-import { CLIENT_ERROR_LOG_LIMIT, FEED_RUNS_KEPT } from '../../domain/constants';
-import { FEED_LEASE_MS } from '../inventory/feeds';
+import { CLIENT_ERROR_LOG_LIMIT, FEED_LEASE_MS, FEED_RUNS_KEPT } from '../../domain/constants';
 import { PeriodicTask } from './periodic';
 import { maintainEventStorage } from './partitions';
 import { LOGIN_THROTTLE } from '../../domain/login-throttle';

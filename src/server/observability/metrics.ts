@@ -70,7 +70,7 @@ export interface AppMetricSources {
   events: () => IngestorStats;
   /** The event buffer's high-water mark (EventIngestor.highWater). */
   eventHighWater: () => number;
-  /** Whether the dealer change listener listens (delivery/dealer-listener.ts); absent = reported as 0. */
+  /** Whether the dealer change listener listens (dealer-sites/listener.ts); absent = reported as 0. */
   dealerListenerConnected?: () => boolean;
 }
 

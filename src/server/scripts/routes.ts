@@ -10,7 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dealerParams } from '../../domain/contracts/common';
 import { scriptFileParams, scriptPageSchema } from '../../domain/contracts/public';
 import { getDealer } from '../dealers/service';
-import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
+import type { DealerDelivery } from '../dealer-sites';
 import { NotFound } from '../errors';
 import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig } from './service';
 import { customCssStatement } from './custom-css';
@@ -75,7 +75,7 @@ export async function scriptRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const match = SCRIPT_FILE.exec(request.params.file);
       if (!match) return reply.callNotFound();
-      const current = await findDeliveryDealer(app, match[1]!);
+      const current = await app.dealerSites.find(match[1]!);
       if (!current) {
         return reply.status(404).type('application/javascript').send('/* dc-banners: unknown dealer */');
       }
@@ -105,7 +105,7 @@ export async function scriptRoutes(fastify: FastifyInstance) {
     { config: { access: 'dealer-read' }, schema: { tags: ['script'], summary: 'The script page: address, tag, script text and summary', params: dealerParams, response: { 200: scriptPageSchema } } },
     async (request) => {
       const dealer = await getDealer(app.db, request.params.dealerId);
-      const delivery = await findDeliveryDealer(app, dealer.id);
+      const delivery = await app.dealerSites.find(dealer.id);
       if (!delivery) throw new NotFound(TEXT.dealerNotFound);
       const content = await scriptFor(app, delivery);
       await app.events.flush();

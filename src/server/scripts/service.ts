@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../domain/embed-config';
-import type { DealerDelivery } from '../delivery/service';
+import type { DealerDelivery } from '../dealer-sites';
 import type { Provider } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
 import { perSlotType, VARIANTS } from '../../domain/slots';

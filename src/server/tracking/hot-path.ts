@@ -21,7 +21,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { trackBodySchema } from '../../domain/contracts/public';
 import { jsonTooDeep } from '../validation';
 import { requestId } from '../observability/request-log';
-import { countHotHits, findDeliveryDealer, hotDealer, type DealerDelivery } from '../delivery/service';
+import type { DealerDelivery } from '../dealer-sites';
 import type { HotPath, HotPathContext } from '../hot-paths';
 import { answerBeacon, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 
@@ -91,20 +91,20 @@ export class BeaconHotPath implements HotPath {
     const headers: Record<string, string | number> = { ...answer.headers, 'x-request-id': reqId };
     if (answer.body !== null) headers['content-length'] = Buffer.byteLength(answer.body);
     res.writeHead(answer.status, headers).end(answer.body ?? undefined);
-    countHotHits(app, found.hot ? ['dealer'] : []);
+    if (found.hot) app.metrics.lookups.dealer.hit(); // a lookup the route would have counted
     this.ctx.answered(req, ROUTE, answer.status, started, reqId);
     this.answered += 1;
   }
 
   /**
    * The beacon's dealer: from the cache when current (no await), else looked up as the route does
-   * (findDeliveryDealer, which counts itself); undefined for an unknown dealer or a failed lookup
+   * (`app.dealerSites.find`, which counts itself); undefined for an unknown dealer or a failed lookup
    * (the route answers both: 404, or the database's 503).
    */
   private async dealer(dealerId: string): Promise<{ dealer: DealerDelivery; hot: boolean } | undefined> {
-    const cached = hotDealer(this.ctx.app, dealerId);
+    const cached = this.ctx.app.dealerSites.current(dealerId);
     if (cached) return { dealer: cached, hot: true };
-    const found = await findDeliveryDealer(this.ctx.app, dealerId).catch(() => null);
+    const found = await this.ctx.app.dealerSites.find(dealerId).catch(() => null);
     return found ? { dealer: found, hot: false } : undefined;
   }
 }

@@ -28,7 +28,8 @@ import { PAGE_VIEW_ID } from '../../domain/schemas';
 import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/constants';
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
 import { AppError, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS } from '../errors';
-import { creativeOf, slotChoice, type DealerDelivery } from '../delivery/service';
+import { creativeOf, slotChoice } from '../delivery/service';
+import type { DealerDelivery } from '../dealer-sites';
 import { REFUSAL_CACHE_CONTROL } from '../delivery/refusals';
 import { countedModelKey } from '../../domain/slot-plan';
 import { leadIdHash } from './service';
@@ -53,7 +54,7 @@ export interface Beacon {
   loopbackOnly: boolean;
   /** The validated body (trackBodySchema). */
   input: TrackBody;
-  /** The dealer's delivery settings (findDeliveryDealer), null for an unknown dealer. */
+  /** The dealer's read model (app.dealerSites.find), null for an unknown dealer. */
   dealer: DealerDelivery | null;
   log: FastifyBaseLogger;
   /** Sets a response header. */
@@ -180,7 +181,7 @@ export class BeaconIntake {
     if (dealer.security.respectDoNotTrack !== false && optedOut(b.headers)) return;
     const { input } = b;
     const accepted = this.app.events.enqueue({
-      creative: await this.creative(b),
+      creative: await this.creative(b, dealer),
       dealerId: input.dealerId,
       event: input.event,
       slotType: input.type ?? null,
@@ -227,15 +228,15 @@ export class BeaconIntake {
   /**
    * The creative an impression or click beacon reports: what the banner request it names
    * (`asset`) shows now, by the same choice as the image answer (rotation bucket included, from the
-   * delivery caches); null when it names none, the slot's model is not the beacon's, the dealer no
+   * delivery caches), made from the dealer the beacon was looked up with; null when it names none, the slot's model is not the beacon's, the dealer no
    * longer has the model, or the choice cannot be made now (the database is away: the event is
    * still buffered and counted, its creative unknown).
    */
-  private async creative(b: Beacon): Promise<string | null> {
+  private async creative(b: Beacon, dealer: DealerDelivery): Promise<string | null> {
     const { input } = b;
     if (!input.asset || input.event === 'conversion') return null;
     try {
-      const choice = await slotChoice(this.app, input.dealerId, { ...input.asset, type: input.type ?? input.asset.type }, this.app.cdnProbes);
+      const choice = await slotChoice(this.app, dealer, { ...input.asset, type: input.type ?? input.asset.type }, this.app.cdnProbes);
       return choice.modelKey === input.model ? creativeOf(choice) : null;
     } catch (err) {
       if (!(err instanceof NotFound)) b.log.warn({ err }, 'creative of a beacon not resolved; counted without it');

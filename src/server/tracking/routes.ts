@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { trackBodySchema } from '../../domain/contracts/public';
-import { findDeliveryDealer, type DealerDelivery } from '../delivery/service';
+import type { DealerDelivery } from '../dealer-sites';
 import { servesLoopbackOnly } from '../delivery/public-policy';
 import { answerBeacon, beaconBody, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 
@@ -43,7 +43,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       preValidation: async (request, reply) => {
         reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
         request.body = beaconBody(request.body) as typeof request.body; // the body schema checks it next
-        request.beaconDealer = await findDeliveryDealer(app, bodyDealerId(request.body));
+        request.beaconDealer = await app.dealerSites.find(bodyDealerId(request.body));
       },
       // Dealer sites post beacons from their own pages: exempt from the same-origin check.
       config: { access: 'public', allowCrossSite: true },

@@ -1,23 +1,26 @@
 /**
- * The dealer read model (caches.ts, dealer-listener.ts, migrations 0007 and 0013), on PGlite and
- * on PostgreSQL:
- * - every column queryDealer reads raises dealers.version when it changes (the triggers in the
- *   database catalogue against the query's SQL), so no change can go unnoticed by the cache;
+ * The dealer read model (read-model.ts, cache.ts, listener.ts, migrations 0007 and 0013), on
+ * PGlite and on PostgreSQL:
+ * - every column dealerQuery reads raises dealers.version when it changes (the triggers as the
+ *   database catalogue holds them, against the columns in the query's own SQL), so no change can
+ *   go unnoticed by the cache: a column added to the query but not to the triggers fails here;
  * - a change written straight to the database (another process, a scheduled feed, SQL by hand) is
  *   seen by a listening app through the notification while its copies live for minutes;
  * - a lost listening connection makes the app re-read dealer settings every second at once, and
- *   re-listening brings the long lifetime back after forgetting what may have gone unheard.
+ *   re-listening brings the long lifetime back after forgetting what may have gone unheard;
+ * - a banner, a beacon naming its banner and Preview each look their dealer up once (one count in
+ *   dcb_cache_lookups_total{cache="dealer"}), the choice being made from that lookup.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { dealers } from '../db/schema';
-import { DEMO_DEALER } from '../db/seed';
+import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import type { ChannelListener, Database } from '../db/client';
 import { createTestApp, type TestApp } from '../test-app';
-import { DEALER_CACHE_LISTENING_TTL_MS, DEALER_CACHE_TTL_MS } from './caches';
-import { dealerQuery } from './service';
+import { DEALER_CACHE_LISTENING_TTL_MS, DEALER_CACHE_TTL_MS } from './cache';
+import { dealerQuery } from './read-model';
 
 const D = DEMO_DEALER.id;
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres';
@@ -43,7 +46,7 @@ async function writeColour(t: TestApp, value: string): Promise<void> {
   await t.database.db.update(dealers).set({ branding: { ...row!.branding, primaryColor: value } }).where(eq(dealers.id, D));
 }
 
-describe('the columns queryDealer reads and the columns that raise dealers.version stay the same', () => {
+describe('the columns dealerQuery reads and the columns that raise dealers.version stay the same', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ seed: false });
@@ -78,10 +81,12 @@ describe('the columns queryDealer reads and the columns that raise dealers.versi
   }
 
   it('every column the read query names fires a version trigger when it changes', async () => {
+    // The columns the query names, as Drizzle renders them ("table"."column"), raw SQL parts included.
     const query = dealerQuery(t.database.db, D).toSQL().sql;
     const read = new Set([...query.matchAll(/"(\w+)"\."(\w+)"/g)].map((m) => `${m[1]}.${m[2]}`));
-    // Tables read in raw SQL (subqueries): any change of theirs must count.
-    const wholeTables = [...query.matchAll(/\b(?:from|join) "(\w+)"/gi)].map((m) => m[1]!);
+    const columnChecked = new Set([...read].map((c) => c.split('.')[0]!));
+    // Tables read only through an alias (raw SQL subqueries such as the window boundaries): any change of theirs must count.
+    const wholeTables = [...new Set([...query.matchAll(/\b(?:from|join) "(\w+)"/gi)].map((m) => m[1]!))].filter((table) => !columnChecked.has(table));
     expect(read.size, query).toBeGreaterThan(10);
     const missing: string[] = [];
     const watchedBy = new Map<string, Set<string>>();
@@ -92,13 +97,13 @@ describe('the columns queryDealer reads and the columns that raise dealers.versi
       const w = await watched(table);
       if (!w.has('*') && !w.has(name)) missing.push(column);
     }
+    expect(wholeTables, query).toContain('assets');
     for (const table of wholeTables) {
-      if (table === 'dealers' || table === 'manufacturers' || table === 'dealer_inventory') continue; // checked column by column above
       if (!(await watched(table)).has('*')) missing.push(`${table} (read in a subquery: any change must raise the version)`);
     }
     expect(
       missing,
-      missing.map((c) => `${c} is read by queryDealer (delivery/service.ts) but a change to it does not raise dealers.version: add it to the version triggers (migration 0007) in a new migration`).join('\n'),
+      missing.map((c) => `${c} is read by dealerQuery (dealer-sites/read-model.ts) but a change to it does not raise dealers.version: add it to the version triggers (migration 0007) in a new migration`).join('\n'),
     ).toEqual([]);
   });
 });
@@ -112,15 +117,52 @@ describe('a change written straight to the database reaches a listening app thro
 
   it('is seen at once while the cached copy is trusted for minutes', async () => {
     expect(t.app.dealerListener?.connected).toBe(true);
-    expect(t.app.caches.dealerLifetimeMs).toBe(DEALER_CACHE_LISTENING_TTL_MS);
+    expect(t.app.dealerSites.cache.lifetimeMs).toBe(DEALER_CACHE_LISTENING_TTL_MS);
     const first = await colour(t.app);
     expect(first).toMatch(/^#/);
     // The copy now cached would be trusted for minutes: only the notification can replace it.
-    expect(t.app.caches.dealers.getRemainingTTL(D)).toBeGreaterThan(60_000);
+    expect(t.app.dealerSites.cache.entries.getRemainingTTL(D)).toBeGreaterThan(60_000);
     await writeColour(t, '#a1b2c3');
     // Far shorter than the copy's lifetime (the notification arrives in milliseconds; the wait allows for a busy machine).
     await expect.poll(() => colour(t.app), { timeout: 5000, interval: 20 }).toBe('#a1b2c3');
     expect(t.app.dealerListener!.notifications).toBeGreaterThan(0);
+  });
+});
+
+describe('a request looks its dealer up once', () => {
+  let t: TestApp;
+  let manager: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  });
+  afterAll(() => t?.close());
+
+  /** dcb_cache_lookups_total{cache="dealer"} now, hits and misses. */
+  const dealerLookups = async () => (await t.app.metrics.cacheLookups.get()).values.filter((v) => v.labels.cache === 'dealer').reduce((sum, v) => sum + v.value, 0);
+  const BANNER = 'model=civic&type=header&variant=desktop';
+  const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36', origin: 'https://www.hondaofdemo.com' };
+
+  it.each([
+    ['the banner route answering the image', () => t.app.inject({ method: 'GET', url: `/api/scripts/${D}/asset?${BANNER}` }), 200],
+    [
+      'a beacon naming the banner it reports (its creative is chosen from the same lookup)',
+      () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/analytics/track',
+          headers: { ...browser, 'content-type': 'text/plain' },
+          payload: JSON.stringify({ dealerId: D, event: 'impression', type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?model=civic', pv: 'view-one-lookup', asset: BANNER }),
+        }),
+      204,
+    ],
+    ['Preview of three slots', () => t.app.inject({ method: 'GET', url: `/api/dealers/${D}/preview?model=civic&variant=desktop`, headers: { cookie: manager } }), 200],
+  ] as const)('%s', async (_name, send, status) => {
+    expect((await send()).statusCode).toBe(status); // the dealer and the choice cached
+    const before = await dealerLookups();
+    const res = await send();
+    expect(res.statusCode, res.body).toBe(status);
+    expect(await dealerLookups()).toBe(before + 1);
   });
 });
 
@@ -173,21 +215,21 @@ describe('a lost listening connection', () => {
     await control.cut();
     // At once: the short lifetime, and the copy cached before is no longer served without a read.
     expect(app.dealerListener!.connected).toBe(false);
-    expect(app.caches.dealerLifetimeMs).toBe(DEALER_CACHE_TTL_MS);
-    expect(app.caches.currentDealer(D)).toBeUndefined();
+    expect(app.dealerSites.cache.lifetimeMs).toBe(DEALER_CACHE_TTL_MS);
+    expect(app.dealerSites.current(D)).toBeUndefined();
     await writeColour(t, '#222222'); // unheard: nobody listens in this app
     expect(await colour(app)).toBe('#222222'); // the distrusted copy was re-read
-    expect(app.caches.dealers.getRemainingTTL(D)).toBeLessThanOrEqual(DEALER_CACHE_TTL_MS);
+    expect(app.dealerSites.cache.entries.getRemainingTTL(D)).toBeLessThanOrEqual(DEALER_CACHE_TTL_MS);
     await writeColour(t, '#333333'); // unheard again: seen once the 1-s copy expired
     await expect.poll(() => colour(app), { timeout: 10_000 }).toBe('#333333');
     expect(app.dealerListener!.connected).toBe(false);
 
     control.blocked = false;
     await expect.poll(() => app.dealerListener!.connected, { timeout: 30_000 }).toBe(true);
-    expect(app.caches.dealerLifetimeMs).toBe(DEALER_CACHE_LISTENING_TTL_MS);
+    expect(app.dealerSites.cache.lifetimeMs).toBe(DEALER_CACHE_LISTENING_TTL_MS);
     expect(app.dealerListener!.losses).toBe(1);
     expect(await colour(app)).toBe('#333333');
-    expect(app.caches.dealers.getRemainingTTL(D)).toBeGreaterThan(60_000);
+    expect(app.dealerSites.cache.entries.getRemainingTTL(D)).toBeGreaterThan(60_000);
     await writeColour(t, '#444444'); // heard again
     await expect.poll(() => colour(app), { timeout: 5000, interval: 20 }).toBe('#444444');
   });
@@ -201,7 +243,7 @@ describe('a lost listening connection', () => {
     await expect.poll(() => app.dealerListener!.connected, { timeout: 30_000 }).toBe(true);
     expect(app.dealerListener!.pid).not.toBe(pid);
     expect(await colour(app)).toBe('#444444');
-    expect(app.caches.dealers.getRemainingTTL(D)).toBeGreaterThan(60_000);
+    expect(app.dealerSites.cache.entries.getRemainingTTL(D)).toBeGreaterThan(60_000);
     await writeColour(t, '#555555');
     await expect.poll(() => colour(app), { timeout: 5000, interval: 20 }).toBe('#555555');
   });

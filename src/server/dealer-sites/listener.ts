@@ -1,29 +1,28 @@
 /**
  * The dealer change listener: this process hears from the database which dealer's delivery
  * settings changed, whoever wrote them (another server process, a scheduled feed, SQL by hand), and
- * forgets that dealer in its caches (caches.ts), so a copy can be trusted for minutes instead of a
+ * forgets that dealer in its read-model cache (cache.ts), so a copy can be trusted for minutes instead of a
  * second and thin traffic (a dealer site asks every few seconds) is answered from memory.
  *
  * - Migration 0013's triggers `pg_notify(DEALER_CHANGED_CHANNEL, '{"schema": …, "dealer": …,
  *   "version": …}')` on commit of every change of a dealer's version (migration 0007 raises it on
  *   every delivery-affecting write), creation or deletion (version null). The dealer is forgotten
  *   unless this process already holds that version or a later one (it read the row after its own
- *   write: caches.ts dealerChanged). A notification for another schema (several share a database)
+ *   write: cache.ts dealerChanged). A notification for another schema (several share a database)
  *   is ignored; one that cannot be read forgets every dealer.
  * - It LISTENs on a dedicated connection (Database.listen: a `pg.Client` outside the pool on
- *   PostgreSQL, PGlite's listen API in process). While connected the caches trust a copy for
+ *   PostgreSQL, PGlite's listen API in process). While connected the cache trusts a copy for
  *   DEALER_CACHE_LISTENING_TTL_MS; `connected` and the metric `dcb_dealer_listener_connected` say so.
  * - A lost connection (PostgreSQL restarted, the connection terminated, the network cut, found by
  *   a ping every LISTENER_PING_MS that must answer within LISTENER_PING_TIMEOUT_MS) switches the
- *   caches back to DEALER_CACHE_TTL_MS at once and distrusts every copy (changes may go unheard),
+ *   cache back to DEALER_CACHE_TTL_MS at once and distrusts every copy (changes may go unheard),
  *   then reconnects with exponential backoff from LISTENER_RETRY_MIN_MS to LISTENER_RETRY_MAX_MS.
  *   Once listening again it distrusts every copy once more (the changes of the gap were not
  *   heard) and returns to the long lifetime. Distrusted copies still serve stale-if-error.
  */
-import fp from 'fastify-plugin';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelListener, Database } from '../db/client';
-import type { AppCaches } from './caches';
+import type { DealerCache } from './cache';
 
 /** The channel migration 0013's triggers notify on; the payload is `{"schema": "<schema>", "dealer": "<dealer id>", "version": <number or null>}`. */
 export const DEALER_CHANGED_CHANNEL = 'dealer_changed';
@@ -36,9 +35,9 @@ export const LISTENER_PING_MS = 10_000;
 /** How long a ping may take before the connection counts as lost, ms. */
 export const LISTENER_PING_TIMEOUT_MS = 5_000;
 
-/** Listens for dealer changes and keeps one app's caches in step (see module doc). */
+/** Listens for dealer changes and keeps one app's dealer cache in step (see module doc). */
 export class DealerChangeListener {
-  /** True while LISTENing: the caches trust their copies for the long lifetime. */
+  /** True while LISTENing: the cache trusts its copies for the long lifetime. */
   connected = false;
   /** Connections lost since start. */
   losses = 0;
@@ -59,7 +58,7 @@ export class DealerChangeListener {
 
   constructor(
     private readonly listen: Database['listen'],
-    private readonly caches: AppCaches,
+    private readonly cache: DealerCache,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -68,7 +67,7 @@ export class DealerChangeListener {
     return this.connect();
   }
 
-  /** Stops listening and reconnecting; the caches go back to the short lifetime. */
+  /** Stops listening and reconnecting; the cache goes back to the short lifetime. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
@@ -76,7 +75,7 @@ export class DealerChangeListener {
     await this.connecting;
     const connection = this.connection;
     this.connection = null;
-    if (this.connected) this.caches.setListening(false);
+    if (this.connected) this.cache.setListening(false);
     this.connected = false;
     await connection?.close();
   }
@@ -106,7 +105,7 @@ export class DealerChangeListener {
     this.connection = connection;
     this.connected = true;
     this.attempt = 0;
-    this.caches.setListening(true);
+    this.cache.setListening(true);
     this.pingTimer = setInterval(() => void connection.ping(LISTENER_PING_TIMEOUT_MS), LISTENER_PING_MS).unref();
     if (this.losses > 0) this.log.info({ losses: this.losses }, 'dealer change listener reconnected');
   }
@@ -121,12 +120,12 @@ export class DealerChangeListener {
     }
     if (typeof message.dealer !== 'string' || typeof message.schema !== 'string') {
       this.notifications++;
-      this.caches.forgetDealers(); // unreadable: forgetting everything is always safe
+      this.cache.forgetAll(); // unreadable: forgetting everything is always safe
       return;
     }
     if (message.schema !== connection.schema) return;
     this.notifications++;
-    this.caches.dealerChanged(message.dealer, typeof message.version === 'number' ? message.version : null);
+    this.cache.dealerChanged(message.dealer, typeof message.version === 'number' ? message.version : null);
   }
 
   private lost(connection: ChannelListener | undefined, err: Error): void {
@@ -135,7 +134,7 @@ export class DealerChangeListener {
     this.connected = false;
     this.losses++;
     clearInterval(this.pingTimer);
-    this.caches.setListening(false);
+    this.cache.setListening(false);
     this.log.warn({ err }, 'dealer change listener lost its connection; dealer settings are re-read every second until it reconnects');
     this.scheduleRetry();
   }
@@ -147,26 +146,3 @@ export class DealerChangeListener {
     this.retryTimer = setTimeout(() => void this.connect(), delay * (0.75 + Math.random() / 4)).unref();
   }
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The dealer change listener (delivery/dealer-listener.ts); null when the app was built without `listen`. */
-    dealerListener: DealerChangeListener | null;
-  }
-}
-
-/**
- * Decorates `app.dealerListener` and starts it (after cachesPlugin), stopping it on close; with no
- * `listen` (BuildOptions.listen absent) there is none and dealer copies live DEALER_CACHE_TTL_MS.
- * The gauge `dcb_dealer_listener_connected` (observability/metrics.ts) reads `connected`.
- */
-export const dealerListenerPlugin = fp(
-  async (app: FastifyInstance, opts: { listen?: Database['listen'] }) => {
-    const listener = opts.listen ? new DealerChangeListener(opts.listen, app.caches, app.log) : null;
-    app.decorate('dealerListener', listener);
-    if (!listener) return;
-    app.addHook('onClose', () => listener.close());
-    await listener.start();
-  },
-  { name: 'dealer-listener', dependencies: ['app-caches'] },
-);

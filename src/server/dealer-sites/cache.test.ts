@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '../test-app';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AppCaches, DEALER_CACHE_TTL_MS } from './caches';
+import { DealerCache, DEALER_CACHE_TTL_MS } from './cache';
 import type { Db } from '../db/client';
 
 const D = DEMO_DEALER.id;
@@ -187,9 +187,9 @@ describe('two apps in one process share no cache', () => {
     expect(source(await banner(one.app, CIVIC))).toBe('200 placeholder');
 
     await one.app.close();
-    expect(one.app.caches.dealers.size).toBe(0);
+    expect(one.app.dealerSites.cache.entries.size).toBe(0);
     expect(one.app.caches.bannerBytes.size).toBe(0);
-    expect(two.app.caches.dealers.size).toBeGreaterThan(0);
+    expect(two.app.dealerSites.cache.entries.size).toBeGreaterThan(0);
     expect(two.app.caches.bannerBytes.size).toBeGreaterThan(0);
     expect(source(await banner(two.app, CIVIC))).toBe('200 asset');
   });
@@ -207,7 +207,7 @@ describe('stale-if-error: a dealer copy whose refresh fails keeps answering up t
 
   it('answers the same copy while the database fails, throws its error past the bound, and takes a fresh read when it answers again', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    const caches = new AppCaches({ logos: { allowPrivateHosts: false }, maxStaleMs: 60_000 });
+    const cache = new DealerCache({ maxStaleMs: 60_000 });
     const failing = new Error('connect ECONNREFUSED 127.0.0.1:5432');
     const down = {
       select: () => {
@@ -215,7 +215,7 @@ describe('stale-if-error: a dealer copy whose refresh fails keeps answering up t
       },
     } as unknown as Db;
     // allowStale false: wait for the refresh's outcome instead of the stale copy it starts from.
-    const read = (db: Db) => caches.dealers.fetch(D, { context: db, allowStale: false });
+    const read = (db: Db) => cache.entries.fetch(D, { context: db, allowStale: false });
 
     const first = await read(t.database.db);
     expect(first?.value?.id).toBe(D);
