@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { servesLoopbackOnly } from './delivery/public-policy';
 import { REFUSAL_CACHE_CONTROL } from './delivery/refusals';
-import { AppError } from './errors';
+import { AppError, errorBody } from './errors';
 import { requestLogged } from './observability/request-log';
 
 /** One hot path: answers a request it owns and returns true, or returns false having touched nothing. */
@@ -93,6 +93,7 @@ export class HotPathContext {
 
   /**
    * Answers an error in the app's error shape (app.ts error handler): `{ error: { code, message } }`
+   * (`errorBody`: with `fields` for a 400)
    * with the AppError's status, Retry-After for RateLimited (set by the caller with the other
    * headers), `Cache-Control: no-store` as every refusal; anything else is logged and answered 500 INTERNAL.
    * @returns the status sent
@@ -101,7 +102,7 @@ export class HotPathContext {
     const known = err instanceof AppError;
     if (!known) this.app.log.error({ err }, 'unhandled error');
     const status = known ? err.statusCode : 500;
-    const payload = JSON.stringify({ error: known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' } });
+    const payload = JSON.stringify({ error: known ? errorBody(err) : { code: 'INTERNAL', message: 'Internal server error' } });
     headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-length'] = Buffer.byteLength(payload);
     headers['cache-control'] = REFUSAL_CACHE_CONTROL; // as every refusal of the routes (delivery/refusals.ts)
