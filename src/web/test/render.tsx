@@ -1,14 +1,14 @@
 /**
  * Renders a piece of the web app as main.tsx does (Mantine theme, TanStack Query, the session,
- * a router) for the `web` tests, with the signed-in user answered by the MSW server's
+ * a router; Mantine in its test mode: no transitions, no portals) for the `web` tests, with the signed-in user answered by the MSW server's
  * GET /api/auth/me. `userEvent` is set up per render; query the page with Testing Library's `screen`.
  */
-import type { ReactElement, ReactNode } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import type { Role, SessionUser } from '../../domain/schemas';
 import { AuthProvider } from '../components/auth';
@@ -24,12 +24,14 @@ export function userOf(role: Role): SessionUser {
 /** The providers of the app around `children`, signed in as `user` (null: signed out). */
 function Providers({ children, user, client }: { children: ReactNode; user: SessionUser | null; client: QueryClient }) {
   server.use(http.get('/api/auth/me', () => HttpResponse.json({ user })));
+  // A data router, as App.tsx's: screens hold navigation while a form has unsaved edits (useBlocker).
+  const [router] = useState(() => createMemoryRouter([{ path: '*', element: children }]));
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} env="test">
       <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <AuthProvider>{children}</AuthProvider>
-        </MemoryRouter>
+        <AuthProvider>
+          <RouterProvider router={router} />
+        </AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );
