@@ -40,7 +40,7 @@ function Providers({ children, user, client }: { children: ReactNode; user: Sess
 /** `ui` rendered in the app's providers, signed in as `user` (an admin by default). */
 export function renderApp(ui: ReactElement, { user = userOf('admin') }: { user?: SessionUser | null } = {}): { user: UserEvent; unmount: () => void } {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const events = userEvent.setup();
+  const events = userEvent.setup({ delay: null });
   const { unmount } = render(ui, { wrapper: ({ children }) => <Providers user={user} client={client}>{children}</Providers> });
   return { user: events, unmount };
 }
