@@ -14,7 +14,8 @@ describe('fieldIssuesOf', () => {
   it.each<[string, z.ZodType, unknown, { code: string; message: string }]>([
     ['a fraction where a whole number belongs', z.number().int(), 1.5, { code: 'invalid_type', message: 'Enter a whole number' }],
     ['text where a number belongs', z.number(), 'x', { code: 'invalid_type', message: 'Enter a number' }],
-    ['a missing value', z.number(), undefined, { code: 'invalid_type', message: 'Required' }],
+    ['an empty number field', z.number(), undefined, { code: 'invalid_type', message: 'Enter a number' }],
+    ['a missing text', z.string(), undefined, { code: 'invalid_type', message: 'Required' }],
     ['a number over its maximum', z.number().max(1000), 2000, { code: 'too_big', message: 'Must be at most 1,000' }],
     ['a number under its minimum, with the schema\'s own text', z.number().min(10, 'x must be 10-1000'), 1, { code: 'too_small', message: 'Must be at least 10' }],
     ['an exclusive bound', z.number().lt(5), 5, { code: 'too_big', message: 'Must be less than 5' }],

@@ -20,17 +20,18 @@ function defaultMessage(issue: Issue): string | undefined {
 
 /**
  * One issue in the user's words. Bounds and types are worded from the issue itself ('Must be at
- * most 1,000', 'At most 200 characters', 'Enter a whole number', 'Required' for a missing value
- * when the issue carries its input); any other issue keeps the schema's own message as a sentence
+ * most 1,000', 'At most 200 characters', 'Enter a whole number' also for an empty number field,
+ * 'Required' for another missing value when the issue carries its input); any other issue keeps the schema's own message as a sentence
  * ('Must be a URL starting with http:// or https://'), or a generic 'This value is not valid'
  * where the schema gave none.
  */
 export function issueInUserWords(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
-      if ('input' in issue && issue.input === undefined) return 'Required';
+      // A number field left empty asks for the number; any other missing value is 'Required'.
       if (issue.expected === 'int') return 'Enter a whole number';
       if (issue.expected === 'number') return 'Enter a number';
+      if ('input' in issue && issue.input === undefined) return 'Required';
       break;
     case 'too_big': {
       const max = grouped(issue.maximum as number | bigint);

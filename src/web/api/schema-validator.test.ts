@@ -19,7 +19,7 @@ describe('schemaValidator', () => {
     const validate = schemaValidator<Values>(schema, toBody);
     expect(validate({ name: '', rpm: 1.5, domains: [] })).toEqual({ name: 'Required', 'security.maxRequestsPerMinute': 'Enter a whole number' });
     expect(validate({ name: 'x', rpm: 5000, domains: [] })).toEqual({ 'security.maxRequestsPerMinute': 'Must be at most 1,000' });
-    expect(validate({ name: 'x', rpm: '', domains: [] })).toEqual({ 'security.maxRequestsPerMinute': 'Required' });
+    expect(validate({ name: 'x', rpm: '', domains: [] })).toEqual({ 'security.maxRequestsPerMinute': 'Enter a number' });
   });
 
   it('maps paths to form fields with fieldOf and lets words replace a problem by field and code', () => {

@@ -5,7 +5,7 @@
  * and Testing Library's cleanup after each test.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 
 Object.defineProperty(window, 'matchMedia', {
@@ -33,6 +33,9 @@ window.HTMLElement.prototype.scrollIntoView = () => undefined;
 // Mantine reads computed styles with a pseudo-element argument jsdom does not implement.
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
+
+// findBy* and waitFor wait up to 5 s (Testing Library's 1 s is too short beside other suites on a 2-core machine).
+configure({ asyncUtilTimeout: 5000 });
 
 /** The API of the tests: add handlers per test with `server.use(http.get('/api/…', …))`. */
 export const server = setupServer();
