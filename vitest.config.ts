@@ -1,6 +1,8 @@
 /**
  * Test projects:
  * - unit: pure domain rules and the embed script's helpers (no I/O).
+ * - web: the web app's logic-bearing components and hooks in jsdom with Testing Library, the API
+ *   answered at the fetch layer by MSW (src/web/test/setup.ts); no server, no browser.
  * - api: server tests through fastify.inject on a fresh in-memory PGlite per file, loaded from a
  *   migrated (or migrated and seeded) dump that the globalSetup builds once per run from the
  *   migrations present (src/server/test-snapshot.ts), with the test passwords hashed once per run.
@@ -47,6 +49,10 @@ const postgresTests = [
 const serverSetup = ['src/server/test-snapshot.ts'];
 const projects = [
   { test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/embed/**/*.test.ts'] } },
+  {
+    esbuild: { jsx: 'automatic' as const },
+    test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/web/test/setup.ts'], testTimeout: 20_000 },
+  },
   { test: { name: 'api', include: serverTests, globalSetup: serverSetup, testTimeout: 30_000, hookTimeout: 60_000 } },
   ...(process.env.TEST_DATABASE_URL
     ? [{

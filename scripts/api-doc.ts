@@ -118,6 +118,7 @@ function renderOperation(method: string, apiPath: string, op: Operation, notes: 
     const s = res.content?.['application/json']?.schema as Schema | undefined;
     if (status === '204') return `- 204: no body${s?.description ? ` (${s.description})` : ''}`;
     if (!s) return `- ${status}: ${res.description ?? ''}`.trimEnd();
+    if ('$ref' in s) return `- ${status}: \`${String(s.$ref).split('/').pop()}\``;
     const fields = Object.entries(s.properties ?? {}).map(([name, prop]) => `  - \`${name}\`${(s.required ?? []).includes(name) ? '' : '?'}: \`${typeOf(prop as Schema, 1)}\``);
     return [`- ${status}: \`${typeOf(s)}\``, ...fields].join('\n');
   });

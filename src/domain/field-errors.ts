@@ -1,41 +1,45 @@
 /**
- * Validation messages in the user's words. The server refuses a bad value with a 400
- * whose message names each wrong field, "security.maxRequestsPerMinute: Invalid input: expected
- * int, received number; websiteUrl: must be a URL starting with http:// or https://"
- * (server/validation.ts); `parseFieldErrors` splits such a message into one entry per field path,
- * each rephrased by `inUserWords` ("Enter a whole number", "Must be at most 1,000").
+ * The field part of the 400 error contract, shared by the server and the web app without zod.
+ * A refused input answers `{ error: { code: 'INVALID', message, fields: FieldIssue[] } }`: one
+ * entry per problem, naming the field by its dot-separated path ('security.maxRequestsPerMinute',
+ * '' for the whole document), a stable machine code (zod's issue code such as 'too_big',
+ * 'invalid_type', 'custom', or a service's own code) and the problem in the user's words
+ * ("Must be at most 1,000"). Screens map a problem to a form field by `path` and may choose their
+ * own words by `code`; nobody reads the English of `message` to find out what went wrong.
  */
+
+/** One problem with one field of a refused input (docs/API.md "Errors"). */
+export interface FieldIssue {
+  /** The field, as the body names it: keys and array indexes joined by '.'; '' for the whole body. */
+  path: string;
+  /** Machine-readable kind of problem: zod's issue code ('too_big', 'invalid_type', …) or 'custom'. */
+  code: string;
+  /** What is wrong, in the user's words, starting with a capital letter. */
+  message: string;
+}
 
 /** Field path (dot-separated, as the server names it) -> what is wrong, in the user's words. */
 export type FieldErrors = Record<string, string>;
 
-const FIELD = /^([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*): (.+)$/s;
-const grouped = (n: string) => Number(n).toLocaleString('en-US');
-
-/** One validation message (zod's default texts or the server's own 'must be ...') in plain words. */
-export function inUserWords(message: string): string {
-  const m = message.trim();
-  let r: RegExpMatchArray | null;
-  if (/expected int, received number/i.test(m)) return 'Enter a whole number';
-  if (/expected number, received/i.test(m)) return 'Enter a number';
-  if ((r = m.match(/Too big: expected number to be <=?\s*(-?[\d.]+)/i))) return `Must be at most ${grouped(r[1]!)}`;
-  if ((r = m.match(/Too small: expected number to be >=?\s*(-?[\d.]+)/i))) return `Must be at least ${grouped(r[1]!)}`;
-  if ((r = m.match(/Too big: expected string to have <=?\s*(\d+) characters/i))) return `At most ${grouped(r[1]!)} characters`;
-  if (/Too small: expected string to have >=?\s*1 characters/i.test(m) || /^is required$/i.test(m)) return 'Required';
-  if ((r = m.match(/Too small: expected string to have >=?\s*(\d+) characters/i))) return `At least ${grouped(r[1]!)} characters`;
-  if ((r = m.match(/Too big: expected array to have <=?\s*(\d+) items/i))) return `At most ${grouped(r[1]!)} entries`;
-  if (/Invalid option/i.test(m)) return 'Choose one of the listed options';
-  if ((r = m.match(/(?:width|height) must be (\d+-\d+)/i))) return `Must be ${r[1]}`;
-  if (/^Invalid (input|string)/i.test(m)) return 'This value is not valid';
-  return m.charAt(0).toUpperCase() + m.slice(1);
+/** `text` with its first letter capitalised (a schema's own 'must be …' as a sentence). */
+export function sentence(text: string): string {
+  const t = text.trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
-/** The "path: problem" parts of a validation message, in the user's words ({} when it names no field). */
-export function parseFieldErrors(message: string): FieldErrors {
+/**
+ * The first problem of each field among `issues`, keyed by its path ({} for none). Issues with an
+ * empty path (about the whole body) are left out: they have no field to mark.
+ */
+export function fieldErrorsFrom(issues: readonly FieldIssue[]): FieldErrors {
   const out: FieldErrors = {};
-  for (const part of message.split('; ')) {
-    const m = part.match(FIELD);
-    if (m && !(m[1]! in out)) out[m[1]!] = inUserWords(m[2]!);
-  }
+  for (const issue of issues) if (issue.path && !(issue.path in out)) out[issue.path] = issue.message;
   return out;
+}
+
+/** True when `value` is a well-formed FieldIssue (an answer from the server is checked before use). */
+export function isFieldIssue(value: unknown): value is FieldIssue {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.path === 'string' && typeof v.code === 'string' && typeof v.message === 'string';
 }

@@ -20,7 +20,7 @@ import fastifyStatic from '@fastify/static';
 import { fastifyTrustProxy, type Config } from './config';
 import type { Database, Db } from './db/client';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailability, databaseUnavailableMessage } from './db/availability';
-import { AppError, Invalid, RateLimited, TOO_MANY_REQUESTS } from './errors';
+import { AppError, errorBody, Invalid, RateLimited, TOO_MANY_REQUESTS } from './errors';
 import { JSON_TOO_DEEP, TEXT } from '../domain/constants';
 import { jsonTooDeep, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 import { openApiPlugin } from './openapi';
@@ -144,7 +144,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
     if (error.code === 'FST_UNDER_PRESSURE') return reply.status(503).send({ error: app.readinessFailure() });
     if (error instanceof AppError) {
       if (error instanceof RateLimited) reply.header('Retry-After', String(error.retryAfterSeconds));
-      return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message } });
+      return reply.status(error.statusCode).send({ error: errorBody(error) });
     }
     // PostgreSQL unreachable or our schema missing: a retryable 503 and one warn line, not a 500 stack.
     const unavailable = databaseUnavailability(error);
@@ -165,7 +165,8 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 404 ? 'NOT_FOUND' : 'INVALID';
       // A body over the route's limit is a write over a limit: the spec's text (DECISIONS 1), still a 413.
       const message = status === 413 && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? TEXT.storageQuotaExceeded : error.message;
-      return reply.status(status).send({ error: { code, message } });
+      // A 400 of Fastify's own (malformed JSON, a wrong content type) names no field: `fields` is empty.
+      return reply.status(status).send({ error: status === 400 ? { code, message, fields: [] } : { code, message } });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });

@@ -1,7 +1,10 @@
 /**
  * The small set of typed errors services throw, each mapped to one HTTP status and a JSON body
- * `{ error: { code, message } }` by the app's single error handler (ARCHITECTURE "Errors").
+ * `{ error: { code, message } }` by the app's single error handler (ARCHITECTURE "Errors"); a 400
+ * `Invalid` also carries `fields`, one `{ path, code, message }` per problem (domain/field-errors.ts).
  */
+import { sentence, type FieldIssue } from '../domain/field-errors';
+
 export type ErrorCode =
   | 'NOT_FOUND'
   | 'FORBIDDEN'
@@ -56,9 +59,25 @@ export class Unauthorized extends AppError {
     super('UNAUTHORIZED', message);
   }
 }
+/**
+ * 400: the input is refused. `message` names what was wrong for a person or a log ('name: must be a
+ * single line …'); `fields` are the same problems for a program, one per field (empty when the
+ * problem is not about one field: a malformed upload, a feed that failed).
+ */
 export class Invalid extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly fields: readonly FieldIssue[] = [],
+  ) {
     super('INVALID', message);
+  }
+
+  /**
+   * A refusal of one field: message `${path}: ${problem}`, one field problem `{ path, code, message: problem as a sentence }`.
+   * `code` is the kind of problem ('custom' unless the caller names one, e.g. 'unknown_reference').
+   */
+  static field(path: string, problem: string, code = 'custom'): Invalid {
+    return new Invalid(`${path}: ${problem}`, [{ path, code, message: sentence(problem) }]);
   }
 }
 export class Conflict extends AppError {
@@ -102,4 +121,9 @@ export class InsufficientStorage extends AppError {
   constructor(message = 'The server is out of disk space; changes are refused until space is freed') {
     super('INSUFFICIENT_STORAGE', message);
   }
+}
+
+/** The JSON error body of an AppError: `{ code, message }`, plus `fields` for a 400 `Invalid` (docs/API.md "Errors"). */
+export function errorBody(error: AppError): { code: ErrorCode; message: string; fields?: FieldIssue[] } {
+  return error instanceof Invalid ? { code: error.code, message: error.message, fields: [...error.fields] } : { code: error.code, message: error.message };
 }

@@ -85,7 +85,7 @@ describe(`a ${HOSTILE_DEPTH.toLocaleString('en-US')}-deep JSON value`, () => {
       for (const url of [`/api/dealers/${A}/inventory/preview`, `/api/dealers/${A}/inventory`]) {
         const res = await upload(url, doc);
         expect(res.statusCode).toBe(400);
-        expect(res.json().error).toEqual({ code: 'INVALID', message: `${INVENTORY_TEXT.failed}: ${JSON_TOO_DEEP}` });
+        expect(res.json().error).toEqual({ code: 'INVALID', message: `${INVENTORY_TEXT.failed}: ${JSON_TOO_DEEP}`, fields: [] });
       }
     }
     expect((await t.app.inject({ method: 'GET', url: `/api/dealers/${A}/inventory`, headers: { cookie: manager } })).json().inventory).toBeNull();
@@ -97,7 +97,7 @@ describe(`a ${HOSTILE_DEPTH.toLocaleString('en-US')}-deep JSON value`, () => {
     for (const doc of [deep, `{"format":"${EXPORT_FORMAT}","version":${EXPORT_VERSION},"manufacturers":[],"dealers":[],"users":[{"name":${deep}}]}`]) {
       const res = await send('POST', '/api/admin/import', doc, admin);
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toEqual({ code: 'INVALID', message: JSON_TOO_DEEP });
+      expect(res.json().error).toEqual({ code: 'INVALID', message: JSON_TOO_DEEP, fields: [] });
     }
     await expectServerAnswers();
   });
@@ -122,7 +122,7 @@ describe(`a ${HOSTILE_DEPTH.toLocaleString('en-US')}-deep JSON value`, () => {
       expect((await send(method, url, body(deep), cookie)).statusCode, url).toBe(413);
       const res = await send(method, url, body(fits), cookie);
       expect(res.statusCode, url).toBe(400);
-      expect(res.json().error).toEqual({ code: 'INVALID', message: JSON_TOO_DEEP });
+      expect(res.json().error).toEqual({ code: 'INVALID', message: JSON_TOO_DEEP, fields: [] });
     }
     await expectServerAnswers();
   });
@@ -133,7 +133,7 @@ describe(`a ${HOSTILE_DEPTH.toLocaleString('en-US')}-deep JSON value`, () => {
       expect((await track(beacon(deep), contentType)).statusCode).toBe(413);
       const res = await track(beacon(nested(1500)), contentType);
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toEqual({ code: 'INVALID', message: JSON_TOO_DEEP });
+      expect(res.json().error).toEqual({ code: 'INVALID', message: JSON_TOO_DEEP, fields: [] });
     }
     await expectServerAnswers();
   });

@@ -12,7 +12,14 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OpenAPIV3 } from 'openapi-types';
+import { z } from 'zod';
+import { errorBodySchema } from '../domain/contracts/common';
 import { openApiDocumentSchema } from '../domain/contracts/openapi';
+
+/** The error body's schema as the document's `components.schemas.ErrorBody`. */
+const ERROR_BODY = z.toJSONSchema(errorBodySchema, { target: 'openapi-3.0' }) as OpenAPIV3.SchemaObject;
+delete (ERROR_BODY as { $schema?: string }).$schema;
+const ERROR_REF: OpenAPIV3.ReferenceObject = { $ref: '#/components/schemas/ErrorBody' };
 
 /** The route groups of the document, in the order docs/API.md lists them. */
 export const API_TAGS: OpenAPIV3.TagObject[] = [
@@ -34,13 +41,20 @@ export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$
 
 /**
  * The OpenAPI document of `app` with `x-access` (the route's access policy, auth/access.ts) on
- * every operation. A copy: the swagger plugin's cached document is left as it is.
+ * every operation, the error body as `components.schemas.ErrorBody`, and a 400 answer of that
+ * shape (with `fields`) on every operation that takes path, query or body input. A copy: the
+ * swagger plugin's cached document is left as it is.
  */
 export function openApiDocument(app: FastifyInstance): OpenAPIV3.Document {
   const doc = structuredClone(app.swagger()) as OpenAPIV3.Document;
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ErrorBody: ERROR_BODY } };
   for (const { method, url, access } of app.routePolicies) {
     const op = doc.paths[openApiPath(url)]?.[method.toLowerCase() as OpenAPIV3.HttpMethods] as (OpenAPIV3.OperationObject & { 'x-access'?: string }) | undefined;
-    if (op) op['x-access'] = access;
+    if (!op) continue;
+    op['x-access'] = access;
+    if ((op.parameters?.length || op.requestBody) && !op.responses?.['400']) {
+      op.responses = { ...op.responses, 400: { description: 'Refused input: `{ error: { code: "INVALID", message, fields } }`', content: { 'application/json': { schema: ERROR_REF } } } };
+    }
   }
   return doc;
 }
@@ -53,7 +67,7 @@ export const openApiPlugin = fp(
         info: {
           title: 'dc-banners API',
           version: '1',
-          description: 'Every route of the dc-banners server, from its route schemas (src/domain/contracts). Errors: `{ error: { code, message } }`.',
+          description: 'Every route of the dc-banners server, from its route schemas (src/domain/contracts). Errors: `{ error: { code, message } }`, and for a 400 `fields: [{ path, code, message }]` (components.schemas.ErrorBody).',
         },
         tags: API_TAGS,
       },

@@ -1,14 +1,16 @@
 /**
  * Boundary validation: the zod validator compiler of every route schema (params, querystring, body)
  * turns a failure into an `Invalid` error whose message names each wrong field, e.g.
- * "maxRequestsPerMinute: Too big" (a malformed path param is a `NotFound` instead: no such
- * resource); `assertValid` does the same for a whole document a service checks again; and
+ * "maxRequestsPerMinute: Too big …", and whose `fields` give each problem's path, code and words
+ * (domain/zod-issues.ts) — both made once, here, from the zod issues (a malformed path param is a
+ * `NotFound` instead: no such resource); `assertValid` does the same for a whole document a service checks again; and
  * `jsonTooDeep` refuses JSON text nested deeper than MAX_JSON_DEPTH before anything parses it.
  */
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { ZodType, type z } from 'zod';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../domain/constants';
+import { fieldIssuesOf } from '../domain/zod-issues';
 import { Invalid, NotFound } from './errors';
 
 /**
@@ -22,23 +24,31 @@ export function issuesMessage(error: z.ZodError): string {
 
 /** Parses `data` with `schema` (a whole document a service validates again). @throws Invalid naming the failing fields. */
 export function assertValid<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-  const result = schema.safeParse(data);
+  const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
-  throw new Invalid(issuesMessage(result.error));
+  throw invalidOf(result.error);
 }
 
 /**
- * Fastify's validator compiler for the zod route schemas (fastify-type-provider-zod's schemas, issue
- * 14): the parsed value replaces the raw one (defaults, coercion, trimming); a failure is an
- * `Invalid` (400) naming the fields, or for the path params a `NotFound` (404) with the issue
+ * The 400 of a failed parse: the joined message of `issuesMessage` and one field problem per issue
+ * (`fieldIssuesOf`). Parse with `{ reportInput: true }` so a missing value reads 'Required'.
+ */
+export function invalidOf(error: z.ZodError): Invalid {
+  return new Invalid(issuesMessage(error), fieldIssuesOf(error.issues));
+}
+
+/**
+ * Fastify's validator compiler for the zod route schemas (fastify-type-provider-zod's schemas):
+ * the parsed value replaces the raw one (defaults, coercion, trimming); a failure is an
+ * `Invalid` (400) naming the fields (`invalidOf`), or for the path params a `NotFound` (404) with the issue
  * messages alone, so a malformed id reads like an unknown one (e.g. 'Asset not found').
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => (data) => {
   if (!(schema instanceof ZodType)) return { value: data }; // no plugin route of ours validates with JSON Schema
-  const result = schema.safeParse(data);
+  const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return { value: result.data };
   if (httpPart === 'params') return { error: new NotFound([...new Set(result.error.issues.map((i) => i.message))].join('; ')) };
-  return { error: new Invalid(issuesMessage(result.error)) };
+  return { error: invalidOf(result.error) };
 };
 
 /**

@@ -142,6 +142,11 @@ describe('dealer settings validation', () => {
       const res = await call('PUT', url, body);
       expect(res.statusCode, field).toBe(400);
       expect(errorOf(res), field).toContain(field);
+      // The same field for a program, by path (an unknown key is a problem of the whole body, path '').
+      const fields = (res.json() as { error: { fields: Array<{ path: string; code: string; message: string }> } }).error.fields;
+      expect(fields.length, field).toBeGreaterThan(0);
+      for (const f of fields) expect(f.message, field).toMatch(/^[A-Z]/);
+      if (field !== 'configs') expect(fields.map((f) => f.path).some((p) => p === field || p.startsWith(`${field}.`)), field).toBe(true);
     }
     const after = (await call('GET', '/api/dealers/toyota-of-springfield')).json().dealer;
     expect(after).toEqual(d);
@@ -222,6 +227,7 @@ describe('users', () => {
     expect(errorOf(dup)).toBe('A user with this email already exists');
     const noDealer = await call('POST', '/api/admin/users', { email: 'v@example.com', name: 'V', role: 'viewer', password: 'springfield1' });
     expect(errorOf(noDealer)).toBe('dealerId: a dealer is required for dealer-manager and viewer users');
+    expect(noDealer.json().error.fields).toEqual([{ path: 'dealerId', code: 'required', message: 'A dealer is required for dealer-manager and viewer users' }]);
     const short = await call('POST', '/api/admin/users', { email: 'w@example.com', name: 'W', role: 'admin', password: 'short' });
     expect(errorOf(short)).toBe('password: must be at least 8 characters');
     // The new user signs in.
@@ -352,6 +358,7 @@ describe('export and import', () => {
     const bad = await call('POST', '/api/admin/import', doc);
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad)).toMatch(/^Invalid import data format: dealers\.1\.security\.maxRequestsPerMinute/);
+    expect(bad.json().error.fields).toContainEqual({ path: 'dealers.1.security.maxRequestsPerMinute', code: 'invalid_type', message: 'Enter a number' });
 
     const doc2 = (await call('GET', '/api/admin/export')).json();
     doc2.dealers[0].name = 'Changed Name';

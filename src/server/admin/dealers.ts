@@ -28,7 +28,7 @@ import { scopeCustomCss } from '../scripts/custom-css';
  * Refuses dealer settings the server cannot accept: URLs the server itself fetches or redirects visitors to (the asset storage base
  * URL of CDN auto-discovery, fallback asset URLs) when they point at a private, loopback or
  * link-local address that `allow` (FEED_ALLOW_PRIVATE_HOSTS) does not allow.
- * Input: any part of a dealer's settings; `prefix` goes before the field path in the message.
+ * Input: any part of a dealer's settings; `prefix` goes before the field path ('dealers.0.' in an import).
  * @throws Invalid('{prefix}assetStorage.baseUrl: must not point at a private, loopback or
  * link-local address (127.0.0.1); ...') naming the first such field; also refuses branding.customCss
  * that is not CSS (scripts/custom-css.ts: 'branding.customCss: CSS syntax error at line 1, column 5: ...').
@@ -40,7 +40,7 @@ export function assertDealerSettingsAllowed(
 ): void {
   const check = (path: string, url: string) => {
     const problem = url.trim() === '' ? null : outboundUrlProblem(url.trim(), allow);
-    if (problem) throw new Invalid(`${prefix}${path}: ${problem}`);
+    if (problem) throw Invalid.field(`${prefix}${path}`, problem, 'private_address');
   };
   if (d.assetStorage) check('assetStorage.baseUrl', d.assetStorage.baseUrl);
   for (const slot of BANNER_SLOTS) (d.fallbackAssets?.[slot] ?? []).forEach((f, i) => check(`fallbackAssets.${slot}.${i}.url`, f.url));
@@ -145,10 +145,10 @@ export async function listDealers(db: Db, query: DealerListQuery): Promise<Deale
  */
 export async function createDealer(db: Db, body: CreateDealer): Promise<Dealer> {
   const id = slugify(body.name);
-  if (!id) throw new Invalid('name: must contain at least one letter or digit (the dealer id is made from it)');
+  if (!id) throw Invalid.field('name', 'must contain at least one letter or digit (the dealer id is made from it)');
   await db.transaction(async (tx) => {
     const [m] = await tx.select().from(manufacturers).where(eq(manufacturers.id, body.manufacturer));
-    if (!m) throw new Invalid(`manufacturer: unknown manufacturer "${body.manufacturer}"`);
+    if (!m) throw Invalid.field('manufacturer', `unknown manufacturer "${body.manufacturer}"`, 'unknown_reference');
     const inserted = await tx
       .insert(dealers)
       .values(newDealerRow({ ...body, id }, m))

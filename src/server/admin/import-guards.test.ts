@@ -50,6 +50,7 @@ describe('dealer settings refuse private base URLs', () => {
       const res = await call(t, admin, 'PUT', `/api/admin/dealers/${DEMO_DEALER.id}/settings`, { assetStorage: { ...before, baseUrl } });
       expect(res.statusCode, baseUrl).toBe(400);
       expect(errorOf(res), baseUrl).toMatch(/^assetStorage\.baseUrl: must not point at a private, loopback or link-local address/);
+      expect(res.json().error.fields, baseUrl).toEqual([{ path: 'assetStorage.baseUrl', code: 'private_address', message: expect.stringMatching(/^Must not point at a private/) }]);
     }
     expect(await storageOf(t, admin)).toEqual(before);
   });

@@ -42,7 +42,7 @@ async function getManufacturer(db: Db | Tx, id: string): Promise<Manufacturer> {
 /** Creates a manufacturer; id = slug of the name. @throws Invalid, Conflict (id taken). */
 export async function createManufacturer(db: Db, input: ManufacturerInput): Promise<Manufacturer> {
   const id = slugify(input.name);
-  if (!id) throw new Invalid('name: must contain at least one letter or digit (the manufacturer id is made from it)');
+  if (!id) throw Invalid.field('name', 'must contain at least one letter or digit (the manufacturer id is made from it)');
   const inserted = await db.insert(manufacturers).values({ id, ...input }).onConflictDoNothing().returning();
   if (inserted.length === 0) throw new Conflict(`A manufacturer with the id "${id}" already exists.`);
   return toManufacturer(inserted[0]!);

@@ -14,6 +14,7 @@ import { dealerConfigsSchema, manufacturerSchema, oneLineNameSchema, type Analyt
 import { RECENT_DEALERS_ROWS, TEXT } from '../../domain/constants';
 import { ctr, performanceScore, trendPercent } from '../../domain/metrics';
 import { Conflict, Invalid } from '../errors';
+import { fieldIssuesOf } from '../../domain/zod-issues';
 import { isSlug } from '../../domain/slug';
 import { ADMIN_TREND_PERIOD, PERIOD_SPANS, periodWindow, previousWindow } from '../../domain/periods';
 import { dealerTotals, platformAllTime, series as seriesOf, totals } from '../reporting/service';
@@ -194,10 +195,16 @@ export async function importPlatform(db: Db, doc: unknown, opts: { allowPrivateH
   const parsed = importDataSchema.safeParse(doc);
   if (!parsed.success) {
     const detail = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Invalid(`${TEXT.invalidImportData}: ${detail}`);
+    throw new Invalid(`${TEXT.invalidImportData}: ${detail}`, fieldIssuesOf(parsed.error.issues));
   }
   const data = parsed.data;
-  data.dealers.forEach((d, i) => assertDealerSettingsAllowed(d, opts.allowPrivateHosts, `${TEXT.invalidImportData}: dealers.${i}.`));
+  try {
+    data.dealers.forEach((d, i) => assertDealerSettingsAllowed(d, opts.allowPrivateHosts, `dealers.${i}.`));
+  } catch (e) {
+    // The same problem, said to be in the import: the fields keep their paths in the document.
+    if (e instanceof Invalid) throw new Invalid(`${TEXT.invalidImportData}: ${e.message}`, e.fields);
+    throw e;
+  }
   const seen = new Set<string>();
   for (const u of data.users) {
     const email = u.email.toLowerCase();

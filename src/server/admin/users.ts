@@ -48,9 +48,9 @@ async function getUser(db: Db | Tx, id: string): Promise<AdminUser> {
 /** Dealer roles need an existing dealer; admins have none. @throws Invalid. */
 async function checkDealer(tx: Tx, role: Role, dealerId: string | null): Promise<string | null> {
   if (role === 'admin') return null;
-  if (!dealerId) throw new Invalid('dealerId: a dealer is required for dealer-manager and viewer users');
+  if (!dealerId) throw Invalid.field('dealerId', 'a dealer is required for dealer-manager and viewer users', 'required');
   const [d] = await tx.select({ id: dealers.id }).from(dealers).where(eq(dealers.id, dealerId));
-  if (!d) throw new Invalid(`dealerId: unknown dealer "${dealerId}"`);
+  if (!d) throw Invalid.field('dealerId', `unknown dealer "${dealerId}"`, 'unknown_reference');
   return dealerId;
 }
 

@@ -178,7 +178,7 @@ describe('window validation (400 naming the field)', () => {
   it('refuses an end that is not after the start', async () => {
     const res = await send('PATCH', `${base}/${id}`, { startsAt: '2026-07-10T00:00:00Z', endsAt: '2026-07-01T00:00:00Z' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toEqual({ code: 'INVALID', message: 'endsAt: must be after startsAt' });
+    expect(res.json().error).toEqual({ code: 'INVALID', message: 'endsAt: must be after startsAt', fields: [{ path: 'endsAt', code: 'window_order', message: 'Must be after startsAt' }] });
     const equal = await send('PATCH', `${base}/${id}`, { startsAt: '2026-07-10T00:00:00Z', endsAt: '2026-07-10T00:00:00Z' });
     expect(equal.json().error.message).toBe('endsAt: must be after startsAt');
   });

@@ -90,12 +90,12 @@ export function resolveWindow(input: { startsAt?: string | null; endsAt?: string
     if (v === undefined) return current[field];
     if (v === null || v.trim() === '') return null;
     const at = parseWindowInput(v, timeZone);
-    if (!at) throw new Invalid(`${field}: ${WINDOW_FORMAT_MESSAGE}`);
+    if (!at) throw Invalid.field(field, WINDOW_FORMAT_MESSAGE, 'invalid_format');
     return at;
   };
   const window = { startsAt: read('startsAt'), endsAt: read('endsAt') };
   if (window.startsAt && window.endsAt && window.endsAt.getTime() <= window.startsAt.getTime()) {
-    throw new Invalid(`endsAt: ${WINDOW_ORDER_MESSAGE}`);
+    throw Invalid.field('endsAt', WINDOW_ORDER_MESSAGE, 'window_order');
   }
   return window;
 }

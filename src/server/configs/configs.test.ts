@@ -90,6 +90,8 @@ describe('dealer configs', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'INVALID' });
     expect(res.json().error.message).toMatch(/srpHeaderDesktop width must be 100-3000/);
+    // The same problem for a program: the field's path, zod's issue code and the user's words.
+    expect(res.json().error.fields).toEqual([{ path: 'bannerSizes.srpHeaderDesktop.width', code: 'too_small', message: 'Must be at least 100' }]);
     expect((await get(`${base}/configs`)).json()).toEqual(before);
     expect(await version()).toBe(v0);
   });

@@ -169,7 +169,7 @@ export function scopeCustomCss(css: string, field = 'branding.customCss'): strin
   } catch (e) {
     const err = e as { reason?: string; line?: number; column?: number; message: string };
     const where = err.line ? ` at line ${err.line}, column ${err.column}` : '';
-    throw new Invalid(`${field}: CSS syntax error${where}: ${err.reason ?? err.message}`);
+    throw Invalid.field(field, `CSS syntax error${where}: ${err.reason ?? err.message}`, 'css_syntax');
   }
   root.walkComments((c) => {
     c.remove();
@@ -180,7 +180,7 @@ export function scopeCustomCss(css: string, field = 'branding.customCss'): strin
     if (!(e instanceof SelectorSyntaxError)) throw e;
     const start = e.rule.source?.start;
     const where = start ? ` at line ${start.line}, column ${start.column}` : '';
-    throw new Invalid(`${field}: CSS syntax error${where}: ${e.message} (selector ${JSON.stringify(e.rule.selector.slice(0, 80))})`);
+    throw Invalid.field(field, `CSS syntax error${where}: ${e.message} (selector ${JSON.stringify(e.rule.selector.slice(0, 80))})`, 'css_syntax');
   }
   return root.toString().trim();
 }

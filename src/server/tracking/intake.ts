@@ -27,7 +27,7 @@ import type { TrackBody } from '../../domain/schemas';
 import { PAGE_VIEW_ID } from '../../domain/schemas';
 import { RATE_LIMIT_NAT_FACTOR, RATE_LIMIT_PAGE_VIEWS_KEPT } from '../../domain/constants';
 import { ALL_KEPT_PARAMS, privacySafeUrl } from '../../domain/provider-urls';
-import { AppError, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS } from '../errors';
+import { AppError, errorBody, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS } from '../errors';
 import { creativeOf, slotChoice } from '../delivery/service';
 import type { DealerDelivery } from '../dealer-sites';
 import { REFUSAL_CACHE_CONTROL } from '../delivery/refusals';
@@ -72,7 +72,7 @@ export interface BeaconAnswer {
  * The answer to a read and validated beacon, the one implementation behind the route (routes.ts)
  * and the beacon hot path (hot-path.ts): 204 once the intake took it (or knowingly did not count
  * it), else the intake's refusal (429, 404, 403, 503) in the app's error shape
- * `{ error: { code, message } }` with `Cache-Control: no-store` and the headers the intake set
+ * (`errors.ts` errorBody) with `Cache-Control: no-store` and the headers the intake set
  * (X-RateLimit-*, Retry-After, CORS). Any other error is logged and answered 500 INTERNAL.
  * Every answer carries `Cross-Origin-Resource-Policy: cross-origin`: the dealer's page reads it.
  */
@@ -84,7 +84,7 @@ export async function answerBeacon(intake: BeaconIntake, beacon: Omit<Beacon, 's
   } catch (err) {
     const known = err instanceof AppError;
     if (!known) beacon.log.error({ err }, 'unhandled error');
-    const error = known ? { code: err.code, message: err.message } : { code: 'INTERNAL', message: 'Internal server error' };
+    const error = known ? errorBody(err) : { code: 'INTERNAL', message: 'Internal server error' };
     Object.assign(headers, { 'content-type': 'application/json; charset=utf-8', 'cache-control': REFUSAL_CACHE_CONTROL });
     return { status: known ? err.statusCode : 500, headers, body: JSON.stringify({ error }) };
   }

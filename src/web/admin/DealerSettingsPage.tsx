@@ -161,7 +161,7 @@ const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
   const { schemaValidator, settingsSchema } = await import('./dealer-settings-schema');
   return schemaValidator<Values>(settingsSchema, bodyOf, {
     fieldOf,
-    words: (field, message) => (/^Too (big|small)/.test(message) ? RANGE_WORDS[field] : undefined),
+    words: (field, issue) => (issue.code === 'too_big' || issue.code === 'too_small' ? RANGE_WORDS[field] : undefined),
   });
 });
 

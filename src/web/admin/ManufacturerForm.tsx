@@ -50,14 +50,12 @@ import { useSaveManufacturer, type ManufacturerInput } from './api';
 import { fieldErrorsOf, serverFormErrors, summarizeFieldErrors } from '../api/field-errors';
 import { schemaValidator } from '../api/schema-validator';
 import { useUnsavedChangesPrompt } from '../components/unsaved';
-
-type Pair = { key: string; value: string };
-const toPairs = (r: Record<string, string>): Pair[] => Object.entries(r).map(([key, value]) => ({ key, value }));
-const fromPairs = (p: Pair[]) => Object.fromEntries(p.filter((x) => x.key.trim() && x.value.trim()).map((x) => [x.key.trim(), x.value.trim()]));
+import { RowsEditor } from '../components/RowsEditor';
+import { toRecord, toRows, type Row } from '../components/rows';
 
 interface Draft extends Omit<ManufacturerInput, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'> {
-  mappings: Pair[];
-  rules: Pair[];
+  mappings: Row[];
+  rules: Row[];
   patterns: Array<{ key: string; trims: string[] }>;
 }
 
@@ -70,8 +68,8 @@ function draftOf(m: ManufacturerListItem | null): Draft {
     providerCompatibility: [...(m?.providerCompatibility ?? [])],
     assetNamingConvention: m?.assetNamingConvention ?? '',
     models: structuredClone(m?.models ?? []),
-    mappings: toPairs(m?.defaultModelMappings ?? {}),
-    rules: toPairs(m?.defaultUpsellRules ?? {}),
+    mappings: toRows(m?.defaultModelMappings ?? {}),
+    rules: toRows(m?.defaultUpsellRules ?? {}),
     patterns: Object.entries(m?.defaultTrimPatterns ?? {}).map(([key, trims]) => ({ key, trims: [...trims] })),
   };
 }
@@ -95,8 +93,8 @@ function inputOf(d: Draft): ManufacturerInput {
     })),
     name: rest.name.trim(),
     logoUrl: rest.logoUrl.trim(),
-    defaultModelMappings: fromPairs(mappings),
-    defaultUpsellRules: fromPairs(rules),
+    defaultModelMappings: toRecord(mappings),
+    defaultUpsellRules: toRecord(rules),
     defaultTrimPatterns: Object.fromEntries(patterns.filter((p) => p.key.trim() && p.trims.length).map((p) => [p.key.trim(), p.trims])),
   };
 }
@@ -126,6 +124,9 @@ function fieldOf(path: string): string {
 /** The tab showing a field. */
 const tabOf = (field: string) => (field.startsWith('models') ? 'models' : ['mappings', 'rules', 'patterns'].includes(field) ? 'defaults' : 'details');
 
+/** The form's own words for an empty name (any other problem keeps the shared words). */
+const nameRequired = (field: string, code: string) => (field === 'name' && code === 'too_small' ? 'Name is required' : undefined);
+
 /** The manufacturer's editable fields as the shared domain schema has them (the server checks them again, with its own extra rules). */
 const validate = schemaValidator<Draft>(
   manufacturerSchema.pick({
@@ -141,7 +142,7 @@ const validate = schemaValidator<Draft>(
     defaultTrimPatterns: true,
   }),
   inputOf,
-  { fieldOf, words: (field, message) => (field === 'name' && /expected string to have >=?\s*1 characters/.test(message) ? 'Name is required' : undefined) },
+  { fieldOf, words: (field, issue) => nameRequired(field, issue.code) },
 );
 
 export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: ManufacturerListItem | null; onClose: () => void }) {
@@ -179,7 +180,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
           onClose();
         },
         onError: (e) => {
-          const fields = serverFormErrors(e, fieldOf);
+          const fields = serverFormErrors(e, fieldOf, (issue) => nameRequired(fieldOf(issue.path), issue.code));
           form.setErrors(fields);
           const first = Object.keys(fields)[0];
           if (first) setTab(tabOf(first));
@@ -387,9 +388,9 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
 
                   <Tabs.Panel value="defaults">
                     <Stack gap="lg">
-                      <PairsEditor title="Default model mappings" keyLabel="Inventory model name" valueLabel="Standard model" pairs={draft.mappings} options={modelNames} onChange={(mappings) => set({ mappings })} />
+                      <RowsEditor title="Default model mappings" keyLabel="Inventory model name" valueLabel="Standard model" rows={draft.mappings} valueOptions={modelNames} empty="None yet." addLabel="Add Row" onChange={(mappings) => set({ mappings })} />
                       <EditorError error={errorOf('mappings')} />
-                      <PairsEditor title="Default upsell rules" keyLabel="Model" valueLabel="Upsell target" pairs={draft.rules} options={modelNames} onChange={(rules) => set({ rules })} />
+                      <RowsEditor title="Default upsell rules" keyLabel="Model" valueLabel="Upsell target" rows={draft.rules} valueOptions={modelNames} empty="None yet." addLabel="Add Row" onChange={(rules) => set({ rules })} />
                       <EditorError error={errorOf('rules')} />
                       <Stack gap="xs">
                         <Text fw={600}>Trim patterns (entry trim first)</Text>
@@ -472,30 +473,4 @@ function EditorError({ error }: { error: ReactNode }) {
       {error}
     </Text>
   ) : null;
-}
-
-function PairsEditor({ title, keyLabel, valueLabel, pairs, options, onChange }: { title: string; keyLabel: string; valueLabel: string; pairs: Pair[]; options: string[]; onChange: (p: Pair[]) => void }) {
-  const edit = (i: number, patch: Partial<Pair>) => onChange(pairs.map((p, j) => (j === i ? { ...p, ...patch } : p)));
-  return (
-    <Stack gap="xs">
-      <Text fw={600}>{title}</Text>
-      {pairs.length === 0 && (
-        <Text size="sm" c="dimmed">
-          None yet.
-        </Text>
-      )}
-      {pairs.map((p, i) => (
-        <Group key={i} wrap="nowrap" align="flex-end">
-          <TextInput label={i === 0 ? keyLabel : undefined} aria-label={keyLabel} style={{ flex: 1 }} value={p.key} onChange={(e) => edit(i, { key: e.currentTarget.value })} />
-          <Select label={i === 0 ? valueLabel : undefined} aria-label={valueLabel} style={{ flex: 1 }} data={[...new Set([...options, p.value].filter(Boolean))]} value={p.value || null} searchable onChange={(v) => edit(i, { value: v ?? '' })} />
-          <ActionIcon variant="subtle" color="red" mb={4} aria-label={`Remove ${title.toLowerCase()} row`} onClick={() => onChange(pairs.filter((_, j) => j !== i))}>
-            <Trash2 size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-      <Button size="xs" variant="light" w="fit-content" leftSection={<Plus size={14} />} onClick={() => onChange([...pairs, { key: '', value: '' }])}>
-        Add Row
-      </Button>
-    </Stack>
-  );
 }

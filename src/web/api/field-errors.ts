@@ -1,7 +1,7 @@
 /**
- * Field-level server errors for the forms: a 400 from the server names each wrong field
- * ("path: problem"); `fieldErrorsOf` turns it into errors per field path in the user's words
- * (domain/field-errors.ts), so a form marks the field itself, and `summarizeFieldErrors` names
+ * Field-level server errors for the forms: a 400 from the server lists each wrong field as
+ * `{ path, code, message }` (domain/field-errors.ts, in the user's words); `fieldErrorsOf` keys
+ * them by path, so a form marks the field itself, and `summarizeFieldErrors` names
  * the fields by their labels for a notification. For @mantine/form: `serverFormErrors`
  * puts a refused save's errors on the form's fields, `deferredValidator` checks a form against the
  * shared domain schema the server uses (schema-validator.ts), fetched after the screen has painted.
@@ -10,14 +10,23 @@
 import { useEffect, useState } from 'react';
 import type { FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { parseFieldErrors, type FieldErrors } from '../../domain/field-errors';
+import { fieldErrorsFrom, type FieldErrors, type FieldIssue } from '../../domain/field-errors';
 import { ApiError } from './client';
 
-export type { FieldErrors } from '../../domain/field-errors';
+export type { FieldErrors, FieldIssue } from '../../domain/field-errors';
 
-/** The field errors of a failed save: for a 400 ApiError, one entry per field its message names; {} otherwise. */
-export function fieldErrorsOf(error: unknown): FieldErrors {
-  return error instanceof ApiError && error.status === 400 ? parseFieldErrors(error.message) : {};
+/** The field problems of a failed save: a 400 ApiError's `fields`; [] for any other error. */
+export function fieldIssuesOf(error: unknown): readonly FieldIssue[] {
+  return error instanceof ApiError && error.status === 400 ? error.fields : [];
+}
+
+/**
+ * The field errors of a failed save: for a 400 ApiError, the first problem of each field it names,
+ * keyed by path; {} otherwise. `words` may reword a problem by its path and code (a form's own
+ * 'Name is required'); undefined keeps the server's words.
+ */
+export function fieldErrorsOf(error: unknown, words?: (issue: FieldIssue) => string | undefined): FieldErrors {
+  return fieldErrorsFrom(fieldIssuesOf(error).map((i) => ({ ...i, message: words?.(i) ?? i.message })));
 }
 
 /** The field errors of `error` for the given form fields only (the rest stay in the error's message). */
@@ -37,9 +46,9 @@ export function summarizeFieldErrors(errors: FieldErrors, labelOf: (path: string
 }
 
 /** The errors of a refused save (400) keyed by the form field `fieldOf` names for each path; {} for other errors. */
-export function serverFormErrors(error: unknown, fieldOf: (path: string) => string = (path) => path): FieldErrors {
+export function serverFormErrors(error: unknown, fieldOf: (path: string) => string = (path) => path, words?: (issue: FieldIssue) => string | undefined): FieldErrors {
   const out: FieldErrors = {};
-  for (const [path, problem] of Object.entries(fieldErrorsOf(error))) {
+  for (const [path, problem] of Object.entries(fieldErrorsOf(error, words))) {
     const field = fieldOf(path);
     if (!(field in out)) out[field] = problem;
   }

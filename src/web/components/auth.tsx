@@ -50,3 +50,14 @@ export function useAuth(): Auth {
   if (!ctx) throw new Error('useAuth outside AuthProvider');
   return ctx;
 }
+
+/**
+ * True when the signed-in user may change the dealer data a screen shows (admins and dealer
+ * managers); false for the read-only viewer role and while no one is signed in. The server's
+ * `dealer-write` access policy refuses the same roles; screens use this to disable their controls
+ * and say why (ViewOnlyNotice).
+ */
+export function useCanEdit(): boolean {
+  const { user } = useAuth();
+  return user !== null && user.role !== 'viewer';
+}

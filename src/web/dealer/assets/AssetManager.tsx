@@ -27,7 +27,7 @@ import { notifications } from '@mantine/notifications';
 import { CircleCheck, CirclePause, Eraser, Eye, ImageOff, Images, Info, Search, Trash2, Upload, X } from 'lucide-react';
 import type { Asset, AssetType } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
-import { useAuth } from '../../components/auth';
+import { useAuth, useCanEdit } from '../../components/auth';
 import { useDealer } from '../api';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useAssets, useBulkAssets, useDeleteAsset, type BulkAction } from './api';
@@ -68,7 +68,7 @@ function applyFilters(list: Asset[], f: Filters): Asset[] {
 export function AssetManager() {
   const { user } = useAuth();
   const dealerId = user?.dealerId ?? null;
-  const canEdit = user?.role !== 'viewer';
+  const canEdit = useCanEdit();
   const dealer = useDealer(dealerId);
   const assets = useAssets(dealerId);
   const [uploadOpen, setUploadOpen] = useState(false);

@@ -12,7 +12,7 @@ import { Select } from '../../components/deferred';
 import type { SlotType, Variant } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
 import { upsellChoiceText } from '../../../domain/configs';
-import { useAuth } from '../../components/auth';
+import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useModelNames } from '../api';
 import { useConfigs, usePreview, type PreviewSlot } from './api';
@@ -52,6 +52,7 @@ function SlotImage({ slot, manufacturer, background }: { slot: PreviewSlot; manu
 /** The Banner Preview screen. */
 export function BannerPreview() {
   const { user } = useAuth();
+  const canEdit = useCanEdit();
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const modelName = useModelNames(dealerId);
@@ -77,7 +78,7 @@ export function BannerPreview() {
         <CoverageMatrix
           dealerId={dealerId}
           make={configs.data.manufacturer.id}
-          canEdit={user?.role !== 'viewer'}
+          canEdit={canEdit}
           onOpen={(key, device) => {
             setChosen(models.find((m) => modelKey(m) === key) ?? null);
             setVariant(device);

@@ -20,7 +20,7 @@ import type { BannerSizes } from '../../../domain/schemas';
 import { BANNER_SIZE_LABELS, BANNER_SLOTS, type BannerSlot } from '../../../domain/slots';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
-import { useAuth } from '../../components/auth';
+import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
@@ -94,15 +94,24 @@ const LABELS: Record<string, string> = {
   ...Object.fromEntries(SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
 };
 
+/** A banner size out of its range, as its field's hint says it ('Must be 100-3000'); undefined for any other problem. */
+function sizeRangeWords(field: string, issue: { code: string }): string | undefined {
+  const [root, slot, dim] = field.split('.');
+  if (root !== 'bannerSizes' || (issue.code !== 'too_big' && issue.code !== 'too_small')) return undefined;
+  const range = BANNER_SIZE_RANGES[slot as BannerSlot]?.[dim as 'width' | 'height'];
+  return range && `Must be ${range.min}-${range.max}`;
+}
+
 /** The editable configs as the server checks them (configs service: the same domain schemas), fetched after first paint. */
 const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
   const { schemaValidator, configsSchema } = await import('./config-schemas');
-  return schemaValidator<Values>(configsSchema, bodyOf, { fieldOf });
+  return schemaValidator<Values>(configsSchema, bodyOf, { fieldOf, words: sizeRangeWords });
 });
 
 /** The Configuration manager screen. */
 export function ConfigManager() {
   const { user } = useAuth();
+  const canEdit = useCanEdit();
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const [tab, setTab] = useState<string | null>('mapping');
@@ -112,7 +121,7 @@ export function ConfigManager() {
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error) return <ErrorNotice message={configs.error.message} onRetry={() => void configs.refetch()} />;
   if (!configs.data) return <Text c="dimmed">Loading...</Text>;
-  return <ConfigForm dealerId={dealerId} saved={configs.data} canEdit={user?.role !== 'viewer'} tab={tab} onTab={setTab} />;
+  return <ConfigForm dealerId={dealerId} saved={configs.data} canEdit={canEdit} tab={tab} onTab={setTab} />;
 }
 
 function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string; saved: ConfigsView; canEdit: boolean; tab: string | null; onTab: (t: string | null) => void }) {
@@ -259,7 +268,9 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                 canEdit={canEdit}
                 keyLabel="Primary model"
                 valueLabel="Upsell target"
-                options={models}
+                keyOptions={models}
+                valueOptions={models}
+                noOptions={TEXT.noModelsAvailable}
                 optionLabel={modelName}
                 empty='No upsell rules defined. Click "Add Rule" to get started.'
               />

@@ -24,7 +24,7 @@ import type { UpsellRulesView } from '../../../domain/configs';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { isHigherTrimRule } from '../../../domain/upsell';
-import { useAuth } from '../../components/auth';
+import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
@@ -67,6 +67,7 @@ const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
 /** The Upsell rules screen. */
 export function UpsellRules() {
   const { user } = useAuth();
+  const canEdit = useCanEdit();
   const dealerId = user?.dealerId ?? null;
   const configs = useConfigs(dealerId);
   const upsells = useUpsellRules(dealerId);
@@ -76,7 +77,7 @@ export function UpsellRules() {
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error || upsells.error) return <ErrorNotice message={(configs.error ?? upsells.error)!.message} />;
   if (!configs.data || !upsells.data) return <Text c="dimmed">Loading...</Text>;
-  return <UpsellForm dealerId={dealerId} saved={configs.data} view={upsells.data} canEdit={user?.role !== 'viewer'} />;
+  return <UpsellForm dealerId={dealerId} saved={configs.data} view={upsells.data} canEdit={canEdit} />;
 }
 
 function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; saved: ConfigsView; view: UpsellRulesView; canEdit: boolean }) {
@@ -256,7 +257,9 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
               canEdit={canEdit}
               keyLabel="Primary model"
               valueLabel="Upsell target"
-              options={models}
+              keyOptions={models}
+              valueOptions={models}
+              noOptions={TEXT.noModelsAvailable}
               optionLabel={modelName}
               empty='No custom rules defined. Click "Add Rule" to get started.'
             />

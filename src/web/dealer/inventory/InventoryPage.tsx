@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { FileUp, Rss } from 'lucide-react';
 import { INVENTORY_TEXT, TEXT } from '../../../domain/constants';
-import { useAuth } from '../../components/auth';
+import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { FeedTab } from './FeedTab';
@@ -21,7 +21,7 @@ const ManualUpload = lazy(async () => ({ default: (await import('./ManualUpload'
 export function InventoryPage() {
   const { user } = useAuth();
   const dealerId = user?.dealerId ?? null;
-  const canEdit = user?.role !== 'viewer';
+  const canEdit = useCanEdit();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'upload' ? 'upload' : 'feed';
 

@@ -1,0 +1,98 @@
+/** The manufacturer drawer: its own check, what Save sends, and server refusals on their fields. */
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ManufacturerListItem } from '../../domain/admin';
+import { server } from '../test/setup';
+import { renderApp } from '../test/render';
+import { ManufacturerForm } from './ManufacturerForm';
+
+const HONDA: ManufacturerListItem = {
+  id: 'honda',
+  name: 'Honda',
+  logoUrl: '',
+  primaryColor: '#cc0000',
+  secondaryColor: '#666666',
+  models: [{ id: 'civic', name: 'Civic', displayName: 'Civic', category: 'sedan', msrp: { min: 24000, max: 30000 }, trims: [], isActive: true, priority: 1, upsellTargets: [] }],
+  defaultModelMappings: { 'civic-si': 'Civic' },
+  defaultUpsellRules: {},
+  defaultTrimPatterns: {},
+  providerCompatibility: [],
+  assetNamingConvention: '',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  dealerCount: 1,
+};
+
+/** Records what the form sends; answers `answer` (the saved manufacturer by default). */
+function saving(answer?: () => Response) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.put('/api/admin/manufacturers/:id', async ({ request }) => {
+      bodies.push(await request.json());
+      return answer?.() ?? HttpResponse.json({ manufacturer: HONDA });
+    }),
+    http.post('/api/admin/manufacturers', async ({ request }) => {
+      bodies.push(await request.json());
+      return answer?.() ?? HttpResponse.json({ manufacturer: HONDA }, { status: 201 });
+    }),
+  );
+  return bodies;
+}
+
+/** Types a whole value into a field at once (one change event: the form re-checks once, not per key). */
+const fill = (field: HTMLElement, value: string) => fireEvent.change(field, { target: { value } });
+
+const refusal = (fields: Array<{ path: string; code: string; message: string }>) => () =>
+  HttpResponse.json({ error: { code: 'INVALID', message: 'text the form does not read', fields } }, { status: 400 });
+
+describe('ManufacturerForm', () => {
+  it('refuses to add a manufacturer without a name, in its own words, and sends nothing', async () => {
+    const bodies = saving();
+    const { user } = renderApp(<ManufacturerForm manufacturer={null} onClose={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Add Manufacturer' }));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(bodies).toEqual([]);
+  });
+
+  it('saves the edited manufacturer with its default mappings as a record, then closes', async () => {
+    const bodies = saving();
+    const onClose = vi.fn();
+    const { user } = renderApp(<ManufacturerForm manufacturer={HONDA} onClose={onClose} />);
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    fill(name, '  Honda Motor  ');
+    await user.click(screen.getByRole('button', { name: 'Save Manufacturer' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({ name: 'Honda Motor', defaultModelMappings: { 'civic-si': 'Civic' }, defaultUpsellRules: {}, models: [{ id: 'civic', name: 'Civic', msrp: { min: 24000, max: 30000 } }] });
+  });
+
+  it("marks the field a server refusal names by path and sums it up by the field's label", async () => {
+    saving(refusal([{ path: 'logoUrl', code: 'custom', message: 'Must be empty or a URL starting with http:// or https://' }]));
+    const onClose = vi.fn();
+    const { user } = renderApp(<ManufacturerForm manufacturer={HONDA} onClose={onClose} />);
+    fill(screen.getByRole('textbox', { name: 'Logo URL' }), 'logo.png');
+    await user.click(screen.getByRole('button', { name: 'Save Manufacturer' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(/Logo URL: Must be empty or a URL starting with http:\/\/ or https:\/\//)).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Logo URL' }).getAttribute('aria-invalid')).toBe('true');
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it("opens the tab of a refused default map and shows the problem under its editor", async () => {
+    saving(refusal([{ path: 'defaultModelMappings.civic-si', code: 'too_big', message: 'At most 100 characters' }]));
+    const { user } = renderApp(<ManufacturerForm manufacturer={HONDA} onClose={() => undefined} />);
+    fill(screen.getByRole('textbox', { name: 'Logo URL' }), 'https://example.com/honda.png');
+    await user.click(screen.getByRole('button', { name: 'Save Manufacturer' }));
+    expect((await screen.findByRole('tab', { name: 'Defaults' })).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByText('At most 100 characters')).toBeTruthy();
+  });
+
+  it('gives the server message itself when a refusal names no field', async () => {
+    saving(() => HttpResponse.json({ error: { code: 'CONFLICT', message: 'A manufacturer with the id "honda" already exists.' } }, { status: 409 }));
+    const { user } = renderApp(<ManufacturerForm manufacturer={null} onClose={() => undefined} />);
+    fill(screen.getByRole('textbox', { name: 'Name' }), 'Honda');
+    await user.click(screen.getByRole('button', { name: 'Add Manufacturer' }));
+    expect(within(await screen.findByRole('alert')).getByText('A manufacturer with the id "honda" already exists.')).toBeTruthy();
+  });
+});

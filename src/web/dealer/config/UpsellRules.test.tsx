@@ -1,0 +1,85 @@
+/** The Upsell Rules screen: the strategy, custom rules and what a viewer may do. */
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ConfigsView } from '../../../domain/contracts/configs';
+import type { UpsellRulesView } from '../../../domain/configs';
+import { DEFAULT_BANNER_SIZES } from '../../../domain/constants';
+import type { Role } from '../../../domain/schemas';
+import { server } from '../../test/setup';
+import { renderApp, userOf } from '../../test/render';
+import { UpsellRules } from './UpsellRules';
+
+const BASE = '/api/dealers/honda-of-demo';
+const CONFIGS: ConfigsView = {
+  modelMap: { civic: 'Civic', accord: 'Accord', pilot: 'Pilot' },
+  upsellMap: {},
+  trimPatterns: {},
+  inventoryWeights: {},
+  customUpsellLogic: 'manufacturer',
+  customUpsellRules: { Civic: 'Accord' },
+  bannerSizes: DEFAULT_BANNER_SIZES,
+  manufacturer: { id: 'honda', name: 'Honda' },
+  version: 1,
+};
+const RULES: UpsellRulesView = {
+  strategy: 'manufacturer',
+  rules: { manufacturer: { Civic: 'Accord', Accord: 'Pilot' }, inventory: {}, custom: { Civic: 'Accord' } },
+  active: { Civic: 'Accord', Accord: 'Pilot' },
+  manufacturerDefaults: { Civic: 'Accord', Accord: 'Pilot' },
+  inventory: null,
+};
+
+/** The dealer's API as the screen reads it; returns the bodies PUT /configs received. */
+function dealerApi() {
+  const saved: unknown[] = [];
+  server.use(
+    http.get(`${BASE}/configs`, () => HttpResponse.json(CONFIGS)),
+    http.get(`${BASE}/upsell-rules`, () => HttpResponse.json(RULES)),
+    http.get(`${BASE}/models`, () => HttpResponse.json({ models: [{ name: 'Civic', displayName: 'Civic' }, { name: 'Accord', displayName: 'Accord' }, { name: 'Pilot', displayName: 'Pilot' }] })),
+    http.put(`${BASE}/configs`, async ({ request }) => {
+      saved.push(await request.json());
+      return HttpResponse.json({ ...CONFIGS, version: 2 });
+    }),
+  );
+  return saved;
+}
+
+const open = async (role: Role) => {
+  const saved = dealerApi();
+  const rendered = renderApp(<UpsellRules />, { user: userOf(role) });
+  await screen.findByRole('heading', { name: 'Upsell Rules' });
+  return { ...rendered, saved };
+};
+
+describe('UpsellRules', () => {
+  it('shows a viewer the rules as view-only: strategies and Save disabled, no rule can be removed', async () => {
+    await open('viewer');
+    expect(screen.getByTestId('view-only-notice')).toBeTruthy();
+    for (const s of ['manufacturer', 'inventory', 'custom']) expect((screen.getByTestId(`strategy-${s}`) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Save Changes' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
+  });
+
+  it('lets a manager choose Custom Rules and saves the strategy with the rules as edited', async () => {
+    const { user, saved } = await open('dealer-manager');
+    expect(screen.queryByTestId('view-only-notice')).toBeNull();
+    const save = screen.getByRole('button', { name: 'Save Changes' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true); // nothing changed yet
+    await user.click(screen.getByTestId('strategy-custom'));
+    expect(screen.getByTestId('strategy-custom').getAttribute('aria-pressed')).toBe('true');
+    await vi.waitFor(() => expect(save.disabled).toBe(false));
+    await user.click(save);
+    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ customUpsellLogic: 'custom', customUpsellRules: { Civic: 'Accord' } });
+  });
+
+  it('keeps the strategy and says why when Inventory Optimized is chosen before any inventory exists', async () => {
+    const { user } = await open('dealer-manager');
+    await user.click(screen.getByTestId('strategy-inventory'));
+    const dialog = await screen.findByRole('dialog', { name: 'Inventory data needed' });
+    expect(within(dialog).getByRole('button', { name: 'Go to Inventory' })).toBeTruthy();
+    expect(screen.getByTestId('strategy-inventory').getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByTestId('strategy-manufacturer').getAttribute('aria-pressed')).toBe('true');
+  });
+});
