@@ -39,6 +39,7 @@ import { storageFailure, storagePlugin, type StorageGuard } from './db/disk-guar
 import { CdnProber } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
 import { dealerListenerPlugin } from './delivery/dealer-listener';
+import { warmUpPlugin } from './delivery/warm-up';
 import { BannerHotPath } from './delivery/hot-path';
 import { BeaconHotPath } from './tracking/hot-path';
 import { BeaconIntake } from './tracking/intake';
@@ -161,6 +162,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.addHook('onReady', async () => void (await app.events.recover())); // a stopped process's journal
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close
   await app.register(dealerListenerPlugin, { listen }); // app.dealerListener: forgets a dealer the database says changed
+  await app.register(warmUpPlugin, { banners: config.bannerWarmUp, waitMs: config.bannerWarmUpWaitMs }); // hot banners encoded at start-up
   app.addHook('onClose', async () => {
     await Promise.all([app.feeds.stop(), app.maintenance.stop(), app.notifications.stop()]);
     await app.events.close();
