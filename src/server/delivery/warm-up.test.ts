@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
-import { eventRollupsHourly } from '../db/schema';
+import { eq } from 'drizzle-orm';
+import { assetBlobs, eventRollupsHourly } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { hotSlots, WARM_UP_TRAFFIC_HOURS } from './warm-up';
 
@@ -88,5 +89,21 @@ describe('banner warm-up at start-up', () => {
     expect(await hotSlots(t.database.db, now, 10)).toEqual([slot('pilot', 'header'), slot('accord', 'primary'), slot('civic', 'header')]);
     expect(await hotSlots(t.database.db, now, 2)).toEqual([slot('pilot', 'header'), slot('accord', 'primary')]);
     await t.database.db.delete(eventRollupsHourly);
+  });
+
+  it('skips a banner it cannot encode and still starts, with every other banner warmed', async () => {
+    const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    const { body, contentType } = multipartBody([{ filename: 'new_2025_honda_accord_ex_1920x300.png', data: await makeBanner(1920, 300, 'png', '#0044aa') }]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/assets`, payload: body, headers: { cookie, 'content-type': contentType } });
+    const id = res.json().results[0].asset.id as string;
+    // The newest upload (warmed first) has bytes sharp cannot read.
+    await t.database.db.update(assetBlobs).set({ data: Buffer.from('not an image at all') }).where(eq(assetBlobs.assetId, id));
+    const before = await webpEncodings(t.app);
+    const app = await restart({ banners: 10 });
+    // The civic header's three sizes; none of the accord's.
+    expect((await webpEncodings(app)) - before).toBe(3);
+    const civic = await app.inject({ url: BANNER, headers: WEBP });
+    expect(civic.statusCode).toBe(200);
+    expect((await webpEncodings(app)) - before).toBe(3);
   });
 });
