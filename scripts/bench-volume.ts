@@ -17,7 +17,9 @@
  * 5. retention (pruneExpired) with the default EVENT_RETENTION_DAYS (90): the first pass at `now`
  *    catches up with the generated history (drops every events partition older than 90 days,
  *    prunes the hourly rollups older than 92 days), as after a first deployment on old data; then
- *    the steady pass an hour later, what each hourly run costs from then on.
+ *    the steady passes: an hour later (an ordinary hourly run), a day later (a day of hourly
+ *    rollups expires) and a week later (one weekly events partition expires), each from the state
+ *    the one before left.
  * Returns the section as Markdown; progress goes to stderr.
  */
 import { randomUUID } from 'node:crypto';
@@ -95,8 +97,8 @@ interface VolumeRun {
   rollupRows: number;
   notifications: { seconds: number; dealers: number; messages: number };
   timings: Timing[];
-  /** The first retention pass (catch-up) and the steady hourly one after it. */
-  retention: { catchUp: RetentionRun; steady: RetentionRun };
+  /** The first retention pass (catch-up) and the steady ones after it: an hour, a day and a week later. */
+  retention: { catchUp: RetentionRun; hour: RetentionRun; day: RetentionRun; week: RetentionRun };
 }
 
 /** One retention pass: its time and what it deleted. */
@@ -187,7 +189,11 @@ async function measureVolume(events: number): Promise<VolumeRun> {
       return r;
     };
     const now = new Date();
-    const retention = { catchUp: await retentionPass(now), steady: await retentionPass(new Date(now.getTime() + HOUR_MS)) };
+    const later = (ms: number) => new Date(now.getTime() + ms);
+    const catchUp = await retentionPass(now);
+    const hour = await retentionPass(later(HOUR_MS));
+    const day = await retentionPass(later(DAY_MS));
+    const retention = { catchUp, hour, day, week: await retentionPass(later(7 * DAY_MS)) };
 
     return {
       events,
@@ -242,6 +248,8 @@ ${row('disk per million events', (r) => `${mb((r.diskBytes * 1e6) / Math.max(1, 
 ${names.map((name) => row(name, (r) => { const t = r.timings.find((x) => x.name === name)!; return `${ms(t.p50)} / ${ms(t.p95)}`; })).join('\n')}
 ${row('weekly report + alerts pass (notification job)', (r) => `${r.notifications.seconds.toFixed(1)} s (${n(r.notifications.dealers)} dealers, ${n(r.notifications.messages)} messages)`)}
 ${row(`retention, first pass over the generated history (catch-up, ${RETENTION_DAYS} days kept)`, (r) => retentionCell(r.retention.catchUp))}
-${row('retention, steady pass (the hourly run after it)', (r) => retentionCell(r.retention.steady))}
+${row('retention, steady pass an hour later', (r) => retentionCell(r.retention.hour))}
+${row('retention, steady pass a day later (a day of hourly rollups expires)', (r) => retentionCell(r.retention.day))}
+${row('retention, steady pass a week later (a weekly partition expires)', (r) => retentionCell(r.retention.week))}
 `;
 }
