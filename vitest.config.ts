@@ -21,7 +21,8 @@ const serverTests = ['src/server/**/*.test.ts'];
 /**
  * The server files whose outcome can depend on the database engine or its driver, by why:
  * - SQL the engines may plan or collate differently (aggregations, sorts, ILIKE, set-based
- *   generation, jsonb): analytics, creatives, reporting, dealer list, volume generator, configs;
+ *   generation, jsonb): analytics, creatives, reporting, dealer list, volume generator, configs,
+ *   banner warm-up (its hot-slot query);
  * - concurrency: transactions, row locks, ON CONFLICT under two writers, SKIP LOCKED leases,
  *   DDL locks (partitions, retention), advisory start-up lock: ingestion, dedup, feeds, inventory
  *   apply, notifications, login throttle, imports, asset replacement;
@@ -37,7 +38,7 @@ const postgresTests = [
   'src/server/analytics/{analytics,creatives}.test.ts',
   'src/server/admin/{admin,admin-create,dealer-list,import-guards}.test.ts',
   'src/server/notifications/*.test.ts',
-  'src/server/delivery/{negative-cache,encode-once}.test.ts',
+  'src/server/delivery/{negative-cache,encode-once,warm-up}.test.ts',
   'src/server/dealer-sites/{read-model,cache}.test.ts',
   'src/server/inventory/{feeds,limits,inventory}.test.ts',
   'src/server/auth/login-throttle.test.ts',

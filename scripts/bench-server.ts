@@ -13,6 +13,7 @@
  * bench's spread-dealers rows. With BENCH_NO_LISTEN=1 the app does not listen for dealer changes
  * (dealer settings re-read every second, as before the listener: the "before" figure).
  * With BENCH_HOT_PATHS=0 every request goes through Fastify (buildApp's `hotPaths: false`).
+ * BANNER_WARM_UP is passed to the app (the cold-restart rows turn the start-up warm-up off with 0).
  * With BENCH_PROFILE=path, writes a CPU profile of the steady state (listening to SIGTERM) there.
  * Listens on BENCH_PORT (0 = any). Prints one JSON line `{ "origin": "http://127.0.0.1:PORT" }` when listening; SIGTERM closes
  * the app (flushing buffered events) and the database, then exits 0.
@@ -72,6 +73,8 @@ if (process.env.BENCH_MODE === 'baseline') {
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     FEED_SCHEDULER_INTERVAL_MS: '0',
     METRICS_TOKEN: 'bench-metrics-token-0123456789', // /metrics for the cold-restart row (scripts/bench.ts)
+    // The cold-restart rows run with and without the start-up banner warm-up (delivery/warm-up.ts).
+    ...(process.env.BANNER_WARM_UP ? { BANNER_WARM_UP: process.env.BANNER_WARM_UP } : {}),
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
   });

@@ -14,8 +14,12 @@
  *    CSV export 90 d of the biggest and of the median dealer; the admin dashboard, the admin's dealer
  *    list and platform analytics 30/90 d; one warm-up call, then BENCH_VOLUME_CALLS (7) timed
  *    calls one after another, reported as p50 / p95 (nearest rank) in milliseconds;
- * 5. one retention pass (pruneExpired) whose cutoff is the oldest generated hour: the steady-state
- *    pass, deleting one hour of events from the full table.
+ * 5. retention (pruneExpired) with the default EVENT_RETENTION_DAYS (90): the first pass at `now`
+ *    catches up with the generated history (drops every events partition older than 90 days,
+ *    prunes the hourly rollups older than 92 days), as after a first deployment on old data; then
+ *    the steady passes: an hour later (an ordinary hourly run), a day later (a day of hourly
+ *    rollups expires) and a week later (one weekly events partition expires), each from the state
+ *    the one before left.
  * Returns the section as Markdown; progress goes to stderr.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,6 +30,7 @@ import { seedDemoData, DEMO_ACCOUNTS } from '../src/server/db/seed';
 import { generateVolume, type VolumeResult } from '../src/server/db/volume';
 import { Mailer, NOTIFICATION_JOB, runNotificationJob } from '../src/server/notifications/service';
 import { pruneExpired } from '../src/server/maintenance/retention';
+import { loadConfig } from '../src/server/config';
 import { postgresReachable, startBenchServer } from './bench-process';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -35,6 +40,8 @@ const DAYS = Number(process.env.BENCH_VOLUME_DAYS ?? 365);
 const CALLS = Number(process.env.BENCH_VOLUME_CALLS ?? 7);
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+/** The retention passes keep what a server with the default configuration keeps (EVENT_RETENTION_DAYS). */
+const RETENTION_DAYS = loadConfig({}).eventRetentionDays;
 
 /** True when only the data-volume table should run (`--volume-only` or BENCH_ONLY=volume). */
 export function volumeOnly(): boolean {
@@ -90,7 +97,16 @@ interface VolumeRun {
   rollupRows: number;
   notifications: { seconds: number; dealers: number; messages: number };
   timings: Timing[];
-  retention: { seconds: number; deleted: number };
+  /** The first retention pass (catch-up) and the steady ones after it: an hour, a day and a week later. */
+  retention: { catchUp: RetentionRun; hour: RetentionRun; day: RetentionRun; week: RetentionRun };
+}
+
+/** One retention pass: its time and what it deleted. */
+interface RetentionRun {
+  seconds: number;
+  events: number;
+  partitions: number;
+  hourlyRollups: number;
 }
 
 /** The last Monday 09:00 UTC at or before `now` (the weekly report is due from 08:00 on Mondays). */
@@ -164,14 +180,20 @@ async function measureVolume(events: number): Promise<VolumeRun> {
       await server.stop();
     }
 
-    // The steady-state retention pass: the cutoff one hour after the oldest event, so it deletes one hour's events.
-    const oldest = await one<{ at: string }>(sql`SELECT to_char(min(occurred_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM events`);
+    // Retention with the default 90 days: the first pass catches up with the generated year, the next (an hour later) is the steady hourly run.
+    const retentionPass = async (now: Date): Promise<RetentionRun> => {
+      const t1 = performance.now();
+      const pruned = await pruneExpired(db, { retentionDays: RETENTION_DAYS, now });
+      const r = { seconds: (performance.now() - t1) / 1000, events: pruned.events, partitions: pruned.eventPartitions, hourlyRollups: pruned.hourlyRollups };
+      log(`retention pass at ${now.toISOString()}: ${r.seconds.toFixed(2)} s, ${r.partitions} partitions (${r.events} events), ${r.hourlyRollups} hourly rollups`);
+      return r;
+    };
     const now = new Date();
-    const retentionDays = (now.getTime() - (new Date(oldest.at).getTime() + HOUR_MS)) / DAY_MS;
-    const t1 = performance.now();
-    const pruned = await pruneExpired(db, { retentionDays, now });
-    const retention = { seconds: (performance.now() - t1) / 1000, deleted: pruned.events };
-    log(`retention pass: ${retention.seconds.toFixed(2)} s, ${retention.deleted} events deleted`);
+    const later = (ms: number) => new Date(now.getTime() + ms);
+    const catchUp = await retentionPass(now);
+    const hour = await retentionPass(later(HOUR_MS));
+    const day = await retentionPass(later(DAY_MS));
+    const retention = { catchUp, hour, day, week: await retentionPass(later(7 * DAY_MS)) };
 
     return {
       events,
@@ -195,6 +217,8 @@ async function measureVolume(events: number): Promise<VolumeRun> {
   }
 }
 
+/** A retention pass as a table cell: time, then what it deleted. */
+const retentionCell = (r: RetentionRun) => `${ms(r.seconds * 1000)} ms (${r.partitions} partitions: ${n(r.events)} events; ${n(r.hourlyRollups)} hourly rollups)`;
 const ms = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 const n = (x: number) => x.toLocaleString('en-US');
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
@@ -223,6 +247,9 @@ ${row('disk: events + rollups incl. indexes', (r) => `${mb(r.diskBytes)} MB (eve
 ${row('disk per million events', (r) => `${mb((r.diskBytes * 1e6) / Math.max(1, r.gen.events.total))} MB`)}
 ${names.map((name) => row(name, (r) => { const t = r.timings.find((x) => x.name === name)!; return `${ms(t.p50)} / ${ms(t.p95)}`; })).join('\n')}
 ${row('weekly report + alerts pass (notification job)', (r) => `${r.notifications.seconds.toFixed(1)} s (${n(r.notifications.dealers)} dealers, ${n(r.notifications.messages)} messages)`)}
-${row('retention pass, steady state (one hour of events)', (r) => `${ms(r.retention.seconds * 1000)} ms (${n(r.retention.deleted)} events)`)}
+${row(`retention, first pass over the generated history (catch-up, ${RETENTION_DAYS} days kept)`, (r) => retentionCell(r.retention.catchUp))}
+${row('retention, steady pass an hour later', (r) => retentionCell(r.retention.hour))}
+${row('retention, steady pass a day later (a day of hourly rollups expires)', (r) => retentionCell(r.retention.day))}
+${row('retention, steady pass a week later (a weekly partition expires)', (r) => retentionCell(r.retention.week))}
 `;
 }

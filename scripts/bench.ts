@@ -18,20 +18,23 @@
  *   maximum-size uploads with sign-ins timed;
  * - ingestion integrity: after SIGTERM, every acknowledged track event is in the database; and
  *   after kill -9 in the middle of a track load (BENCH_CRASH_SECONDS, 6), how many were lost;
- * - cold restart (once per database): p99 of the hot banner in the first 4 s after a restart under
+ * - cold restart (per database, without and with the start-up banner warm-up): p99 of the hot banner in the first 4 s after a restart under
  *   load against the steady state, and the encodings the restarted process made of it;
  * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
  *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
  * - spread dealers (scripts/bench-spread.ts): the hot banner and the beacons of the one-dealer rows
  *   spread evenly over BENCH_DEALERS copies of the demo dealer, against the one-dealer rows;
  * - data volume (scripts/bench-volume.ts): generated dealers and events on PostgreSQL, the
- *   reporting endpoints and jobs timed at each volume of BENCH_VOLUMES.
+ *   reporting endpoints and jobs timed at each volume of BENCH_VOLUMES;
+ * - notification job (scripts/bench-jobs.ts, PostgreSQL only): the weekly report + alerts pass over
+ *   BENCH_JOBS_DEALERS (1,000) dealers by one and by two processes, and an idle pass.
  * Exits 1 when a web first-load budget is exceeded (the performance targets are reported, not enforced).
  * Env: BENCH_SECONDS (10) per row and round, BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
  * BENCH_PAGE_LOADS (5) paired page loads per page and profile, BENCH_DEALERS (1000).
  * BENCH_ONLY selects one part and prints only it:
  * - `volume` (or `--volume-only`): the data-volume table;
  * - `cold-restart`: the cold-restart section;
+ * - `jobs`: the notification-job section;
  * - any other value, a case-insensitive regex: only the load rows whose name matches (and the
  *   ceilings), their table, then stop (no abuse, integrity, page-speed or web-size sections), e.g.
  *   `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(, spread|$)'` for the one-dealer and spread rows.
@@ -58,8 +61,10 @@ import { freePort, startServer } from '../tests/e2e/harness';
 import { DEALER_CACHE_TTL_MS } from '../src/server/dealer-sites';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
 import { volumeBench, volumeOnly } from './bench-volume';
+import { jobsBench } from './bench-jobs';
 import { postgresReachable, startBenchServer, type BenchServer } from './bench-process';
 import { SPREAD_DEALER_PREFIX } from './bench-spread';
+import { WARM_UP_SHAPES } from '../src/server/delivery/warm-up';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -423,44 +428,56 @@ async function crashLoss(label: string, db: DbTarget): Promise<CrashResult> {
 const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 /**
- * The cold-restart row: the app is started on a database (seeded, the civic banner uploaded),
+ * The cold-restart rows: the app is started on a database (seeded, the civic banner uploaded),
  * stopped, and started again; the moment it listens, the hot WebP banner is loaded with
- * CONNECTIONS connections for 4 s (every request before the first resize is done used to start
- * its own), then, its caches warm, for SECONDS more (the steady state). Reports both p99s, their
- * ratio (target ≤ 3) and the encodings the restarted process made for that one banner
- * (dcb_banner_encodings_total from its /metrics; target 1). Once per database. Returns the
- * report's Markdown section. Select it alone with BENCH_ONLY=cold-restart.
+ * CONNECTIONS connections for 4 s, then, its caches warm, for SECONDS more (the steady state).
+ * Twice per database: with the start-up banner warm-up turned off (BANNER_WARM_UP=0: every cold
+ * request waits for the resize, the "before") and as configured by default (delivery/warm-up.ts:
+ * the banner is encoded before the process listens). Reports both p99s, their ratio (target ≤ 3),
+ * the encodings the restarted process made (dcb_banner_encodings_total: the warm-up encodes the
+ * banner in each of its request shapes, WARM_UP_SHAPES) and the requests that found no encoded
+ * bytes (dcb_cache_lookups_total bytes misses, the warm-up's own
+ * lookups included: without it, every request of the first wave). Returns the report's Markdown section. Select it alone
+ * with BENCH_ONLY=cold-restart.
  */
 async function coldRestartSection(): Promise<string> {
   const COLD_SECONDS = 4;
-  const targets: Array<[string, DbTarget]> = [['PGlite', { dataDir: mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-')) }]];
-  if (await postgresReachable(PG_URL)) targets.push(['PostgreSQL', { url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` }]);
+  const targets: Array<[string, () => DbTarget]> = [['PGlite', () => ({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'dcb-bench-')) })]];
+  if (await postgresReachable(PG_URL)) targets.push(['PostgreSQL', () => ({ url: PG_URL, schema: `bench_${randomUUID().replace(/-/g, '').slice(0, 12)}` })]);
+  const metric = (text: string, re: RegExp) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[m.length - 1]), 0);
   const lines: string[] = [];
-  for (const [label, db] of targets) {
-    const env = await dbEnv(db);
-    const first = await startBenchServer(env); // seeds the database and uploads the banner
-    await first.stop();
-    const server = await startBenchServer(env); // the restart: nothing cached, nothing encoded
-    const url = `${server.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
-    const cold = await run(`cold restart, first ${COLD_SECONDS} s, ${label}`, { url, headers: IMAGE_HEADERS }, server.child.pid, COLD_SECONDS);
-    const metrics = await (await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
-    const encodings = [...metrics.matchAll(/^dcb_banner_encodings_total\{format="(webp|orig)"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[2]), 0);
-    const steady = await run(`steady state, ${label}`, { url, headers: IMAGE_HEADERS }, server.child.pid);
-    const source = (await fetch(url, { headers: IMAGE_HEADERS })).headers.get('x-banner-source');
-    await server.stop();
-    if ('dataDir' in db) rmSync(db.dataDir, { recursive: true, force: true });
-    else await storedEvents(db); // drops the PostgreSQL schema
-    if (source !== 'asset') throw new Error(`cold restart: the bench banner is ${source}, not the uploaded asset`);
-    const ratio = cold.p99 / Math.max(steady.p99, 0.001);
-    process.stderr.write(`bench cold restart, ${label}: first ${COLD_SECONDS} s p99 ${cold.p99} ms (${cold.rps}/s, ${cold.errors} errors), steady p99 ${steady.p99} ms, ${encodings} encodings\n`);
-    lines.push(`| ${label} | ${cold.rps}/s, p50 ${cold.p50.toFixed(1)} ms, p99 ${cold.p99.toFixed(1)} ms, ${cold.errors} errors | ${steady.rps}/s, p99 ${steady.p99.toFixed(1)} ms | ${ratio.toFixed(2)} × (${ratio <= 3 ? 'met' : '**not met**'}) | ${encodings} (${encodings === 1 ? 'met' : '**not met**'}) |`);
+  for (const [database, makeDb] of targets) {
+    for (const warmUp of [false, true]) {
+      const label = `${database}, ${warmUp ? 'warm-up (default)' : 'no warm-up (BANNER_WARM_UP=0)'}`;
+      const db = makeDb();
+      const env = { ...(await dbEnv(db)), ...(warmUp ? {} : { BANNER_WARM_UP: '0' }) };
+      const first = await startBenchServer(env); // seeds the database and uploads the banner
+      await first.stop();
+      const server = await startBenchServer(env); // the restart: nothing cached, nothing encoded
+      const url = `${server.origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`;
+      const cold = await run(`cold restart, first ${COLD_SECONDS} s, ${label}`, { url, headers: IMAGE_HEADERS }, server.child.pid, COLD_SECONDS);
+      const metrics = await (await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+      const encodings = metric(metrics, /^dcb_banner_encodings_total\{format="(webp|orig)"\} (\d+)$/gm);
+      const waited = metric(metrics, /^dcb_cache_lookups_total\{cache="bytes",result="miss"\} (\d+)$/gm);
+      const steady = await run(`steady state, ${label}`, { url, headers: IMAGE_HEADERS }, server.child.pid);
+      const source = (await fetch(url, { headers: IMAGE_HEADERS })).headers.get('x-banner-source');
+      await server.stop();
+      if ('dataDir' in db) rmSync(db.dataDir, { recursive: true, force: true });
+      else await storedEvents(db); // drops the PostgreSQL schema
+      if (source !== 'asset') throw new Error(`cold restart: the bench banner is ${source}, not the uploaded asset`);
+      const ratio = cold.p99 / Math.max(steady.p99, 0.001);
+      process.stderr.write(`bench cold restart, ${label}: first ${COLD_SECONDS} s p99 ${cold.p99} ms (${cold.rps}/s, ${cold.errors} errors), steady p99 ${steady.p99} ms, ${encodings} encodings, ${waited} bytes misses\n`);
+      // One encoding per banner and size: the one size requested, or each size the warm-up makes.
+      const sizes = warmUp ? WARM_UP_SHAPES.length : 1;
+      lines.push(`| ${label} | ${cold.rps}/s, p50 ${cold.p50.toFixed(1)} ms, p99 ${cold.p99.toFixed(1)} ms, ${cold.errors} errors | ${steady.rps}/s, p99 ${steady.p99.toFixed(1)} ms | ${ratio.toFixed(2)} × (${ratio <= 3 ? 'met' : '**not met**'}) | ${encodings} for ${sizes} size${sizes > 1 ? 's' : ''} (${encodings <= sizes ? 'met' : '**not met**'}) | ${waited} |`);
+    }
   }
   return `## Cold restart
 
-The app is restarted on its database (nothing cached, nothing encoded) and the hot WebP banner is loaded with ${CONNECTIONS} connections the moment it listens: the first 4 s against the steady state of the same request in the same process just after (${SECONDS} s). Encodings: resizes of that banner by the restarted process (dcb_banner_encodings_total). Targets: p99 of the first 4 s ≤ 3 × the steady p99; one encoding per banner.
+The app is restarted on its database (nothing cached) and the hot WebP banner is loaded with ${CONNECTIONS} connections the moment it listens: the first 4 s against the steady state of the same request in the same process just after (${SECONDS} s). Per database, without the start-up banner warm-up (BANNER_WARM_UP=0) and with it (the default: the hottest banners are encoded before the process listens, for at most BANNER_WARM_UP_WAIT_MS; delivery/warm-up.ts). Encodings: resizes by the restarted process (dcb_banner_encodings_total; the warm-up makes one per request shape: desktop 1x, mobile 2x, desktop 2x). Bytes cache misses: lookups that found no encoded bytes and waited for an encoding (concurrent ones share one), the warm-up's own lookups included. Targets: p99 of the first 4 s ≤ 3 × the steady p99; one encoding per banner and size.
 
-| database | first 4 s after the restart | steady state | p99 ratio (≤ 3) | encodings of the banner (1) |
-|---|---|---|---|---|
+| restart | first 4 s after the restart | steady state | p99 ratio (≤ 3) | encodings (one per size) | bytes cache misses |
+|---|---|---|---|---|---|
 ${lines.join('\n')}
 `;
 }
@@ -469,6 +486,10 @@ ${lines.join('\n')}
 
 if (volumeOnly()) {
   process.stdout.write(await volumeBench());
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'jobs') {
+  process.stdout.write(await jobsBench());
   process.exit(0);
 }
 const coldRestart = ONLY ? '' : await coldRestartSection(); // its own servers, before the other rows start theirs
@@ -567,6 +588,7 @@ const pageSpeed = await measurePageSpeed(PAGE_LOADS);
 if (spawnSync('npm', ['run', 'build:web'], { stdio: 'ignore' }).status !== 0) throw new Error('bench: npm run build:web failed');
 const webSizes = routeSizes();
 const volumeSection = await volumeBench();
+const jobsSection = (await postgresReachable(PG_URL)) ? await jobsBench() : '## Notification job\n\nNot measured: no PostgreSQL at BENCH_DATABASE_URL.\n';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -665,7 +687,9 @@ ${pageSpeedMarkdown(pageSpeed, PAGE_LOADS)}
 
 ${routeSizesMarkdown(webSizes)}
 
-${volumeSection}`;
+${volumeSection}
+
+${jobsSection}`;
 process.stdout.write(report);
 const overBudget = webSizes.filter((r) => r.jsBytes > r.budgetBytes);
 if (overBudget.length) {

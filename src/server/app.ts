@@ -45,6 +45,7 @@ import { cdnProbesPlugin } from './delivery/cdn-probe';
 import { cachesPlugin } from './delivery/caches';
 import { publicPolicyPlugin } from './delivery/public-policy';
 import { dealerSitesPlugin } from './dealer-sites';
+import { warmUpPlugin } from './delivery/warm-up';
 import { BeaconHotPath } from './tracking/hot-path';
 import { HotPathContext, type HotPath } from './hot-paths';
 import { controlCharacterPlugin } from './security/control-chars';
@@ -137,6 +138,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(publicPolicyPlugin); // app.publicPolicy: what the public endpoints work out once
   await app.register(cachesPlugin); // app.caches: delivery caches keyed by dealers.version, cleared on close
   await app.register(dealerSitesPlugin, { listen }); // app.dealerSites: the dealer read model, its cache and invalidation
+  await app.register(warmUpPlugin, { banners: config.bannerWarmUp, waitMs: config.bannerWarmUpWaitMs }); // hot banners encoded at start-up
 
   // Set before any route is registered: a route keeps the error handler in force when it was added.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {

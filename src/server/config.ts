@@ -34,6 +34,8 @@
  * | SMTP_URL | (unset) | where dealer notification e-mails go, e.g. `smtps://user:pass@mail.example.com:465` or `smtp://127.0.0.1:2525`; unset = every message is kept in the admin's Outbox only |
  * | MAIL_FROM | dc-banners <notifications@localhost> | the From of notification e-mails |
  * | NOTIFICATION_INTERVAL_MS | 300000 | how often the notification job looks for due alerts and weekly reports (each dealer once per interval across processes, which share the pass by shard leases); 0 = off |
+ * | BANNER_WARM_UP | 200 | at start-up, the most banners of the hottest slots (last day's impressions, then live uploads) encoded before their first request (delivery/warm-up.ts); 0 = off |
+ * | BANNER_WARM_UP_WAIT_MS | 2000 | the longest the start-up waits for that warm-up before listening; the rest runs in the background |
  * | DELIVERY_MAX_STALE_MS | 86400000 (24 h) | while the database is unreachable, banners, the embed script and beacons keep being served from a dealer's last good settings for at most this long after they were last read (stale-if-error, delivery/caches.ts); older, they answer 503 |
  * | TEST_CLOCK_FILE | (unset) | tests only, refused when NODE_ENV=production: a file holding an ISO instant that the app's clock (app.now: promotion windows, reporting periods) reads instead of the real time (test-clock.ts; the e2e tests) |
  */
@@ -148,6 +150,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).max(200).default('dc-banners <notifications@localhost>'),
   NOTIFICATION_INTERVAL_MS: z.coerce.number().int().min(0).default(NOTIFICATION_INTERVAL_MS),
   DELIVERY_MAX_STALE_MS: z.coerce.number().int().min(0).default(DELIVERY_MAX_STALE_MS),
+  BANNER_WARM_UP: z.coerce.number().int().min(0).max(100_000).default(200),
+  BANNER_WARM_UP_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   TEST_CLOCK_FILE: z.string().min(1).optional(),
 });
 
@@ -202,6 +206,10 @@ export interface Config {
   notificationIntervalMs: number;
   /** Longest a dealer's cached delivery settings serve while their refresh fails, ms (DELIVERY_MAX_STALE_MS). */
   deliveryMaxStaleMs: number;
+  /** BANNER_WARM_UP: the most banners encoded at start-up (delivery/warm-up.ts); 0 = off. */
+  bannerWarmUp: number;
+  /** BANNER_WARM_UP_WAIT_MS: the longest start-up waits for the warm-up, ms. */
+  bannerWarmUpWaitMs: number;
   /** TEST_CLOCK_FILE: the file app.now reads (e2e tests only; never in production). */
   testClockFile: string | undefined;
 }
@@ -271,6 +279,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
     deliveryMaxStaleMs: e.DELIVERY_MAX_STALE_MS,
+    bannerWarmUp: e.BANNER_WARM_UP,
+    bannerWarmUpWaitMs: e.BANNER_WARM_UP_WAIT_MS,
     testClockFile: e.TEST_CLOCK_FILE,
   };
 }

@@ -85,6 +85,8 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
     // No crash-loss back-pressure either: a burst of injected beacons outruns the writer by design
     // (tracking/ingest.test.ts tests the bound on the ingestor itself).
     EVENT_MAX_UNSECURED_MS: '0',
+    // No banner warm-up at start-up unless a test asks for it: a test counts the encodings it causes.
+    BANNER_WARM_UP: '0',
     ...opts.env,
     LOG_LEVEL: 'silent',
     WEB_DIST_DIR: path.resolve('dist/web'),
