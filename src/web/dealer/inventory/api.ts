@@ -20,11 +20,16 @@ const withFile = (file: File) => {
   return body;
 };
 
-/** Everything that reads the inventory or its rules: refreshed after an apply or a feed run. */
+/**
+ * Everything that reads the inventory or its rules: refreshed after an apply or a feed run. The
+ * upsell rules are fetched again at once even while no screen shows them: Upsell Rules decides
+ * from them whether Inventory Optimized has data, and must not decide from the copy made before
+ * the apply while its own refetch is on the way.
+ */
 function invalidateInventory(qc: ReturnType<typeof useQueryClient>, id: string) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: inventoryKeys.inventory(id) }),
-    qc.invalidateQueries({ queryKey: configKeys.upsells(id) }),
+    qc.invalidateQueries({ queryKey: configKeys.upsells(id), refetchType: 'all' }),
     qc.invalidateQueries({ queryKey: configKeys.preview(id) }),
     qc.invalidateQueries({ queryKey: dealerKeys.dealer(id), exact: true }),
   ]);
