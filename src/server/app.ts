@@ -198,7 +198,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(csrfPlugin, { publicOrigin: config.publicOrigin }); // state changes only from our own origin
   // preHandler, so per-dealer limits can read the dealer id from a parsed tracking body. With
   // REDIS_URL every limit (route configs and app.createRateLimit) counts in Redis, across processes.
-  await app.register(rateLimitsPlugin, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
+  await app.register(rateLimitsPlugin, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
   await app.register(uploadCapPlugin); // total multipart request cap, before any byte is read
   await app.register(multipart, { limits: multipartLimits });
   // JSON nested deeper than MAX_JSON_DEPTH is refused with a 400 before it is parsed.

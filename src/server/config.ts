@@ -25,6 +25,7 @@
  * | WORKERS | 1 | server processes (node:cluster) sharing PORT; more than 1 needs DATABASE_URL (PGlite's DATA_DIR belongs to one process) |
  * | REDIS_URL | (unset) | Redis for the rate-limit counters shared by every process (`redis://host:6379/0`); unset = counters in each process's memory, as while Redis does not answer within 400 ms |
  * | REDIS_KEY_PREFIX | dc-banners: | prefix of the rate-limit keys in Redis (one per deployment sharing a Redis) |
+ * | REDIS_COMMAND_TIMEOUT_MS | 400 | a rate-limit command's deadline; past it the limits count in memory until Redis answers a probe |
  * | METRICS_TOKEN | (unset) | serves GET /metrics on PORT to `Authorization: Bearer <token>` (16+ chars); unset = /metrics is not on PORT |
  * | METRICS_PORT | (unset) | serves GET /metrics (no token unless METRICS_TOKEN is set) on its own port, for an internal network |
  * | METRICS_HOST | 127.0.0.1 | the address METRICS_PORT listens on |
@@ -136,6 +137,7 @@ const envSchema = z.object({
     .refine((v) => /^rediss?:$/.test(new URL(v).protocol), 'must be a redis:// or rediss:// URL')
     .optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('dc-banners:'),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(400),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
@@ -186,6 +188,8 @@ export interface Config {
   /** Redis for the shared rate-limit store; undefined = in-memory per process. */
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  /** REDIS_COMMAND_TIMEOUT_MS: a rate-limit command's deadline, ms. */
+  redisCommandTimeoutMs: number;
   /** Bearer token that opens GET /metrics on the main port; undefined = not served there. */
   metricsToken: string | undefined;
   /** Port of the internal metrics listener; undefined = none. */
@@ -269,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,

@@ -64,7 +64,9 @@ describe.skipIf(!redisUrl)('rate limits on a shared Redis store', () => {
     // The smallest dealer limit: 10 per page view, 10 x RATE_LIMIT_NAT_FACTOR per client IP.
     const [d] = await database.db.select({ security: dealers.security }).from(dealers).where(eq(dealers.id, DEMO_DEALER.id));
     await database.db.update(dealers).set({ security: { ...d!.security, rateLimitEnabled: true, maxRequestsPerMinute: MAX_REQUESTS_PER_MINUTE.min } }).where(eq(dealers.id, DEMO_DEALER.id));
-    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `dcb-test-${randomUUID()}:` };
+    // A generous deadline: on a busy machine a late answer would switch a process to its in-memory
+    // count, which is right for production and not what these tests measure (the freeze test below does).
+    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `dcb-test-${randomUUID()}:`, REDIS_COMMAND_TIMEOUT_MS: '5000' };
     a = await buildApp({ config: config(env), db: database.db, logger: false });
     b = await buildApp({ config: config(env), db: database.db, logger: false });
   });

@@ -32,15 +32,16 @@ const REDIS_SOCKET_TIMEOUT_MS = 3000;
  * Connects to Redis for the rate-limit store. The server starts even when Redis does not answer
  * yet (logged; limits are then counted in memory until it does).
  * @param url REDIS_URL.
+ * @param commandTimeoutMs REDIS_COMMAND_TIMEOUT_MS: each command's deadline.
  * @returns the client; quit it when the app closes.
  */
-export async function openRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+export async function openRateLimitRedis(url: string, log: FastifyBaseLogger, commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
     socketTimeout: REDIS_SOCKET_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
@@ -168,6 +169,8 @@ export interface RateLimitsOptions {
   redisUrl?: string;
   /** REDIS_KEY_PREFIX: the counters live under `<prefix>rate-limit:`. */
   keyPrefix: string;
+  /** REDIS_COMMAND_TIMEOUT_MS. */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -178,7 +181,7 @@ export interface RateLimitsOptions {
  */
 export const rateLimitsPlugin = fp(
   async (app: FastifyInstance, opts: RateLimitsOptions) => {
-    const redis = opts.redisUrl ? await openRateLimitRedis(opts.redisUrl, app.log) : null;
+    const redis = opts.redisUrl ? await openRateLimitRedis(opts.redisUrl, app.log, opts.commandTimeoutMs) : null;
     const shared = redis ? fallbackRateLimitStore(redis, `${opts.keyPrefix}rate-limit:`, app.log) : null;
     if (redis) {
       app.addHook('onClose', async () => {
