@@ -57,6 +57,7 @@ import { metricsPlugin } from './observability/metrics';
 import { loggerOptions, requestId, requestIdPlugin, RequestLogController, type LogStream } from './observability/request-log';
 import { refusalCachingPlugin } from './delivery/refusals';
 import { healthPlugin } from './observability/health';
+import { warnOfBlockedPublicOrigin } from './scripts/blocklist-warning';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -123,6 +124,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('now', now ?? (() => new Date()));
+  warnOfBlockedPublicOrigin(config.publicOrigin, (obj, msg) => app.log.warn(obj, msg)); // a host or path ad blockers block
   // Route schemas are zod schemas from src/domain/contracts: the validator turns a
   // failure into the usual 400 INVALID naming each field (404 for a malformed path param); the
   // serializer encodes JSON answers with the route's response schema, so no other field leaves.

@@ -27,6 +27,7 @@ import { openDatabase } from './db/client';
 import { seedCatalogue, seedDemoData } from './db/seed';
 import { METRICS_IPC } from './observability/metrics';
 import { metricsListener } from './observability/health';
+import { warnOfBlockedPublicOrigin } from './scripts/blocklist-warning';
 
 /** IPC message from the primary asking a worker to shut down gracefully (as SIGTERM would). */
 export const SHUTDOWN_MESSAGE = 'dcb:shutdown';
@@ -80,6 +81,7 @@ export async function runPrimary(config: Config): Promise<void> {
     await database.close();
   }
   log.log('info', { driver: 'postgres', seeded, workers: config.workers }, 'database ready; starting workers');
+  warnOfBlockedPublicOrigin(config.publicOrigin, (obj, msg) => log.log('warn', obj, msg)); // once here, not per worker
 
   const aggregator = new AggregatorRegistry();
   const clusterMetrics = () => aggregator.clusterMetrics();

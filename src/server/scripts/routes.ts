@@ -18,6 +18,7 @@ import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 import { SLOT_TYPES } from '../../domain/slots';
+import { publicAddresses } from '../../domain/blocklist-names';
 
 const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
 
@@ -27,7 +28,7 @@ const SCRIPT_FILE = /^dc-banners-([a-z0-9-]+)\.js$/;
  * shortcodes of a dealer.
  */
 export function scriptInfo(origin: string, dealerId: string, snippet: string) {
-  const scriptUrl = `${origin}/scripts/dc-banners-${dealerId}.js`;
+  const scriptUrl = publicAddresses(origin, dealerId).script;
   return {
     scriptUrl,
     scriptTag: `<script>${snippet}</script>\n<script src="${scriptUrl}" async></script>`,

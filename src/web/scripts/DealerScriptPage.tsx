@@ -13,6 +13,7 @@ import { isApiStatus, useModelNames } from '../dealer/api';
 import { DealerErrorNotice } from '../dealer/DealerNotice';
 import { useScriptInfo } from '../dealer/script/api';
 import { CopyField } from '../dealer/script/CopyField';
+import { BlocklistNotice } from '../dealer/script/BlocklistNotice';
 import { downloadScript, scriptFileName } from '../dealer/script/download';
 
 /** One dealer's embed script with its configuration summary. */
@@ -68,7 +69,10 @@ export function DealerScriptPage() {
 
       <Paper withBorder p="lg" radius="md">
         <SectionTitle icon={<Link2 size={16} />} title="Production script address" />
-        <CopyField value={d.scriptUrl} label="production address" />
+        <Stack gap="sm">
+          <BlocklistNotice scriptUrl={d.scriptUrl} dealerId={d.dealer.id} />
+          <CopyField value={d.scriptUrl} label="production address" />
+        </Stack>
       </Paper>
 
       <SimpleGrid cols={{ base: 1, md: 3 }}>

@@ -14,6 +14,7 @@ import { useAuth } from '../../components/auth';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useScriptInfo, type ScriptInfo } from './api';
 import { CopyField } from './CopyField';
+import { BlocklistNotice } from './BlocklistNotice';
 import { downloadScript, scriptFileName } from './download';
 
 /** What each shortcode's banner is for, by its type (the slot registry's help text). */
@@ -45,6 +46,7 @@ export function ScriptPage() {
       >
         {d ? (
           <Stack gap="xs">
+            <BlocklistNotice scriptUrl={d.scriptUrl} dealerId={d.dealer.id} />
             <CopyField value={d.scriptTag} label="script tag" />
             <Text size="sm" c="dimmed">
               Page speed: the first tag is a small inline snippet that reserves each banner&apos;s space while the page loads, so nothing on the page moves when

@@ -1,0 +1,51 @@
+/** The Script page's warning when the address it hands out is one ad blockers block by name. */
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ScriptInfo } from '../../../domain/contracts/public';
+import { server } from '../../test/setup';
+import { renderApp, userOf } from '../../test/render';
+import { ScriptPage } from './ScriptPage';
+
+const DEALER = 'honda-of-demo';
+
+/** GET /api/dealers/honda-of-demo/script as the server answers it for PUBLIC_ORIGIN `origin`. */
+function scriptInfo(origin: string): ScriptInfo {
+  const scriptUrl = `${origin}/scripts/dc-banners-${DEALER}.js`;
+  return {
+    scriptUrl,
+    scriptTag: `<script>/* snippet */</script>\n<script src="${scriptUrl}" async></script>`,
+    snippetHash: "'sha256-AAAA'",
+    shortcodes: ['[dc-banner type="hero"]'],
+    content: '/* dc-banners */',
+    dealer: { id: DEALER, name: 'Honda of Demo', manufacturer: 'Honda', provider: 'custom', status: 'active' },
+    security: { allowedDomains: [], enableCors: false, requireHttps: false },
+    summary: { mappings: [], mappingsTotal: 0, upsellRules: [], upsellRulesTotal: 0, impressions: 0, clicks: 0, ctr: null },
+  };
+}
+
+async function openWith(origin: string) {
+  server.use(http.get(`/api/dealers/${DEALER}/script`, () => HttpResponse.json(scriptInfo(origin))));
+  renderApp(<ScriptPage />, { user: userOf('viewer') });
+  await screen.findByRole('button', { name: 'Copy script tag' });
+}
+
+describe('ScriptPage ad-blocker naming warning', () => {
+  it('warns, naming the rule and what to rename, when the script host starts with banners.', async () => {
+    await openWith('https://banners.example.com');
+    const notice = screen.getByTestId('blocklist-notice');
+    expect(notice.textContent).toContain('Ad blockers will hide these banners');
+    expect(notice.textContent).toContain('://banners.');
+    expect(notice.textContent).toContain('another first label');
+  });
+
+  it('warns about a path prefix ad blockers block', async () => {
+    await openWith('https://www.dealer.com/ads');
+    expect(screen.getByTestId('blocklist-notice').textContent).toContain('/ads/');
+  });
+
+  it('shows no warning for a plausible production host on the default paths', async () => {
+    await openWith('https://dcb.example.com');
+    expect(screen.queryByTestId('blocklist-notice')).toBeNull();
+  });
+});
