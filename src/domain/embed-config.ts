@@ -17,7 +17,10 @@ export interface EmbedConfig {
   apiOrigin: string;
   /** The dealer's configured size of each slot type (SlotSizes). */
   sizes: SlotSizes;
-  /** The dealer's version: part of every image URL, so a settings change never meets a cached image of the old choice. */
+  /**
+   * The dealer's version: part of every image URL but the header's (embed/shortcodes.ts assetUrl),
+   * so a settings change never meets a cached image of the old choice.
+   */
   version: number;
   /**
    * The server's slot plan (domain/slot-plan.ts), compact: each model a slot can show as [display
@@ -46,11 +49,11 @@ export interface SnippetConfig {
   /**
    * The image endpoint, as EmbedConfig names it: with them the snippet requests the header
    * creative while the page parses (the URL the main script will ask for); without them it only
-   * reserves the slots.
+   * reserves the slots. No version: a pasted tag never learns a later one, so the header's URL
+   * names none (embed/shortcodes.ts assetUrl).
    */
   apiOrigin?: string;
   dealerId?: string;
-  version?: number;
 }
 
 export const CONFIG_PLACEHOLDER = '__DC_BANNERS_CONFIG__';

@@ -355,6 +355,12 @@ export const assetQuerySchema = z.object({
   placeholder: z.literal('1').optional(),
   /** Rotation bucket, 0 to ROTATION_BUCKETS - 1 (the embed script's per-session draw): which creative of the slot's rotation shows. */
   r: z.coerce.number().int().min(0).max(ROTATION_BUCKETS - 1).optional(),
+  /**
+   * The dealer's version the URL was built with: a cache key only, never read for the choice. A URL
+   * without one (the header's, which the pasted snippet requests too) outlives settings changes,
+   * so its answer must be revalidated on every use (`Cache-Control: no-cache`).
+   */
+  v: z.string().max(100).optional(),
 });
 export type AssetQuery = z.infer<typeof assetQuerySchema>;
 

@@ -51,11 +51,13 @@ describe('embed helpers', () => {
   it("caps each slot at its size family's max width", () => {
     for (const t of SLOT_TYPES) expect(maxWidth(t), t).toBe(SIZE_FAMILIES[SLOTS[t].family].maxWidthPx);
   });
-  it('builds the asset URL', () => {
+  it("builds the asset URL: the version in every slot's but the header's", () => {
     const c = { apiOrigin: 'https://api.example', dealerId: 'honda-of-demo', version: 7 };
     expect(assetUrl(c, 'cr-v', 'upsell', 'mobile', undefined, 0)).toBe('https://api.example/api/scripts/honda-of-demo/asset?model=cr-v&type=upsell&variant=mobile&v=7&r=0');
-    expect(assetUrl(c, 'Civic', 'header', 'desktop', 'Sport Touring', 1234)).toBe(
-      'https://api.example/api/scripts/honda-of-demo/asset?model=Civic&type=header&variant=desktop&trim=Sport%20Touring&v=7&r=1234',
-    );
+    // The header's is the URL the pasted snippet asks for, which knows no version.
+    const header = 'https://api.example/api/scripts/honda-of-demo/asset?model=Civic&type=header&variant=desktop&trim=Sport%20Touring&r=1234';
+    expect(assetUrl(c, 'Civic', 'header', 'desktop', 'Sport Touring', 1234)).toBe(header);
+    expect(assetUrl({ ...c, version: 8 }, 'Civic', 'header', 'desktop', 'Sport Touring', 1234)).toBe(header);
+    expect(assetUrl({ apiOrigin: c.apiOrigin, dealerId: c.dealerId }, 'Civic', 'header', 'desktop', 'Sport Touring', 1234)).toBe(header);
   });
 });

@@ -58,12 +58,16 @@ export function maxWidth(type: Slot): number {
 
 /**
  * URL of the banner image for a slot: the page's model as the URL writes it (the server decides what
- * the slot shows), the page's trim when it has one, and the dealer's version (a settings change
- * gives new URLs, so no cache keeps the old choice), and the session's rotation bucket `r`
- * (slots.ts rotationBucket: which creative of a rotation shows).
+ * the slot shows), the page's trim when it has one, the dealer's version `v` except for the header,
+ * and the session's rotation bucket `r` (slots.ts rotationBucket: which creative of a rotation
+ * shows). The version makes a settings change give new URLs, so no cache keeps the old choice.
+ * The header's URL names none: the inline snippet pasted in the dealer's page requests the header
+ * while the page parses and never learns a later version, and the main script must ask for that
+ * same URL or the header downloads twice; the server answers a URL without `v` with
+ * `Cache-Control: no-cache`, revalidated by its ETag on every use, which keeps it as current.
  */
-export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId' | 'version'>, model: string, type: Slot, variant: Variant, trim: string | null | undefined, r: number): string {
-  const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}&v=${c.version}&r=${r}`;
+export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId'> & { version?: number }, model: string, type: Slot, variant: Variant, trim: string | null | undefined, r: number): string {
+  const q = `model=${encodeURIComponent(model)}&type=${type}&variant=${variant}${trim ? `&trim=${encodeURIComponent(trim)}` : ''}${type === 'header' ? '' : `&v=${c.version}`}&r=${r}`;
   return `${c.apiOrigin}/api/scripts/${encodeURIComponent(c.dealerId)}/asset?${q}`;
 }
 

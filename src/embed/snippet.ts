@@ -10,10 +10,12 @@
  * (the header with its creative, unlinked and uncounted; the others empty).
  *
  * The header creative is requested as soon as the snippet runs, beside the page's own first
- * requests, when the configuration names the image endpoint (apiOrigin, dealerId, version): the
+ * requests, when the configuration names the image endpoint (apiOrigin, dealerId): the
  * header is usually the page's largest element, and waiting for the main script would delay the
  * page's LCP by the script's round trip. On a model search page without a header shortcode that
- * request is wasted. The main script's image of the same URL is drawn from the memory cache.
+ * request is wasted. The header's URL names no dealer version (shortcodes.ts assetUrl), so it
+ * stays the URL the main script asks for whatever settings changed since the tag was pasted:
+ * the script's image of the same URL is drawn from the memory cache, and the header downloads once.
  *
  * The page's model and viewport are read when a slot is made (a viewport meta after the snippet,
  * or a single-page app's later navigation, counts), the viewport through a media query, which

@@ -49,7 +49,7 @@ async function uploadOk(filename: string, width: number, height: number, fields:
 
 /** What the public image endpoint answers for a model's desktop slot now: source, chosen asset (via Preview) and Cache-Control. */
 async function shown(model: string, type: 'header' | 'primary' = 'header') {
-  const img = await t.app.inject({ method: 'GET', url: `/api/scripts/${D}/asset?model=${model}&type=${type}&variant=desktop` });
+  const img = await t.app.inject({ method: 'GET', url: `/api/scripts/${D}/asset?model=${model}&type=${type}&variant=desktop&v=1` });
   const preview = await t.app.inject({ method: 'GET', url: `/api/dealers/${D}/preview?model=${model}&variant=desktop`, headers: { cookie: manager } });
   const slot = (preview.json().slots as Array<{ slot: string; assetId: string | null }>).find((s) => s.slot === type)!;
   return { source: img.headers['x-banner-source'], cacheControl: img.headers['cache-control'], assetId: slot.assetId };

@@ -2,7 +2,8 @@
  * What a shared cache (a CDN in front, docs/OPERATIONS.md "Putting a CDN in front") reads of each
  * public delivery answer: Cache-Control, Vary and ETag per route. Banner images, placeholders and
  * redirects are public and depend on no Origin or Referer (Vary names Accept, and Accept-Encoding
- * for compressed bodies, never Origin); the embed script varies on Accept-Encoding only; every
+ * for compressed bodies, never Origin); an image URL without the dealer's version (the header's)
+ * is `no-cache`, revalidated on every use; the embed script varies on Accept-Encoding only; every
  * refusal (403, 404, 400, 429, 5xx) is `Cache-Control: no-store`. Through fastify.inject (the
  * routes).
  */
@@ -35,8 +36,8 @@ afterAll(() => t.close());
 describe('CDN headers of delivery answers', () => {
   it('banner image: public max-age, a strong ETag, Vary: Accept only, CORS for any site; 304 with the same validators', async () => {
     const asked = [
-      await image('model=civic&type=header&variant=desktop', { accept: 'image/webp', origin: 'https://www.hondaofdemo.com' }),
-      await image('model=civic&type=header&variant=desktop', { accept: 'image/webp', referer: 'https://another-site.example/' }),
+      await image('model=civic&type=header&variant=desktop&v=3', { accept: 'image/webp', origin: 'https://www.hondaofdemo.com' }),
+      await image('model=civic&type=header&variant=desktop&v=3', { accept: 'image/webp', referer: 'https://another-site.example/' }),
     ];
     for (const res of asked) {
       expect(res.statusCode).toBe(200);
@@ -48,19 +49,33 @@ describe('CDN headers of delivery answers', () => {
     }
     expect(asked[1]!.headers.etag).toBe(asked[0]!.headers.etag);
     // The negotiated format is another representation under the same URL: its own ETag.
-    const jpeg = await image('model=civic&type=header&variant=desktop', { accept: 'image/*' });
+    const jpeg = await image('model=civic&type=header&variant=desktop&v=3', { accept: 'image/*' });
     expect(jpeg.headers['content-type']).toBe('image/jpeg');
     expect(jpeg.headers.etag).not.toBe(asked[0]!.headers.etag);
-    const revalidated = await image('model=civic&type=header&variant=desktop', { accept: 'image/webp', 'if-none-match': asked[0]!.headers.etag as string });
+    const revalidated = await image('model=civic&type=header&variant=desktop&v=3', { accept: 'image/webp', 'if-none-match': asked[0]!.headers.etag as string });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.headers.etag).toBe(asked[0]!.headers.etag);
     expect(revalidated.headers['cache-control']).toMatch(PUBLIC);
     expect(varyOf(revalidated)).toEqual(['accept']);
   });
 
+  it('banner image without a version (the header URL a pasted tag asks for): stored but revalidated on every use, 304 while unchanged', async () => {
+    const first = await image('model=civic&type=header&variant=desktop&r=5', { accept: 'image/webp' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-banner-source']).toBe('asset');
+    expect(first.headers['cache-control']).toBe('public, no-cache');
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(varyOf(first)).toEqual(['accept']);
+    const revalidated = await image('model=civic&type=header&variant=desktop&r=5', { accept: 'image/webp', 'if-none-match': first.headers.etag as string });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers['cache-control']).toBe('public, no-cache');
+    // The same slot under a version is cacheable for minutes.
+    expect((await image('model=civic&type=header&variant=desktop&v=3&r=5', { accept: 'image/webp' })).headers['cache-control']).toMatch(PUBLIC);
+  });
+
   it('placeholder: public max-age, Vary: Accept, Accept-Encoding, one ETag per coding', async () => {
-    const identity = await image('model=pilot&type=primary&variant=mobile');
-    const br = await image('model=pilot&type=primary&variant=mobile', { 'accept-encoding': 'br', origin: 'https://evil.example' });
+    const identity = await image('model=pilot&type=primary&variant=mobile&v=3');
+    const br = await image('model=pilot&type=primary&variant=mobile&v=3', { 'accept-encoding': 'br', origin: 'https://evil.example' });
     for (const res of [identity, br]) {
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-banner-source']).toBe('placeholder');
@@ -82,12 +97,14 @@ describe('CDN headers of delivery answers', () => {
       .where(eq(dealers.id, DEMO_DEALER.id));
     t.app.dealerSites.forget(DEMO_DEALER.id);
     try {
-      const res = await image('model=odyssey&type=header&variant=desktop', { accept: 'image/webp', origin: 'https://www.hondaofdemo.com' });
+      const res = await image('model=odyssey&type=header&variant=desktop&v=3', { accept: 'image/webp', origin: 'https://www.hondaofdemo.com' });
       expect(res.statusCode).toBe(302);
       expect(res.headers.location).toBe('https://static.example.com/fb.jpg');
       expect(res.headers['cache-control']).toMatch(/^public, max-age=[1-9]\d*$/);
       expect(res.headers.vary).toBeUndefined();
       expect(res.headers['access-control-allow-origin']).toBe('*');
+      // Without a version the redirect is asked again on every use.
+      expect((await image('model=odyssey&type=header&variant=desktop', { accept: 'image/webp' })).headers['cache-control']).toBe('public, no-cache');
     } finally {
       await t.database.db.update(dealers).set({ assetStorage: row!.storage, fallbackAssets: row!.fallbacks }).where(eq(dealers.id, DEMO_DEALER.id));
       t.app.dealerSites.forget(DEMO_DEALER.id);

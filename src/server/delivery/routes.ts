@@ -14,7 +14,10 @@
  * A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
  * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary:
- * a promotion starts and ends on time on pages too. Refusals (403, 404, 5xx) are
+ * a promotion starts and ends on time on pages too. A URL naming the dealer's version `v` is
+ * cacheable for minutes (a settings change makes new URLs); one without (the header's, which a
+ * tag pasted long ago still requests) is `public, no-cache`: stored, but revalidated with its
+ * ETag on every use, so it never shows an old choice. Refusals (403, 404, 5xx) are
  * `Cache-Control: no-store` (refusals.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -29,9 +32,11 @@ import { NotFound } from '../errors';
 /**
  * The Cache-Control of a banner answer: `maxAge` seconds fresh, then `swr` seconds
  * stale-while-revalidate, both cut so that no cached copy is used past `expiresAt` (ms since the
- * epoch: the next promotion-window boundary; null = none ahead) at `now` (ms).
+ * epoch: the next promotion-window boundary; null = none ahead) at `now` (ms). A request whose
+ * URL names no dealer version (`versioned` false) gets `public, no-cache` instead.
  */
-export function bannerCacheControl(maxAge: number, swr: number, expiresAt: number | null, now: number): string {
+export function bannerCacheControl(maxAge: number, swr: number, expiresAt: number | null, now: number, versioned = true): string {
+  if (!versioned) return 'public, no-cache';
   const left = expiresAt === null ? Infinity : Math.max(0, Math.floor((expiresAt - now) / 1000));
   const fresh = Math.min(maxAge, left);
   const stale = Math.min(swr, left - fresh);
@@ -44,11 +49,11 @@ export const acceptsWebp = (headers: IncomingHttpHeaders): boolean => /image\/we
 /**
  * The headers of a banner image answer (bytes or 304) besides ETag and Content-Encoding:
  * where it comes from, its model and creative, CORS for any site and cross-origin embedding, caching until the next
- * promotion-window boundary, Vary (Accept only: the answer depends on no Origin or Referer) and
- * the content type.
+ * promotion-window boundary (revalidated on every use when the URL names no version: `versioned`
+ * false), Vary (Accept only: the answer depends on no Origin or Referer) and the content type.
  * @param now ms since the epoch (app.now)
  */
-export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now: number): Record<string, string> {
+export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now: number, versioned = true): Record<string, string> {
   return {
     'x-banner-source': resolved.source,
     'x-banner-model': resolved.modelKey,
@@ -56,7 +61,7 @@ export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now:
     'access-control-allow-origin': '*',
     'cross-origin-resource-policy': 'cross-origin',
     'x-content-type-options': 'nosniff',
-    'cache-control': bannerCacheControl(300, 86400, resolved.expiresAt, now),
+    'cache-control': bannerCacheControl(300, 86400, resolved.expiresAt, now, versioned),
     vary: 'Accept',
     'content-type': bytes.contentType,
   };
@@ -87,11 +92,11 @@ export async function deliveryRoutes(fastify: FastifyInstance) {
         return reply
           .header('Access-Control-Allow-Origin', '*')
           .header('Cross-Origin-Resource-Policy', 'cross-origin')
-          .header('Cache-Control', bannerCacheControl(300, 0, resolved.expiresAt, app.now().getTime()))
+          .header('Cache-Control', bannerCacheControl(300, 0, resolved.expiresAt, app.now().getTime(), q.v !== undefined))
           .redirect(resolved.url, 302);
       }
       const bytes = await bannerBytes(app, resolved, { type: q.type, acceptsWebp: acceptsWebp(request.headers), scale: q.scale });
-      reply.headers(bannerHeaders(resolved, bytes, app.now().getTime()));
+      reply.headers(bannerHeaders(resolved, bytes, app.now().getTime(), q.v !== undefined));
       return sendEntity(request, reply, bytes);
     },
   );

@@ -73,8 +73,7 @@ export async function dealerScript(bundleFile: string, config: EmbedConfig | Sni
 
 /** The inline snippet's configuration of a dealer (snippet.ts): slot sizes, the page model keys it has, and the image endpoint (the snippet requests the header creative while the page parses). */
 export function snippetConfig(dealer: DealerDelivery, apiOrigin: string): SnippetConfig {
-  const { sizes, version } = embedConfig(dealer, apiOrigin);
-  return { s: sizes, k: [...dealer.plans.keys()].join('|'), apiOrigin, dealerId: dealer.id, version };
+  return { s: embedConfig(dealer, apiOrigin).sizes, k: [...dealer.plans.keys()].join('|'), apiOrigin, dealerId: dealer.id };
 }
 
 /** The snippet bundle beside EMBED_DIST_FILE: dist/embed/dc-banners.js -> dist/embed/snippet.mxs.js (scripts/build-embed.ts). */
