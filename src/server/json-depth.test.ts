@@ -5,13 +5,12 @@
  * answering. Before, a 2,000,000-deep value in an inventory file answered 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTestApp, type TestApp } from './test-app';
+import { createSignedInTestApp, type TestApp } from './test-app';
 import { DEMO_DEALER } from './db/seed';
 import { multipartBody } from '../../tests/fixtures/images';
+import { startLocalServer, type LocalServer } from '../../tests/fixtures/http-server';
 import { INVENTORY_TEXT, JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../domain/constants';
 import { jsonTooDeep } from './validation';
 import { EXPORT_FORMAT, EXPORT_VERSION } from './admin/platform';
@@ -27,21 +26,16 @@ const FIXTURES = path.resolve('tests/fixtures/inventory');
 let t: TestApp;
 let admin: string;
 let manager: string;
-let feedServer: http.Server;
-let origin: string;
+let feedHost: LocalServer;
 
 beforeAll(async () => {
-  feedServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"vehicles":[{"Model":"Civic","Trim":${deep}}]}`));
-  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
-  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
-  admin = await t.login('admin@dc-banners.com', 'admin123');
+  feedHost = await startLocalServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"vehicles":[{"Model":"Civic","Trim":${deep}}]}`));
+  ({ t, cookie: admin } = await createSignedInTestApp('admin', { env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } }));
   manager = await t.login('manager@hondaofdemo.com', 'manager123');
 });
 afterAll(async () => {
   await t.close();
-  feedServer.closeAllConnections();
-  await new Promise((resolve) => feedServer.close(resolve));
+  await feedHost.close();
 });
 
 const send = (method: 'POST' | 'PUT', url: string, payload: string | Buffer, cookie: string, contentType = 'application/json', headers: Record<string, string> = {}) =>
@@ -103,7 +97,7 @@ describe(`a ${HOSTILE_DEPTH.toLocaleString('en-US')}-deep JSON value`, () => {
   });
 
   it('from an inventory feed: Test Feed answers 400 naming the problem', async () => {
-    const res = await send('POST', `/api/dealers/${A}/inventory/feed/test`, JSON.stringify({ feedUrl: `${origin}/feed.json` }), manager);
+    const res = await send('POST', `/api/dealers/${A}/inventory/feed/test`, JSON.stringify({ feedUrl: `${feedHost.origin}/feed.json` }), manager);
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe(`Feed did not return valid JSON (${JSON_TOO_DEEP})`);
     await expectServerAnswers();

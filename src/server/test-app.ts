@@ -12,8 +12,8 @@ import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from './config';
-import { openDatabase, type Database } from './db/client';
-import { seedDemoData, DEMO_DEALER } from './db/seed';
+import { openDatabase, type Database, type Db } from './db/client';
+import { seedDemoData, DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
 import { buildApp } from './app';
 import type { LogStream } from './observability/request-log';
 import { dealers, users } from './db/schema';
@@ -66,6 +66,21 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
     await seed(database);
   }
   return { ...database, dispose: () => database.close() };
+}
+
+/**
+ * The config of a test that builds its own app (buildApp) on a test database: no feed scheduler,
+ * no load shedding (test files share busy CPUs), the built web app and embed script; `env` on top.
+ */
+export function testAppConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    FEED_SCHEDULER_INTERVAL_MS: '0',
+    PUBLIC_ORIGIN: 'http://localhost:3000',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    WEB_DIST_DIR: path.resolve('dist/web'),
+    EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
+    ...env,
+  });
 }
 
 /**
@@ -131,6 +146,40 @@ export async function createTestApp(opts: { seed?: boolean; env?: Record<string,
       await database.dispose();
     },
   };
+}
+
+/**
+ * createTestApp (same `opts`), then signs in as the seeded demo account of `role` (DEMO_ACCOUNTS:
+ * one each for admin, dealer-manager and viewer), as most API test files start. Resolves to the
+ * app and that session's Cookie header value. @throws if the sign-in does not answer 200.
+ */
+export async function createSignedInTestApp(role: Role, opts: Parameters<typeof createTestApp>[0] = {}): Promise<{ t: TestApp; cookie: string }> {
+  const account = DEMO_ACCOUNTS.find((a) => a.role === role)!;
+  const t = await createTestApp(opts);
+  try {
+    return { t, cookie: await t.login(account.email, account.password) };
+  } catch (err) {
+    await t.close();
+    throw err;
+  }
+}
+
+/**
+ * `db` whose every call (select, insert, transaction, execute, …) throws what `failure()` returns
+ * while it returns an error, like a pool that cannot connect; `db` itself answers otherwise.
+ */
+export function failingDb(db: Db, failure: () => Error | null): Db {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const error = failure();
+        if (error) throw error;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /** Resolves once `done()` is true, checked every 5 ms (timers, not Date: tests may stop the clock). @throws after 2,000 checks. */

@@ -16,21 +16,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { closeAll, launchBrowser, newPage, screenshotPath, startServer, trackDemo, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
 let app: Page;
-
-/** Records banner events for the demo dealer the way its script would (no Origin: a server-side test client). */
-async function track(event: 'impression' | 'click', n: number) {
-  for (let i = 0; i < n; i++) {
-    // Page view i: clicks count only for page views whose banner made an impression.
-    const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?new=true&model=civic', pv: `view-e2e-${i}` });
-    const res = await fetch(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
-    expect(res.status).toBe(204);
-  }
-}
 
 async function signIn(email: string, password: string) {
   await app.getByLabel(/^Email/).fill(email);
@@ -40,18 +30,15 @@ async function signIn(email: string, password: string) {
 
 beforeAll(async () => {
   server = await startServer();
-  await track('impression', 40);
-  await track('click', 2);
+  await trackDemo(server.origin, 'impression', 40, 'view-e2e');
+  await trackDemo(server.origin, 'click', 2, 'view-e2e');
   browser = await launchBrowser();
   app = await newPage(browser, { acceptDownloads: true });
   await app.goto(server.origin);
   await signIn('admin@dc-banners.com', 'admin123');
   await app.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, server));
 
 const nav = (name: string) => app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 /** Picks an option of a Mantine Select (opening its dropdown again if it did not open). */

@@ -11,7 +11,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
-import { apiSignIn, freePort, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { apiSignIn, freePort, launchBrowser, newPage, screenshotPath, signInThroughForm, startServer, type RunningServer } from './harness';
 import { makeBanner } from '../fixtures/images';
 
 const DEALER = 'honda-of-demo';
@@ -57,10 +57,7 @@ async function dealerState() {
 }
 
 async function signIn() {
-  await page.goto(server.origin);
-  await page.getByLabel(/^Email/).fill('manager@hondaofdemo.com');
-  await page.getByLabel(/^Password/).fill('manager123');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInThroughForm(page, server.origin, 'manager@hondaofdemo.com', 'manager123');
   await page.getByText('Welcome back, Morgan Manager!').waitFor();
 }
 

@@ -17,8 +17,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { apiSignIn, beaconsOf, fetchScriptInfo, launchBrowser, newPage, recordBeacons, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
-import { siteAssets, uploadCreatives } from './page-speed';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { siteAssets, startDemoEmbed } from './page-speed';
 
 let server: RunningServer;
 let site: DealerSite;
@@ -41,17 +41,11 @@ async function counts(): Promise<Counts> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
-  const info = await fetchScriptInfo(server.origin, 'honda-of-demo');
+  let info: ScriptInfo;
+  ({ server, browser, info } = await startDemoEmbed());
   site = await startDealerSite(info.scriptUrl, 'mxs-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets(), pages: { '/hidden/new-inventory': 'hidden-slots.html' } });
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, site, server));
 
 /**
  * A desktop page recording its beacons; with `clock`, the page's timers run only when the test
@@ -70,20 +64,6 @@ async function openPage(opts: { clock?: boolean } = {}): Promise<Page> {
 /** Beacons of one event (and slot type) recorded on the page so far. */
 async function beacons(page: Page, event: string, type?: string) {
   return (await beaconsOf(page)).filter((b) => b.event === event && (!type || b.type === type));
-}
-
-/** Waits until the slot's image has loaded (creative or placeholder) and the embed script has seen it in view. */
-async function creativeShown(page: Page, slot: string): Promise<string> {
-  await expect
-    .poll(() => page.evaluate((s) => {
-      const img = document.querySelector<HTMLImageElement>(`${s} a img`);
-      return !!img && img.complete && img.naturalWidth > 0;
-    }, slot), { timeout: 20_000 })
-    .toBe(true);
-  // The script's IntersectionObserver was made before this one: its callback for the same
-  // rendering update has run once this one's has.
-  await page.evaluate((s) => new Promise<void>((resolve) => new IntersectionObserver((_e, o) => (o.disconnect(), resolve())).observe(document.querySelector(s)!)), slot);
-  return page.evaluate((s) => document.querySelector<HTMLImageElement>(`${s} a img`)!.currentSrc, slot);
 }
 
 /** Makes the page's document report `state` and fires visibilitychange, as switching tabs does. */
@@ -115,7 +95,7 @@ describe('viewable impressions', () => {
     await page.clock.runFor(5000); // the placeholder is still on its way: nothing to count
     expect(await beacons(page, 'impression', 'header')).toEqual([]);
     releasePlaceholder();
-    const src = await creativeShown(page, header);
+    const src = await creativeShown(page, 'header');
     expect(src).toMatch(/type=header.*&placeholder=1$/);
     expect(await page.locator(`${header} img`).evaluate((img: HTMLImageElement) => getComputedStyle(img).visibility)).toBe('visible');
     await page.clock.runFor(900);
@@ -141,7 +121,7 @@ describe('viewable impressions', () => {
   it('a slot in a visibility:hidden or opacity:0 container is not counted until it shows', async () => {
     const page = await openPage({ clock: true });
     await page.goto(`${site.origin}/hidden${SRP}`);
-    for (const slot of ['header', 'primary', 'upsell']) await creativeShown(page, `.dc-banner[data-dc-type="${slot}"]`);
+    for (const slot of ['header', 'primary', 'upsell']) await creativeShown(page, slot);
     await page.clock.runFor(5000);
     expect((await beacons(page, 'impression')).map((b) => b.type)).toEqual(['header']);
     // The carousel turns to the slide: the next CSS check starts the second.
@@ -157,7 +137,7 @@ describe('viewable impressions', () => {
   it('a hidden tab pauses the viewability timer: no impression while hidden, a full second once visible again', async () => {
     const page = await openPage({ clock: true });
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await page.clock.runFor(500); // half-way
     await setVisibility(page, 'hidden');
     await page.clock.runFor(10_000);
@@ -175,7 +155,7 @@ describe('page views', () => {
   it('a hash change or replaceState(&sort=price) keeps the page view: same banner, no new impression; a model change is a new one', async () => {
     const page = await openPage({ clock: true });
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await page.clock.runFor(1100);
     const [first] = await beacons(page, 'impression', 'header');
     expect(first).toBeDefined();
@@ -191,7 +171,7 @@ describe('page views', () => {
 
     await page.evaluate(() => history.pushState({}, '', '/new-inventory?new=true&model=accord#top'));
     await page.clock.runFor(100);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await page.clock.runFor(1100);
     const impressions = await beacons(page, 'impression', 'header');
     expect(impressions.map((b) => b.model)).toEqual(['Civic', 'Accord']);
@@ -205,7 +185,7 @@ describe('clicks and conversions', () => {
     const before = await counts();
     const page = await openPage();
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await page.evaluate(() => (window as unknown as { dcBanners: { conversion(o: object): void } }).dcBanners.conversion({ model: 'civic', leadId: 'lead-41' }));
     expect(await beacons(page, 'conversion')).toEqual([]);
     // The shopper looks at the banner for a second (its impression is counted), then clicks it.
@@ -235,7 +215,7 @@ describe('clicks and conversions', () => {
 
     // Another click (a new page view), then the first lead again: once per lead.
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await expect.poll(async () => (await beacons(page, 'impression', 'header')).length, { timeout: 10_000 }).toBe(1);
     await page.locator(`${header} a`).click();
     await page.waitForURL(/fq=1/);
@@ -252,7 +232,7 @@ describe('clicks and conversions', () => {
     const before = await counts();
     const page = await openPage();
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await expect.poll(async () => (await beacons(page, 'impression', 'header')).length, { timeout: 10_000 }).toBe(1);
     const popup = page.context().waitForEvent('page');
     await page.locator(`${header} a`).click({ button: 'middle' });
@@ -296,7 +276,7 @@ describe('transport', () => {
     const page = await openPage({ clock: true });
     const track = await flakyTrack(page, Infinity);
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await page.clock.runFor(1100);
     await expect.poll(() => settled(page)).toBeGreaterThanOrEqual(1);
     expect(track.requests).toBe(1);
@@ -317,7 +297,7 @@ describe('transport', () => {
     const page = await openPage({ clock: true });
     const track = await flakyTrack(page, 1);
     await page.goto(site.origin + SRP);
-    await creativeShown(page, header);
+    await creativeShown(page, 'header');
     await page.clock.runFor(1100);
     await expect.poll(() => settled(page)).toBe(1);
     await page.clock.runFor(3100);
@@ -343,7 +323,7 @@ describe('privacy signals', () => {
       let requests = 0;
       await page.route('**/api/analytics/track', (route) => (requests++, route.continue()));
       await page.goto(site.origin + SRP);
-      for (const slot of ['header', 'primary', 'upsell']) await creativeShown(page, `.dc-banner[data-dc-type="${slot}"]`);
+      for (const slot of ['header', 'primary', 'upsell']) await creativeShown(page, slot);
       await page.clock.runFor(5000);
       await page.evaluate(() => document.addEventListener('click', (e) => e.preventDefault())); // stay on the page
       await page.locator(`${header} a`).click();

@@ -10,8 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fetchScriptInfo, launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
-import { observeLoad, rawTextFrames, reactBundle, siteAssets, uploadCreatives } from './page-speed';
+import { closeAll, newPage, screenshotPath, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { observeLoad, rawTextFrames, reactBundle, siteAssets, startDemoEmbed } from './page-speed';
 
 let server: RunningServer;
 let browser: Browser;
@@ -34,16 +34,9 @@ function listings(url: URL) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
-  info = await fetchScriptInfo(server.origin, 'honda-of-demo');
+  ({ server, browser, info } = await startDemoEmbed());
 });
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(sites.map((s) => s.close()));
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, sites, server));
 
 /** The slots in the document: per type how many there are and, for the shown ones, the model their creative is for. */
 function slotState(page: Page) {

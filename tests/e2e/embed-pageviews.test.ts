@@ -15,9 +15,9 @@
  * Timers run on Playwright's paused clock where the test needs "no second impression in N seconds".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, CHROMIUM_ARGS, CHROMIUM_PATH, fetchScriptInfo, newPage, recordBeacons, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
-import { MOBILE, observeLoad, rawTextFrames, reactBundle, siteAssets, uploadCreatives } from './page-speed';
+import type { Browser, Page } from 'playwright-core';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { MOBILE, observeLoad, rawTextFrames, reactBundle, siteAssets, startDemoEmbed } from './page-speed';
 
 /** A host the demo dealer does not list, resolved by the browser to the loopback fixture site. */
 const STAGING_HOST = 'staging.hondaofdemo.test';
@@ -30,16 +30,9 @@ const sites: DealerSite[] = [];
 const SRP = '/new-inventory?new=true&model=civic';
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${STAGING_HOST} 127.0.0.1`], headless: true });
-  await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
-  info = await fetchScriptInfo(server.origin, 'honda-of-demo');
+  ({ server, browser, info } = await startDemoEmbed([`--host-resolver-rules=MAP ${STAGING_HOST} 127.0.0.1`]));
 });
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(sites.map((s) => s.close()));
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, sites, server));
 
 /** The demo dealer's impressions as its manager's analytics API reports them (the read flushes buffered events). */
 async function impressions(): Promise<number> {
@@ -52,18 +45,6 @@ async function site(page: string, opts: Parameters<typeof startDealerSite>[2] = 
   const s = await startDealerSite(info.scriptUrl, page, { scriptTag: info.scriptTag, ...opts, assets: { ...(await siteAssets()), ...opts.assets } });
   sites.push(s);
   return s;
-}
-
-/** Waits until the slot's current image has loaded and the embed script has seen it in view (as embed-counting.test.ts). */
-async function creativeShown(page: Page, type: string): Promise<void> {
-  const slot = `.dc-banner[data-dc-type="${type}"]`;
-  await expect
-    .poll(() => page.evaluate((s) => {
-      const img = document.querySelector<HTMLImageElement>(`${s} a img`);
-      return !!img && img.complete && img.naturalWidth > 0;
-    }, slot), { timeout: 20_000 })
-    .toBe(true);
-  await page.evaluate((s) => new Promise<void>((resolve) => new IntersectionObserver((_e, o) => (o.disconnect(), resolve())).observe(document.querySelector(s)!)), slot);
 }
 
 /** The impression beacons the page sent, as `pv type` strings. */

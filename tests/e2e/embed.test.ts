@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
-import { beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
+import { beaconsOf, closeAll, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
 
 let server: RunningServer;
 let site: DealerSite;
@@ -98,11 +98,7 @@ beforeAll(async () => {
   site = await startDealerSite(`${server.origin}/scripts/dc-banners-honda-of-demo.js`, 'long-srp.html');
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, site, server));
 
 describe('embed script on a dealer page', () => {
   it('counts a viewable impression only after half the banner was in view for one continuous second', async () => {

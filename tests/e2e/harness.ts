@@ -134,6 +134,31 @@ export async function apiSignIn(origin: string, email: string, password: string)
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
+/** A JSON call to the product API: resolves to the answer's status and parsed body (null when it has none). */
+export type JsonApi = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;
+
+/** A JsonApi at `origin` as the user whose session is `cookie` (apiSignIn). */
+export function jsonApi(origin: string, cookie: string): JsonApi {
+  return async (method, path, body) => {
+    const res = await fetch(`${origin}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> };
+  };
+}
+
+/**
+ * Creates a dealer through the admin API (`admin`: a JsonApi as an admin) whose allowed domains
+ * include the loopback fixture site beside its website's host; resolves to the dealer's id.
+ * @throws unless it is created (201) and its settings saved (200).
+ */
+export async function createSiteDealer(admin: JsonApi, d: { name: string; manufacturer: string; provider: string }): Promise<string> {
+  const created = await admin('POST', '/api/admin/dealers', { ...d, websiteUrl: 'https://www.example-dealer.com' });
+  if (created.status !== 201) throw new Error(`creating dealer ${d.name} answered ${created.status}: ${JSON.stringify(created.json)}`);
+  const dealer = created.json.dealer as { id: string; security: Record<string, unknown> };
+  const saved = await admin('PUT', `/api/admin/dealers/${dealer.id}/settings`, { security: { ...dealer.security, allowedDomains: ['www.example-dealer.com', '127.0.0.1'] } });
+  if (saved.status !== 200) throw new Error(`allowing the fixture site for ${dealer.id} answered ${saved.status}: ${JSON.stringify(saved.json)}`);
+  return dealer.id;
+}
+
 /**
  * fetch, asked again after the Retry-After of each 503 (as the embed script does: the server
  * shedding load while a busy machine lags its event loop, observability/health.ts, or the event
@@ -305,10 +330,27 @@ export function fixtureFont(): SiteAsset {
   throw new Error(`no fixture font installed (looked for ${candidates.join(', ')})`);
 }
 
-/** Launches headless Debian Chromium. */
-export function launchBrowser(): Promise<Browser> {
+/** Launches headless Debian Chromium, with `extraArgs` after CHROMIUM_ARGS (say, host-resolver rules). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
+}
+
+/** What a test file starts and must stop: a browser, page, fixture site, SMTP capture (close) or product server (stop). */
+export type Closable = { close(): Promise<unknown> } | { stop(): Promise<unknown> };
+
+/**
+ * Stops what a test file started, one after another in the order given (a browser before the
+ * server its pages talk to), each list in parallel; skips what is undefined because its start never
+ * ran or failed, so an afterAll never hides the beforeAll's own error.
+ */
+export async function closeAll(...parts: Array<Closable | readonly Closable[] | undefined>): Promise<void> {
+  const close = (c: Closable) => ('stop' in c ? c.stop() : c.close());
+  for (const part of parts) {
+    if (part === undefined) continue;
+    if (Array.isArray(part)) await Promise.all(part.map(close));
+    else await close(part as Closable);
+  }
 }
 
 export const screenshotPath = (name: string) => path.join(RESULTS_DIR, `${name}.png`);
@@ -322,6 +364,20 @@ export const DESKTOP_UA =
 
 /** The demo dealer's website origin (an allowed domain): Node-side beacons send it, as a browser on that site would. */
 export const DEALER_SITE_ORIGIN = 'https://www.hondaofdemo.com';
+
+/**
+ * Sends `n` beacons of `event` for the demo dealer's Civic header banner from Node, as its script on
+ * its website would (desktop user agent, the site's Origin), for page views `${pv}-0` to
+ * `${pv}-${n - 1}` (a click counts only for a page view with an impression).
+ * @throws unless each is taken (204).
+ */
+export async function trackDemo(origin: string, event: 'impression' | 'click', n: number, pv: string): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: `${DEALER_SITE_ORIGIN}/new-inventory?new=true&model=civic`, pv: `${pv}-${i}` });
+    const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+    if (res.status !== 204) throw new Error(`${event} beacon ${pv}-${i} answered ${res.status}: ${await res.text()}`);
+  }
+}
 
 /** A new page that browses like a person's desktop Chrome (1366x900 unless told otherwise). */
 export function newPage(browser: Browser, opts: BrowserContextOptions = {}): Promise<Page> {
@@ -350,6 +406,27 @@ export async function recordBeacons(page: Page): Promise<void> {
     const fetchOriginal = window.fetch.bind(window);
     window.fetch = (input, init) => (keep(input, init?.body), fetchOriginal(input, init));
   });
+}
+
+/**
+ * Waits (up to 20 s) until the image of the page's slot of `type` has loaded, creative or
+ * placeholder, and the embed script has seen the slot in view; resolves to the image's URL.
+ */
+export async function creativeShown(page: Page, type: string): Promise<string> {
+  const slot = `.dc-banner[data-dc-type="${type}"]`;
+  const loaded = (s: string) => {
+    const img = document.querySelector<HTMLImageElement>(`${s} a img`);
+    return !!img && img.complete && img.naturalWidth > 0;
+  };
+  // Polled from Node: the page's own timers may be paused (page.clock).
+  for (const deadline = Date.now() + 20_000; !(await page.evaluate(loaded, slot)); ) {
+    if (Date.now() > deadline) throw new Error(`the ${type} slot's image did not load in 20 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // The script's IntersectionObserver was made before this one: its callback for the same
+  // rendering update has run once this one's has.
+  await page.evaluate((s) => new Promise<void>((resolve) => new IntersectionObserver((_e, o) => (o.disconnect(), resolve())).observe(document.querySelector(s)!)), slot);
+  return page.evaluate((s) => document.querySelector<HTMLImageElement>(`${s} a img`)!.currentSrc, slot);
 }
 
 /** The beacons recorded so far on this page (recordBeacons), parsed. */
@@ -393,6 +470,17 @@ export async function seedAssets(origin: string, cookie: string, dealerId: strin
   const res = await fetch(`${origin}/api/dealers/${dealerId}/assets`, { method: 'POST', headers: { cookie, 'content-type': contentType }, body: new Uint8Array(body) });
   const results = res.ok ? ((await res.json()) as { results: Array<{ ok: boolean }> }).results : [];
   if (results.length !== files.length || !results.every((r) => r.ok)) throw new Error(`seeding assets of ${dealerId} answered ${res.status}`);
+}
+
+/**
+ * Signs in through the sign-in screen at `origin` as a person does: fills Email and Password and
+ * presses Sign in. Resolves once pressed; the caller waits for the screen it expects next.
+ */
+export async function signInThroughForm(page: Page, origin: string, email: string, password: string): Promise<void> {
+  await page.goto(origin);
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** A new page (newPage) already signed in as `email`: the session cookie from the sign-in API, no sign-in screen. */

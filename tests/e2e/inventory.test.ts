@@ -6,45 +6,33 @@
  * pauses and resumes it. Screenshots in test-results/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { closeAll, launchBrowser, newPage, screenshotPath, signInThroughForm, startServer, type RunningServer } from './harness';
+import { startLocalServer, type LocalServer } from '../fixtures/http-server';
 import { INVENTORY_TEXT } from '../../src/domain/constants';
 
 const FIXTURES = path.resolve('tests/fixtures/inventory');
 let server: RunningServer;
-let feedServer: http.Server;
-let feedOrigin: string;
+let feed: LocalServer;
 let browser: Browser;
 let app: Page;
 
 beforeAll(async () => {
   const feedJson = readFileSync(path.join(FIXTURES, 'inventory-listofvehicles.json'));
-  feedServer = http.createServer((req, res) => {
+  feed = await startLocalServer((req, res) => {
     if (req.url === '/feed.json') res.writeHead(200, { 'content-type': 'application/json' }).end(feedJson);
     else res.writeHead(500, 'Internal Server Error').end();
   });
-  await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
-  feedOrigin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
   server = await startServer({ FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_SCHEDULER_INTERVAL_MS: '1000' });
   browser = await launchBrowser();
   app = await newPage(browser);
-  await app.goto(server.origin);
-  await app.getByLabel(/^Email/).fill('manager@hondaofdemo.com');
-  await app.getByLabel(/^Password/).fill('manager123');
-  await app.getByRole('button', { name: 'Sign in' }).click();
+  await signInThroughForm(app, server.origin, 'manager@hondaofdemo.com', 'manager123');
   await app.getByText('Welcome back, Morgan Manager!').waitFor();
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  feedServer?.closeAllConnections();
-  await new Promise((r) => feedServer?.close(r));
-});
+afterAll(() => closeAll(browser, server, feed));
 
 const nav = (name: string) => app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 const statValue = (label: string) => app.getByTestId(`stat-${label}`).first().textContent();
@@ -130,7 +118,7 @@ describe('inventory', () => {
     const url = app.getByLabel(/^Feed URL/);
     await expect.poll(() => app.getByRole('button', { name: 'Test Feed' }).isDisabled()).toBe(true);
 
-    await url.fill(`${feedOrigin}/broken`);
+    await url.fill(`${feed.origin}/broken`);
     await app.getByRole('button', { name: 'Test Feed' }).click();
     const failure = app.getByTestId('feed-test-error');
     await failure.waitFor();
@@ -140,7 +128,7 @@ describe('inventory', () => {
     expect(await app.getByRole('button', { name: 'Save Feed' }).count()).toBe(0);
     await app.screenshot({ path: screenshotPath('43-feed-test-failed'), fullPage: true });
 
-    await url.fill(`${feedOrigin}/feed.json`);
+    await url.fill(`${feed.origin}/feed.json`);
     await app.getByRole('button', { name: 'Test Feed' }).click();
     await app.getByTestId('feed-test-success').waitFor();
     expect(await app.getByTestId('feed-test-success').textContent()).toContain('5 new vehicles across 2 models');

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { fetchScriptInfo, launchBrowser, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
-import { measureLoad, MOBILE, siteAssets, uploadCreatives, type LoadMetrics } from './page-speed';
+import { closeAll, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { measureLoad, MOBILE, siteAssets, startDemoEmbed, type LoadMetrics } from './page-speed';
 
 let server: RunningServer;
 let browser: Browser;
@@ -27,16 +27,9 @@ function moreListings(count: number): string {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
-  info = await fetchScriptInfo(server.origin, 'honda-of-demo');
+  ({ server, browser, info } = await startDemoEmbed());
 });
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(sites.map((s) => s.close()));
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, sites, server));
 
 describe('main thread on a 6,000-node page at 4x CPU', () => {
   it('our code never runs 50 ms at a stretch, and makes no long task of its own', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import { startSmtpCapture, type SmtpCapture } from '../fixtures/smtp';
 import type { Browser } from 'playwright-core';
-import { DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { closeAll, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, newPage, screenshotPath, signInThroughForm, startServer, type RunningServer } from './harness';
 import { weeklyReportMail } from '../../src/domain/notifications';
 
 let smtp: SmtpCapture;
@@ -23,11 +23,7 @@ beforeAll(async () => {
   server = await startServer({ SMTP_URL: smtp.url, NOTIFICATION_INTERVAL_MS: '1000' });
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => closeAll(browser, server, smtp));
 
 describe('notification e-mails', () => {
   it('e-mails the dealer manager a performance alert for a low CTR and lists it in the Outbox', async () => {
@@ -50,10 +46,7 @@ describe('notification e-mails', () => {
     expect(mail.text).toContain('impressions and 1 click:');
 
     const page = await newPage(browser);
-    await page.goto(`${server.origin}/`);
-    await page.getByLabel(/^Email/).fill('admin@dc-banners.com');
-    await page.getByLabel(/^Password/).fill('admin123');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughForm(page, `${server.origin}/`, 'admin@dc-banners.com', 'admin123');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Outbox', exact: true }).click();
     await page.getByRole('heading', { name: 'Outbox' }).waitFor();
     await page.getByText(mail.subject!).click();

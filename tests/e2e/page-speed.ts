@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { brotliCompressSync } from 'node:zlib';
-import { apiSignIn, CHROMIUM_PATH, DESKTOP_UA, fetchScriptInfo, fixtureFont, launchBrowser, startDealerSite, startServer, type DealerSite, type SiteAsset } from './harness';
+import { apiSignIn, CHROMIUM_PATH, DESKTOP_UA, fetchScriptInfo, fixtureFont, launchBrowser, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo, type SiteAsset } from './harness';
 import { multipartBody } from '../fixtures/images';
 
 /** An emulated device and network (Chrome DevTools Protocol), plus the extra delay on our script. */
@@ -132,6 +132,27 @@ export async function uploadCreatives(origin: string, dealerId: string, make: st
   const res = await fetch(`${origin}/api/dealers/${dealerId}/assets`, { method: 'POST', headers: { cookie: session, origin, 'content-type': contentType }, body: new Uint8Array(body) });
   const result = (await res.json()) as { results?: Array<{ ok: boolean; error?: string }> };
   if (res.status !== 200 || !result.results?.every((r) => r.ok)) throw new Error(`creative upload answered ${res.status}: ${JSON.stringify(result)}`);
+}
+
+/**
+ * Where the embed tests on the demo dealer start: the product server (startServer), Chromium
+ * (launchBrowser with `browserArgs`), Civic creatives with the Accord upsell uploaded
+ * (uploadCreatives) and the tag the dealer's Script page hands out. @throws (having stopped what it
+ * started) if any step fails.
+ */
+export async function startDemoEmbed(browserArgs: string[] = []): Promise<{ server: RunningServer; browser: Browser; info: ScriptInfo }> {
+  const server = await startServer();
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser(browserArgs);
+    await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
+    return { server, browser, info: await fetchScriptInfo(server.origin, 'honda-of-demo') };
+  } catch (err) {
+    // The caller never sees what was started: stop it here, so the run does not keep it.
+    await browser?.close();
+    await server.stop();
+    throw err;
+  }
 }
 
 /**

@@ -6,37 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, newPage, screenshotPath, startServer, type RunningServer } from './harness';
+import { closeAll, launchBrowser, newPage, screenshotPath, signInThroughForm, startServer, trackDemo, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
 let app: Page;
 
-/** Records banner events for the demo dealer the way its script would. */
-async function track(event: 'impression' | 'click', n: number) {
-  for (let i = 0; i < n; i++) {
-    const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: 'https://www.hondaofdemo.com/new-inventory?new=true&model=civic', pv: `view-periods-${i}` });
-    const res = await fetch(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
-    expect(res.status).toBe(204);
-  }
-}
-
 beforeAll(async () => {
   server = await startServer();
-  await track('impression', 20);
-  await track('click', 1);
+  await trackDemo(server.origin, 'impression', 20, 'view-periods');
+  await trackDemo(server.origin, 'click', 1, 'view-periods');
   browser = await launchBrowser();
   app = await newPage(browser);
-  await app.goto(server.origin);
-  await app.getByLabel(/^Email/).fill('admin@dc-banners.com');
-  await app.getByLabel(/^Password/).fill('admin123');
-  await app.getByRole('button', { name: 'Sign in' }).click();
+  await signInThroughForm(app, server.origin, 'admin@dc-banners.com', 'admin123');
   await app.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('figures say their period', () => {
   it('Admin Dashboard: all-time totals, the last 30 days beside the trend', async () => {

@@ -7,38 +7,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
+import { apiSignIn, closeAll, createSiteDealer, jsonApi, launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type JsonApi, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
-let cookie = '';
+let api: JsonApi;
 const sites: DealerSite[] = [];
-
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.origin}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> };
-}
-
-/** Creates a dealer whose allowed domains include the loopback fixture site. */
-async function createDealer(name: string, manufacturer: string, provider: string): Promise<string> {
-  const created = await api('POST', '/api/admin/dealers', { name, manufacturer, websiteUrl: 'https://www.example-dealer.com', provider });
-  expect(created.status).toBe(201);
-  const dealer = created.json.dealer as { id: string; security: Record<string, unknown> };
-  const saved = await api('PUT', `/api/admin/dealers/${dealer.id}/settings`, { security: { ...dealer.security, allowedDomains: ['www.example-dealer.com', '127.0.0.1'] } });
-  expect(saved.status).toBe(200);
-  return dealer.id;
-}
 
 beforeAll(async () => {
   server = await startServer();
-  cookie = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
+  api = jsonApi(server.origin, await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123'));
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(sites.map((s) => s.close()));
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, sites, server));
 
 const CASES = [
   {
@@ -61,7 +42,7 @@ const CASES = [
 
 describe.each(CASES)('provider $provider', (c) => {
   it('shows the banner for the model in the URL, links it to the provider search, links the upsell slot to the target, hides it elsewhere', async () => {
-    const dealerId = await createDealer(c.name, c.manufacturer, c.provider);
+    const dealerId = await createSiteDealer(api, { name: c.name, manufacturer: c.manufacturer, provider: c.provider });
     const rules = (await api('GET', `/api/dealers/${dealerId}/upsell-rules`)).json as { active: Record<string, string> };
     const model = new URL(`http://x${c.headerLink}`).searchParams;
     const shown = c.provider === 'custom' ? model.get('model')! : model.get('_dFR[model][0]')!;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+import { apiSignIn, beaconsOf, closeAll, createSiteDealer, jsonApi, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type JsonApi, type RunningServer } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
 import { readFileSync } from 'node:fs';
 import { modelKey } from '../../src/domain/model-keys';
@@ -16,12 +16,8 @@ import { modelKey } from '../../src/domain/model-keys';
 let server: RunningServer;
 let browser: Browser;
 let cookie = '';
+let api: JsonApi;
 const sites: DealerSite[] = [];
-
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.origin}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> };
-}
 
 async function postFiles(path: string, files: Array<{ filename: string; data: Buffer }>) {
   const { body, contentType } = multipartBody(files);
@@ -46,28 +42,22 @@ const EXPECTED_UPSELL: Record<string, Record<string, string>> = {
 beforeAll(async () => {
   server = await startServer();
   cookie = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
+  api = jsonApi(server.origin, cookie);
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(sites.map((s) => s.close()));
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, sites, server));
 
 /** A Honda dealer on `provider`, with creatives of several shapes and the inventory fixture applied. */
 async function honda(provider: string, name = `Honda ${provider} Slots`): Promise<string> {
-  const created = await api('POST', '/api/admin/dealers', { name, manufacturer: 'honda', websiteUrl: 'https://www.example-dealer.com', provider });
-  expect(created.status).toBe(201);
-  const dealer = created.json.dealer as { id: string; security: Record<string, unknown> };
-  await api('PUT', `/api/admin/dealers/${dealer.id}/settings`, { security: { ...dealer.security, allowedDomains: ['www.example-dealer.com', '127.0.0.1'] } });
-  await postFiles(`/api/dealers/${dealer.id}/assets`, [
+  const dealerId = await createSiteDealer(api, { name, manufacturer: 'honda', provider });
+  await postFiles(`/api/dealers/${dealerId}/assets`, [
     { filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) },
     { filename: 'new_2025_honda_accord_se_350x564.jpg', data: await makeBanner(350, 564) },
     { filename: 'new_2025_honda_cr-v_ex_1920x300.jpg', data: await makeBanner(1920, 300) },
     { filename: 'new_2025_honda_pilot_touring_600x500.jpg', data: await makeBanner(600, 500) },
   ]);
-  await postFiles(`/api/dealers/${dealer.id}/inventory`, [{ filename: 'honda-inventory.csv', data: readFileSync('tests/fixtures/inventory/honda-inventory.csv') }]);
-  return dealer.id;
+  await postFiles(`/api/dealers/${dealerId}/inventory`, [{ filename: 'honda-inventory.csv', data: readFileSync('tests/fixtures/inventory/honda-inventory.csv') }]);
+  return dealerId;
 }
 
 interface SlotSeen {

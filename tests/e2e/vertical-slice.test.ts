@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
+import { closeAll, launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
 import { makeBanner } from '../fixtures/images';
 
 let server: RunningServer;
@@ -32,11 +32,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   app = await newPage(browser);
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await server?.stop();
-});
+afterAll(() => closeAll(browser, site, server));
 
 describe('vertical slice', () => {
   it('signs in as the dealer manager', async () => {

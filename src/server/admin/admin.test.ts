@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { CATALOGUE } from '../db/seed-catalogue';
 import { clientErrors, dealers, eventRollupsHourly } from '../db/schema';
@@ -21,8 +21,7 @@ const DAY = 24 * HOUR;
 const NOW = new Date('2026-03-10T23:30:00Z');
 
 beforeAll(async () => {
-  t = await createTestApp({ now: () => NOW });
-  admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+  ({ t, cookie: admin } = await createSignedInTestApp('admin', { now: () => NOW }));
 });
 afterAll(() => t.close());
 

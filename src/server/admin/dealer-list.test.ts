@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { dealers, eventRollupsHourly } from '../db/schema';
 
@@ -27,8 +27,7 @@ const ADDED = [
 ];
 
 beforeAll(async () => {
-  t = await createTestApp({ now: () => NOW });
-  admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+  ({ t, cookie: admin } = await createSignedInTestApp('admin', { now: () => NOW }));
   const { db } = t.database;
   // The demo dealer is the oldest.
   await db.update(dealers).set({ createdAt: new Date(NOW.getTime() - 30 * DAY) }).where(eq(dealers.id, DEMO_DEALER.id));

@@ -5,7 +5,7 @@
  * a deleted dealer's staff export and import back; new users are reported for a password reset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { IMPORT_NO_ACTIVE_ADMIN } from './platform';
 
@@ -13,8 +13,7 @@ let t: TestApp;
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+  ({ t, cookie: admin } = await createSignedInTestApp('admin'));
 });
 afterAll(() => t.close());
 

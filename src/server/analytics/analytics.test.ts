@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { ensureEventPartitions } from '../maintenance/partitions';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { eq } from 'drizzle-orm';
 import { eventRollupsHourly, events } from '../db/schema';
 
@@ -17,8 +17,7 @@ const hoursAgo = (h: number) => new Date(Math.floor(NOW.getTime() / HOUR) * HOUR
 const get = (url: string) => t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}${url}`, headers: { cookie } });
 
 beforeAll(async () => {
-  t = await createTestApp({ now: () => clock });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { now: () => clock }));
   const row = (h: number, model: string, impressions: number, clicks: number, conversions: number) => ({
     dealerId: DEMO_DEALER.id,
     hour: hoursAgo(h),

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { eventRollupsHourly, events } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import type { DealerAnalytics } from '../../domain/schemas';
@@ -40,8 +40,7 @@ let older: string;
 let newer: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie: manager } = await createSignedInTestApp('dealer-manager'));
   const admin = await t.login('admin@dc-banners.com', 'admin123');
   const dealer = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}`, headers: { cookie: admin } })).json().dealer;
   // These tests send a few hundred beacons from one client: the per-client limits are tested in rate-limits.test.ts.

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { eventRollupsHourly } from '../db/schema';
 import { UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
@@ -31,8 +31,7 @@ const track = (model: string, event: 'impression' | 'click' | 'conversion', view
   });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login('manager@hondaofdemo.com', 'manager123');
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
   // 'constructor' through the real beacon endpoint: 3 impressions (3 page views), 1 click, counted
   // under the unknown-model key (no Honda model is called so).
   for (const [event, view] of [['impression', 0], ['impression', 1], ['impression', 2], ['click', 0]] as const) {

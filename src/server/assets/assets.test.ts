@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { assetBlobs, assets, dealers } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { MAX_ASSET_BYTES, TEXT } from '../../domain/constants';
@@ -11,8 +11,7 @@ let cookie: string;
 const url = `/api/dealers/${DEMO_DEALER.id}/assets`;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
 });
 afterAll(() => t.close());
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { CATALOGUE } from '../db/seed-catalogue';
 import { assets, dealers } from '../db/schema';
@@ -64,8 +64,7 @@ const shownHeader = async (model: string, trim: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie: manager } = await createSignedInTestApp('dealer-manager'));
   viewer = await t.login(DEMO_ACCOUNTS[2]!.email, DEMO_ACCOUNTS[2]!.password);
   const honda = CATALOGUE.find((m) => m.id === 'honda')!;
   await t.database.db

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, eventRollupsHourly } from '../db/schema';
 import sharp from 'sharp';
@@ -25,8 +25,7 @@ const replace = (id: string, files: Array<{ filename: string; data: Buffer }>, c
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie: manager } = await createSignedInTestApp('dealer-manager'));
   viewer = await t.login(DEMO_ACCOUNTS[2]!.email, DEMO_ACCOUNTS[2]!.password);
 });
 afterAll(() => t.close());

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, dealers } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -26,8 +26,7 @@ let manager: string;
 let admin: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ now: () => clock });
-  manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie: manager } = await createSignedInTestApp('dealer-manager', { now: () => clock }));
   admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
 });
 afterAll(() => t.close());

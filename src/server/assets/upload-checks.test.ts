@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { assets } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import type { UploadResult } from '../../domain/contracts/assets';
@@ -15,8 +15,7 @@ let t: TestApp;
 let cookie: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, dealerInventory, dealers, eventRollupsHourly } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -17,8 +17,7 @@ const honda = CATALOGUE.find((m) => m.id === 'honda')!;
 const NOW = new Date('2026-03-10T00:30:00Z');
 
 beforeAll(async () => {
-  t = await createTestApp({ now: () => NOW });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { now: () => NOW }));
 });
 afterAll(() => t.close());
 

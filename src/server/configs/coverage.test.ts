@@ -4,8 +4,8 @@
  * delivery endpoint) answers for that model, slot and device.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import type { CoverageAnswer } from '../../domain/contracts/configs';
 
@@ -14,8 +14,7 @@ let cookie: string;
 const base = `/api/dealers/${DEMO_DEALER.id}`;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
   const { body, contentType } = multipartBody([
     { filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) },
     { filename: 'new_2025_honda_civic_sport_350x564.jpg', data: await makeBanner(350, 564) },

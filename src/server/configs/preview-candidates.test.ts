@@ -4,8 +4,8 @@
  * changes both the upsell model and that list (same answer as the image endpoint).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { upsellChoiceText, type PreviewSlot } from '../../domain/configs';
 
 let t: TestApp;
@@ -14,8 +14,7 @@ const A = DEMO_DEALER.id;
 const base = `/api/dealers/${A}`;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
 });
 afterAll(() => t.close());
 

@@ -15,9 +15,8 @@ import {
   describeDatabaseTarget,
   isDatabaseUnavailable,
 } from './availability';
-import { openDatabase, type Db } from './client';
-import { seedDemoData } from './seed';
-import { openTestDatabase, cookieHeader } from '../test-app';
+import { openDatabase } from './client';
+import { openTestDatabase, cookieHeader, failingDb } from '../test-app';
 import { loadConfig } from '../config';
 import { buildApp } from '../app';
 
@@ -118,19 +117,8 @@ describe('the error handler answers 503 while the database is unavailable', () =
   let failure: Error | null = null;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    await seedDemoData(database.db);
-    // The app's db throws `failure` from its query builders while it is set, like a pool that cannot connect.
-    const db = new Proxy(database.db, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          if (failure) throw failure;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as Db;
+    database = await openTestDatabase({ seeded: true });
+    const db = failingDb(database.db, () => failure);
     const config = loadConfig({
       FEED_SCHEDULER_INTERVAL_MS: '0',
       LOG_LEVEL: 'silent',

@@ -16,9 +16,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { dealers } from '../db/schema';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { DEMO_DEALER } from '../db/seed';
 import type { ChannelListener, Database } from '../db/client';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEALER_CACHE_LISTENING_TTL_MS, DEALER_CACHE_TTL_MS } from './cache';
 import { dealerQuery } from './read-model';
 
@@ -133,8 +133,7 @@ describe('a request looks its dealer up once', () => {
   let t: TestApp;
   let manager: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    ({ t, cookie: manager } = await createSignedInTestApp('dealer-manager'));
   });
   afterAll(() => t?.close());
 

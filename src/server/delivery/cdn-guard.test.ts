@@ -5,46 +5,19 @@
  * Local HTTP servers stand in for the CDN; a lookup function stands in for DNS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type dns from 'node:dns';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { CdnProber } from './cdn-probe';
 import { createTestApp, type TestApp } from '../test-app';
 import { dealers } from '../db/schema';
 import { DEMO_DEALER } from '../db/seed';
+import { fakeLookup, startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
 
-/** A fake DNS: these names resolve to the given addresses, anything else fails. */
-function fakeLookup(table: Record<string, string>) {
-  return (hostname: string, _opts: dns.LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, a: dns.LookupAddress[]) => void) => {
-    const address = table[hostname];
-    if (!address) return cb(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
-  };
-}
-
-interface Server {
-  server: http.Server;
-  port: number;
-  hits: string[];
-}
-
-async function listen(host: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Server> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    handler(req, res);
-  });
-  await new Promise<void>((r) => server.listen(0, host, r));
-  return { server, port: (server.address() as AddressInfo).port, hits };
-}
-
-let cdn: Server; // 127.0.0.1: the dealer's "CDN"
-let internal: Server; // 127.0.0.2: something internal the CDN redirects to
+let cdn: LocalServer; // 127.0.0.1: the dealer's "CDN"
+let internal: LocalServer; // 127.0.0.2: something internal the CDN redirects to
 
 beforeAll(async () => {
-  internal = await listen('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end());
-  cdn = await listen('127.0.0.1', (req, res) => {
+  internal = await startLocalServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(), '127.0.0.2');
+  cdn = await startLocalServer((req, res) => {
     if (req.url === '/to-internal.jpg') res.writeHead(302, { location: `http://internal.example.com:${internal.port}/secret.jpg` }).end();
     else if (req.url === '/to-metadata.jpg') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
     else if (req.url?.startsWith('/assets/')) res.writeHead(200, { 'content-type': 'image/jpeg' }).end();
@@ -52,8 +25,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await new Promise((r) => cdn.server.close(r));
-  await new Promise((r) => internal.server.close(r));
+  await cdn.close();
+  await internal.close();
 });
 
 describe('CdnProber through the outbound guard', () => {

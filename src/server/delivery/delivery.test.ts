@@ -4,8 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { dealers } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 
 let t: TestApp;
@@ -15,8 +15,7 @@ const asset = (q: string, headers: Record<string, string> = {}) =>
 
 beforeAll(async () => {
   // The test CDN listens on 127.0.0.1: allowed here as FEED_ALLOW_PRIVATE_HOSTS would in a dev setup.
-  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } }));
 });
 afterAll(() => t.close());
 

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { assetBlobs } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 
@@ -20,8 +20,7 @@ let t: TestApp;
 let cookie: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { METRICS_TOKEN: TOKEN } });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { env: { METRICS_TOKEN: TOKEN } }));
 });
 afterAll(() => t.close());
 

@@ -5,9 +5,7 @@
  * Local HTTP servers stand in for the logo host; a lookup function stands in for DNS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type dns from 'node:dns';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
@@ -15,36 +13,20 @@ import { LOGO_BOX, LogoFetcher } from './logo-fetcher';
 import { createTestApp, type TestApp } from '../test-app';
 import { dealers } from '../db/schema';
 import { DEMO_DEALER } from '../db/seed';
+import { fakeLookup, startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
 
-function fakeLookup(table: Record<string, string>) {
-  return (hostname: string, _opts: dns.LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, a: dns.LookupAddress[]) => void) => {
-    const address = table[hostname];
-    if (!address) return cb(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    cb(null, [{ address, family: 4 }]);
-  };
-}
-
-interface Server {
-  server: http.Server;
-  port: number;
-  hits: string[];
-}
-
-async function listen(host: string, routes: Record<string, { type: string; body: Buffer | string } | { location: string }>): Promise<Server> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
+/** Answers each path of `routes` with its body (200) or redirect (302), anything else 404. */
+function serveRoutes(routes: Record<string, { type: string; body: Buffer | string } | { location: string }>): http.RequestListener {
+  return (req, res) => {
     const r = routes[req.url ?? ''];
     if (!r) return res.writeHead(404).end();
     if ('location' in r) return res.writeHead(302, { location: r.location }).end();
     res.writeHead(200, { 'content-type': r.type }).end(r.body);
-  });
-  await new Promise<void>((ok) => server.listen(0, host, ok));
-  return { server, port: (server.address() as AddressInfo).port, hits };
+  };
 }
 
-let logos: Server; // 127.0.0.1: the dealer's logo host
-let internal: Server; // 127.0.0.2: something internal
+let logos: LocalServer; // 127.0.0.1: the dealer's logo host
+let internal: LocalServer; // 127.0.0.2: something internal
 let logoPng: Buffer;
 
 beforeAll(async () => {
@@ -54,8 +36,8 @@ beforeAll(async () => {
     .toBuffer();
   const noise = await sharp(randomBytes(1200 * 1200 * 3), { raw: { width: 1200, height: 1200, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
   const bomb = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#ffffff' } }).png().toBuffer();
-  internal = await listen('127.0.0.2', { '/secret.png': { type: 'image/png', body: logoPng } });
-  logos = await listen('127.0.0.1', {
+  internal = await startLocalServer(serveRoutes({ '/secret.png': { type: 'image/png', body: logoPng } }), '127.0.0.2');
+  logos = await startLocalServer(serveRoutes({
     '/logo.png': { type: 'image/png', body: logoPng },
     '/logo-as-octets': { type: 'application/octet-stream', body: logoPng },
     '/page.html': { type: 'text/html', body: '<html>not a logo</html>' },
@@ -64,11 +46,11 @@ beforeAll(async () => {
     '/bomb.png': { type: 'image/png', body: bomb },
     '/corrupt.png': { type: 'image/png', body: logoPng.subarray(0, 200) },
     '/to-internal.png': { location: `http://internal.example.com:${internal.port}/secret.png` },
-  });
+  }));
 });
 afterAll(async () => {
-  await new Promise((r) => logos.server.close(r));
-  await new Promise((r) => internal.server.close(r));
+  await logos.close();
+  await internal.close();
 });
 
 describe('LogoFetcher', () => {

@@ -6,16 +6,16 @@
  * feed when two schedulers race, and a manual upload that pauses the feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { FEED_TIMEOUT_MS, INVENTORY_TEXT, feedTimeoutText } from '../../domain/constants';
 import type { FeedRunView, FeedView, StoredInventory } from '../../domain/inventory';
 import { FEED_PAUSED_DURING_RUN, claimDueFeeds } from './feeds';
 import { multipartBody } from '../../../tests/fixtures/images';
+import { startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
 
 const A = DEMO_DEALER.id;
 const base = `/api/dealers/${A}/inventory`;
@@ -37,33 +37,28 @@ const routes: Record<string, (res: http.ServerResponse) => void> = {
   // The dealer pauses the feed while its run is fetching.
   '/paused-meanwhile': (res) => void call('PATCH', `${base}/feed`, { isActive: false }).then(() => res.writeHead(200).end(sample)),
 };
-let feedServer: http.Server;
-let origin: string;
+let feedHost: LocalServer;
 let t: TestApp;
 let cookie: string;
 
 beforeAll(async () => {
-  feedServer = http.createServer((req, res) => {
+  feedHost = await startLocalServer((req, res) => {
     if (req.headers.accept !== 'application/json') return res.writeHead(406).end();
     const handler = routes[req.url ?? ''];
     if (handler) handler(res);
     else res.writeHead(404, 'Not Found').end();
   });
-  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
   // Only the loopback address of the test feed server is allowed, like an operator's allow-list.
-  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } }));
 });
 afterAll(async () => {
   await t.close();
-  feedServer.closeAllConnections();
-  await new Promise((resolve) => feedServer.close(resolve));
+  await feedHost.close();
 });
 
 const call = (method: 'GET' | 'PUT' | 'PATCH' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, payload, headers: { cookie } });
-const testFeed = (feedPath: string) => call('POST', `${base}/feed/test`, { feedUrl: `${origin}${feedPath}`, fieldMapping: mapping });
+const testFeed = (feedPath: string) => call('POST', `${base}/feed/test`, { feedUrl: `${feedHost.origin}${feedPath}`, fieldMapping: mapping });
 const feedState = async () => (await call('GET', `${base}/feed`)).json() as { feed: FeedView | null; runs: FeedRunView[] };
 const inventory = async () => (await call('GET', base)).json().inventory as StoredInventory | null;
 
@@ -120,14 +115,13 @@ describe('feed timeout', () => {
   let quick: TestApp;
   let quickCookie: string;
   beforeAll(async () => {
-    quick = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_TIMEOUT_MS: '200' } });
-    quickCookie = await quick.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    ({ t: quick, cookie: quickCookie } = await createSignedInTestApp('dealer-manager', { env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_TIMEOUT_MS: '200' } }));
   });
   afterAll(() => quick.close());
 
   it('gives up after FEED_TIMEOUT_MS with the timeout text naming that deadline', async () => {
     const started = performance.now();
-    const res = await quick.app.inject({ method: 'POST', url: `${base}/feed/test`, payload: { feedUrl: `${origin}/slow` }, headers: { cookie: quickCookie } });
+    const res = await quick.app.inject({ method: 'POST', url: `${base}/feed/test`, payload: { feedUrl: `${feedHost.origin}/slow` }, headers: { cookie: quickCookie } });
     const elapsed = performance.now() - started;
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('Request timed out after 0.2 seconds. The feed may be too large or the server is slow to respond.');
@@ -146,7 +140,7 @@ describe('private hosts refused by default', () => {
 
   it('refuses the loopback feed server when FEED_ALLOW_PRIVATE_HOSTS is not set', async () => {
     const c = await strict.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
-    const res = await strict.app.inject({ method: 'POST', url: `${base}/feed/test`, payload: { feedUrl: `${origin}/feed.json` }, headers: { cookie: c } });
+    const res = await strict.app.inject({ method: 'POST', url: `${base}/feed/test`, payload: { feedUrl: `${feedHost.origin}/feed.json` }, headers: { cookie: c } });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toContain('resolves to 127.0.0.1, a private, loopback or link-local address');
   });
@@ -154,7 +148,7 @@ describe('private hosts refused by default', () => {
 
 describe('saved feed', () => {
   it('Save creates the feed active and due; the scheduler runs it and records the run', async () => {
-    const res = await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'daily', fieldMapping: mapping });
+    const res = await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}/feed.json`, updateFrequency: 'daily', fieldMapping: mapping });
     expect(res.statusCode).toBe(200);
     expect(res.json().feed).toMatchObject({ isActive: true, updateFrequency: 'daily', lastUpdated: null });
     await t.app.feeds.tick();
@@ -168,7 +162,7 @@ describe('saved feed', () => {
 
   it('a failing run is recorded and keeps the last good inventory', async () => {
     const before = await inventory();
-    const save = await call('PUT', `${base}/feed`, { feedUrl: `${origin}/error`, updateFrequency: 'hourly', fieldMapping: mapping });
+    const save = await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}/error`, updateFrequency: 'hourly', fieldMapping: mapping });
     expect(save.statusCode).toBe(200);
     await t.app.feeds.tick();
     const { runs } = await feedState();
@@ -178,7 +172,7 @@ describe('saved feed', () => {
   });
 
   it('Pause stops scheduled runs and Resume restarts them', async () => {
-    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
+    await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
     const paused = await call('PATCH', `${base}/feed`, { isActive: false });
     expect(paused.json().feed.isActive).toBe(false);
     const runsBefore = (await feedState()).runs.length;
@@ -194,7 +188,7 @@ describe('saved feed', () => {
   });
 
   it('two schedulers racing for a due feed claim it once', async () => {
-    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
+    await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
     const claims = await Promise.all([claimDueFeeds(t.database.db), claimDueFeeds(t.database.db), claimDueFeeds(t.database.db)]);
     expect(claims.flat()).toEqual([A]);
     // Claimed: not due again until the lease ends.
@@ -217,7 +211,7 @@ describe('manual upload while a feed is active', () => {
   };
 
   it('pauseFeed=true applies the upload and pauses the feed in one step, so no run replaces it', async () => {
-    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
+    await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping });
     const res = await upload('?pauseFeed=true');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ feedPaused: true, inventory: { source: 'upload' } });
@@ -238,7 +232,7 @@ describe('manual upload while a feed is active', () => {
   });
 
   it('a run whose feed is paused while it fetches applies nothing', async () => {
-    await call('PUT', `${base}/feed`, { feedUrl: `${origin}/paused-meanwhile`, updateFrequency: 'hourly', fieldMapping: mapping });
+    await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}/paused-meanwhile`, updateFrequency: 'hourly', fieldMapping: mapping });
     await upload();
     const before = await inventory();
     await t.app.feeds.tick();

@@ -4,7 +4,7 @@
  * stored one read back is exact, as it is for ordinary names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { multipartBody } from '../../../tests/fixtures/images';
 import type { InventoryModelView, InventoryPreview, StoredInventory } from '../../domain/inventory';
@@ -28,8 +28,7 @@ let t: TestApp;
 let cookie: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login('manager@hondaofdemo.com', 'manager123');
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
 });
 afterAll(() => t.close());
 

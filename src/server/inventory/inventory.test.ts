@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { dealers } from '../db/schema';
 import { multipartBody } from '../../../tests/fixtures/images';
@@ -24,8 +24,7 @@ let t: TestApp;
 let cookie: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
 });
 afterAll(() => t.close());
 

@@ -7,14 +7,14 @@
  * stored changes on a refusal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { multipartBody } from '../../../tests/fixtures/images';
+import { startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
 import {
   INVENTORY_LIMIT_TEXT,
   MAX_INVENTORY_BYTES,
@@ -54,26 +54,21 @@ const feedRoutes: Record<string, (res: http.ServerResponse) => void> = {
 
 let t: TestApp;
 let cookie: string;
-let feedServer: http.Server;
-let origin: string;
+let feedHost: LocalServer;
 
 beforeAll(async () => {
-  feedServer = http.createServer((req, res) => {
+  feedHost = await startLocalServer((req, res) => {
     const handler = feedRoutes[req.url ?? ''];
     if (handler) handler(res);
     else res.writeHead(404, 'Not Found').end();
   });
-  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
-  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } }));
   // A stored inventory that every refusal below must leave as it is.
   expect((await send(base, 'honda-inventory.csv', fixture)).statusCode).toBe(200);
 });
 afterAll(async () => {
   await t.close();
-  feedServer.closeAllConnections();
-  await new Promise((resolve) => feedServer.close(resolve));
+  await feedHost.close();
 });
 
 function send(url: string, filename: string, data: Buffer) {
@@ -249,11 +244,11 @@ describe('feeds past a limit', () => {
     ['/huge.json', 'Inventory feed is larger than 20 MB (20971520 bytes)'],
   ])('%s: Test Feed answers 422 and a run fails naming the limit; the stored inventory stays', async (feedPath, message) => {
     const before = await stored();
-    const test = await call('POST', `${base}/feed/test`, { feedUrl: `${origin}${feedPath}`, fieldMapping: mapping });
+    const test = await call('POST', `${base}/feed/test`, { feedUrl: `${feedHost.origin}${feedPath}`, fieldMapping: mapping });
     expect(test.statusCode).toBe(422);
     expect(test.json().error).toEqual({ code: 'OVER_LIMIT', message });
 
-    const save = await call('PUT', `${base}/feed`, { feedUrl: `${origin}${feedPath}`, updateFrequency: 'daily', fieldMapping: mapping });
+    const save = await call('PUT', `${base}/feed`, { feedUrl: `${feedHost.origin}${feedPath}`, updateFrequency: 'daily', fieldMapping: mapping });
     expect(save.statusCode).toBe(200);
     await t.app.feeds.tick();
     const runs = (await call('GET', `${base}/feed`)).json().runs as FeedRunView[];

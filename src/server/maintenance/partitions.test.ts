@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { eq, sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { eventKeys, events } from '../db/schema';
 import { EventIngestor, type AcceptedEvent } from '../tracking/service';
 import { RETENTION_INTERVAL_MS } from './retention';
@@ -26,8 +26,7 @@ const nextHour = () => (clock = new Date(clock.getTime() + RETENTION_INTERVAL_MS
 let t: TestApp;
 let cookie: string;
 beforeAll(async () => {
-  t = await createTestApp({ env: { EVENT_RETENTION_DAYS: String(RETENTION_DAYS) }, now: () => clock });
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { env: { EVENT_RETENTION_DAYS: String(RETENTION_DAYS) }, now: () => clock }));
 });
 afterAll(() => t.close());
 

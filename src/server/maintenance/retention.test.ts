@@ -7,15 +7,14 @@
  * every clock is injected, so nothing sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
+import { startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
 import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_LEASE_MS, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
@@ -30,24 +29,19 @@ const mapping = { model: 'Model', trim: 'Trim', year: 'Year', daysOnLot: 'DaysIn
 
 let t: TestApp;
 let cookie: string;
-let feedServer: http.Server;
-let origin: string;
+let feedHost: LocalServer;
 /** Each test's clock: a fresh hour past the last job claim, so the hourly job is always due. */
 let clock = Date.now();
 const nextHour = () => new Date((clock += RETENTION_INTERVAL_MS + 60_000));
 
 beforeAll(async () => {
-  feedServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(sample));
-  await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}`;
-  t = await createTestApp({ env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } });
+  feedHost = await startLocalServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(sample));
   // Signing in prunes expired sessions itself: sign in before any aged session is inserted.
-  cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager', { env: { FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32' } }));
 });
 afterAll(async () => {
   await t.close();
-  feedServer.closeAllConnections();
-  await new Promise((resolve) => feedServer.close(resolve));
+  await feedHost.close();
 });
 
 const db = () => t.database.db;
@@ -223,7 +217,7 @@ describe('interrupted feed runs', () => {
       method: 'PUT',
       url: `/api/dealers/${A}/inventory/feed`,
       headers: { cookie },
-      payload: { feedUrl: `${origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping },
+      payload: { feedUrl: `${feedHost.origin}/feed.json`, updateFrequency: 'hourly', fieldMapping: mapping },
     });
     expect(save.statusCode).toBe(200);
     // The feed was due ten minutes ago; a process claimed it, started its run and died.

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import { startSmtpCapture, type SmtpCapture } from '../../../tests/fixtures/smtp';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { eventDeadLetters, eventRollupsHourly, feedRuns, users } from '../db/schema';
 import { eq } from 'drizzle-orm';
@@ -71,8 +71,7 @@ const nextMonday = (from: number, hour: number, zone = SERVER_TIME_ZONE) => next
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   received = smtp.received;
-  t = await createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'dc-banners <alerts@dc-banners.test>' } });
-  admin = await t.login('admin@dc-banners.com', 'admin123');
+  ({ t, cookie: admin } = await createSignedInTestApp('admin', { env: { SMTP_URL: smtp.url, MAIL_FROM: 'dc-banners <alerts@dc-banners.test>' } }));
   // A second, inactive manager: only active dealer-managers receive e-mails (never viewers).
   const [manager] = await t.database.db.select().from(users).where(eq(users.email, MANAGER));
   await t.database.db.insert(users).values({ ...manager!, id: crypto.randomUUID(), email: 'former@hondaofdemo.com', isActive: false });

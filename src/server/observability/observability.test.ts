@@ -12,10 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, openTestDatabase, type TestApp } from '../test-app';
+import { createTestApp, failingDb, openTestDatabase, testAppConfig, type TestApp } from '../test-app';
 import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { openDatabase, type Db } from '../db/client';
+import { openDatabase } from '../db/client';
 import { seedDemoData, DEMO_DEALER } from '../db/seed';
 import { parsePrometheus, sampleSum } from '../../../tests/e2e/prometheus';
 
@@ -31,16 +30,6 @@ const beacon = (app: FastifyInstance) =>
     url: '/api/analytics/track',
     payload: JSON.stringify({ dealerId: DEMO_DEALER.id, event: 'impression', type: 'header', model: 'civic', url: `${ORIGIN}/new-inventory`, pv: `pv-observability-${++views}` }),
     headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, origin: ORIGIN },
-  });
-
-const appConfig = (env: Record<string, string> = {}) =>
-  loadConfig({
-    FEED_SCHEDULER_INTERVAL_MS: '0',
-    PUBLIC_ORIGIN: 'http://localhost:3000',
-    MAX_EVENT_LOOP_DELAY_MS: '0', // no load shedding on a busy test machine (see test-app.ts)
-    WEB_DIST_DIR: path.resolve('dist/web'),
-    EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
-    ...env,
   });
 
 describe('health and readiness', () => {
@@ -85,20 +74,9 @@ describe('readiness of a database that fails or lags behind its migrations', () 
   let pending = 0;
   let app: FastifyInstance;
   beforeAll(async () => {
-    database = await openTestDatabase();
-    await seedDemoData(database.db);
-    // The app's db throws `failure` from its calls while it is set, like a pool that cannot connect.
-    const db = new Proxy(database.db, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          if (failure) throw failure;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as Db;
-    app = await buildApp({ config: appConfig(), db, logger: false, pendingMigrations: async () => pending });
+    database = await openTestDatabase({ seeded: true });
+    const db = failingDb(database.db, () => failure);
+    app = await buildApp({ config: testAppConfig(), db, logger: false, pendingMigrations: async () => pending });
   });
   afterAll(async () => {
     await app.close();
@@ -153,7 +131,7 @@ describe('load shedding', () => {
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>dc-banners</title><div id="root"></div>');
     writeFileSync(path.join(webDist, 'assets', 'AnalyticsPage-Bq3x9.js'), 'export const AnalyticsPage = () => null;');
     database = await openTestDatabase({ seeded: true });
-    app = await buildApp({ config: appConfig({ MAX_EVENT_LOOP_DELAY_MS: '50', METRICS_TOKEN: TOKEN, WEB_DIST_DIR: webDist }), db: database.db, logger: false });
+    app = await buildApp({ config: testAppConfig({ MAX_EVENT_LOOP_DELAY_MS: '50', METRICS_TOKEN: TOKEN, WEB_DIST_DIR: webDist }), db: database.db, logger: false });
   });
   afterAll(async () => {
     await app.close();
@@ -273,7 +251,7 @@ describe('request logs and ids', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   const lines: Array<Record<string, unknown>> = [];
   const build = (env: Record<string, string> = {}) =>
-    buildApp({ config: appConfig(env), db: database.db, logger: { level: 'info', stream: { write: (l) => void lines.push(JSON.parse(l)) } } });
+    buildApp({ config: testAppConfig(env), db: database.db, logger: { level: 'info', stream: { write: (l) => void lines.push(JSON.parse(l)) } } });
   beforeAll(async () => {
     database = await openTestDatabase();
     await seedDemoData(database.db);

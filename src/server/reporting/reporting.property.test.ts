@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { events } from '../db/schema';
 import type { AcceptedEvent } from '../tracking/service';
@@ -72,8 +72,7 @@ const get = async (url: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ now: () => clock });
-  admin = await t.login('admin@dc-banners.com', 'admin123');
+  ({ t, cookie: admin } = await createSignedInTestApp('admin', { now: () => clock }));
   for (const [name, manufacturer] of [['Toyota of Randomville', 'toyota'], ['Ford of Randomville', 'ford']] as const) {
     const res = await t.app.inject({
       method: 'POST',

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customCssStatement, scopeCustomCss } from './custom-css';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 
 /** The scoped text with runs of white space as one space and none before '}' (postcss keeps the input's own spacing). */
 const flat = (css: string) => scopeCustomCss(css).replace(/\s+/g, ' ').replace(/;? ?}/g, ' }');
@@ -102,8 +102,7 @@ describe('custom CSS through the API', () => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+    ({ t, cookie: admin } = await createSignedInTestApp('admin'));
   });
   afterAll(() => t.close());
 

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, clientErrors, dealerInventory } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
@@ -28,8 +28,7 @@ const assetsUrl = `/api/dealers/${A}/assets`;
 const inventoryCsv = readFileSync(path.resolve('tests/fixtures/inventory/honda-inventory.csv'));
 
 beforeAll(async () => {
-  t = await createTestApp();
-  manager = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  ({ t, cookie: manager } = await createSignedInTestApp('dealer-manager'));
   admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
 });
 afterAll(() => t.close());

@@ -11,12 +11,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { openTestDatabase } from '../test-app';
+import { openTestDatabase, testAppConfig } from '../test-app';
 import { buildApp } from '../app';
-import { loadConfig } from '../config';
 import { DEMO_DEALER, seedDemoData } from '../db/seed';
 import { DEMO_ACCOUNTS } from '../../domain/demo';
 import { dealers } from '../db/schema';
@@ -27,16 +25,6 @@ import { CLIENT_ERRORS_PER_MINUTE } from '../admin/client-errors';
 const redisUrl = process.env.TEST_REDIS_URL;
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const ORIGIN = 'https://www.hondaofdemo.com';
-
-const config = (env: Record<string, string>) =>
-  loadConfig({
-    FEED_SCHEDULER_INTERVAL_MS: '0',
-    PUBLIC_ORIGIN: 'http://localhost:3000',
-    MAX_EVENT_LOOP_DELAY_MS: '0', // no load shedding on a busy test machine (see test-app.ts)
-    WEB_DIST_DIR: path.resolve('dist/web'),
-    EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
-    ...env,
-  });
 
 const signIn = (app: FastifyInstance, remoteAddress: string) =>
   app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: `nobody-${randomUUID()}@example.com`, password: 'wrong' }, remoteAddress });
@@ -67,8 +55,8 @@ describe.skipIf(!redisUrl)('rate limits on a shared Redis store', () => {
     // A generous deadline: on a busy machine a late answer would switch a process to its in-memory
     // count, which is right for production and not what these tests measure (the freeze test below does).
     const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `dcb-test-${randomUUID()}:`, REDIS_COMMAND_TIMEOUT_MS: '5000' };
-    a = await buildApp({ config: config(env), db: database.db, logger: false });
-    b = await buildApp({ config: config(env), db: database.db, logger: false });
+    a = await buildApp({ config: testAppConfig(env), db: database.db, logger: false });
+    b = await buildApp({ config: testAppConfig(env), db: database.db, logger: false });
   });
   afterAll(async () => {
     await a?.close();
@@ -111,7 +99,7 @@ describe('rate limits when Redis does not answer', () => {
   it('starts and counts the limits in memory per process (the per-email throttle stays in the database)', { timeout: 60_000 }, async () => {
     const database = await openTestDatabase();
     await seedDemoData(database.db);
-    const app = await buildApp({ config: config({ REDIS_URL: 'redis://127.0.0.1:1' }), db: database.db, logger: false });
+    const app = await buildApp({ config: testAppConfig({ REDIS_URL: 'redis://127.0.0.1:1' }), db: database.db, logger: false });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < CLIENT_ERRORS_PER_MINUTE.anonymous + 3; i++) statuses.push((await clientError(app, '203.0.113.9')).statusCode);
@@ -175,7 +163,7 @@ describe.skipIf(!redisUrl)('rate limits when Redis freezes (connections open, no
     database = await openTestDatabase();
     await seedDemoData(database.db);
     proxy = await freezableProxy(new URL(redisUrl!));
-    app = await buildApp({ config: config({ REDIS_URL: proxy.url, REDIS_KEY_PREFIX: prefix }), db: database.db, logger: false });
+    app = await buildApp({ config: testAppConfig({ REDIS_URL: proxy.url, REDIS_KEY_PREFIX: prefix }), db: database.db, logger: false });
     watcher = new Redis(redisUrl!);
   });
   afterAll(async () => {

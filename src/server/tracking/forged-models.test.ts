@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { eventRollupsHourly, events } from '../db/schema';
 import { MAX_ANALYTICS_CREATIVES, MAX_ANALYTICS_MODELS, MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
@@ -64,8 +64,7 @@ const analytics = async (period = '90d') => {
 const byModel = (models: ModelRow[]) => new Map(models.map((m) => [m.model, m]));
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login('manager@hondaofdemo.com', 'manager123');
+  ({ t, cookie } = await createSignedInTestApp('dealer-manager'));
   // Real shoppers: 10 page views of a Civic header (2 clicked, 1 converted), 20 of an Accord primary banner (1 clicked).
   for (let i = 0; i < 10; i++) await ok({ event: 'impression', type: 'header', model: 'Civic', pv: `real-civic-${i}` });
   for (let i = 0; i < 2; i++) await ok({ event: 'click', type: 'header', model: 'Civic', pv: `real-civic-${i}` });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../test-app';
+import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { events } from '../db/schema';
 import { embeddedConfig } from '../scripts/service';
@@ -46,8 +46,7 @@ const saveSecurity = (patch: Record<string, unknown>, dealerId = DEMO_DEALER.id)
   );
 
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login('admin@dc-banners.com', 'admin123');
+  ({ t, cookie: admin } = await createSignedInTestApp('admin'));
   manager = await t.login('manager@hondaofdemo.com', 'manager123');
   // Dozens of beacons from one client: the limits have their own tests (rate-limits.test.ts).
   expect((await saveSecurity({ rateLimitEnabled: false })).statusCode).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
-import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { createSignedInTestApp, type TestApp } from '../test-app';
+import { DEMO_DEALER } from '../db/seed';
 import { events } from '../db/schema';
 import { like } from 'drizzle-orm';
 import { UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
@@ -22,8 +22,7 @@ const stats = async () => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  cookie = await t.login(DEMO_ACCOUNTS[2]!.email, DEMO_ACCOUNTS[2]!.password);
+  ({ t, cookie } = await createSignedInTestApp('viewer'));
   // These tests send a few hundred beacons from one client: the per-client limit is tested in public-policy.test.ts.
   const admin = await t.login('admin@dc-banners.com', 'admin123');
   const dealer = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}`, headers: { cookie: admin } })).json().dealer;
