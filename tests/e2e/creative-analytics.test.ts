@@ -87,7 +87,7 @@ it('counts each session\'s impressions for the creative it saw, and the Analytic
   expect(seen.size).toBe(2);
   await table.getByText('new_2025_honda_civic_base_holiday_1920x300.jpg').waitFor();
   // A handful of impressions on either side of the rotation: too few to compare.
-  expect(await table.getByText('Collecting data', { exact: true }).count()).toBe(2);
+  expect(await table.getByText('Too early', { exact: true }).count()).toBe(2);
   await table.scrollIntoViewIfNeeded();
   await app.screenshot({ path: screenshotPath('creative-analytics'), fullPage: true });
 

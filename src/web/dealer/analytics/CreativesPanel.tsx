@@ -18,7 +18,7 @@ const VERDICTS = {
   leading: { label: 'Leading', color: 'blue', title: 'Highest CTR of its rotation so far, not yet at 95 % confidence: keep it running' },
   trailing: { label: 'Trailing', color: 'gray', title: 'Lower CTR than the leader of its rotation' },
   even: { label: 'Even so far', color: 'gray', title: 'Same CTR as the other creatives of its rotation so far' },
-  collecting: { label: 'Collecting data', color: 'gray', title: `Too early to compare: every creative of its rotation needs ${AB_MIN_IMPRESSIONS} impressions first` },
+  collecting: { label: 'Too early', color: 'gray', title: `Too early to compare: every creative of its rotation needs ${AB_MIN_IMPRESSIONS} impressions first` },
 } as const;
 
 /** The creative's name: the asset's file name, or what showed instead; the row summing the creatives beyond the answer's cap says so. */
