@@ -13,7 +13,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import { servesLoopbackOnly } from './delivery/public-policy';
 import { requestLogged } from './observability/request-log';
 
 /** One hot path: answers a request it owns and returns true, or returns false having touched nothing. */
@@ -32,7 +31,7 @@ function trustFunction(trustProxy: Config['trustProxy']): ((address: string, hop
 export class HotPathContext {
   private closing = false;
   private trust: ((address: string, hop: number) => boolean) | null;
-  /** servesLoopbackOnly(PUBLIC_ORIGIN): dealers' requireHttps does not apply. */
+  /** The app's public policy's answer (PUBLIC_ORIGIN serves loopback only): dealers' requireHttps does not apply. */
   readonly loopbackOnly: boolean;
   /** The request-duration histogram's children per route and status code (labels hashed once). */
   private readonly durations = new Map<string, { observe(seconds: number): void }>();
@@ -40,7 +39,7 @@ export class HotPathContext {
   /** For `app` with every plugin registered (the server listens only once it is ready); stops answering when it begins to close. */
   constructor(readonly app: FastifyInstance) {
     this.trust = trustFunction(app.config.trustProxy);
-    this.loopbackOnly = servesLoopbackOnly(app.config.publicOrigin);
+    this.loopbackOnly = app.publicPolicy.loopbackOnly;
     app.addHook('preClose', (done) => {
       this.closing = true;
       done();

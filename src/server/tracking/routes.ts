@@ -13,7 +13,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { trackBodySchema } from '../../domain/contracts/public';
 import type { DealerDelivery } from '../dealer-sites';
-import { servesLoopbackOnly } from '../delivery/public-policy';
 import { answerBeacon, beaconBody, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
 
 declare module 'fastify' {
@@ -26,7 +25,7 @@ declare module 'fastify' {
 export async function trackingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('beaconDealer', null);
-  const loopbackOnly = servesLoopbackOnly(app.config.publicOrigin);
+  const loopbackOnly = app.publicPolicy.loopbackOnly;
   app.post(
     '/api/analytics/track',
     {
