@@ -21,8 +21,6 @@ import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 
 /** How long connecting to Redis may take at start-up and per reconnection attempt. */
 export const REDIS_CONNECT_TIMEOUT_MS = 2000;
-/** How long one Redis command may take before the limit is checked in memory instead. */
-export const REDIS_COMMAND_TIMEOUT_MS = 400;
 /** While Redis is held unavailable, how often it is asked (PING) whether it answers again. */
 export const REDIS_PROBE_INTERVAL_MS = 1000;
 /** A connection that has commands waiting and receives nothing for this long is dropped and opened again. */
@@ -32,10 +30,10 @@ const REDIS_SOCKET_TIMEOUT_MS = 3000;
  * Connects to Redis for the rate-limit store. The server starts even when Redis does not answer
  * yet (logged; limits are then counted in memory until it does).
  * @param url REDIS_URL.
- * @param commandTimeoutMs REDIS_COMMAND_TIMEOUT_MS: each command's deadline.
+ * @param commandTimeoutMs REDIS_COMMAND_TIMEOUT_MS (config.ts, where its default lives): each command's deadline, ms.
  * @returns the client; quit it when the app closes.
  */
-export async function openRateLimitRedis(url: string, log: FastifyBaseLogger, commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS): Promise<Redis> {
+export async function openRateLimitRedis(url: string, log: FastifyBaseLogger, commandTimeoutMs: number): Promise<Redis> {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -169,8 +167,8 @@ export interface RateLimitsOptions {
   redisUrl?: string;
   /** REDIS_KEY_PREFIX: the counters live under `<prefix>rate-limit:`. */
   keyPrefix: string;
-  /** REDIS_COMMAND_TIMEOUT_MS. */
-  commandTimeoutMs?: number;
+  /** REDIS_COMMAND_TIMEOUT_MS, ms. */
+  commandTimeoutMs: number;
 }
 
 /**
