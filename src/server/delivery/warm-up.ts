@@ -209,7 +209,8 @@ export interface WarmUpOptions {
 
 /**
  * Starts the warm-up when the app is made ready (see the module doc): ready waits for it at most
- * `waitMs`; one info line says what it did when it ends. On close it stops after the encoding in
+ * `waitMs`; from then on the rest is background work (idle moments, lowest image-queue priority);
+ * one info line says what it did when it ends. On close it stops after the encoding in
  * progress, and close waits for that. Needs `app.caches` and `app.cdnProbes`.
  */
 export const warmUpPlugin = fp(
