@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealerRollupTotals, dealers, manufacturers, sessions, users } from '../db/schema';
+import { dealerPurges, dealerRollupTotals, dealers, manufacturers, sessions, users } from '../db/schema';
 import { dealerTotals } from '../reporting/service';
 import {
   BANNER_SLOTS,
@@ -149,6 +149,9 @@ export async function createDealer(db: Db, body: CreateDealer): Promise<Dealer> 
   await db.transaction(async (tx) => {
     const [m] = await tx.select().from(manufacturers).where(eq(manufacturers.id, body.manufacturer));
     if (!m) throw Invalid.field('manufacturer', `unknown manufacturer "${body.manufacturer}"`, 'unknown_reference');
+    // A deleted dealer's traffic rows keep its id until they are purged: a new dealer must not inherit them.
+    const [purging] = await tx.select({ id: dealerPurges.dealerId }).from(dealerPurges).where(eq(dealerPurges.dealerId, id));
+    if (purging) throw new Conflict(`A deleted dealer with the id "${id}" is still being cleaned up. Choose a different name, or try again later.`);
     const inserted = await tx
       .insert(dealers)
       .values(newDealerRow({ ...body, id }, m))
@@ -176,10 +179,15 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
 }
 
 /**
- * Deletes a dealer and everything it owns (assets, inventory, feeds, events, rollups). Its users
- * are deactivated and signed out in the same transaction: a dealer user without a dealer cannot
- * work, and an admin must assign another dealer before reactivating them. Such inactive users
- * without a dealer export and import back as they are (platform.ts). @throws NotFound.
+ * Deletes a dealer and everything it owns, in one short transaction: the dealer row and its
+ * bounded settings rows (assets, inventory, feeds, daily rollups: foreign keys ON DELETE CASCADE
+ * through dealer_id indexes), so it is gone from every screen, delivery and beacon at once. Its
+ * traffic rows (events, event_keys, hourly rollups: a year of them for a busy dealer) are not
+ * touched here: the id goes to dealer_purges and the maintenance job purges them in bounded
+ * batches (maintenance/dealer-purge.ts, migration 0021). Its users are deactivated and signed out
+ * in the same transaction: a dealer user without a dealer cannot work, and an admin must assign
+ * another dealer before reactivating them. Such inactive users without a dealer export and import
+ * back as they are (platform.ts). @throws NotFound.
  */
 export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -187,6 +195,7 @@ export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
     if (staff.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, staff.map((u) => u.id)));
     const deleted = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
     if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
+    await tx.insert(dealerPurges).values({ dealerId }).onConflictDoNothing();
   });
 }
 

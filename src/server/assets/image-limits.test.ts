@@ -12,7 +12,7 @@ import { assets } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import { MAX_IMAGE_PIXELS } from '../../domain/constants';
 import { inspectImage, tooManyPixelsMessage } from './image';
-import { IMAGE_CONCURRENCY, imageQueueStats, runImageJob } from './image-queue';
+import { IMAGE_CONCURRENCY, imageQueueIdle, imageQueueStats, raiseImageJob, runImageJob } from './image-queue';
 import { Invalid } from '../errors';
 
 /** A 16000x16000 PNG (256 MP) of one colour: it compresses to well under the 2 MB upload limit. */
@@ -108,5 +108,28 @@ describe('image queue', () => {
     expect(order).toEqual(['delivery', 'inspection']);
     expect(maxRunning).toBe(IMAGE_CONCURRENCY);
     expect(imageQueueStats()).toMatchObject({ active: 0, pending: 0 });
+  });
+
+  it('runs speculative background jobs after uploads and deliveries, unless a request raises one', async () => {
+    // Fill every slot, then queue: two background jobs, an upload, a delivery.
+    const releases: Array<() => void> = [];
+    const blockers = Array.from({ length: IMAGE_CONCURRENCY }, () => runImageJob(() => new Promise<void>((r) => releases.push(r))));
+    while (releases.length < IMAGE_CONCURRENCY) await new Promise((r) => setImmediate(r));
+    expect(imageQueueIdle()).toBe(false);
+    const order: string[] = [];
+    const job = (name: string) => async () => void order.push(name);
+    const queued = [
+      runImageJob(job('background a'), 'background', 'spec-a'),
+      runImageJob(job('background b'), 'background', 'spec-b'),
+      runImageJob(job('upload'), 'upload'),
+      runImageJob(job('delivery'), 'delivery'),
+    ];
+    // A shopper now waits for "background b": it goes with the deliveries.
+    raiseImageJob('spec-b', 'delivery');
+    raiseImageJob('not-queued', 'delivery'); // nothing waits under this id: no error
+    for (const release of releases) release();
+    await Promise.all([...blockers, ...queued]);
+    expect(order).toEqual(['delivery', 'background b', 'upload', 'background a']);
+    expect(imageQueueIdle()).toBe(true);
   });
 });

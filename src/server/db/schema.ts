@@ -197,9 +197,8 @@ export const events = pgTable(
   {
     /** When our server received the event (the client's clock is not trusted for reporting); the partition key. */
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
+    // No foreign key (migration 0021): a deleted dealer's rows are purged in batches (dealer_purges).
+    dealerId: text('dealer_id').notNull(),
     event: text('event').notNull(),
     slotType: text('slot_type'),
     model: text('model').notNull().default(''),
@@ -246,9 +245,8 @@ export const events = pgTable(
 export const eventKeys = pgTable(
   'event_keys',
   {
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
+    // No foreign key (migration 0021): a deleted dealer's rows are purged in batches (dealer_purges).
+    dealerId: text('dealer_id').notNull(),
     kind: text('kind').notNull(),
     key: text('key').notNull(),
     slotType: text('slot_type').notNull().default(''),
@@ -264,9 +262,8 @@ export const eventKeys = pgTable(
 export const eventRollupsHourly = pgTable(
   'event_rollups_hourly',
   {
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
+    // No foreign key (migration 0021): a deleted dealer's rows are purged in batches (dealer_purges).
+    dealerId: text('dealer_id').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     model: text('model').notNull(),
     slotType: text('slot_type').notNull(),
@@ -425,6 +422,16 @@ export const jobLeases = pgTable('job_leases', {
   nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
   lastRunAt: timestamp('last_run_at', { withTimezone: true }),
   lastResult: text('last_result'),
+});
+
+/**
+ * Dealers deleted whose traffic rows (events, event_keys, event_rollups_hourly: no foreign key to
+ * dealers) are still to be purged in batches by the maintenance job (maintenance/dealer-purge.ts).
+ * A dealer id listed here cannot be given to a new dealer.
+ */
+export const dealerPurges = pgTable('dealer_purges', {
+  dealerId: text('dealer_id').primaryKey(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

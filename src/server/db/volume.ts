@@ -32,6 +32,7 @@ import { SLOT_TYPES, SLOTS, type SlotType } from '../../domain/slots';
 import { withRollup } from '../tracking/service';
 import { ensureEventPartitions } from '../maintenance/partitions';
 import { createDealer, deleteDealer } from '../admin/dealers';
+import { purgeDeletedDealers } from '../maintenance/dealer-purge';
 import { createDealerSchema } from '../../domain/contracts/admin';
 import { PROVIDERS } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
@@ -272,10 +273,12 @@ async function insertGeneratedEvents(
 
 /**
  * Deletes every generated dealer (ids starting with VOLUME_DEALER_PREFIX) with its events and
- * rollups, through the admin's deleteDealer. @returns how many dealers were deleted.
+ * rollups, through the admin's deleteDealer, then purges their traffic rows at once (no grace
+ * period: a seeding tool, no server buffers their beacons). @returns how many dealers were deleted.
  */
 export async function deleteVolumeDealers(db: Db): Promise<number> {
   const found = await db.select({ id: dealers.id }).from(dealers).where(like(dealers.id, `${VOLUME_DEALER_PREFIX}%`));
   for (const d of found) await deleteDealer(db, d.id);
+  if (found.length > 0) await purgeDeletedDealers(db, { graceMs: 0, now: new Date(Date.now() + 60_000) });
   return found.length;
 }

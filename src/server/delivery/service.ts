@@ -28,7 +28,7 @@ import type { CdnProber } from './cdn-probe';
 import type { AppCaches } from './caches';
 import type { DealerDelivery } from '../dealer-sites';
 import type { InlineLogo } from './logo-fetcher';
-import { runImageJob } from '../assets/image-queue';
+import { raiseImageJob, runImageJob, type ImageJobPriority } from '../assets/image-queue';
 import { compressVariants, type Encoded } from './encoding';
 
 export interface ResolvedBanner {
@@ -312,9 +312,16 @@ export interface BannerBytes {
  * that miss while the same encoding is being made wait for it instead of starting their own (after a
  * restart, 50 connections asking for one banner cost one resize, not one each); a failed encoding
  * is not kept, so the next request tries again. Each encoding made counts in
- * dcb_banner_encodings_total. Resizing runs in the bounded image queue. @throws NotFound when the asset vanished.
+ * dcb_banner_encodings_total. Resizing runs in the bounded image queue at delivery priority; with
+ * `opts.background` (the warm-up's speculative encodings) at the lowest, and a request that comes
+ * to wait for such an encoding raises it to delivery priority. @throws NotFound when the asset vanished.
  */
-export async function bannerBytes({ db, caches, metrics }: DeliveryContext, r: DeliveryChoice, q: { type: SlotType; acceptsWebp: boolean; scale?: number }): Promise<BannerBytes> {
+export async function bannerBytes(
+  { db, caches, metrics }: DeliveryContext,
+  r: DeliveryChoice,
+  q: { type: SlotType; acceptsWebp: boolean; scale?: number },
+  opts: { background?: boolean } = {},
+): Promise<BannerBytes> {
   const { key, format, box, logo } = bytesKey(caches, r, q);
   const hit = caches.bannerBytes.get(key);
   if (hit) {
@@ -322,29 +329,50 @@ export async function bannerBytes({ db, caches, metrics }: DeliveryContext, r: D
     return hit;
   }
   metrics.lookups.bytes.miss();
-  let running = encodingsOf(caches).get(key);
-  if (!running) {
-    running = encodeBytes({ db, caches, metrics }, key, r, q.type, format, box, logo);
-    const pending = encodingsOf(caches);
-    pending.set(key, running);
-    // Settled: the bytes are in caches.bannerBytes (or the failure is forgotten); later misses start anew.
-    const forget = () => void pending.delete(key);
-    running.then(forget, forget);
+  const pending = encodingsOf(caches);
+  const running = pending.get(key);
+  if (running) {
+    if (!opts.background && running.priority === 'background') {
+      // A request waits for a speculative encoding: it jumps the queue now (or when it is queued).
+      running.priority = 'delivery';
+      raiseImageJob(running.id, 'delivery');
+    }
+    return running.bytes;
   }
-  return running;
+  const queued: Pick<Encoding, 'id' | 'priority'> = { id: `${key}|${++encodingIds}`, priority: opts.background ? 'background' : 'delivery' };
+  // The same object: a request raising `priority` later is seen by encodeBytes when it queues the resize.
+  const encoding: Encoding = Object.assign(queued, { bytes: encodeBytes({ db, caches, metrics }, key, r, q.type, format, box, logo, queued) });
+  pending.set(key, encoding);
+  // Settled: the bytes are in caches.bannerBytes (or the failure is forgotten); later misses start anew.
+  const forget = () => void pending.delete(key);
+  encoding.bytes.then(forget, forget);
+  return encoding.bytes;
 }
 
+/** One encoding in progress: the promise its requests share, and the image-queue priority it is (to be) queued at. */
+interface Encoding {
+  /** The image-queue job id (unique per encoding, so raising one never moves another app's job). */
+  id: string;
+  priority: ImageJobPriority;
+  bytes: Promise<BannerBytes>;
+}
+let encodingIds = 0;
+
 /** Encodings in progress per app cache set, by bannerBytes key (the waiting requests share the promise). */
-const inFlight = new WeakMap<AppCaches, Map<string, Promise<BannerBytes>>>();
+const inFlight = new WeakMap<AppCaches, Map<string, Encoding>>();
 
 /** The encodings in progress for these caches (an app's; two apps in one process never share one). */
-function encodingsOf(caches: AppCaches): Map<string, Promise<BannerBytes>> {
+function encodingsOf(caches: AppCaches): Map<string, Encoding> {
   let pending = inFlight.get(caches);
   if (!pending) inFlight.set(caches, (pending = new Map()));
   return pending;
 }
 
-/** Makes one banner encoding (bannerBytes' miss), caches it under `key` and counts it in dcb_banner_encodings_total. */
+/**
+ * Makes one banner encoding (bannerBytes' miss), caches it under `key` and counts it in
+ * dcb_banner_encodings_total. The resize is queued at `encoding.priority` as it stands when the
+ * asset's bytes have been read (a request may have raised it meanwhile), under `encoding.id`.
+ */
 async function encodeBytes(
   { db, caches, metrics }: Pick<DeliveryContext, 'db' | 'caches' | 'metrics'>,
   key: string,
@@ -353,6 +381,7 @@ async function encodeBytes(
   format: string,
   box: { width: number; height: number },
   logo: InlineLogo | null,
+  encoding: Pick<Encoding, 'id' | 'priority'>,
 ): Promise<BannerBytes> {
   let result: Omit<BannerBytes, 'etag'>;
   if (r.source === 'placeholder' || !r.assetId) {
@@ -375,7 +404,7 @@ async function encodeBytes(
       .innerJoin(assets, eq(assets.id, assetBlobs.assetId))
       .where(eq(assetBlobs.assetId, assetId));
     if (!row) throw new NotFound('Asset not found');
-    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, box), 'delivery');
+    result = await runImageJob(() => encodeBanner(row.data, row.mimeType, format, box), encoding.priority, encoding.id);
   }
   metrics.bannerEncodings.inc({ format });
   const etag = `"${createHash('sha256').update(result.body).digest('base64url').slice(0, 27)}"`;

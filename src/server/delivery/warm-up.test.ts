@@ -2,7 +2,8 @@
  * Banner warm-up at start-up: an app started on a database that already holds a live banner has
  * encoded it before its first request, so that request makes no encoding
  * (dcb_banner_encodings_total unchanged) and gets the same bytes as a process that encoded it on
- * demand; BANNER_WARM_UP bounds the encodings; the hottest slots (last day's impressions) come
+ * demand; what is left when the process starts serving is encoded later, each banner and size still
+ * once (a request's own first, the rest at an idle moment); BANNER_WARM_UP bounds the encodings; the hottest slots (last day's impressions) come
  * before the slots of live uploads, and traffic older than a day does not count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +35,8 @@ afterAll(async () => {
 });
 
 /** A second process on the same database, as after a restart: its own empty caches, the warm-up as configured. */
-async function restart(env: { banners: number }): Promise<FastifyInstance> {
-  const app = await buildApp({ config: { ...t.config, bannerWarmUp: env.banners, bannerWarmUpWaitMs: 30_000 }, db: t.database.db, logger: false });
+async function restart(env: { banners: number; waitMs?: number }): Promise<FastifyInstance> {
+  const app = await buildApp({ config: { ...t.config, bannerWarmUp: env.banners, bannerWarmUpWaitMs: env.waitMs ?? 30_000 }, db: t.database.db, logger: false });
   started.push(app);
   await app.ready();
   return app;
@@ -65,6 +66,19 @@ describe('banner warm-up at start-up', () => {
     const onDemand = await t.app.inject({ url: BANNER, headers: WEBP });
     expect(onDemand.headers.etag).toBe(first.headers.etag);
     expect(onDemand.rawPayload.equals(first.rawPayload)).toBe(true);
+  });
+
+  it('after listening, leaves the banner a request asks for to the request and encodes the other sizes later, once each', async () => {
+    // BANNER_WARM_UP_WAIT_MS=0: the process serves at once and the whole warm-up is background work.
+    const app = await restart({ banners: 10, waitMs: 0 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url: BANNER, headers: WEBP })));
+    for (const res of answers) expect(res.statusCode).toBe(200);
+    expect(new Set(answers.map((r) => r.headers.etag)).size).toBe(1);
+    // The background part, at an idle moment, encodes the two sizes not asked for: three in all.
+    await expect.poll(() => webpEncodings(app), { timeout: 30_000, interval: 100 }).toBe(3);
+    const retina = await app.inject({ url: `${BANNER.replace('desktop', 'mobile')}&scale=2`, headers: WEBP });
+    expect(retina.statusCode).toBe(200);
+    expect(await webpEncodings(app)).toBe(3);
   });
 
   it('makes at most BANNER_WARM_UP encodings, and none when it is 0', async () => {

@@ -16,10 +16,16 @@
  *
  * Start-up (`warmUpPlugin`, an onReady hook): the warm-up starts when the app is made ready, and
  * `listen` waits for it at most BANNER_WARM_UP_WAIT_MS; whatever is left goes on in the
- * background, one encoding at a time (it never holds more than one slot of the image queue), while
- * requests are served. Failures (an asset deleted meanwhile, the database away) are skipped and
- * logged: the warm-up never fails a start. `app.close()` stops it after the encoding in progress.
+ * background while requests are served, below their priority: each further encoding waits until
+ * the process is idle (untilIdle: no image job running or waiting, and the event loop busy less than
+ * BACKGROUND_MAX_UTILIZATION of the last BACKGROUND_IDLE_WINDOW_MS) and then runs at the image
+ * queue's lowest priority, one at a time. Under sustained full load the rest therefore waits; a
+ * request for one of its banners meanwhile encodes it at delivery priority (once, shared by every
+ * request waiting for it), as without a warm-up. Failures (an asset deleted meanwhile, the database
+ * away) are skipped and logged: the warm-up never fails a start. `app.close()` stops it after the
+ * encoding in progress.
  */
+import { performance } from 'node:perf_hooks';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { and, desc, eq, gte, gt, isNull, lte, or, sql } from 'drizzle-orm';
@@ -30,6 +36,7 @@ import { SLOT_TYPES } from '../../domain/enums';
 import { bannerBytes, slotChoice, type DeliveryChoice, type DeliveryContext } from './service';
 import type { DealerSites } from '../dealer-sites';
 import type { CdnProber } from './cdn-probe';
+import { imageQueueIdle } from '../assets/image-queue';
 
 /** How far back traffic makes a slot hot, hours. */
 export const WARM_UP_TRAFFIC_HOURS = 24;
@@ -40,6 +47,26 @@ export const WARM_UP_SHAPES: ReadonlyArray<{ variant: Variant; scale: 1 | 2 }> =
   { variant: 'mobile', scale: 2 },
   { variant: 'desktop', scale: 2 },
 ];
+
+/** The window over which the background warm-up judges the event loop idle, ms. */
+export const BACKGROUND_IDLE_WINDOW_MS = 250;
+/** The event-loop utilization (0-1) under which the process counts as idle for background encodings. */
+export const BACKGROUND_MAX_UTILIZATION = 0.5;
+
+/**
+ * Resolves once the process is idle enough for speculative work: no image job runs or waits and
+ * the event loop was busy less than `maxUtilization` (0-1) of the last `windowMs` ms
+ * (performance.eventLoopUtilization); checks once per window, so it waits at least one. Also
+ * resolves as soon as `shouldStop()` says so (checked once per window).
+ */
+export async function untilIdle(shouldStop: () => boolean, windowMs = BACKGROUND_IDLE_WINDOW_MS, maxUtilization = BACKGROUND_MAX_UTILIZATION): Promise<void> {
+  for (;;) {
+    const before = performance.eventLoopUtilization();
+    await new Promise<void>((resolve) => setTimeout(resolve, windowMs));
+    if (shouldStop()) return;
+    if (imageQueueIdle() && performance.eventLoopUtilization(before).utilization < maxUtilization) return;
+  }
+}
 
 /** A slot to warm: the page model a request names, as beacons report it. */
 export interface HotSlot {
@@ -110,21 +137,38 @@ export interface WarmUpContext extends DeliveryContext {
  * Warms the banners of `slots` (see the module doc): for each request shape, then each slot, the
  * choice a request of that shape gets and the WebP bytes of every creative of its rotation, one
  * encoding at a time, until `budget` banners were made or `shouldStop()` says so.
+ * `opts.background()`, asked before each slot and each banner, says whether the process already
+ * serves requests: then the step first waits for `opts.idle()` (untilIdle by default) and the
+ * encoding runs at background priority (bannerBytes).
  * @returns the counts; never throws (each failure is counted in `failed` and passed to `onError`).
  */
 export async function warmBanners(
   ctx: WarmUpContext,
   slots: HotSlot[],
-  opts: { budget: number; shouldStop?: () => boolean; onError?: (slot: HotSlot, err: unknown) => void },
+  opts: {
+    budget: number;
+    shouldStop?: () => boolean;
+    onError?: (slot: HotSlot, err: unknown) => void;
+    background?: () => boolean;
+    idle?: () => Promise<void>;
+  },
 ): Promise<WarmUpResult> {
   const result: WarmUpResult = { slots: slots.length, banners: 0, failed: 0, stopped: false };
   const stop = () => {
     if (opts.shouldStop?.()) result.stopped = true;
     return result.stopped || result.banners >= opts.budget;
   };
+  const background = () => opts.background?.() ?? false;
+  const idle = opts.idle ?? (() => untilIdle(() => opts.shouldStop?.() ?? false));
+  /** Before a step: in the background, wait for an idle moment; true when the warm-up must end. */
+  const pace = async () => {
+    if (stop()) return true;
+    if (background()) await idle();
+    return stop();
+  };
   for (const shape of WARM_UP_SHAPES) {
     for (const slot of slots) {
-      if (stop()) return result;
+      if (await pace()) return result;
       let choice: DeliveryChoice;
       try {
         // The route's own steps: an unknown dealer or a model it does not show is skipped.
@@ -140,10 +184,10 @@ export async function warmBanners(
       // Every creative the slot rotates (the rotation bucket picks one per visitor); a placeholder has none.
       const creatives = choice.rotation.length > 0 ? choice.rotation : [null];
       for (const a of creatives) {
-        if (stop()) return result;
+        if (await pace()) return result;
         const shown = a ? { ...choice, assetId: a.id, assetHash: a.hash, creative: { width: a.width, height: a.height } } : choice;
         try {
-          await bannerBytes(ctx, shown, { type: slot.type, acceptsWebp: true, scale: shape.scale });
+          await bannerBytes(ctx, shown, { type: slot.type, acceptsWebp: true, scale: shape.scale }, { background: background() });
           result.banners++;
         } catch (err) {
           result.failed++;
@@ -165,13 +209,15 @@ export interface WarmUpOptions {
 
 /**
  * Starts the warm-up when the app is made ready (see the module doc): ready waits for it at most
- * `waitMs`; one info line says what it did when it ends. On close it stops after the encoding in
+ * `waitMs`; from then on the rest is background work (idle moments, lowest image-queue priority);
+ * one info line says what it did when it ends. On close it stops after the encoding in
  * progress, and close waits for that. Needs `app.caches` and `app.cdnProbes`.
  */
 export const warmUpPlugin = fp(
   async (app: FastifyInstance, opts: WarmUpOptions) => {
     if (opts.banners <= 0) return;
     let closing = false;
+    let listening = false; // set when ready stops waiting: the rest of the warm-up is background work
     let running: Promise<void> | null = null;
     app.addHook('onReady', async () => {
       const started = performance.now();
@@ -182,6 +228,7 @@ export const warmUpPlugin = fp(
           const result = await warmBanners(app, slots, {
             budget: opts.banners,
             shouldStop: () => closing,
+            background: () => listening,
             onError: (slot, err) => app.log.debug({ err, ...slot }, 'banner warm-up skipped a slot'),
           });
           app.log.info({ ...result, ms: Math.round(performance.now() - started) }, 'banners warmed');
@@ -192,6 +239,7 @@ export const warmUpPlugin = fp(
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.waitMs)));
       await Promise.race([running, bound]).finally(() => clearTimeout(timer));
+      listening = true;
     });
     app.addHook('onClose', async () => {
       closing = true;
