@@ -31,7 +31,7 @@ const track = (body: Record<string, unknown> = {}, headers: Record<string, strin
     headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, origin: ORIGIN, 'x-forwarded-proto': proto, ...headers },
     remoteAddress: CLIENT_IP,
   });
-const health = async (dealerId = DEMO_DEALER.id, cookie = manager) => t.app.inject({ method: 'GET', url: `/api/dealers/${dealerId}/tag-health`, headers: { cookie } });
+const health = async (dealerId: string = DEMO_DEALER.id, cookie = manager) => t.app.inject({ method: 'GET', url: `/api/dealers/${dealerId}/tag-health`, headers: { cookie } });
 const healthOk = async (): Promise<TagHealth> => {
   const res = await health();
   expect(res.statusCode, res.body).toBe(200);
