@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_DEALER_ID, DESKTOP, MOBILE, horizontalOverflow, openScreen, screenSuite, seriousViolations, settled, ADMIN_SCREENS, DEALER_SCREENS } from './a11y';
-import { DEALER_SITE_ORIGIN, screenshotPath } from './harness';
+import { DEALER_SITE_ORIGIN, fetchUnlessShed, screenshotPath } from './harness';
 
 const suite = screenSuite();
 const PANEL = 'section[aria-label="Is my tag working?"]';
@@ -19,7 +19,7 @@ const screen = (path: string) => [...ADMIN_SCREENS, ...DEALER_SCREENS].find((s) 
 /** Sends one impression beacon of the demo dealer from Node as a browser on `origin` with `ua` would; returns its status. */
 async function beacon(origin: string, ua: string, pv: string): Promise<number> {
   const body = JSON.stringify({ dealerId: DEMO_DEALER_ID, event: 'impression', type: 'primary', model: 'civic', url: `${origin}/new-inventory?model=civic`, pv });
-  const res = await fetch(`${suite.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': ua, origin }, body });
+  const res = await fetchUnlessShed(`${suite.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': ua, origin }, body });
   return res.status;
 }
 
@@ -79,7 +79,7 @@ describe('tag health on the Script page', () => {
     const install = page.locator('section[aria-label="Tag and shortcodes"]');
     expect(await install.textContent()).toContain(`/scripts/dc-banners-${DEMO_DEALER_ID}.js" async></script>`);
     expect(await install.textContent()).toContain('[dc-banner type="header"]');
-    await page.getByRole('button', { name: 'Copy Script' }).click();
+    await page.getByRole('button', { name: 'Copy Script', exact: true }).click();
     await page.getByRole('button', { name: 'Copied!' }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     const info = (await (await page.request.get(`${suite.origin}/api/dealers/${DEMO_DEALER_ID}/script`)).json()) as { scriptTag: string; content: string };

@@ -6,7 +6,7 @@
  * Everything shown is what the API returns.
  */
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Code, Group, List, Paper, Skeleton, Stack, Table, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, List, Paper, Skeleton, Stack, Table, Text, TextInput, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { Activity, AlertTriangle, CheckCircle2, Info, RefreshCw, XCircle } from 'lucide-react';
 import { TAG_NO_ORIGIN, TAG_OTHER_ORIGIN, TAG_REASON_TEXTS, type TagHealthReason } from '../../../domain/tag-health';
 import { SLOT_TEXTS, SLOT_TYPES, type SlotType } from '../../../domain/slots';
@@ -105,8 +105,7 @@ function HealthReport({ health }: { health: TagHealth }) {
       )}
 
       {health.seen.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
-          <Table fz="sm" verticalSpacing={4} aria-label="Last beacon per site and slot">
+        <Table fz="sm" verticalSpacing={4} aria-label="Last beacon per site and slot">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Site</Table.Th>
@@ -122,13 +121,14 @@ function HealthReport({ health }: { health: TagHealth }) {
                   <Table.Td>{slotLabel(s.slotType)}</Table.Td>
                   <Table.Td title={new Date(s.lastSeenAt).toLocaleString('en-US')}>{timeAgo(s.lastSeenAt, now)}</Table.Td>
                   <Table.Td title={s.lastCountedAt ? new Date(s.lastCountedAt).toLocaleString('en-US') : undefined}>
-                    {s.lastCountedAt ? timeAgo(s.lastCountedAt, now) : <Text span size="sm" c="orange.9">Never</Text>}
+                    {s.lastCountedAt ? timeAgo(s.lastCountedAt, now) : <Text span size="sm" fw={600}>
+                        Never
+                      </Text>}
                   </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
       )}
 
       <div>
@@ -233,7 +233,15 @@ function PageCheckResult({ result }: { result: PageCheck }) {
         {result.findings.map((f, i) => {
           const style = FINDING_STYLE[f.status];
           return (
-            <List.Item key={i} icon={<ThemeIcon color={style.color} variant="light" size={22} radius="xl" aria-label={style.label}>{style.icon}</ThemeIcon>}>
+            <List.Item
+              key={i}
+              icon={
+                <ThemeIcon color={style.color} variant="light" size={22} radius="xl" aria-hidden>
+                  {style.icon}
+                </ThemeIcon>
+              }
+            >
+              <VisuallyHidden>{style.label}: </VisuallyHidden>
               {f.message}
             </List.Item>
           );
