@@ -108,8 +108,7 @@ function HealthReport({ health }: { health: TagHealth }) {
         <Table fz="sm" verticalSpacing={4} aria-label="Last beacon per site and slot">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Site</Table.Th>
-                <Table.Th>Slot</Table.Th>
+                <Table.Th>Site and slot</Table.Th>
                 <Table.Th>Last beacon</Table.Th>
                 <Table.Th>Last counted</Table.Th>
               </Table.Tr>
@@ -117,8 +116,12 @@ function HealthReport({ health }: { health: TagHealth }) {
             <Table.Tbody>
               {health.seen.map((s) => (
                 <Table.Tr key={`${s.origin}|${s.slotType}`}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{originLabel(s.origin)}</Table.Td>
-                  <Table.Td>{slotLabel(s.slotType)}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {originLabel(s.origin)}
+                    <Text size="xs" c="dimmed">
+                      {slotLabel(s.slotType)}
+                    </Text>
+                  </Table.Td>
                   <Table.Td title={new Date(s.lastSeenAt).toLocaleString('en-US')}>{timeAgo(s.lastSeenAt, now)}</Table.Td>
                   <Table.Td title={s.lastCountedAt ? new Date(s.lastCountedAt).toLocaleString('en-US') : undefined}>
                     {s.lastCountedAt ? timeAgo(s.lastCountedAt, now) : <Text span size="sm" fw={600}>
