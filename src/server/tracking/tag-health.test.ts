@@ -116,6 +116,16 @@ describe('tag health storage', () => {
     expect(count(await healthOk(), ORIGIN, 'bot')).toBe(before + 4);
   });
 
+  it("writes the other dealers' counters when a dealer was deleted before its counters were written", async () => {
+    const before = count(await healthOk(), ORIGIN, 'bot');
+    const other = new TagHealthRecorder(t.database.db, t.app.log);
+    other.record('deleted-dealer', 'https://gone.example', 'header', 'bot');
+    other.record(DEMO_DEALER.id, ORIGIN, 'header', 'bot');
+    await other.flush(); // refused by the foreign key: the deleted dealer's counters are left out
+    await other.close();
+    expect(count(await healthOk(), ORIGIN, 'bot')).toBe(before + 1);
+  });
+
   it('stores no client IP, user agent or page address', async () => {
     expect((await track({ url: `${ORIGIN}/new-inventory?model=civic&email=shopper%40example.com` }, { 'user-agent': HEADLESS_UA, referer: `${ORIGIN}/secret-path?x=1` })).statusCode).toBe(204);
     await t.app.tagHealth.flush();

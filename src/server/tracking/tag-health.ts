@@ -14,12 +14,14 @@
  * applied in memory per flush window and at the flush against the origins already stored (two
  * processes flushing at once may each add up to the cap: a bound of cap × processes). At most
  * MAX_PENDING_KEYS counters wait in memory; beyond, further ones are dropped (counted in `dropped`)
- * until the next flush. A failed write keeps its counts for the next attempt, within that bound.
+ * until the next flush. A write that fails for an outage keeps its counts for the next attempt,
+ * within that bound; one that fails on the data (a dealer deleted since: foreign key) drops them.
  */
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { tagHealthHourly, tagLastSeen } from '../db/schema';
+import { isDataError } from './service';
+import { dealers, tagHealthHourly, tagLastSeen } from '../db/schema';
 import {
   TAG_HEALTH_KEPT_DAYS,
   TAG_HEALTH_ORIGINS_PER_DEALER,
@@ -167,10 +169,29 @@ export class TagHealthRecorder {
           });
       });
     } catch (err) {
-      // A dealer deleted meanwhile (foreign key) or an outage: the counts wait for the next flush, within the bound.
+      // A data error (a dealer deleted meanwhile: foreign key) would fail every retry: those counters are dropped.
+      if (isDataError(err)) {
+        const gone = await this.deletedDealers(w).catch(() => null);
+        if (gone && gone.size > 0) {
+          // Without the deleted dealers' counters, the rest is written at the next flush.
+          this.restore(without(w, gone));
+          return;
+        }
+        this.log.warn({ err, counters: w.size }, 'tag health counters not written (data error); dropped');
+        return;
+      }
+      // An outage: the counts wait for the next flush, within the bound.
       this.log.warn({ err, counters: w.size }, 'tag health counters not written; kept for the next attempt');
       this.restore(w);
     }
+  }
+
+  /** The dealers of a window that no longer exist. */
+  private async deletedDealers(w: Window): Promise<Set<string>> {
+    const ids = [...w.origins.keys()];
+    const rows = await this.db.select({ id: dealers.id }).from(dealers).where(inArray(dealers.id, ids));
+    const present = new Set(rows.map((r) => r.id));
+    return new Set(ids.filter((id) => !present.has(id)));
   }
 
   /** Puts the counters of a window whose write failed back into the current one, within MAX_PENDING_KEYS. */
@@ -252,6 +273,15 @@ export class TagHealthRecorder {
       counts: counts.map((c) => ({ origin: c.origin, reason: c.reason as TagHealthReason, beacons: Number(c.beacons) })),
     };
   }
+}
+
+/** A window without the counters of `dealerIds`. */
+function without(w: Window, dealerIds: Set<string>): Window {
+  const out = new Window();
+  for (const [k, c] of w.counts) if (!dealerIds.has(c.dealerId)) out.counts.set(k, c);
+  for (const [k, x] of w.seen) if (!dealerIds.has(x.dealerId)) out.seen.set(k, x);
+  for (const [id, o] of w.origins) if (!dealerIds.has(id)) out.origins.set(id, o);
+  return out;
 }
 
 /** Entries merged by key (`into` adds b into a); the order of first appearance. */
