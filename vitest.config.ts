@@ -32,7 +32,7 @@ const serverTests = ['src/server/**/*.test.ts'];
  */
 const postgresTests = [
   'src/server/db/{availability,client,startup-lock,volume}.test.ts',
-  'src/server/tracking/{ingest,dedup-migration,tracking,forged-models}.test.ts',
+  'src/server/tracking/{ingest,dedup-migration,tracking,forged-models,tag-health}.test.ts',
   'src/server/reporting/*.test.ts',
   'src/server/maintenance/*.test.ts',
   'src/server/analytics/{analytics,creatives}.test.ts',

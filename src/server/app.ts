@@ -31,9 +31,10 @@ import { assetRoutes } from './assets/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
+import { tagHealthRoutes } from './tracking/tag-health-routes';
 import { analyticsRoutes } from './analytics/routes';
 import { configRoutes } from './configs/routes';
-import { beaconIntakePlugin, eventsPlugin } from './tracking/plugin';
+import { beaconIntakePlugin, eventsPlugin, tagHealthPlugin } from './tracking/plugin';
 import { inventoryRoutes } from './inventory/routes';
 import { adminRoutes } from './admin/routes';
 import { feedsPlugin } from './inventory/plugin';
@@ -223,9 +224,11 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(dealerRoutes);
   await app.register(assetRoutes);
   await app.register(deliveryRoutes);
+  await app.register(tagHealthPlugin); // app.tagHealth: what became of beacons, written in batches
   await app.register(beaconIntakePlugin); // app.beaconIntake: its limits count in the rate-limit plugin's store
   await app.register(trackingRoutes);
   await app.register(scriptRoutes);
+  await app.register(tagHealthRoutes);
   await app.register(analyticsRoutes);
   await app.register(configRoutes);
   await app.register(inventoryRoutes);

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeBanner, multipartBody } from '../fixtures/images';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, startServer, type RunningServer } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, startServer, type RunningServer } from './harness';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -194,8 +194,9 @@ export const LONG_DEALER = {
  * long-named dealer (LONG_DEALER).
  */
 export async function seedScreens(origin: string): Promise<void> {
+  // Asked again after a 503: a busy machine makes the server shed load for a moment.
   const post = async (path: string, body: string | Buffer, headers: Record<string, string>) => {
-    const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { origin, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    const res = await fetchUnlessShed(`${origin}${path}`, { method: 'POST', headers: { origin, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
     if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
   };
   for (const [event, n] of [['impression', 40], ['click', 2]] as const) {

@@ -75,6 +75,13 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dealers/:dealerId/analytics', url: `/api/dealers/${A}/analytics?period=30d`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics/export.csv', url: `/api/dealers/${A}/analytics/export.csv`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/script', url: `/api/dealers/${A}/script`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/tag-health', url: `/api/dealers/${A}/tag-health`, expect: [401, 200, 200, 200, 403] },
+  {
+    method: 'GET',
+    route: '/api/dealers/:dealerId/tag-health/page-check',
+    url: `/api/dealers/${A}/tag-health/page-check?url=${encodeURIComponent('https://www.hondaofdemo.com/new-inventory')}`,
+    expect: [401, 200, 200, 200, 403],
+  },
   { method: 'GET', route: '/api/dealers/:dealerId/inventory', url: `/api/dealers/${A}/inventory`, expect: [401, 200, 200, 200, 403] },
   {
     method: 'POST',

@@ -475,3 +475,43 @@ export const mailOutbox = pgTable(
   },
   (t) => [uniqueIndex('mail_outbox_dedupe_idx').on(t.dealerId, t.dedupeKey), index('mail_outbox_created_idx').on(t.createdAt)],
 );
+
+/**
+ * Tag health counters (domain/tag-health.ts, tracking/tag-health.ts): per dealer, site origin,
+ * reason and UTC hour, how many beacons were counted or refused/dropped. Counters only, no IP,
+ * user agent or page address: the origin is the page's `scheme://host[:port]`, at most
+ * TAG_HEALTH_ORIGINS_PER_DEALER of them per dealer (the rest under 'other'). Written by upserts
+ * that add, so any number of processes flush into the same row; pruned after TAG_HEALTH_KEPT_DAYS.
+ */
+export const tagHealthHourly = pgTable(
+  'tag_health_hourly',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    reason: text('reason').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    beacons: integer('beacons').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dealerId, t.origin, t.reason, t.hour] }), index('tag_health_hourly_hour_idx').on(t.hour)],
+);
+
+/**
+ * When a dealer's pages on one origin last sent a beacon for one slot type ('' for a beacon that
+ * names none, e.g. a conversion), and when one was last counted (null: never). Upserted with
+ * GREATEST, so processes flushing out of order never move a time back.
+ */
+export const tagLastSeen = pgTable(
+  'tag_last_seen',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    slotType: text('slot_type').notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    lastCountedAt: timestamp('last_counted_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.dealerId, t.origin, t.slotType] })],
+);

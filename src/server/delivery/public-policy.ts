@@ -23,6 +23,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Security } from '../../domain/schemas';
 import { Forbidden } from '../errors';
 
+/**
+ * A refusal of the dealer's security settings, with which one refused: `https` (requireHttps) or
+ * `domain` (allowed domains, opaque or missing origin), for the tag health counters.
+ */
+export class PolicyRefusal extends Forbidden {
+  constructor(
+    readonly reason: 'https' | 'domain',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Hosts that are always this machine: a server whose PUBLIC_ORIGIN is one of them (local development, tests) serves plain HTTP. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -106,10 +119,10 @@ export class PublicPolicy {
    */
   dealerPolicy(request: PolicyRequest, security: Security, opts: { beacon?: boolean } = {}): string | null {
     imagePolicy(request, security); // requireHttps, as for images
-    if (opts.beacon && request.headers.origin === 'null') throw new Forbidden('Beacons from an opaque origin (Origin: null) are refused');
+    if (opts.beacon && request.headers.origin === 'null') throw new PolicyRefusal('domain', 'Beacons from an opaque origin (Origin: null) are refused');
     if (!security.enableCors) return null;
     // An opaque origin (sandboxed iframe, data: page) could be any site: it is on no allowed domain.
-    if (request.headers.origin === 'null' && restrictsDomains(security)) throw new Forbidden('Requests from an opaque origin (Origin: null) are refused for this dealer');
+    if (request.headers.origin === 'null' && restrictsDomains(security)) throw new PolicyRefusal('domain', 'Requests from an opaque origin (Origin: null) are refused for this dealer');
     const header = request.headers.origin;
     // A dealer's pages send few distinct Origin values: their answer is kept with the settings (no URL parsing per request).
     let kept = header === undefined ? undefined : this.originAnswers.get(security);
@@ -118,8 +131,8 @@ export class PublicPolicy {
       if (!kept) this.originAnswers.set(security, (kept = new Map()));
       if (kept.size < MAX_ORIGINS_KEPT) kept.set(header, answer);
     }
-    if (answer.refused) throw new Forbidden(answer.refused);
-    if (!answer.origin && opts.beacon && restrictsDomains(security)) throw new Forbidden('Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
+    if (answer.refused) throw new PolicyRefusal('domain', answer.refused);
+    if (!answer.origin && opts.beacon && restrictsDomains(security)) throw new PolicyRefusal('domain', 'Beacons must come from an allowed domain of this dealer (no Origin or Referer)');
     return answer.origin;
   }
 }
@@ -163,12 +176,12 @@ function originAnswer(caller: string | undefined, security: Security): OriginAns
  * `requireHttps`, which depends on the request's scheme, part of every cache key. Origin and Referer
  * are not read (images are public, see the module doc), so the answer carries
  * `Access-Control-Allow-Origin: *` instead of a per-origin one.
- * @throws Forbidden('HTTPS is required for this dealer') for plain HTTP to a dealer that requires
+ * @throws PolicyRefusal('https', 'HTTPS is required for this dealer') for plain HTTP to a dealer that requires
  *   HTTPS (unless this server serves its loopback host only).
  */
 export function imagePolicy(request: Omit<PolicyRequest, 'headers'>, security: Security): void {
   if (security.requireHttps && request.protocol !== 'https' && !request.loopbackOnly) {
-    throw new Forbidden('HTTPS is required for this dealer');
+    throw new PolicyRefusal('https', 'HTTPS is required for this dealer');
   }
 }
 

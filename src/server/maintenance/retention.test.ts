@@ -103,7 +103,7 @@ describe('retention job', () => {
     ]);
 
     const counts = await t.app.maintenance.tick(now);
-    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 2 });
+    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 2, tagHealth: 0 });
     expect((await db().select({ e: loginThrottles.emailLower }).from(loginThrottles)).map((r) => r.e).sort()).toEqual([
       'lock-ended@example.com',
       'recent@example.com',

@@ -4,7 +4,7 @@
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
  * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows
  * are deleted by a periodic job, and so are hourly rollups older than the screens read
- * (reporting/service.ts HOURLY_ROLLUP_DAYS): the daily rollups, which the screens read for whole
+ * (reporting/service.ts HOURLY_ROLLUP_DAYS), as are the tag health counters (tracking/tag-health.ts): the daily rollups, which the screens read for whole
  * days, keep them for ever; dashboards and exports never read raw events.
  *
  * One run per interval across server processes: a process runs the job only after claiming its
@@ -27,6 +27,7 @@ import { PeriodicTask } from './periodic';
 import { maintainEventStorage } from './partitions';
 import { LOGIN_THROTTLE } from '../../domain/login-throttle';
 import { pruneHourlyRollups } from '../reporting/service';
+import { pruneTagHealth } from '../tracking/tag-health';
 
 /** The job_leases row of this job. */
 export const RETENTION_JOB = 'retention';
@@ -53,6 +54,8 @@ export interface RetentionCounts {
   loginThrottles: number;
   /** Hourly rollups older than HOURLY_ROLLUP_DAYS (their days stay in the daily rollups). */
   hourlyRollups: number;
+  /** Tag health counters past TAG_HEALTH_KEPT_DAYS and last-seen rows past TAG_LAST_SEEN_KEPT_DAYS (tracking/tag-health.ts). */
+  tagHealth: number;
 }
 
 export interface RetentionOptions {
@@ -170,6 +173,7 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
     clientErrors: clientErrorCount,
     loginThrottles: throttleCount,
     hourlyRollups: hourlyRollupCount,
+    tagHealth: await pruneTagHealth(db, now),
   };
 }
 

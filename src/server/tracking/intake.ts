@@ -18,6 +18,10 @@
  *    the dealer's page plan knows the model (the cached dealer's `beaconModels`, no query): any
  *    other model is counted under the one UNKNOWN_MODEL_KEY per slot type, so forged models never
  *    become keys of their own.
+ * What became of each beacon of a known dealer (counted, or the reason it was refused or dropped:
+ * rate limit, domain, HTTPS, bot, Do-Not-Track/GPC) goes to the tag health counters
+ * (`app.tagHealth`, tag-health.ts: an in-memory increment, written in batches); a 503 is not
+ * counted there (the script retries it), nor is anything of an unknown dealer.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
@@ -31,6 +35,8 @@ import { AppError, errorBody, Invalid, NotFound, RateLimited, TOO_MANY_REQUESTS 
 import { creativeOf, slotChoice } from '../delivery/service';
 import type { DealerDelivery } from '../dealer-sites';
 import { REFUSAL_CACHE_CONTROL } from '../delivery/refusals';
+import { PolicyRefusal } from '../delivery/public-policy';
+import { beaconOrigin, type TagHealthReason } from '../../domain/tag-health';
 import { countedModelKey } from '../../domain/slot-plan';
 import { leadIdHash } from './service';
 
@@ -159,14 +165,23 @@ export class BeaconIntake {
    */
   async accept(b: Beacon): Promise<void> {
     try {
-      await this.take(b);
+      this.outcome(b, await this.take(b));
     } catch (err) {
+      if (err instanceof RateLimited) this.outcome(b, 'rate-limit');
+      else if (err instanceof PolicyRefusal) this.outcome(b, err.reason);
       if (err instanceof AppError && [403, 404, 429].includes(err.statusCode)) b.setHeader('access-control-allow-origin', '*');
       throw err;
     }
   }
 
-  private async take(b: Beacon): Promise<void> {
+  /** Counts what became of a beacon of a known dealer in the tag health counters (by its page's origin and slot type). */
+  private outcome(b: Beacon, reason: TagHealthReason): void {
+    if (!b.dealer) return;
+    this.app.tagHealth.record(b.dealer.id, beaconOrigin(b.headers.origin, b.headers.referer), b.input.type ?? '', reason);
+  }
+
+  /** Takes one beacon; resolves to 'counted', or to why it was knowingly not counted. @throws as accept */
+  private async take(b: Beacon): Promise<TagHealthReason> {
     const subject = { ip: b.ip, input: b.input, dealer: b.dealer, routeOptions: { config: {} } } satisfies LimitSubject;
     await this.limit(this.perIp, subject, b, false);
     await this.limit(this.perPageView, subject, b, true);
@@ -177,8 +192,8 @@ export class BeaconIntake {
       b.setHeader('access-control-allow-origin', origin);
       b.setHeader('vary', 'Origin');
     }
-    if (this.isBot(b.headers['user-agent'] ?? '')) return;
-    if (dealer.security.respectDoNotTrack !== false && optedOut(b.headers)) return;
+    if (this.isBot(b.headers['user-agent'] ?? '')) return 'bot';
+    if (dealer.security.respectDoNotTrack !== false && optedOut(b.headers)) return 'opted-out';
     const { input } = b;
     const accepted = this.app.events.enqueue({
       creative: await this.creative(b, dealer),
@@ -197,6 +212,7 @@ export class BeaconIntake {
       b.setHeader('retry-after', BUFFER_RETRY_AFTER_SECONDS);
       throw new AppError('UNAVAILABLE', this.app.events.behind ? 'Events are not being written fast enough, retry later' : 'Event buffer full, retry later');
     }
+    return 'counted';
   }
 
   /** One limit: the X-RateLimit headers under it when `headersUnder`; over it, the headers with Retry-After and RateLimited. */

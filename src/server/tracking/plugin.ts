@@ -3,6 +3,8 @@
  * - `eventsPlugin`: the event writer, `app.events` (an EventIngestor, tracking/service.ts); it
  *   stores a stopped process's journal once the app is ready and flushes the buffered events when
  *   the app closes;
+ * - `tagHealthPlugin`: the tag health counters, `app.tagHealth` (tag-health.ts): what became of
+ *   each beacon of a known dealer, written in batches every TAG_HEALTH_FLUSH_MS and at close;
  * - `beaconIntakePlugin`: what a beacon goes through once read, `app.beaconIntake` (intake.ts),
  *   for the route and the beacon hot path alike.
  *
@@ -17,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { CLOSE_RETRY_MS, EventIngestor, PGLITE_STATEMENT_EVENTS } from './service';
 import { EventJournal } from './journal';
 import { BeaconIntake } from './intake';
+import { TAG_HEALTH_FLUSH_MS, TagHealthRecorder } from './tag-health';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +27,8 @@ declare module 'fastify' {
     events: EventIngestor;
     /** What a tracking beacon goes through once read (tracking/intake.ts). */
     beaconIntake: BeaconIntake;
+    /** The tag health counters (tracking/tag-health.ts). */
+    tagHealth: TagHealthRecorder;
   }
 }
 
@@ -55,13 +60,28 @@ export const eventsPlugin = fp(
 );
 
 /**
+ * Plugin `tag-health`: decorates `app.tagHealth` (counters of what became of beacons, read with
+ * the app's clock `app.now`), writes them every TAG_HEALTH_FLUSH_MS and once more when the app
+ * closes, before the caller closes the database.
+ */
+export const tagHealthPlugin = fp(
+  async (app: FastifyInstance) => {
+    const tagHealth = new TagHealthRecorder(app.db, app.log, () => app.now());
+    app.decorate('tagHealth', tagHealth);
+    tagHealth.start(TAG_HEALTH_FLUSH_MS);
+    app.addHook('onClose', () => tagHealth.close());
+  },
+  { name: 'tag-health' },
+);
+
+/**
  * Plugin `beacon-intake`: decorates `app.beaconIntake`. Its per-IP and per-page-view limits are
  * made with `app.createRateLimit`, so they count in the rate-limit plugin's store (Redis with
- * REDIS_URL); accepted beacons go to `app.events`.
+ * REDIS_URL); accepted beacons go to `app.events`, and what became of each to `app.tagHealth`.
  */
 export const beaconIntakePlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('beaconIntake', new BeaconIntake(app));
   },
-  { name: 'beacon-intake', dependencies: ['events', 'public-policy', 'rate-limits'] },
+  { name: 'beacon-intake', dependencies: ['events', 'tag-health', 'public-policy', 'rate-limits'] },
 );

@@ -4,6 +4,7 @@
  * knowingly not counted; the body is read, parsed and checked here (a bad body is 400 naming the
  * field, one over TRACK_BODY_LIMIT 413), and everything after that is the beacon intake's
  * (intake.ts: the limits' 429, an unknown dealer's 404, the dealer's 403, a full buffer's 503).
+ * A 400 for a body that names a known dealer is counted as `invalid` in its tag health.
  * Most beacons never reach this route: the beacon hot path (hot-path.ts) answers them with the same
  * function (intake.ts answerBeacon).
  */
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import { trackBodySchema } from '../../domain/contracts/public';
 import type { DealerDelivery } from '../dealer-sites';
 import { answerBeacon, beaconBody, bodyDealerId, TRACK_BODY_LIMIT } from './intake';
+import { beaconOrigin } from '../../domain/tag-health';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,6 +45,13 @@ export async function trackingRoutes(fastify: FastifyInstance) {
         reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
         request.body = beaconBody(request.body) as typeof request.body; // the body schema checks it next
         request.beaconDealer = await app.dealerSites.find(bodyDealerId(request.body));
+      },
+      // A body that names a known dealer but is not a valid beacon (400): counted as 'invalid' in the dealer's tag health.
+      onResponse: (request, reply, done) => {
+        if (reply.statusCode === 400 && request.beaconDealer) {
+          app.tagHealth.record(request.beaconDealer.id, beaconOrigin(request.headers.origin, request.headers.referer), '', 'invalid');
+        }
+        done();
       },
       // Dealer sites post beacons from their own pages: exempt from the same-origin check.
       config: { access: 'public', allowCrossSite: true },

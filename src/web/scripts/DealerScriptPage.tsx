@@ -1,12 +1,15 @@
 /**
  * Dealer script page /scripts/:dealerId (spec 02 §2 Dealer script page; DECISIONS 6: a dealer the
  * user may not see looks exactly like an unknown one): dealer details and status, Copy Script and
- * Download, the production address, the script and a configuration summary.
+ * Download, the production address, the tag and shortcodes the dealer's own Script page hands out
+ * (Copy Script copies that tag, never the script body: a site that pasted the body would run a
+ * copy that never updates), whether the tag is working (TagHealthPanel), the script and a
+ * configuration summary.
  */
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Badge, Button, Center, Code, CopyButton, Group, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
-import { ArrowRight, BarChart3, Check, Copy, Download, FileSearch, GitBranch, Link2, TrendingUp } from 'lucide-react';
+import { ArrowRight, BarChart3, Check, Code2, Copy, Download, FileSearch, GitBranch, Link2, TrendingUp } from 'lucide-react';
 import { COPY_CONFIRMATION_MS } from '../../domain/constants';
 import { formatCtr } from '../../domain/metrics';
 import { isApiStatus, useModelNames } from '../dealer/api';
@@ -15,6 +18,7 @@ import { useScriptInfo } from '../dealer/script/api';
 import { CopyField } from '../dealer/script/CopyField';
 import { BlocklistNotice } from '../dealer/script/BlocklistNotice';
 import { downloadScript, scriptFileName } from '../dealer/script/download';
+import { TagHealthPanel } from '../dealer/script/TagHealthPanel';
 
 /** One dealer's embed script with its configuration summary. */
 export function DealerScriptPage() {
@@ -47,13 +51,14 @@ export function DealerScriptPage() {
             </Group>
           </Stack>
           <Group gap="sm">
-            <CopyButton value={d.content} timeout={COPY_CONFIRMATION_MS}>
+            <CopyButton value={d.scriptTag} timeout={COPY_CONFIRMATION_MS}>
               {({ copied, copy }) => (
                 <Button
                   variant={copied ? 'filled' : 'light'}
                   color={copied ? 'teal' : undefined}
                   onClick={copy}
                   leftSection={copied ? <Check size={16} /> : <Copy size={16} />}
+                  title="Copies the script tag to paste in the site's <head>"
                   miw={140}
                 >
                   {copied ? 'Copied!' : 'Copy Script'}
@@ -74,6 +79,22 @@ export function DealerScriptPage() {
           <CopyField value={d.scriptUrl} label="production address" />
         </Stack>
       </Paper>
+
+      <Paper withBorder p="lg" radius="md" component="section" aria-label="Tag and shortcodes">
+        <SectionTitle icon={<Code2 size={16} />} title="Tag and shortcodes" />
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            The same tag and shortcodes as the dealer&apos;s Script page: the tag goes first in the &lt;head&gt; of every page, each shortcode where its
+            banner should appear on the search pages.
+          </Text>
+          <CopyField value={d.scriptTag} label="script tag" />
+          {d.shortcodes.map((code) => (
+            <CopyField key={code} value={code} label={`shortcode ${code}`} />
+          ))}
+        </Stack>
+      </Paper>
+
+      <TagHealthPanel dealerId={d.dealer.id} />
 
       <SimpleGrid cols={{ base: 1, md: 3 }}>
         {/* A mapping's key is the dealer's own spelling (what it matches), shown as written; standard models by display name. */}

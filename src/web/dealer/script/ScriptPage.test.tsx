@@ -25,7 +25,10 @@ function scriptInfo(origin: string): ScriptInfo {
 }
 
 async function openWith(origin: string) {
-  server.use(http.get(`/api/dealers/${DEALER}/script`, () => HttpResponse.json(scriptInfo(origin))));
+  server.use(
+    http.get(`/api/dealers/${DEALER}/script`, () => HttpResponse.json(scriptInfo(origin))),
+    http.get(`/api/dealers/${DEALER}/tag-health`, () => HttpResponse.json({ windowHours: 24, since: new Date().toISOString(), seen: [], counts: [] })),
+  );
   renderApp(<ScriptPage />, { user: userOf('viewer') });
   await screen.findByRole('button', { name: 'Copy script tag' });
 }

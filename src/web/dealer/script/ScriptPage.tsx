@@ -3,7 +3,8 @@
  * async script) with what it does for page speed and its CSP hash, step 2 the three shortcodes
  * (each copyable), step 3 the lead page snippet and the script's API, where banners are counted
  * (the dealer's allowed domains, read-only here: admins edit them in the dealer's settings, and
- * what one page view counts), a preview of the generated script and its download.
+ * what one page view counts), whether the tag is working (tag health and "Test my page",
+ * TagHealthPanel), a preview of the generated script and its download.
  */
 import type { ReactNode } from 'react';
 import { Badge, Button, Code, Group, Paper, ScrollArea, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
@@ -15,6 +16,7 @@ import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useScriptInfo, type ScriptInfo } from './api';
 import { CopyField } from './CopyField';
 import { BlocklistNotice } from './BlocklistNotice';
+import { TagHealthPanel } from './TagHealthPanel';
 import { downloadScript, scriptFileName } from './download';
 
 /** What each shortcode's banner is for, by its type (the slot registry's help text). */
@@ -93,6 +95,8 @@ export function ScriptPage() {
       </Step>
 
       <Counting info={d} />
+
+      <TagHealthPanel dealerId={dealerId} />
 
       <Paper withBorder p="lg" radius="md">
         <Group justify="space-between" mb="sm" align="flex-start">
