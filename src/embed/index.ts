@@ -304,8 +304,13 @@ const LAST_CLICK_KEY = 'dcb_c';
     observe(b);
   };
 
-  /** Makes a slot element a banner (once), once its framework has hydrated it (slots.ts afterHydration). */
-  const bind = (el: MadeSlot) => afterHydration(el, () => {
+  /**
+   * Makes a slot element a banner (once); an element of the page's markup once its framework has
+   * hydrated it (slots.ts afterHydration). A slot made from a shortcode is ours, made after its
+   * text was hydrated: at once.
+   */
+  const bind = (el: MadeSlot) => (el.dcText ? take(el) : afterHydration(el, () => take(el)));
+  const take = (el: MadeSlot) => {
     const type = slotTypeOf(el) as Slot;
     // A slot type is one the configuration sizes (the server's slot registry), own keys only.
     if (bound.has(el) || !Object.prototype.hasOwnProperty.call(config.sizes, type)) return;
@@ -317,7 +322,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     const b: Banner = { el, type, view: '', pv: '', model: '', loaded: false, inView: false };
     banners.push(b);
     safe(render)(b);
-  });
+  };
 
   /**
    * Takes the shortcodes of a text node (slots.ts: blanked, slots inserted beside it), in markup a
