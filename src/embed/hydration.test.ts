@@ -14,9 +14,21 @@ const SIZES: EmbedConfig['sizes'] = { header: [[1920, 300], [600, 500]], primary
 /** Marks an element as React marks what it has hydrated or rendered (its fiber, under a random key). */
 const hydrate = (el: Element) => Object.assign(el, { '__reactFiber$x1y2': {} });
 
+/** A constructed style sheet as the browser's (jsdom has none): its text. */
+class Sheet {
+  text = '';
+  replaceSync(css: string) {
+    this.text = css;
+  }
+}
+/** The text of the sheets the embed added to the document (addSheet). */
+const sheets = () => (document.adoptedStyleSheets as unknown as Sheet[]).map((s) => s.text);
+
 beforeEach(() => {
-  // jsdom has neither CSS.escape nor matchMedia; the page is past its load event unless a test says otherwise.
+  // jsdom has no CSS.escape, matchMedia or constructed style sheets; the page has not loaded unless a test says otherwise.
   vi.stubGlobal('CSS', { escape: (s: string) => s });
+  vi.stubGlobal('CSSStyleSheet', Sheet);
+  Object.defineProperty(document, 'adoptedStyleSheets', { configurable: true, writable: true, value: [] });
   vi.stubGlobal('matchMedia', () => ({ matches: false }));
   vi.spyOn(performance, 'getEntriesByType').mockReturnValue([]);
   document.body.innerHTML = '<div id="root" data-dc-hydrate><main><p>Compare the Civic: [dc-banner type="upsell"]</p><div class="promo">[dc-banner type="primary"]</div></main></div><p id="plain">[dc-banner type="header"]</p>';
@@ -25,7 +37,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
-  document.head.replaceChildren();
 });
 
 const $ = (sel: string) => document.querySelector(sel)!;
@@ -94,24 +105,23 @@ describe('deferText and veil', () => {
     expect(deferText(text, () => made.push(...slotsFor(text)))).toBe(true);
     veil(text, SIZES);
     expect(promo.outerHTML).toBe('<div class="promo">[dc-banner type="primary"]</div>');
-    const rule = document.head.querySelector('style')!.textContent;
     // Invisible, no line height (the element holds nothing else), the slot's box as ::after.
-    expect(rule).toBe('#root>:nth-child(1)>:nth-child(2){visibility:hidden;line-height:0}#root>:nth-child(1)>:nth-child(2)::after{content:"";display:block;width:100%;max-width:350px;aspect-ratio:350/564;margin:0 auto;contain:paint}');
+    expect(sheets()).toEqual(['#root>:nth-child(1)>:nth-child(2){visibility:hidden;line-height:0}#root>:nth-child(1)>:nth-child(2)::after{content:"";display:block;width:100%;max-width:350px;aspect-ratio:350/564;margin:0 auto;contain:paint}']);
     veil(text, SIZES); // once per node
-    expect(document.head.querySelectorAll('style')).toHaveLength(1);
+    expect(sheets()).toHaveLength(1);
     hydrate(promo);
     vi.advanceTimersByTime(50);
     expect(made.map((el) => el.dataset.dcType)).toEqual(['primary']);
     expect(promo.innerHTML).toBe('<div class="dc-banner" data-dc-type="primary"></div>');
-    expect(document.head.querySelector('style')).toBeNull(); // the slot took the veil's place
+    expect(sheets()).toEqual([]); // the slot took the veil's place
   });
 
   it('keeps the line of words beside a shortcode and reserves the box of the first shortcode', () => {
     const text = $('#root p').firstChild as Text;
     veil(text, SIZES);
-    expect(document.head.querySelector('style')!.textContent).toBe(
+    expect(sheets()).toEqual([
       '#root>:nth-child(1)>:nth-child(1){visibility:hidden}#root>:nth-child(1)>:nth-child(1)::after{content:"";display:block;width:100%;max-width:350px;aspect-ratio:300/250;margin:0 auto;contain:paint}',
-    );
+    ]);
   });
 
   it('does not defer text outside a region, text without a shortcode, or text already hydrated', () => {

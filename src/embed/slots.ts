@@ -81,6 +81,19 @@ export function afterHydration(el: Element, fn: () => void): void {
   setTimeout(poll, 50);
 }
 
+/**
+ * Adds a style sheet of `css` to the document and returns what removes it. A constructed sheet
+ * (document.adoptedStyleSheets): no node in the page, which a framework hydrating the whole
+ * document would find, and no inline `<style>`, which a Content-Security-Policy without
+ * 'unsafe-inline' in style-src refuses.
+ */
+export function addSheet(css: string): () => void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  return () => void (document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet));
+}
+
 /** A text node whose shortcodes wait for hydration: `dcVeil` removes the CSS that hides them (veil). */
 type VeiledText = Text & { dcVeil?: () => void };
 
@@ -91,8 +104,8 @@ const selectorOf = (el: Element): string => {
 };
 
 /**
- * Hides the shortcodes of `node` and reserves its first slot's box with CSS only (a `<style>` in
- * the head; no node of the framework's markup changes): the element holding the text is made
+ * Hides the shortcodes of `node` and reserves its first slot's box with CSS only (addSheet; no
+ * node of the framework's markup changes): the element holding the text is made
  * invisible (its layout kept; words beside a shortcode in the same element show once the element
  * is hydrated), with no line height when it holds nothing but shortcodes, and the slot's box
  * (`sizes`, the viewport's variant) is its `::after`, where slotsFor later inserts the slot.
@@ -104,12 +117,10 @@ export function veil(node: VeiledText, sizes: EmbedConfig['sizes']): void {
   const type = shortcodeTypes(node.nodeValue ?? '')[0];
   if (!parent || !type || node.dcVeil) return;
   const sel = selectorOf(parent);
-  const style = document.createElement('style');
-  style.textContent = `${sel}{visibility:hidden${parent.textContent!.replace(SHORTCODE, '').trim() ? '' : ';line-height:0'}}${sel}::after{content:"";${reserveStyle(maxWidth(type), slotSize(type, viewportVariant(), sizes))}}`;
-  document.head.append(style);
+  const remove = addSheet(`${sel}{visibility:hidden${parent.textContent!.replace(SHORTCODE, '').trim() ? '' : ';line-height:0'}}${sel}::after{content:"";${reserveStyle(maxWidth(type), slotSize(type, viewportVariant(), sizes))}}`);
   node.dcVeil = () => {
     node.dcVeil = undefined;
-    style.remove();
+    remove();
   };
 }
 

@@ -32,7 +32,7 @@
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
-import { addedRoots, deferText, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
+import { addedRoots, addSheet, deferText, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
 import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
@@ -83,17 +83,17 @@ try {
   // The framework component form, <div data-dc-banner="header">: its box reserved by CSS alone
   // (the element is the framework's; the main script fills it once it is hydrated), per viewport
   // through a media query; hidden on a page of a model the dealer does not have.
-  const style = document.createElement('style');
-  style.textContent = modelOf(new URL(location.href))
-    ? (Object.keys(c.s) as Slot[])
-        .map((t) => {
-          const sel = `[data-dc-banner=${t} i]`;
-          const [w, h] = slotSize(t, 'mobile', c.s);
-          return `${sel}{${reserveStyle(maxWidth(t), slotSize(t, 'desktop', c.s))}}@media(max-width:${MOBILE_BREAKPOINT_PX}px){${sel}{aspect-ratio:${w}/${h}}}`;
-        })
-        .join('')
-    : '[data-dc-banner]{display:none}';
-  document.head.append(style);
+  addSheet(
+    modelOf(new URL(location.href))
+      ? (Object.keys(c.s) as Slot[])
+          .map((t) => {
+            const sel = `[data-dc-banner=${t} i]`;
+            const [w, h] = slotSize(t, 'mobile', c.s);
+            return `${sel}{${reserveStyle(maxWidth(t), slotSize(t, 'desktop', c.s))}}@media(max-width:${MOBILE_BREAKPOINT_PX}px){${sel}{aspect-ratio:${w}/${h}}}`;
+          })
+          .join('')
+      : '[data-dc-banner]{display:none}',
+  );
   const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
   /** Makes a text node's slots now, or, in markup a framework has yet to hydrate, veils it and makes them once hydrated (unless the main script has taken over by then). */
   const take = (t: Text) => (deferText(t, () => void (dcBanners() || slotsFor(t).forEach(reserve))) ? veil(t, c.s) : slotsFor(t).forEach(reserve));
