@@ -309,7 +309,7 @@ const LAST_CLICK_KEY = 'dcb_c';
    * hydrated it (slots.ts afterHydration). A slot made from a shortcode is ours, made after its
    * text was hydrated: at once.
    */
-  const bind = (el: MadeSlot) => (el.dcText ? take(el) : afterHydration(el, () => take(el)));
+  const bind = (el: MadeSlot) => (el.dcText ? take(el) : afterHydration(el, safe(() => take(el))));
   const take = (el: MadeSlot) => {
     const type = slotTypeOf(el) as Slot;
     // A slot type is one the configuration sizes (the server's slot registry), own keys only.
@@ -325,9 +325,10 @@ const LAST_CLICK_KEY = 'dcb_c';
   };
 
   /**
-   * Takes the shortcodes of a text node (slots.ts: blanked, slots inserted beside it), in markup a
-   * framework has yet to hydrate once it has (slots.ts deferText; the snippet veils it meanwhile). A node whose
-   * text a framework sets again is blanked again but gets no second set of slots.
+   * Takes the shortcodes of a text node (slots.ts: blanked, slots inserted beside it); in markup a
+   * framework has yet to hydrate, once it has (slots.ts deferText; the snippet veils it
+   * meanwhile). A node whose text a framework sets again is blanked again but gets no second set
+   * of slots.
    */
   const takeText = (node: Text): unknown => {
     if (deferText(node, safe(() => takeText(node)))) return;

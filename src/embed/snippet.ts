@@ -95,8 +95,19 @@ try {
       : '[data-dc-banner]{display:none}',
   );
   const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
-  /** Makes a text node's slots now, or, in markup a framework has yet to hydrate, veils it and makes them once hydrated (unless the main script has taken over by then). */
-  const take = (t: Text) => (deferText(t, () => void (dcBanners() || slotsFor(t).forEach(reserve))) ? veil(t, c.s) : slotsFor(t).forEach(reserve));
+  /** A text node's slots, reserved (none when the main script has taken over). */
+  const make = (t: Text) => void (dcBanners() || slotsFor(t).forEach(reserve));
+  /** Makes a text node's slots now, or, in markup a framework has yet to hydrate, veils it and makes them once hydrated. */
+  const take = (t: Text) =>
+    deferText(t, () => {
+      try {
+        make(t);
+      } catch {
+        /* never throw into the host page */
+      }
+    })
+      ? veil(t, c.s)
+      : make(t);
   new MutationObserver((records, observer) => {
     try {
       if (dcBanners()) return observer.disconnect(); // the main script has taken over
