@@ -7,6 +7,13 @@
 export const SCRIPT_URL_WATCH_MS = 500;
 export const MOBILE_BREAKPOINT_PX = 768;
 
+/**
+ * How long after the page's load event the embed keeps waiting for a framework to hydrate a region
+ * marked as server-rendered (embed/slots.ts awaitingHydration) before it makes the region's slots
+ * anyway: a marked region that no framework ever takes still gets its banners.
+ */
+export const HYDRATION_WAIT_MS = 10_000;
+
 /** Provider inventory link year bounds for mxs (spec 01 §9). */
 export const MXS_MIN_YEAR = 2003;
 export const MXS_MAX_YEAR = 2026;

@@ -6,9 +6,12 @@
  * element inserted beside its text node, whose text is blanked: nodes a framework (React) owns are
  * never removed or replaced. Shortcodes are found whenever they appear (a MutationObserver looking
  * only at added and changed nodes), and `<div class="dc-banner" data-dc-type="...">` elements (the
- * inline snippet's reserved slots, or a dealer's own markup) are used as they are. A slot made
- * from a shortcode (by the snippet or here) is removed when its text node leaves the page; a
- * dealer's own slot element never is.
+ * inline snippet's reserved slots, or a dealer's own markup) and `<div data-dc-banner="...">`
+ * elements (the framework component form) are used as they are. A slot made from a shortcode (by
+ * the snippet or here) is removed when its text node leaves the page; a dealer's own slot element
+ * never is. In server-rendered markup a framework is about to hydrate (slots.ts HYDRATED_ROOTS)
+ * nothing is changed until the framework has taken it: shortcodes stay veiled by CSS and
+ * component elements stay empty until then (slots.ts deferText, afterHydration).
  *
  * What a slot shows is the server's decision: its page plans, injected with the configuration,
  * give each page model's slot models (the image endpoint answers the same model in X-Banner-Model);
@@ -35,7 +38,7 @@
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
 import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
-import { IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, viewportVariant, type MadeSlot } from './slots';
+import { afterHydration, deferText, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';
@@ -301,9 +304,14 @@ const LAST_CLICK_KEY = 'dcb_c';
     observe(b);
   };
 
-  /** Makes a slot element a banner (once). */
-  const bind = (el: MadeSlot) => {
-    const type = (el.getAttribute('data-dc-type') ?? '').toLowerCase() as Slot;
+  /**
+   * Makes a slot element a banner (once); an element of the page's markup once its framework has
+   * hydrated it (slots.ts afterHydration). A slot made from a shortcode is ours, made after its
+   * text was hydrated: at once.
+   */
+  const bind = (el: MadeSlot) => (el.dcText ? take(el) : afterHydration(el, safe(() => take(el))));
+  const take = (el: MadeSlot) => {
+    const type = slotTypeOf(el) as Slot;
     // A slot type is one the configuration sizes (the server's slot registry), own keys only.
     if (bound.has(el) || !Object.prototype.hasOwnProperty.call(config.sizes, type)) return;
     bound.add(el);
@@ -317,10 +325,13 @@ const LAST_CLICK_KEY = 'dcb_c';
   };
 
   /**
-   * Takes the shortcodes of a text node (slots.ts: blanked, slots inserted beside it). A node whose
-   * text a framework sets again is blanked again but gets no second set of slots.
+   * Takes the shortcodes of a text node (slots.ts: blanked, slots inserted beside it); in markup a
+   * framework has yet to hydrate, once it has (slots.ts deferText; the snippet veils it
+   * meanwhile). A node whose text a framework sets again is blanked again but gets no second set
+   * of slots.
    */
-  const takeText = (node: Text) => {
+  const takeText = (node: Text): unknown => {
+    if (deferText(node, safe(() => takeText(node)))) return;
     if (!slotsOf.has(node)) return slotsFor(node).forEach(bind);
     if (mayHoldShortcode(node.nodeValue)) node.nodeValue = node.nodeValue!.replace(SHORTCODE, '');
   };
@@ -330,8 +341,8 @@ const LAST_CLICK_KEY = 'dcb_c';
     if (root.nodeType === 3) return takeText(root as Text);
     if (root.nodeType !== 1) return;
     const el = root as Element;
-    if (el.matches('.dc-banner[data-dc-type]')) return bind(el as HTMLElement);
-    el.querySelectorAll<HTMLElement>('.dc-banner[data-dc-type]').forEach(bind);
+    if (el.matches(SLOT_SELECTOR)) return bind(el as HTMLElement);
+    el.querySelectorAll<HTMLElement>(SLOT_SELECTOR).forEach(bind);
     shortcodeTexts(root).forEach(takeText);
   };
 

@@ -3,9 +3,16 @@
  * (index.ts): a text node's shortcodes are blanked and a `<div class="dc-banner"
  * data-dc-type="...">` per shortcode is inserted right after it. The text node itself is never
  * removed or replaced (a framework such as React may own it).
+ *
+ * Server-rendered markup a framework hydrates (HYDRATED_ROOTS) is never changed before the
+ * framework has taken it: React compares the text it would render with the page's and, on any
+ * difference, throws the server's markup away and renders the root again (error #418, a slower
+ * first paint and largest paint). Until then its shortcodes are hidden and their box reserved by
+ * CSS alone (veil), which changes no node.
  */
-import { mayHoldShortcode, SHORTCODE, shortcodeTypes, unfinishedShortcodeAt } from './shortcodes';
-import { MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
+import { maxWidth, mayHoldShortcode, SHORTCODE, shortcodeTypes, slotSize, unfinishedShortcodeAt } from './shortcodes';
+import { HYDRATION_WAIT_MS, MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
+import type { EmbedConfig } from '../domain/embed-config';
 
 /**
  * shortcodes.ts's variantFor for the viewport's width, read through a media query: on a mobile viewport
@@ -31,6 +38,104 @@ export const IMG_STYLE = 'display:block;width:100%;height:100%;object-fit:contai
 
 /** A slot element made from a shortcode: `dcText` is the text node it was made from (a property, shared by the snippet and the main script). */
 export type MadeSlot = HTMLElement & { dcText?: Text };
+
+/**
+ * The slot elements of a page: those made from shortcodes (by the snippet or the main script) or
+ * written by the dealer as `<div class="dc-banner" data-dc-type="...">`, and the framework
+ * component form `<div data-dc-banner="...">` (an element the framework renders empty; the tag
+ * fills it once the framework has hydrated it and never touches the text around it).
+ */
+export const SLOT_SELECTOR = '.dc-banner[data-dc-type],[data-dc-banner]';
+
+/** The slot type an element of SLOT_SELECTOR names, lower case ('' for none). */
+export const slotTypeOf = (el: Element): string => (el.getAttribute('data-dc-type') ?? el.getAttribute('data-dc-banner') ?? '').toLowerCase();
+
+/**
+ * Roots of markup a framework hydrates: React's `data-reactroot` (React 17 and before), Next.js's
+ * `#__next`, Gatsby's `#___gatsby`, Nuxt's `#__nuxt`, Vue's `[data-server-rendered]`, and any
+ * element the dealer marks `data-dc-hydrate` (the container a React 18/19 page passes to
+ * hydrateRoot, or `<html>` for a framework that hydrates the whole document).
+ */
+export const HYDRATED_ROOTS = '[data-reactroot],#__next,#___gatsby,#__nuxt,[data-server-rendered],[data-dc-hydrate]';
+
+/**
+ * True while `el` lies in a region of HYDRATED_ROOTS that its framework has not hydrated yet: React
+ * has not given it its fiber (set once it compared the element and its children, whether
+ * hydrated or rendered afresh), Vue has not given it its vnode, Vue 2 has not removed the region's
+ * `data-server-rendered`. False HYDRATION_WAIT_MS after the page's load event whatever happened
+ * (a marked region that nothing hydrates still gets its banners).
+ */
+export function awaitingHydration(el: Element): boolean {
+  if (!el.closest(HYDRATED_ROOTS) || '__vnode' in el || Object.keys(el).some((k) => k.startsWith('__reactFiber'))) return false;
+  const loaded = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd;
+  return !loaded || performance.now() < loaded + HYDRATION_WAIT_MS;
+}
+
+/**
+ * Calls `fn` at once unless `el` is awaiting hydration (awaitingHydration), else once it no longer
+ * is (looked at every 50 ms; never if `el` leaves the page meanwhile: the framework replaced it).
+ */
+export function afterHydration(el: Element, fn: () => void): void {
+  if (!awaitingHydration(el)) return fn();
+  const poll = () => void (el.isConnected && (awaitingHydration(el) ? setTimeout(poll, 50) : fn()));
+  setTimeout(poll, 50);
+}
+
+/**
+ * Adds a style sheet of `css` to the document and returns what removes it. A constructed sheet
+ * (document.adoptedStyleSheets): no node in the page, which a framework hydrating the whole
+ * document would find, and no inline `<style>`, which a Content-Security-Policy without
+ * 'unsafe-inline' in style-src refuses.
+ */
+export function addSheet(css: string): () => void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  return () => void (document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet));
+}
+
+/** A text node whose shortcodes wait for hydration: `dcVeil` removes the CSS that hides them (veil). */
+type VeiledText = Text & { dcVeil?: () => void };
+
+/** A CSS selector of `el` alone from the nearest ancestor with an id (or the root): structural, so nothing is written on the element. */
+const selectorOf = (el: Element): string => {
+  const up = el.parentElement;
+  return el.id ? `#${CSS.escape(el.id)}` : up ? `${selectorOf(up)}>:nth-child(${[...up.children].indexOf(el) + 1})` : ':root';
+};
+
+/**
+ * Hides the shortcodes of `node` and reserves its first slot's box with CSS only (addSheet; no
+ * node of the framework's markup changes): the element holding the text is made
+ * invisible (its layout kept; words beside a shortcode in the same element show once the element
+ * is hydrated), with no line height when it holds nothing but shortcodes, and the slot's box
+ * (`sizes`, the viewport's variant) is its `::after`, where slotsFor later inserts the slot.
+ * slotsFor removes the rule (`dcVeil`) in the same task as it inserts the slots, so no frame
+ * shows both boxes or neither. Once per node.
+ */
+export function veil(node: VeiledText, sizes: EmbedConfig['sizes']): void {
+  const parent = node.parentElement;
+  const type = shortcodeTypes(node.nodeValue ?? '')[0];
+  if (!parent || !type || node.dcVeil) return;
+  const sel = selectorOf(parent);
+  const remove = addSheet(`${sel}{visibility:hidden${parent.textContent!.replace(SHORTCODE, '').trim() ? '' : ';line-height:0'}}${sel}::after{content:"";${reserveStyle(maxWidth(type), slotSize(type, viewportVariant(), sizes))}}`);
+  node.dcVeil = () => {
+    node.dcVeil = undefined;
+    remove();
+  };
+}
+
+/**
+ * For a text node with shortcodes in markup a framework has yet to hydrate (awaitingHydration of
+ * its element): calls `then` once hydrated (afterHydration) and returns true. Else false: the
+ * caller makes its slots now. The snippet veils the node meanwhile (veil); the main script,
+ * which arrives after the first paint, finds it veiled already.
+ */
+export function deferText(node: Text, then: () => void): boolean {
+  const parent = node.parentElement;
+  if (!parent || !mayHoldShortcode(node.nodeValue) || !awaitingHydration(parent)) return false;
+  afterHydration(parent, then);
+  return true;
+}
 
 /**
  * A text node whose end the HTML parser delivered as the start of a shortcode: `dcHeld` is [the text
@@ -73,7 +178,7 @@ export function slotsFor(node: HeldText): HTMLElement[] {
   }
   if (shown !== node.nodeValue) node.nodeValue = shown;
   let after: Node = node;
-  return types.map((type) => {
+  const slots = types.map((type) => {
     const el: MadeSlot = document.createElement('div');
     el.dcText = node;
     el.className = 'dc-banner';
@@ -81,6 +186,8 @@ export function slotsFor(node: HeldText): HTMLElement[] {
     parent.insertBefore(el, after.nextSibling);
     return (after = el);
   });
+  (node as VeiledText).dcVeil?.(); // the slots take the veil's place, in this same task
+  return slots;
 }
 
 /** The text nodes under `root` (an element) that may hold shortcodes: one walk of the subtree. */

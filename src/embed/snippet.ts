@@ -22,11 +22,18 @@
  * makes the browser lay out nothing. The boxes stay transparent (the main script adds the
  * dealer's colour once a creative has loaded). Once the main script runs it takes shortcodes
  * itself and the snippet stops observing. No globals; never throws.
+ *
+ * Frameworks: in server-rendered markup a framework is about to hydrate (slots.ts HYDRATED_ROOTS:
+ * Next.js, Nuxt, Gatsby, Vue, or an element marked `data-dc-hydrate`) no node is changed before the
+ * framework has taken it: the shortcodes are hidden and their box reserved by CSS alone (slots.ts
+ * veil), their slots made once hydrated. The component form `<div data-dc-banner="header">`
+ * gets its box from a style rule here, per viewport, before the first paint.
  */
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
-import { addedRoots, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, viewportVariant } from './slots';
+import { addedRoots, addSheet, deferText, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
+import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
 import { modelKey } from '../domain/model-keys';
@@ -73,13 +80,41 @@ try {
   // page will have (on a desktop the window is never wider than the screen).
   const src = headerSrc(variantFor(Math.min(innerWidth, screen.width)));
   if (src) early = [src, image(src)];
+  // The framework component form, <div data-dc-banner="header">: its box reserved by CSS alone
+  // (the element is the framework's; the main script fills it once it is hydrated), per viewport
+  // through a media query; hidden on a page of a model the dealer does not have.
+  addSheet(
+    modelOf(new URL(location.href))
+      ? (Object.keys(c.s) as Slot[])
+          .map((t) => {
+            const sel = `[data-dc-banner=${t} i]`;
+            const [w, h] = slotSize(t, 'mobile', c.s);
+            return `${sel}{${reserveStyle(maxWidth(t), slotSize(t, 'desktop', c.s))}}@media(max-width:${MOBILE_BREAKPOINT_PX}px){${sel}{aspect-ratio:${w}/${h}}}`;
+          })
+          .join('')
+      : '[data-dc-banner]{display:none}',
+  );
+  const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
+  /** A text node's slots, reserved (none when the main script has taken over). */
+  const make = (t: Text) => void (dcBanners() || slotsFor(t).forEach(reserve));
+  /** Makes a text node's slots now, or, in markup a framework has yet to hydrate, veils it and makes them once hydrated. */
+  const take = (t: Text) =>
+    deferText(t, () => {
+      try {
+        make(t);
+      } catch {
+        /* never throw into the host page */
+      }
+    })
+      ? veil(t, c.s)
+      : make(t);
   new MutationObserver((records, observer) => {
     try {
-      if ((window as { dcBanners?: unknown }).dcBanners) return observer.disconnect(); // the main script has taken over
+      if (dcBanners()) return observer.disconnect(); // the main script has taken over
       // Text the parser appends to a node it added in an earlier chunk (the rest of a split
       // shortcode) is a characterData record; later ones are the page's own text updates.
       const texts = document.readyState === 'loading' ? records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [])) : [];
-      [...texts, ...addedRoots(records)].forEach((n) => (n.nodeType === 3 ? slotsFor(n as Text) : shortcodeTexts(n).flatMap(slotsFor)).forEach(reserve));
+      [...texts, ...addedRoots(records)].forEach((n) => (n.nodeType === 3 ? [n as Text] : shortcodeTexts(n)).forEach(take));
     } catch {
       /* never throw into the host page */
     }

@@ -52,3 +52,12 @@ describe('ScriptPage ad-blocker naming warning', () => {
     expect(screen.queryByTestId('blocklist-notice')).toBeNull();
   });
 });
+
+describe('ScriptPage for sites a framework hydrates', () => {
+  it('hands out the banner element for the first shortcode type and names the data-dc-hydrate mark', async () => {
+    await openWith('https://dcb.example.com');
+    expect(screen.getByRole('button', { name: 'Copy banner element' })).toBeTruthy();
+    expect(screen.getByText('<div data-dc-banner="hero"></div>')).toBeTruthy();
+    expect(screen.getByText(/to the element your framework hydrates/).textContent).toContain('data-dc-hydrate');
+  });
+});

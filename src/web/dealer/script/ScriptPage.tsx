@@ -1,7 +1,7 @@
 /**
  * Script page /dealer/script (spec 02 §2 Script, §9): step 1 the tag (inline snippet and
  * async script) with what it does for page speed and its CSP hash, step 2 the three shortcodes
- * (each copyable), step 3 the lead page snippet and the script's API, where banners are counted
+ * (each copyable) and the banner element for sites a framework hydrates, step 3 the lead page snippet and the script's API, where banners are counted
  * (the dealer's allowed domains, read-only here: admins edit them in the dealer's settings, and
  * what one page view counts), whether the tag is working (tag health and "Test my page",
  * TagHealthPanel), a preview of the generated script and its download.
@@ -24,6 +24,33 @@ const SHORTCODE_HELP: Record<string, string> = Object.fromEntries(SLOT_TYPES.map
 /** The lead page snippet: runs once the banner script (async) has loaded. */
 const LEAD_SNIPPET = `<script>addEventListener('load', function () { window.dcBanners && dcBanners.conversion({ leadId: 'YOUR-LEAD-ID' }); });</script>`;
 const shortcodeType = (code: string) => /type="([^"]+)"/.exec(code)?.[1] ?? '';
+
+/**
+ * How a site whose pages a framework hydrates (React's hydrateRoot, Next.js, Nuxt, Vue) places
+ * banners: the banner element `<div data-dc-banner="type">` (shown for `type`), which the script
+ * fills once the framework has hydrated it, and the `data-dc-hydrate` mark for server HTML that
+ * holds shortcodes (embed/slots.ts HYDRATED_ROOTS).
+ */
+function FrameworkSites({ type }: { type: string }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Sites built with React, Next.js, Vue or another framework that hydrates server-rendered pages
+      </Text>
+      <Text size="sm" c="dimmed">
+        Render an empty banner element where the banner goes instead of a shortcode (any of the types above). Its space is reserved before the first paint;
+        the script fills it once your framework has hydrated the page and never changes the text your components render.
+      </Text>
+      <CopyField value={`<div data-dc-banner="${type}"></div>`} label="banner element" />
+      <Text size="sm" c="dimmed">
+        If your server HTML holds shortcodes, add <Code>data-dc-hydrate</Code> to the element your framework hydrates (the container you pass to
+        React&apos;s <Code>hydrateRoot</Code>, or <Code>&lt;html&gt;</Code> when it hydrates the whole document): nothing in it changes before it is
+        hydrated, so React reports no hydration error (#418) and keeps your server HTML. Next.js (<Code>#__next</Code>), Nuxt, Gatsby and Vue server-rendered
+        roots are recognised without it.
+      </Text>
+    </Stack>
+  );
+}
 
 /** The dealer's embed script: installation steps, preview and download. */
 export function ScriptPage() {
@@ -76,6 +103,7 @@ export function ScriptPage() {
                 </Stack>
               ))
             : [0, 1, 2].map((i) => <Skeleton key={i} h={44} />)}
+          {d && <FrameworkSites type={shortcodeType(d.shortcodes[0] ?? '') || SLOT_TYPES[0]} />}
         </Stack>
       </Step>
 
