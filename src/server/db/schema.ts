@@ -28,6 +28,7 @@ import {
   index,
   integer,
   jsonb,
+  pgEnum,
   pgTable,
   text,
   timestamp,
@@ -47,6 +48,7 @@ import type {
   VehicleModel,
   AssetReplacement,
 } from '../../domain/schemas';
+import { TRACK_EVENTS } from '../../domain/enums';
 
 /** PostgreSQL bytea as a Node Buffer (pg returns Buffer, PGlite a Uint8Array: normalised here). */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -184,6 +186,9 @@ export const assetBlobs = pgTable('asset_blobs', {
   data: bytea('data').notNull(),
 });
 
+/** The kinds of tracking event (TRACK_EVENTS, fixed by spec 01 §7 and DECISIONS 17), stored as an enum: 4 bytes a row. */
+export const eventKind = pgEnum('event_kind', TRACK_EVENTS);
+
 /**
  * Raw tracking events. Migration 0014 makes this a native partitioned table, PARTITION BY RANGE
  * (occurred_at), one partition per UTC week (Monday 00:00) named events_YYYYMMDD, which drizzle
@@ -200,13 +205,12 @@ export const events = pgTable(
     dealerId: text('dealer_id')
       .notNull()
       .references(() => dealers.id, { onDelete: 'cascade' }),
-    event: text('event').notNull(),
+    /** event_kind (migration 0017): 4 bytes where the text took 11. */
+    event: eventKind('event').notNull(),
     slotType: text('slot_type'),
     model: text('model').notNull().default(''),
     /** The page URL in its privacy-safe form: origin, path and the providers' model filters only. */
     url: text('url').notNull().default(''),
-    /** The client's own timestamp, as sent, for diagnostics. */
-    clientTimestamp: text('client_timestamp'),
     /**
      * The page view the embed script rendered the banner in (a random id per page view and slot
      * render). A click is stored only when an impression of the same dealer, page view and slot
@@ -260,7 +264,12 @@ export const eventKeys = pgTable(
   (t) => [primaryKey({ columns: [t.dealerId, t.kind, t.key, t.slotType] }), index('event_keys_at_idx').on(t.at)],
 );
 
-/** Hourly rollups the dashboards read (spec 02 §2 Analytics, DECISIONS 18); written with the event batches. */
+/**
+ * Hourly rollups per dealer, model key, slot type and creative (spec 02 §2 Analytics, DECISIONS 18),
+ * written with the event batches. Read for the hours of the detailed screens (the 24h period,
+ * today's partial day, the weekly report's dealer-local days) and kept DETAIL_HOURLY_DAYS only
+ * (reporting/service.ts); older hours live on in the daily rollups and dealer_rollups_hourly.
+ */
 export const eventRollupsHourly = pgTable(
   'event_rollups_hourly',
   {
@@ -304,6 +313,27 @@ export const eventRollupsDaily = pgTable(
 );
 
 /**
+ * One row per dealer and UTC hour: the hour's totals, for the totals of windows whose partial-day
+ * edge is older than the detailed hourly rollups are kept (the previous window of the 7, 30 and
+ * 90-day periods ends in a partial day one period back). Maintained with the daily rollups by the
+ * same triggers (migration 0017); kept HOURLY_ROLLUP_DAYS (reporting/service.ts).
+ */
+export const dealerRollupsHourly = pgTable(
+  'dealer_rollups_hourly',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+  },
+  // hour: the platform screens' totals over every dealer, and the pruning.
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
+);
+
+/**
  * One row per dealer and UTC day: the day's totals, for the admin screens and the dealer totals
  * and series (server/reporting). Maintained with event_rollups_daily by the same triggers.
  */
@@ -314,9 +344,10 @@ export const dealerRollupsDaily = pgTable(
       .notNull()
       .references(() => dealers.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
-    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
-    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
-    conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+    // integer, not bigint (migration 0017): a dealer's day is far below 2^31 events, and its two index entries are 12 bytes shorter.
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
   },
   // (day, dealer) with the counts: the platform screens' windows as index-only range scans.
   (t) => [

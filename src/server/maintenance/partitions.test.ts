@@ -42,7 +42,6 @@ const ev = (event: AcceptedEvent['event'], occurredAt: Date, pageView: string, e
   slotType: 'header',
   model: 'civic',
   url: 'https://www.hondaofdemo.com/new-inventory',
-  clientTimestamp: null,
   occurredAt,
   pageView,
   creative: 'cdn',
