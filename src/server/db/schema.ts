@@ -291,9 +291,10 @@ export const eventRollupsHourly = pgTable(
 
 /**
  * Daily rollups (UTC day) per dealer, model key, slot type and creative: the full days of every
- * dealer screen, export and report (server/reporting). Kept for ever; maintained by database
- * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows ever
- * written, whoever writes them, while the hourly rows are pruned after HOURLY_ROLLUP_DAYS.
+ * dealer screen's models and creatives, export and report (server/reporting). Kept
+ * DETAIL_DAILY_DAYS (the longest detailed read is the 90-day period); maintained by database
+ * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows
+ * written, whoever writes them, while the hourly rows are pruned after DETAIL_HOURLY_DAYS.
  */
 export const eventRollupsDaily = pgTable(
   'event_rollups_daily',
@@ -309,7 +310,8 @@ export const eventRollupsDaily = pgTable(
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] })],
+  // day: the retention job's pruning of the days past DETAIL_DAILY_DAYS (reporting/service.ts).
+  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] }), index('event_rollups_daily_day_idx').on(t.day)],
 );
 
 /**

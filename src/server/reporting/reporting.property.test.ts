@@ -19,7 +19,7 @@ import type { AcceptedEvent } from '../tracking/service';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { PERIOD_SPANS, bucketKey, bucketKeys, periodWindow, previousWindow, spanWindow, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
-import { dailyByModel, dealerTotals, detailHourlyCutoff, hourlyRollupCutoff, pruneHourlyRollups, ranked, series, totals, type Counts, type Scope } from './service';
+import { dailyByModel, dealerTotals, detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff, pruneHourlyRollups, ranked, series, totals, type Counts, type Scope } from './service';
 
 const SEED = Number(process.env.REPORTING_SEED ?? 20261126);
 const CASES = 240;
@@ -202,15 +202,17 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
       } else {
         // The reporting reads over a random window (the weekly report's and alerts' are not
         // aligned to days or hours): its edges older than the hourly rollups kept are whole days
-        // (the dealer totals' hours for the totals, the detailed hours for ranked and dailyByModel).
+        // (the dealer totals' hours for the totals, the detailed hours for ranked and dailyByModel,
+        // whose days start DETAIL_DAILY_DAYS back at the most).
         const to = new Date(now.getTime() - rng.int(10 * DAY));
         let from = new Date(to.getTime() - rng.int(150 * DAY));
         const kept = hourlyRollupCutoff(new Date(BASE)); // where the pruning above stopped
         if (from < kept) from = new Date(Math.ceil(from.getTime() / DAY) * DAY);
         const w = { from, to };
         const detailKept = detailHourlyCutoff(new Date(BASE));
+        const daysKept = Date.parse(`${detailDailyCutoff(new Date(BASE))}T00:00:00Z`); // detailed days before it pruned
         const wd = {
-          from: from < detailKept ? new Date(Math.ceil(from.getTime() / DAY) * DAY) : from,
+          from: new Date(Math.max(daysKept, from < detailKept ? Math.ceil(from.getTime() / DAY) * DAY : from.getTime())),
           to: to < detailKept ? new Date(Math.floor(to.getTime() / DAY) * DAY) : to,
         };
         const desc = `${what}, window ${from.toISOString()}..${to.toISOString()}`;

@@ -11,8 +11,9 @@
  * - dealer_rollups_hourly: dealer × UTC hour totals, kept HOURLY_ROLLUP_DAYS: the hours of every
  *   totals and series read, whose oldest is the previous window's partial day one period back (90
  *   days for the longest period, domain/periods.ts);
- * - event_rollups_daily: dealer × UTC day × model × slot × creative, kept for ever (full days of any window);
- * - dealer_rollups_daily: dealer × UTC day totals (the platform screens and dealer totals);
+ * - event_rollups_daily: dealer × UTC day × model × slot × creative, kept DETAIL_DAILY_DAYS: the
+ *   whole days of every detailed read, whose oldest is the first day of the 90-day period;
+ * - dealer_rollups_daily: dealer × UTC day totals, kept for ever (the totals of any window);
  * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard).
  * The four are kept equal to the hourly rows ever written by database triggers in the writer's
  * own statement (migrations 0015, 0017), so every figure equals the raw events counted, exactly.
@@ -21,8 +22,9 @@
  * hourly rollups' rule since the first screen): readParts splits it into the whole UTC days inside
  * it, read from the daily tables, and the hours before and after them, read from the hourly tables.
  * A window's partial-day edges older than HOURLY_ROLLUP_DAYS (DETAIL_HOURLY_DAYS for the detailed
- * reads: ranked, dailyByModel) are no longer stored hour by hour and count as empty; the windows of
- * the screens never have such edges.
+ * reads: ranked, dailyByModel) are no longer stored hour by hour and count as empty, and so do the
+ * days of a detailed read older than DETAIL_DAILY_DAYS; the windows of the screens never have such
+ * edges or days.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -48,6 +50,19 @@ export const HOURLY_ROLLUP_DAYS = 92;
  * day of margin. The 24h period and today's partial day are within the last two days.
  */
 export const DETAIL_HOURLY_DAYS = 10;
+
+/**
+ * How many UTC days of detailed daily rollups (event_rollups_daily: model, slot, creative) are kept
+ * before today: the longest detailed read is the 90-day period's models, creatives and CSV export
+ * (today and the 89 days before), plus two days of margin. Older days keep their dealer totals
+ * (dealer_rollups_daily, dealer_rollup_totals) for ever.
+ */
+export const DETAIL_DAILY_DAYS = 92;
+
+/** The first UTC day ('YYYY-MM-DD') event_rollups_daily keeps at `now`: DETAIL_DAILY_DAYS before today. */
+export function detailDailyCutoff(now: Date): string {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DETAIL_DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
+}
 
 /** The first hour dealer_rollups_hourly keeps at `now`: the start of the UTC day HOURLY_ROLLUP_DAYS before today. */
 export function hourlyRollupCutoff(now: Date): Date {
@@ -278,7 +293,7 @@ export async function platformAllTime(db: Db): Promise<Counts> {
  * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
  * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
  * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
- * hours are pruned; GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
+ * hours are pruned (dealer_rollups_daily); GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
  * dealer answers null too.
  */
 export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
@@ -290,7 +305,7 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
     CROSS JOIN LATERAL (
       SELECT max(occurred_at) AS at FROM events
       WHERE dealer_id = d.id AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
-    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${eventRollupsDaily} WHERE dealer_id = d.id) dd
+    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_id = d.id) dd
     WHERE d.id = ${dealerId}`);
   return row?.at ? new Date(String(row.at)) : null;
 }
@@ -299,9 +314,10 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
  * Deletes up to `batchRows` detailed hourly rollups of hours before detailHourlyCutoff(now), in one
  * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migrations
  * 0015, 0017): the daily tables and dealer_rollups_hourly keep those hours; then up to `batchRows`
- * dealer_rollups_hourly rows of hours before hourlyRollupCutoff(now) (no trigger: the daily tables
- * hold their days). Returns how many rows it deleted from both (the retention job calls it until
- * fewer than `batchRows`: then neither table has more to prune).
+ * dealer_rollups_hourly rows of hours before hourlyRollupCutoff(now) and up to `batchRows`
+ * event_rollups_daily rows of days before detailDailyCutoff(now) (no triggers: dealer_rollups_daily
+ * and dealer_rollup_totals keep their counts). Returns how many rows it deleted from the three (the
+ * retention job calls it until fewer than `batchRows`: then no table has more to prune).
  */
 export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): Promise<number> {
   const detailCutoff = detailHourlyCutoff(now).toISOString();
@@ -317,5 +333,9 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): 
   const totalsDeleted = await rowsOf(db, sql`
     DELETE FROM ${dh} WHERE (dealer_id, hour) IN (SELECT dealer_id, hour FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
     RETURNING 1 AS x`);
-  return detail + totalsDeleted.length;
+  const daysDeleted = await rowsOf(db, sql`
+    DELETE FROM ${eventRollupsDaily} WHERE (dealer_id, day, model, slot_type, creative) IN (
+      SELECT dealer_id, day, model, slot_type, creative FROM ${eventRollupsDaily} WHERE day < ${detailDailyCutoff(now)}::date LIMIT ${batchRows})
+    RETURNING 1 AS x`);
+  return detail + totalsDeleted.length + daysDeleted.length;
 }

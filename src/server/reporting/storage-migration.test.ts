@@ -4,7 +4,8 @@
  * dealers' hour totals (dealer_rollups_hourly) are backfilled from the hourly rollups, the dealer
  * days keep their counts as integers; from then on an ingestion upsert and a corrective delete keep
  * the dealer hours equal to the hourly rows, and the retention's pruning keeps the dealer hours
- * HOURLY_ROLLUP_DAYS while the detailed hours go after DETAIL_HOURLY_DAYS.
+ * HOURLY_ROLLUP_DAYS while the detailed hours go after DETAIL_HOURLY_DAYS, the detailed days after
+ * DETAIL_DAILY_DAYS and the dealer's days stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -82,9 +83,12 @@ describe('migration 0017 storage compact', () => {
     expect(await pruneHourlyRollups(database.db, new Date('2026-03-23T12:00:00Z'), 100)).toBe(3);
     expect(await rows(sql`SELECT 1 FROM event_rollups_hourly`)).toEqual([]);
     expect(await dealerHours()).toEqual(['2026-03-01T00 3/2/0', '2026-03-02T05 1/0/0', '2026-03-03T10 4/0/0']);
-    // 100 days later the dealer hours go too; the days stay.
-    expect(await pruneHourlyRollups(database.db, new Date('2026-06-10T12:00:00Z'), 100)).toBe(3);
+    // 100 days later the dealer hours (3) and the detailed days (4) go too; the dealer's days stay.
+    expect(await pruneHourlyRollups(database.db, new Date('2026-06-10T12:00:00Z'), 100)).toBe(7);
     expect(await dealerHours()).toEqual([]);
+    expect(await rows(sql`SELECT 1 FROM event_rollups_daily`)).toEqual([]);
+    const days = await rows<Record<string, unknown>>(sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, impressions, clicks, conversions FROM dealer_rollups_daily ORDER BY 1`);
+    expect(days.map((x) => `${String(x.day)} ${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`)).toEqual(['2026-03-01 3/2/0', '2026-03-02 1/0/0', '2026-03-03 4/0/0']);
     const total = await rows<Record<string, unknown>>(sql`SELECT impressions, clicks, conversions FROM dealer_rollup_totals`);
     expect(total.map((x) => `${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`)).toEqual(['8/2/0']);
   });

@@ -8,6 +8,9 @@
 --   periods) read it, so the detailed event_rollups_hourly (dealer x hour x model x slot x creative)
 --   is kept only DETAIL_HOURLY_DAYS (server/reporting/service.ts), for the screens that show hours or
 --   details of partial days (24h, today, the weekly report's dealer-local days).
+-- - event_rollups_daily (dealer x day x model x slot x creative) is kept DETAIL_DAILY_DAYS: no screen
+--   reads models, creatives or slots of days before the 90-day period; dealer_rollups_daily keeps
+--   every day's totals for ever. Its index on day lets the retention job find the days past.
 -- - dealer_rollups_daily's counts become integer (a dealer's day is far below 2^31 events): 12 bytes
 --   less in its row and in each of its two index entries.
 -- The rollup triggers (migration 0015) now keep dealer_rollups_hourly too, equal to the hourly rows
@@ -28,6 +31,7 @@ CREATE TABLE "dealer_rollups_hourly" (
 --> statement-breakpoint
 ALTER TABLE "dealer_rollups_hourly" ADD CONSTRAINT "dealer_rollups_hourly_dealer_id_dealers_id_fk" FOREIGN KEY ("dealer_id") REFERENCES "dealers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "dealer_rollups_hourly_hour_idx" ON "dealer_rollups_hourly" USING btree ("hour");--> statement-breakpoint
+CREATE INDEX "event_rollups_daily_day_idx" ON "event_rollups_daily" USING btree ("day");--> statement-breakpoint
 INSERT INTO "dealer_rollups_hourly" ("dealer_id", "hour", "impressions", "clicks", "conversions")
 SELECT "dealer_id", "hour", sum("impressions"), sum("clicks"), sum("conversions") FROM "event_rollups_hourly" GROUP BY 1, 2;--> statement-breakpoint
 -- Migration 0015's function, with the dealer's hour kept beside its day.
