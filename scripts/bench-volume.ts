@@ -138,7 +138,7 @@ async function measureVolume(events: number): Promise<VolumeRun> {
       // events is partitioned (its parent holds nothing): its partitions, and the counting keys that replace its unique indexes.
       sql`SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events')) + pg_total_relation_size('event_keys') AS e,
         pg_total_relation_size('event_rollups_hourly') + pg_total_relation_size('event_rollups_daily')
-          + pg_total_relation_size('dealer_rollups_daily') + pg_total_relation_size('dealer_rollup_totals') AS r,
+          + pg_total_relation_size('dealer_rollups_hourly') + pg_total_relation_size('dealer_rollups_daily') + pg_total_relation_size('dealer_rollup_totals') AS r,
         (SELECT count(*) FROM event_rollups_hourly) AS n`,
     );
     const big = gen.dealers[0]!;

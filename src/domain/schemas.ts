@@ -380,7 +380,7 @@ export const trackBodySchema = z.object({
   model: safeText(100)
     .transform(beaconModelKey)
     .pipe(z.string().min(1, 'must name a model (letters or digits)').max(MAX_MODEL_KEY)),
-  /** Client time, ISO 8601 or epoch milliseconds. */
+  /** Client time, ISO 8601 or epoch milliseconds: validated, not stored (every figure uses the server's receipt time). */
   timestamp: z.union([safeText(40), z.number().finite()]).optional(),
   url: safeText(2000)
     .refine((v) => v === '' || /^https?:\/\//i.test(v) && URL.canParse(v), 'must be an http(s) URL')

@@ -28,6 +28,7 @@ import {
   index,
   integer,
   jsonb,
+  pgEnum,
   pgTable,
   text,
   timestamp,
@@ -47,6 +48,7 @@ import type {
   VehicleModel,
   AssetReplacement,
 } from '../../domain/schemas';
+import { TRACK_EVENTS } from '../../domain/enums';
 
 /** PostgreSQL bytea as a Node Buffer (pg returns Buffer, PGlite a Uint8Array: normalised here). */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -184,6 +186,9 @@ export const assetBlobs = pgTable('asset_blobs', {
   data: bytea('data').notNull(),
 });
 
+/** The kinds of tracking event (TRACK_EVENTS, fixed by spec 01 §7 and DECISIONS 17), stored as an enum: 4 bytes a row. */
+export const eventKind = pgEnum('event_kind', TRACK_EVENTS);
+
 /**
  * Raw tracking events. Migration 0014 makes this a native partitioned table, PARTITION BY RANGE
  * (occurred_at), one partition per UTC week (Monday 00:00) named events_YYYYMMDD, which drizzle
@@ -199,13 +204,12 @@ export const events = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     // No foreign key (migration 0021): a deleted dealer's rows are purged in batches (dealer_purges).
     dealerId: text('dealer_id').notNull(),
-    event: text('event').notNull(),
+    /** event_kind (migration 0017): 4 bytes where the text took 11. */
+    event: eventKind('event').notNull(),
     slotType: text('slot_type'),
     model: text('model').notNull().default(''),
     /** The page URL in its privacy-safe form: origin, path and the providers' model filters only. */
     url: text('url').notNull().default(''),
-    /** The client's own timestamp, as sent, for diagnostics. */
-    clientTimestamp: text('client_timestamp'),
     /**
      * The page view the embed script rendered the banner in (a random id per page view and slot
      * render). A click is stored only when an impression of the same dealer, page view and slot
@@ -258,7 +262,12 @@ export const eventKeys = pgTable(
   (t) => [primaryKey({ columns: [t.dealerId, t.kind, t.key, t.slotType] }), index('event_keys_at_idx').on(t.at)],
 );
 
-/** Hourly rollups the dashboards read (spec 02 §2 Analytics, DECISIONS 18); written with the event batches. */
+/**
+ * Hourly rollups per dealer, model key, slot type and creative (spec 02 §2 Analytics, DECISIONS 18),
+ * written with the event batches. Read for the hours of the detailed screens (the 24h period,
+ * today's partial day, the weekly report's dealer-local days) and kept DETAIL_HOURLY_DAYS only
+ * (reporting/service.ts); older hours live on in the daily rollups and dealer_rollups_hourly.
+ */
 export const eventRollupsHourly = pgTable(
   'event_rollups_hourly',
   {
@@ -279,9 +288,10 @@ export const eventRollupsHourly = pgTable(
 
 /**
  * Daily rollups (UTC day) per dealer, model key, slot type and creative: the full days of every
- * dealer screen, export and report (server/reporting). Kept for ever; maintained by database
- * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows ever
- * written, whoever writes them, while the hourly rows are pruned after HOURLY_ROLLUP_DAYS.
+ * dealer screen's models and creatives, export and report (server/reporting). Kept
+ * DETAIL_DAILY_DAYS (the longest detailed read is the 90-day period); maintained by database
+ * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows
+ * written, whoever writes them, while the hourly rows are pruned after DETAIL_HOURLY_DAYS.
  */
 export const eventRollupsDaily = pgTable(
   'event_rollups_daily',
@@ -297,7 +307,29 @@ export const eventRollupsDaily = pgTable(
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] })],
+  // day: the retention job's pruning of the days past DETAIL_DAILY_DAYS (reporting/service.ts).
+  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] }), index('event_rollups_daily_day_idx').on(t.day)],
+);
+
+/**
+ * One row per dealer and UTC hour: the hour's totals, for the totals of windows whose partial-day
+ * edge is older than the detailed hourly rollups are kept (the previous window of the 7, 30 and
+ * 90-day periods ends in a partial day one period back). Maintained with the daily rollups by the
+ * same triggers (migration 0017); kept HOURLY_ROLLUP_DAYS (reporting/service.ts).
+ */
+export const dealerRollupsHourly = pgTable(
+  'dealer_rollups_hourly',
+  {
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
+  },
+  // hour: the platform screens' totals over every dealer, and the pruning.
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
 );
 
 /**
@@ -311,9 +343,10 @@ export const dealerRollupsDaily = pgTable(
       .notNull()
       .references(() => dealers.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
-    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
-    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
-    conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+    // integer, not bigint (migration 0017): a dealer's day is far below 2^31 events, and its two index entries are 12 bytes shorter.
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    conversions: integer('conversions').notNull().default(0),
   },
   // (day, dealer) with the counts: the platform screens' windows as index-only range scans.
   (t) => [

@@ -221,16 +221,15 @@ async function insertGeneratedEvents(
 ): Promise<number> {
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const windowSeconds = CONVERSION_WINDOW_MS / 1000;
-  const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
   return withRollup(
     tx,
     sql`
-      INSERT INTO events (dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id, creative)
-      SELECT dealer_id, 'impression', slot_type, model, url, ${iso('at')}, at, page_view, NULL, creative FROM imp
+      INSERT INTO events (dealer_id, event, slot_type, model, url, occurred_at, page_view, lead_id, creative)
+      SELECT dealer_id, 'impression'::event_kind, slot_type, model, url, at, page_view, NULL, creative FROM imp
       UNION ALL
-      SELECT dealer_id, 'click', slot_type, model, url, ${iso('at')}, at, page_view, NULL, creative FROM clk
+      SELECT dealer_id, 'click'::event_kind, slot_type, model, url, at, page_view, NULL, creative FROM clk
       UNION ALL
-      SELECT dealer_id, 'conversion', slot_type, model, split_part(url, '/new-vehicles/', 1) || '/thank-you', ${iso('at')}, at, page_view,
+      SELECT dealer_id, 'conversion'::event_kind, slot_type, model, split_part(url, '/new-vehicles/', 1) || '/thank-you', at, page_view,
         encode(sha256(convert_to(dealer_id || E'\\n' || 'lead-' || page_view, 'UTF8')), 'hex'), creative FROM conv`,
     sql`
     pv AS MATERIALIZED (

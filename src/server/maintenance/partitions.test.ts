@@ -42,7 +42,6 @@ const ev = (event: AcceptedEvent['event'], occurredAt: Date, pageView: string, e
   slotType: 'header',
   model: 'civic',
   url: 'https://www.hondaofdemo.com/new-inventory',
-  clientTimestamp: null,
   occurredAt,
   pageView,
   creative: 'cdn',
@@ -126,7 +125,7 @@ describe.runIf(process.env.TEST_DB_DRIVER === 'postgres')('concurrent writers', 
     for (const w of writers) expect(w.stats()).toMatchObject({ pending: 0, failures: 0 });
 
     const rows = (await db().execute(sql`
-      SELECT event, count(*)::int AS n, count(DISTINCT page_view)::int AS views FROM events WHERE page_view LIKE 'pv-race-%' GROUP BY 1 ORDER BY 1`)) as unknown as {
+      SELECT event, count(*)::int AS n, count(DISTINCT page_view)::int AS views FROM events WHERE page_view LIKE 'pv-race-%' GROUP BY 1 ORDER BY event::text`)) as unknown as {
       rows: Array<{ event: string; n: number; views: number }>;
     };
     expect(rows.rows).toEqual([

@@ -15,7 +15,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
-import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
+import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, dealerRollupsDaily, dealerRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_LEASE_MS, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
 import { claimDueFeeds } from '../inventory/feeds';
@@ -75,8 +75,8 @@ describe('retention job', () => {
     // Events go by whole weekly partitions: `old` is in a week wholly past the 90 days, `recent` in one that is not.
     const old = new Date(now.getTime() - 100 * DAY);
     const recent = new Date(now.getTime() - 89 * DAY);
-    const ev = (occurredAt: Date) => ({ dealerId: A, event: 'impression', slotType: 'header', model: 'civic', occurredAt });
-    await Promise.all([db().delete(events), db().delete(eventRollupsHourly), db().delete(eventDeadLetters)]);
+    const ev = (occurredAt: Date) => ({ dealerId: A, event: 'impression' as const, slotType: 'header', model: 'civic', occurredAt });
+    await Promise.all([db().delete(events), db().delete(eventRollupsHourly), db().delete(dealerRollupsHourly), db().delete(eventDeadLetters)]);
     for (const at of [old, recent, now]) await ensureEventPartitions(db(), at, new Date(at.getTime() + 1));
     const sessionsBefore = await rows(sessions); // the test's own sign-in, valid for days
     await db().insert(events).values([ev(old), ev(old), ev(old), ev(recent), ev(now)]);
@@ -84,6 +84,10 @@ describe('retention job', () => {
     // An hour older than the screens read: pruned, its day kept by the daily rollups.
     const ancient = new Date(Math.floor((now.getTime() - 120 * DAY) / 3_600_000) * 3_600_000);
     await db().insert(eventRollupsHourly).values({ dealerId: A, hour: ancient, model: 'accord', slotType: 'header', impressions: 5 });
+    // An hour older than the screens read in detail, not older than their totals read: its detail
+    // pruned, its dealer hour kept (a previous window's partial day).
+    const weeksAgo = new Date(Math.floor((now.getTime() - 20 * DAY) / 3_600_000) * 3_600_000);
+    await db().insert(eventRollupsHourly).values({ dealerId: A, hour: weeksAgo, model: 'pilot', slotType: 'upsell', impressions: 7 });
     await db().insert(eventDeadLetters).values([
       { dealerId: A, payload: '{}', error: 'boom', createdAt: old },
       { dealerId: A, payload: '{}', error: 'boom', createdAt: recent },
@@ -103,7 +107,7 @@ describe('retention job', () => {
     ]);
 
     const counts = await t.app.maintenance.tick(now);
-    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 2, tagHealth: 0 });
+    expect(counts).toEqual({ events: 3, eventPartitions: 1, eventKeys: 0, deadLetters: 1, sessions: 1, feedRuns: 0, clientErrors: 0, loginThrottles: 1, hourlyRollups: 7, tagHealth: 0 });
     expect((await db().select({ e: loginThrottles.emailLower }).from(loginThrottles)).map((r) => r.e).sort()).toEqual([
       'lock-ended@example.com',
       'recent@example.com',
@@ -114,18 +118,28 @@ describe('retention job', () => {
     // Both hours are older than the screens read by the hour: gone from the hourly rollups, their
     // counts kept in the daily rollups the screens read for whole days.
     expect(await db().select({ impressions: eventRollupsHourly.impressions }).from(eventRollupsHourly)).toEqual([]);
+    expect(await db().select({ hour: dealerRollupsHourly.hour, impressions: dealerRollupsHourly.impressions }).from(dealerRollupsHourly)).toEqual([{ hour: weeksAgo, impressions: 7 }]);
     const dayOf = async (at: Date, model: string) =>
       db()
         .select({ impressions: eventRollupsDaily.impressions })
         .from(eventRollupsDaily)
         .where(and(eq(eventRollupsDaily.dealerId, A), eq(eventRollupsDaily.day, at.toISOString().slice(0, 10)), eq(eventRollupsDaily.model, model)));
-    expect(await dayOf(old, 'civic')).toEqual([{ impressions: 3 }]);
-    expect(await dayOf(ancient, 'accord')).toEqual([{ impressions: 5 }]);
+    // Their models are past DETAIL_DAILY_DAYS too: the detailed days go, the dealer's day totals stay.
+    expect(await dayOf(old, 'civic')).toEqual([]);
+    expect(await dayOf(ancient, 'accord')).toEqual([]);
+    const dealerDay = async (at: Date) =>
+      db()
+        .select({ impressions: dealerRollupsDaily.impressions })
+        .from(dealerRollupsDaily)
+        .where(and(eq(dealerRollupsDaily.dealerId, A), eq(dealerRollupsDaily.day, at.toISOString().slice(0, 10))));
+    expect(await dealerDay(old)).toEqual([{ impressions: 3 }]);
+    expect(await dealerDay(ancient)).toEqual([{ impressions: 5 }]);
+    expect(await dayOf(weeksAgo, 'pilot')).toEqual([{ impressions: 7 }]);
     expect((await db().select({ createdAt: eventDeadLetters.createdAt }).from(eventDeadLetters))[0]!.createdAt.getTime()).toBe(recent.getTime());
     expect(await rows(sessions)).toBe(sessionsBefore + 1);
     const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
     expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
-    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1, hourly rollups 2');
+    expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1, hourly rollups 7');
   });
 
   it('honours EVENT_RETENTION_DAYS and deletes expired event keys in bounded batches until none is left', async () => {
@@ -133,7 +147,7 @@ describe('retention job', () => {
     await Promise.all([db().delete(events), db().delete(eventKeys)]);
     const ages = [15, 15, 6]; // days before now: the week of 15 days ago is wholly past 7 days, that of 6 is not
     for (const d of ages) await ensureEventPartitions(db(), new Date(now.getTime() - d * DAY), new Date(now.getTime() - d * DAY + 1));
-    await db().insert(events).values(ages.map((d) => ({ dealerId: A, event: 'click', occurredAt: new Date(now.getTime() - d * DAY) })));
+    await db().insert(events).values(ages.map((d) => ({ dealerId: A, event: 'click' as const, occurredAt: new Date(now.getTime() - d * DAY) })));
     // Keys: five past EVENT_KEY_TTL_MS, a lead key as old (kept for the retention period), a fresh one.
     const key = (kind: string, k: string, ageMs: number) => ({ dealerId: A, kind, key: k, at: new Date(now.getTime() - ageMs) });
     await db().insert(eventKeys).values([

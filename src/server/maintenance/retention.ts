@@ -3,9 +3,10 @@
  * partitions.ts, which this job also creates ahead, and the expired event_keys), dead
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
  * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows
- * are deleted by a periodic job, and so are hourly rollups older than the screens read
- * (reporting/service.ts HOURLY_ROLLUP_DAYS), as are the tag health counters (tracking/tag-health.ts): the daily rollups, which the screens read for whole
- * days, keep them for ever; dashboards and exports never read raw events.
+ * are deleted by a periodic job, and so are the tag health counters (tracking/tag-health.ts) and
+ * the rollup rows older than the screens read (reporting/service.ts DETAIL_HOURLY_DAYS,
+ * HOURLY_ROLLUP_DAYS, DETAIL_DAILY_DAYS): the dealers' daily and all-time totals keep their
+ * counts for ever; dashboards and exports never read raw events.
  *
  * One run per interval across server processes: a process runs the job only after claiming its
  * `job_leases` row with `UPDATE ... SET next_run_at = now + interval WHERE next_run_at <= now
@@ -52,7 +53,11 @@ export interface RetentionCounts {
   clientErrors: number;
   /** Sign-in throttle rows whose failures are forgotten. */
   loginThrottles: number;
-  /** Hourly rollups older than HOURLY_ROLLUP_DAYS (their days stay in the daily rollups). */
+  /**
+   * Rollup rows past what the screens read (reporting/service.ts pruneHourlyRollups): detailed hours
+   * past DETAIL_HOURLY_DAYS, dealer hours past HOURLY_ROLLUP_DAYS, detailed days past
+   * DETAIL_DAILY_DAYS (their counts stay in the dealer's days and all-time totals).
+   */
   hourlyRollups: number;
   /** Tag health counters past TAG_HEALTH_KEPT_DAYS and last-seen rows past TAG_LAST_SEEN_KEPT_DAYS (tracking/tag-health.ts). */
   tagHealth: number;
@@ -89,8 +94,8 @@ async function deleteInBatches(deleteBatch: () => Promise<unknown[] | number>, b
  * expired event_keys, dead letters older than `retentionDays` days, sessions expired at `now`, feed runs beyond
  * the newest FEED_RUNS_KEPT per dealer (never a 'running' run started within FEED_LEASE_MS of
  * `now`), client errors beyond the newest CLIENT_ERROR_LOG_LIMIT, login_throttles rows forgotten at
- * `now` (LOGIN_THROTTLE.windowMs after their last failure and lock), hourly rollups of hours before
- * hourlyRollupCutoff(now) (reporting/service.ts; the daily rollups keep them). Returns the counts per table.
+ * `now` (LOGIN_THROTTLE.windowMs after their last failure and lock), rollup rows older than the screens
+ * read (reporting/service.ts pruneHourlyRollups; the dealers' days and totals keep their counts). Returns the counts per table.
  * @throws the database error of a failing statement (rows deleted by earlier batches stay deleted).
  */
 export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<RetentionCounts> {

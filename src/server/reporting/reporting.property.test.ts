@@ -10,6 +10,7 @@
  * A failure names the seed (REPORTING_SEED reruns it) and the case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
@@ -18,7 +19,7 @@ import type { AcceptedEvent } from '../tracking/service';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { PERIOD_SPANS, bucketKey, bucketKeys, periodWindow, previousWindow, spanWindow, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
-import { dailyByModel, dealerTotals, hourlyRollupCutoff, pruneHourlyRollups, ranked, series, totals, type Counts, type Scope } from './service';
+import { dailyByModel, dealerTotals, detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff, pruneHourlyRollups, ranked, series, totals, type Counts, type Scope } from './service';
 
 const SEED = Number(process.env.REPORTING_SEED ?? 20261126);
 const CASES = 240;
@@ -98,7 +99,7 @@ beforeAll(async () => {
       const r = rng.next();
       const at =
         r < 0.6 ? BASE - rng.next() * 200 * DAY : r < 0.85 ? BASE - rng.next() * 3 * DAY : Math.floor((BASE - rng.next() * 100 * DAY) / DAY) * DAY + (rng.next() - 0.5) * 20 * 60_000;
-      const base = { dealerId: rng.pick(DEALERS), slotType: rng.pick(['header', 'primary', 'upsell'] as const), model: rng.pick(models), url: '', clientTimestamp: null, pageView: pv };
+      const base = { dealerId: rng.pick(DEALERS), slotType: rng.pick(['header', 'primary', 'upsell'] as const), model: rng.pick(models), url: '', pageView: pv };
       const creative = rng.pick(creatives);
       batch.push({ ...base, event: 'impression', occurredAt: new Date(at), creative });
       if (rng.next() < 0.1) batch.push({ ...base, event: 'impression', occurredAt: new Date(at + rng.int(HOUR)), creative }); // a retried beacon
@@ -126,6 +127,13 @@ beforeAll(async () => {
   let pruned = 0;
   for (let n = -1; n !== 0; pruned += n) n = await pruneHourlyRollups(t.database.db, new Date(BASE), 50);
   expect(pruned).toBeGreaterThan(0);
+  // Detailed hours are kept DETAIL_HOURLY_DAYS, the dealers' hour totals longer: the cases below read both.
+  const [left] = (await t.database.db.execute(sql`
+    SELECT (SELECT count(*) FROM event_rollups_hourly WHERE hour < ${detailHourlyCutoff(new Date(BASE)).toISOString()}::timestamptz) AS detail,
+      (SELECT count(*) FROM dealer_rollups_hourly WHERE hour < ${detailHourlyCutoff(new Date(BASE)).toISOString()}::timestamptz) AS totals,
+      (SELECT count(*) FROM dealer_rollups_hourly WHERE hour < ${hourlyRollupCutoff(new Date(BASE)).toISOString()}::timestamptz) AS expired`) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  expect({ detail: Number(left?.detail), expired: Number(left?.expired) }).toEqual({ detail: 0, expired: 0 });
+  expect(Number(left?.totals)).toBeGreaterThan(0);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -193,12 +201,20 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
         expect(body, what).toMatchObject(count(inWindow(spanWindow({ unit: 'day', count: days }, now), dealerId)));
       } else {
         // The reporting reads over a random window (the weekly report's and alerts' are not
-        // aligned to days or hours): its edges older than the hourly rollups kept are whole days.
+        // aligned to days or hours): its edges older than the hourly rollups kept are whole days
+        // (the dealer totals' hours for the totals, the detailed hours for ranked and dailyByModel,
+        // whose days start DETAIL_DAILY_DAYS back at the most).
         const to = new Date(now.getTime() - rng.int(10 * DAY));
         let from = new Date(to.getTime() - rng.int(150 * DAY));
         const kept = hourlyRollupCutoff(new Date(BASE)); // where the pruning above stopped
         if (from < kept) from = new Date(Math.ceil(from.getTime() / DAY) * DAY);
         const w = { from, to };
+        const detailKept = detailHourlyCutoff(new Date(BASE));
+        const daysKept = Date.parse(`${detailDailyCutoff(new Date(BASE))}T00:00:00Z`); // detailed days before it pruned
+        const wd = {
+          from: new Date(Math.max(daysKept, from < detailKept ? Math.ceil(from.getTime() / DAY) * DAY : from.getTime())),
+          to: to < detailKept ? new Date(Math.floor(to.getTime() / DAY) * DAY) : to,
+        };
         const desc = `${what}, window ${from.toISOString()}..${to.toISOString()}`;
         const scope: Scope = rng.next() < 0.3 ? 'platform' : { dealerId };
         const rows = inWindow(w, scope === 'platform' ? undefined : dealerId);
@@ -210,10 +226,10 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
         expect(points.filter((p) => p.impressions || p.clicks || p.conversions), desc).toEqual(
           bucketKeys(w, unit).filter((b) => buckets.has(b)).map((bucket) => ({ bucket, ...buckets.get(bucket)! })),
         );
-        const mine = inWindow(w, dealerId);
+        const mine = inWindow(wd, dealerId);
         const column = rng.pick(['model', 'slot_type', 'creative'] as const);
         const limit = 1 + rng.int(4);
-        const groups = await ranked(t.database.db, dealerId, [column], w, limit);
+        const groups = await ranked(t.database.db, dealerId, [column], wd, limit);
         const expected = new Map<string, Counts>();
         for (const e of mine) {
           const key = column === 'model' ? e.model : column === 'slot_type' ? e.slot : e.creative;
@@ -225,7 +241,7 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
         expect(groups.filter((x) => !x.rest).length + (rest ? 1 : 0), desc).toBe(Math.min(expected.size, limit) + (expected.size > limit ? 1 : 0));
         const sum = groups.reduce((c, g) => ({ impressions: c.impressions + g.impressions, clicks: c.clicks + g.clicks, conversions: c.conversions + g.conversions }), zero());
         expect(sum, desc).toEqual(count(mine));
-        const csvRows = await dailyByModel(t.database.db, dealerId, w, limit);
+        const csvRows = await dailyByModel(t.database.db, dealerId, wd, limit);
         const perDay = new Map<string, Counts>();
         for (const r of csvRows) {
           const c = perDay.get(r.day) ?? zero();

@@ -67,9 +67,11 @@ describe('migration 0015 reporting rollups', () => {
     expect(await perDay()).toEqual(['2026-03-01 18/4/2', '2026-03-02 6/1/1']);
     expect(await allTime()).toEqual(['24/5/3']);
 
-    // The retention's pruning (every hour here is far older than the hours kept) leaves the days alone.
-    expect(await pruneHourlyRollups(database.db, new Date('2026-11-01T00:00:00Z'), 100)).toBe(4);
-    expect(await rows(sql`SELECT 1 FROM event_rollups_hourly`)).toEqual([]);
+    // The retention's pruning (every hour here is far older than the hours kept) leaves the dealer
+    // days alone: the 4 detailed hourly rows, the 4 dealer hours and the 3 detailed days (migration
+    // 0017, all older than the screens read) go.
+    expect(await pruneHourlyRollups(database.db, new Date('2026-11-01T00:00:00Z'), 100)).toBe(11);
+    expect(await rows(sql`SELECT 1 FROM event_rollups_hourly UNION ALL SELECT 1 FROM dealer_rollups_hourly`)).toEqual([]);
     expect(await perDay()).toEqual(['2026-03-01 18/4/2', '2026-03-02 6/1/1']);
     expect(await allTime()).toEqual(['24/5/3']);
   });

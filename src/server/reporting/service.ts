@@ -3,26 +3,32 @@
  * Admin Dashboard, Platform Analytics, the dealer list, the weekly report and alerts, the dealer
  * stats): one module, so each screen reads the smallest rollups that answer it exactly.
  *
- * What is stored (migration 0015; written with each event batch, tracking/service.ts withRollup):
+ * What is stored (migrations 0015, 0017; written with each event batch, tracking/service.ts withRollup):
  * - event_rollups_hourly: dealer × UTC hour × model key × slot type × creative. Kept
- *   HOURLY_ROLLUP_DAYS (the retention job prunes older hours), which covers every hour a screen
- *   reads: the 24h period and its previous 24 hours, today's partial day, and the previous
- *   window's partial day one period back (90 days for the longest period, domain/periods.ts).
- * - event_rollups_daily: the same per UTC day, kept for ever (full days of any window);
- * - dealer_rollups_daily: dealer × UTC day totals (the platform screens and dealer totals);
+ *   DETAIL_HOURLY_DAYS (the retention job prunes older hours): the hours of every detailed read
+ *   (models, creatives, slots, per day and model) of a screen: the 24h period, today's partial
+ *   day, the weekly report's dealer-local days (at most 9 UTC days back);
+ * - dealer_rollups_hourly: dealer × UTC hour totals, kept HOURLY_ROLLUP_DAYS: the hours of every
+ *   totals and series read, whose oldest is the previous window's partial day one period back (90
+ *   days for the longest period, domain/periods.ts);
+ * - event_rollups_daily: dealer × UTC day × model × slot × creative, kept DETAIL_DAILY_DAYS: the
+ *   whole days of every detailed read, whose oldest is the first day of the 90-day period;
+ * - dealer_rollups_daily: dealer × UTC day totals, kept for ever (the totals of any window);
  * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard).
- * The three are kept equal to the hourly rows ever written by database triggers in the writer's
- * own statement (migration 0015), so every figure equals the raw events counted, exactly.
+ * The four are kept equal to the hourly rows ever written by database triggers in the writer's
+ * own statement (migrations 0015, 0017), so every figure equals the raw events counted, exactly.
  *
  * A window (domain/periods.ts TimeWindow) counts the hour buckets that start in [from, to) (the
  * hourly rollups' rule since the first screen): readParts splits it into the whole UTC days inside
- * it, read from the daily tables, and the hours before and after them, read from the hourly table.
- * A window's partial-day edges older than HOURLY_ROLLUP_DAYS are no longer stored hour by hour and
- * count as empty; the windows of the screens never have such edges.
+ * it, read from the daily tables, and the hours before and after them, read from the hourly tables.
+ * A window's partial-day edges older than HOURLY_ROLLUP_DAYS (DETAIL_HOURLY_DAYS for the detailed
+ * reads: ranked, dailyByModel) are no longer stored hour by hour and count as empty, and so do the
+ * days of a detailed read older than DETAIL_DAILY_DAYS; the windows of the screens never have such
+ * edges or days.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealerRollupTotals, dealerRollupsDaily, eventRollupsDaily, eventRollupsHourly } from '../db/schema';
+import { dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollupsDaily, eventRollupsHourly } from '../db/schema';
 import type { DealerStats } from '../../domain/schemas';
 import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ctr } from '../../domain/metrics';
@@ -37,9 +43,35 @@ const DAY_MS = 86_400_000;
  */
 export const HOURLY_ROLLUP_DAYS = 92;
 
-/** The first hour the hourly rollups keep at `now`: the start of the UTC day HOURLY_ROLLUP_DAYS before today. */
+/**
+ * How many UTC days of detailed hourly rollups (event_rollups_hourly) are kept before today: the
+ * weekly report reads the models and creatives of the 7 dealer-local days before the Monday it is
+ * sent on, which start at most 8 UTC days and some hours back (time zones up to UTC-12), plus a
+ * day of margin. The 24h period and today's partial day are within the last two days.
+ */
+export const DETAIL_HOURLY_DAYS = 10;
+
+/**
+ * How many UTC days of detailed daily rollups (event_rollups_daily: model, slot, creative) are kept
+ * before today: the longest detailed read is the 90-day period's models, creatives and CSV export
+ * (today and the 89 days before), plus two days of margin. Older days keep their dealer totals
+ * (dealer_rollups_daily, dealer_rollup_totals) for ever.
+ */
+export const DETAIL_DAILY_DAYS = 92;
+
+/** The first UTC day ('YYYY-MM-DD') event_rollups_daily keeps at `now`: DETAIL_DAILY_DAYS before today. */
+export function detailDailyCutoff(now: Date): string {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DETAIL_DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The first hour dealer_rollups_hourly keeps at `now`: the start of the UTC day HOURLY_ROLLUP_DAYS before today. */
 export function hourlyRollupCutoff(now: Date): Date {
   return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - HOURLY_ROLLUP_DAYS * DAY_MS);
+}
+
+/** The first hour event_rollups_hourly keeps at `now`: the start of the UTC day DETAIL_HOURLY_DAYS before today. */
+export function detailHourlyCutoff(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DETAIL_HOURLY_DAYS * DAY_MS);
 }
 
 /** Impressions, clicks and conversions. */
@@ -81,6 +113,7 @@ export function readParts(window: TimeWindow): WindowParts {
 }
 
 const h = eventRollupsHourly;
+const dh = dealerRollupsHourly;
 
 /** SQL condition on `dealer_id` for a scope, optionally narrowed to some dealers. */
 function scopeSql(scope: Scope, dealerIds?: string[]): SQL {
@@ -89,32 +122,35 @@ function scopeSql(scope: Scope, dealerIds?: string[]): SQL {
   return sql`dealer_id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`;
 }
 
-/** SQL condition of the hourly rows of `hours` (false when none). */
+/** SQL condition of the hourly rows (column `hour` of either hourly table) of `hours` (false when none). */
 function hoursSql(hours: TimeWindow[]): SQL {
   if (hours.length === 0) return sql`false`;
   return sql.join(
-    hours.map((w) => sql`(${h.hour} >= ${w.from.toISOString()}::timestamptz AND ${h.hour} < ${w.to.toISOString()}::timestamptz)`),
+    hours.map((w) => sql`(hour >= ${w.from.toISOString()}::timestamptz AND hour < ${w.to.toISOString()}::timestamptz)`),
     sql` OR `,
   );
 }
 
 /**
  * The rows of a window with their UTC day as text, one derived table of columns dealer_id, day,
- * [model, slot_type, creative,] impressions, clicks, conversions: whole days from `dailyTable`,
- * the other hours from the hourly rollups. `detail` keeps the model, slot and creative columns.
+ * [model, slot_type, creative,] impressions, clicks, conversions: whole days from the daily
+ * rollups, the other hours from the hourly ones. `detail` keeps the model, slot and creative
+ * columns (event_rollups_daily, event_rollups_hourly); without it the dealer totals are read
+ * (dealer_rollups_daily, dealer_rollups_hourly).
  */
 function windowRows(scope: Scope, window: TimeWindow, detail: boolean, dealerIds?: string[]): SQL {
   const parts = readParts(window);
   const keys = sql.raw(detail ? 'model, slot_type, creative, ' : '');
   const who = scopeSql(scope, dealerIds);
   const daily = detail ? eventRollupsDaily : dealerRollupsDaily;
+  const hourly = detail ? h : dh;
   const dayRows = parts.days
     ? sql`SELECT dealer_id, to_char(day, 'YYYY-MM-DD') AS day, ${keys}impressions::bigint AS impressions, clicks::bigint AS clicks, conversions::bigint AS conversions
         FROM ${daily} WHERE ${who} AND day >= ${parts.days.from}::date AND day < ${parts.days.to}::date`
     : null;
   const hourRows = parts.hours.length
     ? sql`SELECT dealer_id, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${keys}impressions::bigint, clicks::bigint, conversions::bigint
-        FROM ${h} WHERE ${who} AND (${hoursSql(parts.hours)})`
+        FROM ${hourly} WHERE ${who} AND (${hoursSql(parts.hours)})`
     : null;
   if (dayRows && hourRows) return sql`${dayRows} UNION ALL ${hourRows}`;
   if (dayRows) return dayRows;
@@ -161,7 +197,7 @@ export async function series(db: Db, scope: Scope, window: TimeWindow, unit: Per
       ? await rowsOf(db, sql`
           SELECT to_char(hour AT TIME ZONE 'UTC', '${sql.raw(BUCKET_SQL_FORMAT.hour)}') AS bucket,
             sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-          FROM ${h} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+          FROM ${dh} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
           GROUP BY 1`)
       : await rowsOf(db, sql`
           SELECT day AS bucket, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
@@ -253,11 +289,11 @@ export async function platformAllTime(db: Db): Promise<Counts> {
 
 /**
  * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
- * hourly rollup), or null before any. The newest rollup hour (the rollups' primary key starts with
+ * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key is
  * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
  * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
  * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
- * hours are pruned; GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
+ * hours are pruned (dealer_rollups_daily); GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
  * dealer answers null too.
  */
 export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
@@ -265,29 +301,41 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
   const [row] = await rowsOf(db, sql`
     SELECT to_char(greatest(ev.at, hr.hour, dd.day) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
     FROM dealers d
-    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${h} WHERE dealer_id = d.id) hr
+    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_id = d.id) hr
     CROSS JOIN LATERAL (
       SELECT max(occurred_at) AS at FROM events
       WHERE dealer_id = d.id AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
-    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${eventRollupsDaily} WHERE dealer_id = d.id) dd
+    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_id = d.id) dd
     WHERE d.id = ${dealerId}`);
   return row?.at ? new Date(String(row.at)) : null;
 }
 
 /**
- * Deletes up to `batchRows` hourly rollups of hours before hourlyRollupCutoff(now), in one
- * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migration
- * 0015): the daily tables keep those hours. Returns how many rows it deleted (the retention job
- * calls it until fewer than `batchRows`).
+ * Deletes up to `batchRows` detailed hourly rollups of hours before detailHourlyCutoff(now), in one
+ * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migrations
+ * 0015, 0017): the daily tables and dealer_rollups_hourly keep those hours; then up to `batchRows`
+ * dealer_rollups_hourly rows of hours before hourlyRollupCutoff(now) and up to `batchRows`
+ * event_rollups_daily rows of days before detailDailyCutoff(now) (no triggers: dealer_rollups_daily
+ * and dealer_rollup_totals keep their counts). Returns how many rows it deleted from the three (the
+ * retention job calls it until fewer than `batchRows`: then no table has more to prune).
  */
 export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): Promise<number> {
+  const detailCutoff = detailHourlyCutoff(now).toISOString();
   const cutoff = hourlyRollupCutoff(now).toISOString();
-  return db.transaction(async (tx) => {
+  const detail = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
     const deleted = await rowsOf(tx as unknown as Db, sql`
       DELETE FROM ${h} WHERE (dealer_id, hour, model, slot_type, creative) IN (
-        SELECT dealer_id, hour, model, slot_type, creative FROM ${h} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
+        SELECT dealer_id, hour, model, slot_type, creative FROM ${h} WHERE hour < ${detailCutoff}::timestamptz LIMIT ${batchRows})
       RETURNING 1 AS x`);
     return deleted.length;
   });
+  const totalsDeleted = await rowsOf(db, sql`
+    DELETE FROM ${dh} WHERE (dealer_id, hour) IN (SELECT dealer_id, hour FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
+    RETURNING 1 AS x`);
+  const daysDeleted = await rowsOf(db, sql`
+    DELETE FROM ${eventRollupsDaily} WHERE (dealer_id, day, model, slot_type, creative) IN (
+      SELECT dealer_id, day, model, slot_type, creative FROM ${eventRollupsDaily} WHERE day < ${detailDailyCutoff(now)}::date LIMIT ${batchRows})
+    RETURNING 1 AS x`);
+  return detail + totalsDeleted.length + daysDeleted.length;
 }

@@ -59,7 +59,7 @@ describe('migration 0006_event_dedup_privacy', () => {
     await database.migrate();
 
     const counts = await rows<{ event: string; slot_type: string | null; page_view: string | null; n: number | string }>(
-      sql.raw(`SELECT event, slot_type, page_view, count(*) AS n FROM events GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+      sql.raw(`SELECT event, slot_type, page_view, count(*) AS n FROM events GROUP BY 1, 2, 3 ORDER BY event::text, 2, 3`),
     );
     expect(counts.map((r) => ({ ...r, n: Number(r.n) }))).toEqual([
       { event: 'click', slot_type: 'header', page_view: 'view-1', n: 1 },

@@ -20,7 +20,6 @@ const at = (iso: string, event: AcceptedEvent['event'], model = 'civic', slotTyp
   slotType,
   model,
   url: '',
-  clientTimestamp: null,
   occurredAt: new Date(iso),
   pageView,
 });

@@ -202,7 +202,6 @@ export class BeaconIntake {
       slotType: input.type ?? null,
       model: countedModelKey(dealer.beaconModels, input.model), // a model the dealer's pages know, else UNKNOWN_MODEL_KEY
       url: privacySafeUrl(input.url, ALL_KEPT_PARAMS) ?? '', // defence in depth: the script already reduces it
-      clientTimestamp: input.timestamp === undefined ? null : String(input.timestamp),
       occurredAt: new Date(),
       pageView: input.pv ?? null,
       leadId: input.leadId === undefined ? null : leadIdHash(input.dealerId, input.leadId),

@@ -13,6 +13,7 @@ import { DEMO_DEALER } from '../db/seed';
 import { events } from '../db/schema';
 import { embeddedConfig } from '../scripts/service';
 import { leadIdHash } from './service';
+import type { TrackEventName } from '../../domain/schemas';
 
 const ORIGIN = 'https://www.hondaofdemo.com';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -34,7 +35,7 @@ const ok = async (body: Record<string, unknown>, headers: Record<string, string>
 };
 const stats = async (): Promise<{ impressions: number; clicks: number; conversions: number }> =>
   (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/stats`, headers: { cookie: manager } })).json();
-const stored = async (event: string, pageView: string) => {
+const stored = async (event: TrackEventName, pageView: string) => {
   await t.app.events.flush();
   return t.database.db.select().from(events).where(and(eq(events.dealerId, DEMO_DEALER.id), eq(events.event, event), eq(events.pageView, pageView)));
 };

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealers, events } from '../db/schema';
 import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
-import type { Security } from '../../domain/schemas';
+import type { Security, TrackEventName } from '../../domain/schemas';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const ORIGIN = 'https://www.hondaofdemo.com';
@@ -32,7 +32,7 @@ const beacon = (body: Record<string, unknown>, remoteAddress: string) =>
     headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA, origin: ORIGIN },
     remoteAddress,
   });
-const stored = async (event: string, pvPrefix: string) => {
+const stored = async (event: TrackEventName, pvPrefix: string) => {
   await t.app.events.flush();
   return t.database.db.$count(events, and(eq(events.dealerId, DEMO_DEALER.id), eq(events.event, event), like(events.pageView, `${pvPrefix}%`)));
 };

@@ -65,7 +65,6 @@ export interface AcceptedEvent {
   model: string;
   /** The page URL in its privacy-safe form (privacySafeUrl; the route reduces it), or ''. */
   url: string;
-  clientTimestamp: string | null;
   occurredAt: Date;
   /** The page view the banner was rendered in (trackBodySchema `pv`); for a conversion, the page view of its click. */
   pageView: string | null;
@@ -587,7 +586,6 @@ const rowOf = (e: AcceptedEvent) => ({
   slot_type: e.slotType,
   model: e.model,
   url: e.url,
-  client_timestamp: e.clientTimestamp,
   occurred_at: e.occurredAt.toISOString(),
   page_view: e.pageView,
   lead_id: e.leadId ?? null,
@@ -595,7 +593,7 @@ const rowOf = (e: AcceptedEvent) => ({
 });
 
 /** The events table's columns a batch writes, in the order of `recordset`. */
-const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_timestamp, occurred_at, page_view, lead_id, creative');
+const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, occurred_at, page_view, lead_id, creative');
 
 /**
  * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EVENT_COLUMNS:
@@ -603,7 +601,7 @@ const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, client_t
  * to build and to parse on both PGlite and PostgreSQL.
  */
 const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
-  AS r(dealer_id text, event text, slot_type text, model text, url text, client_timestamp text, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
+  AS r(dealer_id text, event event_kind, slot_type text, model text, url text, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
 
 /**
  * Runs an INSERT INTO events (without RETURNING) as a CTE, after the CTEs of `prelude` (the keys it
@@ -712,13 +710,13 @@ function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<number
     tx,
     sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url, r.client_timestamp, r.occurred_at, r.page_view, r.lead_id, r.creative
+    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url, r.occurred_at, r.page_view, r.lead_id, r.creative
     FROM once r
     WHERE EXISTS (SELECT 1 FROM viewed v WHERE v.dealer_id = r.dealer_id AND v.key = r.page_view)`,
     sql`${batchOf(conversions)},
     attributed AS (
       SELECT DISTINCT ON (b.dealer_id, b.page_view)
-        b.dealer_id, b.event, coalesce(b.slot_type, nullif(c.slot_type, '')) AS slot_type, b.model, b.url, b.client_timestamp, b.occurred_at,
+        b.dealer_id, b.event, coalesce(b.slot_type, nullif(c.slot_type, '')) AS slot_type, b.model, b.url, b.occurred_at,
         b.page_view, b.lead_id, c.creative
       FROM batch b
       CROSS JOIN LATERAL (

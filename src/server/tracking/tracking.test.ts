@@ -106,7 +106,7 @@ describe('event tracking', () => {
     const dashboard = async () => (await t.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: { cookie: admin } })).json();
     expect((await dashboard()).deadLetteredEvents).toBe(0);
     // An event that passed validation but that the database refuses (NUL bytes cannot be stored).
-    const accepted = { dealerId: DEMO_DEALER.id, event: 'impression' as const, slotType: 'header' as const, model: 'x\u0000y', url: '', clientTimestamp: null, occurredAt: new Date(), pageView: 'view-dead' };
+    const accepted = { dealerId: DEMO_DEALER.id, event: 'impression' as const, slotType: 'header' as const, model: 'x\u0000y', url: '', occurredAt: new Date(), pageView: 'view-dead' };
     t.app.events.enqueue(accepted);
     t.app.events.enqueue({ ...accepted, model: 'civic' });
     await expect.poll(async () => (await dashboard()).deadLetteredEvents, { timeout: 10_000 }).toBe(1);
