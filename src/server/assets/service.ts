@@ -63,6 +63,7 @@ export function toAsset(row: AssetRow, now: Date): Asset {
     schedule: scheduleStatus(row, now),
     replacements: row.replacements,
     neverShows: null,
+    campaignId: row.campaignId ?? null,
   };
 }
 
@@ -179,7 +180,7 @@ export async function checkUpload(filename: string, bytes: Buffer, opts: { deale
  * transaction: the route stores a whole upload in one) holding the dealer row lock.
  * @throws NotFound for an unknown dealer; database errors (a full disk among them) as they come.
  */
-export async function storeUpload(db: Db | Tx, dealerId: string, upload: CheckedUpload, opts: { window?: AssetWindow; now: Date }): Promise<UploadResult> {
+export async function storeUpload(db: Db | Tx, dealerId: string, upload: CheckedUpload, opts: { window?: AssetWindow; now: Date; campaignId?: string | null }): Promise<UploadResult> {
   const { filename, bytes, parsed, info, contentHash } = upload;
   const warnings = [...upload.warnings];
   try {
@@ -225,6 +226,7 @@ export async function storeUpload(db: Db | Tx, dealerId: string, upload: Checked
           contentHash,
           startsAt: opts.window?.startsAt ?? null,
           endsAt: opts.window?.endsAt ?? null,
+          campaignId: opts.campaignId ?? null,
         })
         .returning();
       await tx.insert(assetBlobs).values({ assetId: id, data: bytes });
