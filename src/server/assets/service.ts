@@ -9,7 +9,8 @@ import sharp from 'sharp';
 import type { LRUCache } from 'lru-cache';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
+import { assetBlobs, assets, campaigns, dealers, manufacturers } from '../db/schema';
+import { campaignState } from '../../domain/campaigns';
 import type { Asset, AssetReplacement, AssetType, BannerSizes, ParsedFilename, VehicleModel } from '../../domain/schemas';
 import {
   ACCEPTED_IMAGE_EXTENSIONS,
@@ -67,10 +68,25 @@ export function toAsset(row: AssetRow, now: Date): Asset {
   };
 }
 
-/** All assets of a dealer, newest first, with their schedule status at `now`. */
+/**
+ * All assets of a dealer, newest first, with their schedule status at `now`. A campaign's creative
+ * shows its campaign's window, and its status follows the campaign (domain/campaigns.ts
+ * campaignState): 'live' while it is live, 'expired' once ended, else 'scheduled' (a draft,
+ * paused, or before its start).
+ */
 export async function listAssets(db: Db, dealerId: string, now: Date): Promise<Asset[]> {
-  const rows = await db.select().from(assets).where(eq(assets.dealerId, dealerId)).orderBy(desc(assets.createdAt));
-  return rows.map((r) => toAsset(r, now));
+  const rows = await db
+    .select({ asset: assets, campaign: { startsAt: campaigns.startsAt, endsAt: campaigns.endsAt, status: campaigns.status } })
+    .from(assets)
+    .leftJoin(campaigns, eq(campaigns.id, assets.campaignId))
+    .where(eq(assets.dealerId, dealerId))
+    .orderBy(desc(assets.createdAt));
+  return rows.map(({ asset, campaign }) => {
+    const a = toAsset(asset, now);
+    if (!asset.campaignId || !campaign) return a;
+    const state = campaignState(campaign, now.getTime());
+    return { ...a, startsAt: campaign.startsAt.toISOString(), endsAt: campaign.endsAt?.toISOString() ?? null, schedule: state === 'live' ? 'live' : state === 'ended' ? 'expired' : 'scheduled' };
+  });
 }
 
 /** A promotion window as stored: UTC instants, null = open. */

@@ -11,12 +11,10 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assets, campaigns } from '../db/schema';
 import { campaignState, type CampaignStatus } from '../../domain/campaigns';
-import type { Campaign, CampaignAction, CampaignPatch } from '../../domain/contracts/campaigns';
 import type { z } from 'zod';
-import type { campaignCreateSchema } from '../../domain/contracts/campaigns';
-import { Conflict, NotFound } from '../errors';
+import type { Campaign, CampaignAction, campaignCreateSchema, CampaignPatch } from '../../domain/contracts/campaigns';
+import { Conflict, Invalid, NotFound } from '../errors';
 import { resolveWindow, windowTimeZone } from '../assets/service';
-import { Invalid } from '../errors';
 
 type CampaignRow = typeof campaigns.$inferSelect;
 const NOT_FOUND = 'Campaign not found';
