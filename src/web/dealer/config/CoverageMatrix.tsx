@@ -92,7 +92,7 @@ export function CoverageMatrix({ dealerId, make, canEdit, onOpen, asOf = '' }: {
     <Paper withBorder p="md" radius="md">
       <Title order={5}>Coverage: what shoppers see</Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Every model, slot and device as the banner script shows it now. Missing cells show a placeholder; amber ones show a creative of another shape, letterboxed.
+        Every model, slot and device as the banner script shows it {asOf ? 'at the date and time chosen above' : 'now'}. Missing cells show a placeholder; amber ones show a creative of another shape, letterboxed.
       </Text>
       {coverage.error ? (
         <ErrorNotice message={coverage.error.message} onRetry={() => void coverage.refetch()} />
