@@ -364,17 +364,20 @@ export async function assetThumbnail(db: Db, cache: ThumbnailCache, dealerId: st
  * `endsAt` set (a date-time, local ones in the dealer's time zone) or clear (null) its promotion
  * window; absent fields are kept. The asset row is locked while the new window is
  * checked against the stored one. The database bumps dealers.version (migration 0007).
- * @throws NotFound('Asset not found'); Invalid naming the window field (see resolveWindow).
+ * @throws NotFound('Asset not found'); Invalid naming the window field (see resolveWindow), also
+ *   for a campaign's creative, whose window is its campaign's.
  */
 export async function updateAsset(db: Db, dealerId: string, assetId: string, patch: AssetPatch, now: Date): Promise<Asset> {
   return db.transaction(async (tx) => {
     const [cur] = await tx
-      .select({ startsAt: assets.startsAt, endsAt: assets.endsAt })
+      .select({ startsAt: assets.startsAt, endsAt: assets.endsAt, campaignId: assets.campaignId })
       .from(assets)
       .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
       .for('update');
     if (!cur) throw new NotFound('Asset not found');
     const changesWindow = patch.startsAt !== undefined || patch.endsAt !== undefined;
+    // A campaign's creative follows its campaign's window: change the campaign instead.
+    if (changesWindow && cur.campaignId) throw Invalid.field(patch.startsAt !== undefined ? 'startsAt' : 'endsAt', "belongs to the asset's campaign: change the campaign's window instead", 'campaign_window');
     const window = changesWindow ? resolveWindow(patch, cur, await windowTimeZone(tx, dealerId)) : cur;
     const [row] = await tx
       .update(assets)

@@ -84,6 +84,10 @@ describe('a takeover campaign', () => {
     expect(c).toMatchObject({ status: 'draft', state: 'draft', startsAt: '2026-11-27T05:00:00.000Z', endsAt: '2026-11-30T05:00:00.000Z' });
     const promo = await uploadOk('new_2026_honda_civic_sport_blackfriday_1920x300.jpg', '#aa2222', { campaignId: c.id });
     expect(promo.campaignId).toBe(c.id);
+    // Its window is the campaign's: the asset's own cannot be set.
+    const own = await send('PATCH', `${api}/assets/${promo.id}`, { startsAt: '2026-11-02T00:00' });
+    expect(own.statusCode).toBe(400);
+    expect(own.json().error.fields).toEqual([expect.objectContaining({ path: 'startsAt' })]);
 
     // A draft's creatives are not live, not even inside its window.
     expect(await delivered('civic')).toEqual([regular.id, regular.id]);
