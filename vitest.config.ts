@@ -43,6 +43,8 @@ const postgresTests = [
   'src/server/inventory/{feeds,limits,inventory}.test.ts',
   'src/server/auth/login-throttle.test.ts',
   'src/server/assets/{assets,replace}.test.ts',
+  // Campaigns: statement-level version triggers with transition tables, row locks, jsonb lists, timestamps.
+  'src/server/campaigns/*.test.ts',
   'src/server/configs/configs.test.ts',
   'src/server/{config,hot-paths}.test.ts',
   'src/server/observability/observability.test.ts',

@@ -7,6 +7,7 @@ import { WIDE_HEADER_RATIO } from './constants';
 import { SIZE_FAMILIES, slotSizeKey, SLOTS } from './slots';
 import { modelKey } from './model-keys';
 import { isLive, type Instant } from './schedule';
+import { campaignCovers, campaignLive, type CampaignRule } from './campaigns';
 
 /** The fields of an asset the choice reads; stored assets (schemas.ts Asset) satisfy it. */
 export interface ChoosableAsset {
@@ -19,6 +20,19 @@ export interface ChoosableAsset {
   /** Promotion window: shown only from startsAt (inclusive) until endsAt (exclusive); absent/null = open. */
   startsAt?: Instant;
   endsAt?: Instant;
+  /**
+   * The campaign the asset was uploaded into (domain/campaigns.ts), or absent/null. Such an asset
+   * is live only while its campaign is (published, inside the campaign's window: the campaign owns
+   * the window, the asset's own startsAt/endsAt are then ignored), and only for the campaign's
+   * slots and models.
+   */
+  campaign?: CampaignRule | null;
+}
+
+/** True when an asset may show in slot `slot` of model `model` at `now` (ms): live (schedule.ts isLive) or, for a campaign's creative, active, its campaign live and covering the slot and model. */
+export function assetLiveFor(a: ChoosableAsset, slot: SlotType, model: string, now: number): boolean {
+  if (!a.campaign) return isLive(a, now);
+  return a.isActive && campaignLive(a.campaign, now) && campaignCovers(a.campaign, slot, model);
 }
 
 /**
@@ -82,8 +96,10 @@ export const trimKey = (t: string | undefined): string => (t ?? '').trim().toLow
  * Chooses the asset a slot shows (spec 02 §4 "Preview asset choice"), scanning `assets` in the given
  * order (callers pass newest first: among equally good assets the newest wins), the
  * assets of `q.trim` (when given) ahead of the others at every step:
- * 1-2. only live assets (active and inside their promotion window at `q.now`, ms) with
- *      valid parsed metadata whose model has q.model's modelKey;
+ * 1-2. only live assets (active and inside their promotion window at `q.now`, ms; a campaign's
+ *      creatives while their campaign is live and covers the slot and model, assetLiveFor) with
+ *      valid parsed metadata whose model has q.model's modelKey; when a live takeover campaign's
+ *      creative is among them, only the takeover creatives (campaigns.ts);
  * 3. the first whose dimensions equal slotSize(q.slot, q.variant, q.sizes) exactly;
  * 4. else the first on its size family's side of the ratio rule (slots.ts SIZE_FAMILIES `wide`):
  *    for header the first with width/height > 2, for primary/upsell the first with ratio <= 2;
@@ -116,7 +132,10 @@ export interface ChoiceQuery {
 export function chooseRotation<A extends ChoosableAsset>(assets: A[], q: ChoiceQuery): A[] {
   const key = modelKey(q.model);
   const trim = trimKey(q.trim);
-  const ofModel = assets.filter((a) => isLive(a, q.now) && a.parsedMetadata.isValid && modelKey(a.model) === key);
+  const live = assets.filter((a) => assetLiveFor(a, q.slot, q.model, q.now) && a.parsedMetadata.isValid && modelKey(a.model) === key);
+  // A live takeover campaign's creatives replace every other creative of the slot (campaigns.ts).
+  const takeover = live.filter((a) => a.campaign?.mode === 'takeover');
+  const ofModel = takeover.length > 0 ? takeover : live;
   const mine = trim ? [...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) === trim), ...ofModel.filter((a) => trimKey(a.parsedMetadata.trim) !== trim)] : ofModel;
   const size = slotSize(q.slot, q.variant, q.sizes);
   const wide = (a: A) => a.dimensions.width > WIDE_HEADER_RATIO * a.dimensions.height;

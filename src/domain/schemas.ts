@@ -304,6 +304,8 @@ export const assetSchema = z.object({
    * asset (its model is none of the dealer's models or upsell targets), with the nearest model; else null.
    */
   neverShows: z.string().nullable(),
+  /** The campaign the asset was uploaded into (it then follows the campaign's window and status), or null. */
+  campaignId: z.string().nullable(),
 });
 export type Asset = z.infer<typeof assetSchema>;
 

@@ -28,6 +28,7 @@ import { accessPlugin } from './auth/access';
 import { authRoutes } from './auth/routes';
 import { dealerRoutes } from './dealers/routes';
 import { assetRoutes } from './assets/routes';
+import { campaignRoutes } from './campaigns/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { trackingRoutes } from './tracking/routes';
 import { scriptRoutes } from './scripts/routes';
@@ -223,6 +224,7 @@ export async function buildApp({ config, db, logger, storage, timeouts, pendingM
   await app.register(authRoutes);
   await app.register(dealerRoutes);
   await app.register(assetRoutes);
+  await app.register(campaignRoutes);
   await app.register(deliveryRoutes);
   await app.register(tagHealthPlugin); // app.tagHealth: what became of beacons, written in batches
   await app.register(beaconIntakePlugin); // app.beaconIntake: its limits count in the rate-limit plugin's store

@@ -26,6 +26,7 @@ export const API_TAGS: OpenAPIV3.TagObject[] = [
   { name: 'auth', description: 'Sign-in and the session' },
   { name: 'dealer', description: 'Dealer area: the dealer record and its figures (admins may read any dealer)' },
   { name: 'assets', description: 'Dealer area: Asset Manager, uploads and Free up space' },
+  { name: 'campaigns', description: 'Dealer area: named promotion campaigns (window, models, slots, takeover or rotate, draft to published)' },
   { name: 'configs', description: 'Dealer area: configuration, upsell rules, preview and trends' },
   { name: 'inventory', description: 'Dealer area: inventory uploads and the automatic feed' },
   { name: 'analytics', description: 'Dealer area: the Analytics dashboard and its CSV export' },

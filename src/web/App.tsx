@@ -113,6 +113,7 @@ const router = createBrowserRouter([
             children: [
               { index: true, lazy: screen(() => import('./dealer/dashboard/DealerDashboard'), 'DealerDashboard'), handle: title('Dashboard') },
               { path: 'assets', lazy: screen(() => import('./dealer/assets/AssetManager'), 'AssetManager'), handle: title('Assets') },
+              { path: 'campaigns', lazy: screen(() => import('./dealer/campaigns/CampaignsPage'), 'CampaignsPage'), handle: title('Campaigns') },
               { path: 'config', lazy: screen(() => import('./dealer/config/ConfigManager'), 'ConfigManager'), handle: title('Configuration') },
               { path: 'upsells', lazy: screen(() => import('./dealer/config/UpsellRules'), 'UpsellRules'), handle: title('Upsell Rules') },
               { path: 'inventory', lazy: screen(() => import('./dealer/inventory/InventoryPage'), 'InventoryPage'), handle: title('Inventory') },

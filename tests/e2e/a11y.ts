@@ -49,6 +49,7 @@ export const ADMIN_SCREENS: Screen[] = [
 export const DEALER_SCREENS: Screen[] = [
   { path: '/dealer', heading: /^Welcome back/, title: 'Dashboard' },
   { path: '/dealer/assets', heading: 'Asset Manager', title: 'Assets' },
+  { path: '/dealer/campaigns', heading: 'Campaigns', title: 'Campaigns' },
   { path: '/dealer/config', heading: 'Configuration', title: 'Configuration' },
   { path: '/dealer/upsells', heading: 'Upsell Rules', title: 'Upsell Rules' },
   { path: '/dealer/inventory', heading: 'Inventory Management', title: 'Inventory' },

@@ -4,6 +4,7 @@
  * the preview query and the answers. Shared by src/server/configs and src/web/dealer (types only).
  */
 import { z } from 'zod';
+import { isWindowText, WINDOW_FORMAT_MESSAGE } from '../schedule';
 import { UPSELL_STRATEGIES, bannerSizesSchema, dealerConfigsSchema, dealerStatsSchema, slotTypeSchema, variantSchema } from '../schemas';
 import type { PreviewSlot, UpsellRulesView } from '../configs';
 import type { InventorySummaryView } from '../inventory';
@@ -59,11 +60,19 @@ export const upsellRulesViewSchema: z.ZodType<UpsellRulesView> = z.object({
 });
 
 /** Query of GET /preview: the page's model (required), trim and device. */
+/**
+ * `asOf`: Preview and the coverage matrix as of another moment (a date-time as promotion windows
+ * take it, domain/schedule.ts parseWindowInput: local ones in the dealer's time zone); absent = now.
+ */
+export const asOfSchema = z.string().trim().max(40).refine(isWindowText, WINDOW_FORMAT_MESSAGE).optional();
 export const previewQuery = z.object({
   model: z.string().trim().min(1, 'Choose a model').max(100),
   trim: z.string().trim().max(100).optional(),
   variant: variantSchema.default('desktop'),
+  asOf: asOfSchema,
 });
+/** Query of GET /coverage: `asOf` as Preview's. */
+export const coverageQuery = z.object({ asOf: asOfSchema });
 
 const previewSlotSchema: z.ZodType<PreviewSlot> = z.object({
   slot: slotTypeSchema,
@@ -89,6 +98,8 @@ export const previewAnswerSchema = z.object({
   variant: variantSchema,
   slots: z.array(previewSlotSchema),
   background: z.string(),
+  /** The moment the slots were chosen for (ISO 8601 UTC): the request's `asOf`, else the server's now. */
+  asOf: z.string(),
 });
 export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;
 
@@ -108,6 +119,8 @@ export const coverageAnswerSchema = z.object({
     }),
   ),
   background: z.string(),
+  /** The moment the slots were chosen for (ISO 8601 UTC), as Preview's. */
+  asOf: z.string(),
 });
 export type CoverageAnswer = z.infer<typeof coverageAnswerSchema>;
 

@@ -24,6 +24,7 @@ import {
 import { Invalid, PayloadTooLarge } from '../errors';
 import { getDealer } from '../dealers/service';
 import { deadBannerWarnings, NEVER_SHOWS } from './upload-checks';
+import { uploadCampaign } from '../campaigns/service';
 import {
   assetBytes,
   assetThumbnail,
@@ -47,26 +48,27 @@ const tags = ['assets'];
 /** One file part of an upload, read whole: its name and bytes, or the reason it is refused. */
 type ReadPart = { filename: string; bytes: Buffer } | { refused: Extract<UploadResult, { ok: false }> };
 
-/** The text fields an upload may carry: the promotion window of every file in it. */
-const WINDOW_FIELDS = new Set(['startsAt', 'endsAt']);
+/** The text fields an upload may carry: the promotion window of every file in it, or the campaign they go into. */
+const UPLOAD_FIELDS = new Set(['startsAt', 'endsAt', 'campaignId']);
+type UploadFields = { startsAt?: string; endsAt?: string; campaignId?: string };
 
 /**
  * Reads every part of an asset upload before anything is stored, so a request over
  * a limit stores nothing. Oversized files and over-long names become refused results (the
  * others still upload, as before); a request over a count limit is refused whole. The optional
- * `startsAt` / `endsAt` text fields come back in `fields`; other fields are ignored.
+ * `startsAt` / `endsAt` / `campaignId` text fields come back in `fields`; other fields are ignored.
  * @throws PayloadTooLarge naming the limit: more than MAX_UPLOAD_FILES files, too many parts or
  *   fields, or the total request cap (security/limits.ts)
  */
-async function readUploadParts(request: FastifyRequest): Promise<{ parts: ReadPart[]; fields: { startsAt?: string; endsAt?: string } }> {
+async function readUploadParts(request: FastifyRequest): Promise<{ parts: ReadPart[]; fields: UploadFields }> {
   const read: ReadPart[] = [];
-  const fields: { startsAt?: string; endsAt?: string } = {};
+  const fields: UploadFields = {};
   // parts() honours throwFileSizeLimit as files() does (its type omits it): an oversized file is truncated, not thrown.
   const options = { limits: { fileSize: MAX_ASSET_BYTES, files: MAX_UPLOAD_FILES }, throwFileSizeLimit: false };
   try {
     for await (const part of request.parts(options)) {
       if (part.type === 'field') {
-        if (WINDOW_FIELDS.has(part.fieldname) && typeof part.value === 'string') fields[part.fieldname as 'startsAt' | 'endsAt'] = part.value;
+        if (UPLOAD_FIELDS.has(part.fieldname) && typeof part.value === 'string') fields[part.fieldname as keyof UploadFields] = part.value;
         continue;
       }
       const bytes = await part.toBuffer();
@@ -108,10 +110,11 @@ export async function assetRoutes(fastify: FastifyInstance) {
     {
       config: { access: 'dealer-write' },
       // multipart/form-data with one or more "file" fields and optional "startsAt"/"endsAt" text
-      // fields, read by the handler (no body schema).
+      // fields, or a "campaignId" (the files then land in that campaign, as drafts until it is
+      // published and inside its window), read by the handler (no body schema).
       schema: {
         tags,
-        summary: 'Upload assets (multipart "file" fields; optional "startsAt"/"endsAt" window for all of them)',
+        summary: 'Upload assets (multipart "file" fields; optional "startsAt"/"endsAt" window for all of them, or "campaignId" to upload into a campaign)',
         consumes: ['multipart/form-data'],
         params: dealerParams,
         response: { 200: uploadAnswerSchema },
@@ -124,6 +127,9 @@ export async function assetRoutes(fastify: FastifyInstance) {
       const { parts, fields } = await readUploadParts(request); // every part read before any is stored
       // A bad window refuses the whole upload (400 naming the field) before any file is stored.
       const window = resolveWindow(fields, { startsAt: null, endsAt: null }, await windowTimeZone(app.db, dealerId));
+      // Into a campaign: the campaign owns the window of its creatives (a window given too is refused).
+      const campaignId = fields.campaignId ? await uploadCampaign(app.db, dealerId, fields.campaignId) : null;
+      if (campaignId && (window.startsAt || window.endsAt)) throw Invalid.field('campaignId', "a campaign's creatives follow the campaign's window: send no startsAt or endsAt with it");
       const now = app.now();
       const dealer = (await app.dealerSites.find(dealerId)) ?? undefined; // for the "will never show" check
       const checked: Array<CheckedUpload | Extract<UploadResult, { ok: false }>> = [];
@@ -133,7 +139,7 @@ export async function assetRoutes(fastify: FastifyInstance) {
       // content or the quota leaves the others, but a failed write (a full disk) stores none.
       const results = await app.db.transaction(async (tx) => {
         const stored: UploadResult[] = [];
-        for (const c of checked) stored.push('ok' in c ? c : await storeUpload(tx, dealerId, c, { window, now }));
+        for (const c of checked) stored.push('ok' in c ? c : await storeUpload(tx, dealerId, c, { window, now, campaignId }));
         return stored;
       });
       return { results };

@@ -9,7 +9,8 @@ import sharp from 'sharp';
 import type { LRUCache } from 'lru-cache';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { assetBlobs, assets, dealers, manufacturers } from '../db/schema';
+import { assetBlobs, assets, campaigns, dealers, manufacturers } from '../db/schema';
+import { campaignState } from '../../domain/campaigns';
 import type { Asset, AssetReplacement, AssetType, BannerSizes, ParsedFilename, VehicleModel } from '../../domain/schemas';
 import {
   ACCEPTED_IMAGE_EXTENSIONS,
@@ -63,13 +64,29 @@ export function toAsset(row: AssetRow, now: Date): Asset {
     schedule: scheduleStatus(row, now),
     replacements: row.replacements,
     neverShows: null,
+    campaignId: row.campaignId ?? null,
   };
 }
 
-/** All assets of a dealer, newest first, with their schedule status at `now`. */
+/**
+ * All assets of a dealer, newest first, with their schedule status at `now`. A campaign's creative
+ * shows its campaign's window, and its status follows the campaign (domain/campaigns.ts
+ * campaignState): 'live' while it is live, 'expired' once ended, else 'scheduled' (a draft,
+ * paused, or before its start).
+ */
 export async function listAssets(db: Db, dealerId: string, now: Date): Promise<Asset[]> {
-  const rows = await db.select().from(assets).where(eq(assets.dealerId, dealerId)).orderBy(desc(assets.createdAt));
-  return rows.map((r) => toAsset(r, now));
+  const rows = await db
+    .select({ asset: assets, campaign: { startsAt: campaigns.startsAt, endsAt: campaigns.endsAt, status: campaigns.status } })
+    .from(assets)
+    .leftJoin(campaigns, eq(campaigns.id, assets.campaignId))
+    .where(eq(assets.dealerId, dealerId))
+    .orderBy(desc(assets.createdAt));
+  return rows.map(({ asset, campaign }) => {
+    const a = toAsset(asset, now);
+    if (!asset.campaignId || !campaign) return a;
+    const state = campaignState(campaign, now.getTime());
+    return { ...a, startsAt: campaign.startsAt.toISOString(), endsAt: campaign.endsAt?.toISOString() ?? null, schedule: state === 'live' ? 'live' : state === 'ended' ? 'expired' : 'scheduled' };
+  });
 }
 
 /** A promotion window as stored: UTC instants, null = open. */
@@ -179,7 +196,7 @@ export async function checkUpload(filename: string, bytes: Buffer, opts: { deale
  * transaction: the route stores a whole upload in one) holding the dealer row lock.
  * @throws NotFound for an unknown dealer; database errors (a full disk among them) as they come.
  */
-export async function storeUpload(db: Db | Tx, dealerId: string, upload: CheckedUpload, opts: { window?: AssetWindow; now: Date }): Promise<UploadResult> {
+export async function storeUpload(db: Db | Tx, dealerId: string, upload: CheckedUpload, opts: { window?: AssetWindow; now: Date; campaignId?: string | null }): Promise<UploadResult> {
   const { filename, bytes, parsed, info, contentHash } = upload;
   const warnings = [...upload.warnings];
   try {
@@ -225,6 +242,7 @@ export async function storeUpload(db: Db | Tx, dealerId: string, upload: Checked
           contentHash,
           startsAt: opts.window?.startsAt ?? null,
           endsAt: opts.window?.endsAt ?? null,
+          campaignId: opts.campaignId ?? null,
         })
         .returning();
       await tx.insert(assetBlobs).values({ assetId: id, data: bytes });
@@ -346,17 +364,20 @@ export async function assetThumbnail(db: Db, cache: ThumbnailCache, dealerId: st
  * `endsAt` set (a date-time, local ones in the dealer's time zone) or clear (null) its promotion
  * window; absent fields are kept. The asset row is locked while the new window is
  * checked against the stored one. The database bumps dealers.version (migration 0007).
- * @throws NotFound('Asset not found'); Invalid naming the window field (see resolveWindow).
+ * @throws NotFound('Asset not found'); Invalid naming the window field (see resolveWindow), also
+ *   for a campaign's creative, whose window is its campaign's.
  */
 export async function updateAsset(db: Db, dealerId: string, assetId: string, patch: AssetPatch, now: Date): Promise<Asset> {
   return db.transaction(async (tx) => {
     const [cur] = await tx
-      .select({ startsAt: assets.startsAt, endsAt: assets.endsAt })
+      .select({ startsAt: assets.startsAt, endsAt: assets.endsAt, campaignId: assets.campaignId })
       .from(assets)
       .where(and(eq(assets.dealerId, dealerId), eq(assets.id, assetId)))
       .for('update');
     if (!cur) throw new NotFound('Asset not found');
     const changesWindow = patch.startsAt !== undefined || patch.endsAt !== undefined;
+    // A campaign's creative follows its campaign's window: change the campaign instead.
+    if (changesWindow && cur.campaignId) throw Invalid.field(patch.startsAt !== undefined ? 'startsAt' : 'endsAt', "belongs to the asset's campaign: change the campaign's window instead", 'campaign_window');
     const window = changesWindow ? resolveWindow(patch, cur, await windowTimeZone(tx, dealerId)) : cur;
     const [row] = await tx
       .update(assets)

@@ -9,6 +9,7 @@ import {
   configsUpdateSchema,
   configsViewSchema,
   coverageAnswerSchema,
+  coverageQuery,
   manufacturerDefaultsSchema,
   previewAnswerSchema,
   previewQuery,
@@ -17,7 +18,7 @@ import {
   upsellRulesViewSchema,
 } from '../../domain/contracts/configs';
 import { getDealer } from '../dealers/service';
-import { coverage, getConfigs, manufacturerDefaults, previewSlots, saveConfigs, statsWithTrend, upsellRules } from './service';
+import { coverage, getConfigs, manufacturerDefaults, previewMoment, previewSlots, saveConfigs, statsWithTrend, upsellRules } from './service';
 
 const tags = ['configs'];
 const read = { access: 'dealer-read' as const };
@@ -48,22 +49,27 @@ export async function configRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/dealers/:dealerId/preview',
-    { config: read, schema: { tags, summary: 'Banner preview of a model', params: dealerParams, querystring: previewQuery, response: { 200: previewAnswerSchema } } },
+    { config: read, schema: { tags, summary: 'Banner preview of a model, now or as of a date and time', params: dealerParams, querystring: previewQuery, response: { 200: previewAnswerSchema } } },
     async (request) => {
       const q = request.query;
       const dealer = await getDealer(app.db, request.params.dealerId);
-      const slots = await previewSlots(app, request.params.dealerId, { model: q.model, trim: q.trim || undefined, variant: q.variant }, app.cdnProbes);
+      const asOf = await previewMoment(app, request.params.dealerId, q.asOf);
+      const slots = await previewSlots(asOf.ctx, request.params.dealerId, { model: q.model, trim: q.trim || undefined, variant: q.variant, asOf: asOf.given }, app.cdnProbes);
       // background: the dealer's branding colour, shown around a creative of another shape (as the script does).
-      return { model: q.model, trim: q.trim ?? '', variant: q.variant, slots, background: dealer.branding.primaryColor };
+      return { model: q.model, trim: q.trim ?? '', variant: q.variant, slots, background: dealer.branding.primaryColor, asOf: asOf.at.toISOString() };
     },
   );
 
   app.get(
     '/api/dealers/:dealerId/coverage',
-    { config: read, schema: { tags, summary: 'What every standard model shows in each slot on desktop and mobile (coverage matrix)', params: dealerParams, response: { 200: coverageAnswerSchema } } },
+    {
+      config: read,
+      schema: { tags, summary: 'What every standard model shows in each slot on desktop and mobile (coverage matrix), now or as of a date and time', params: dealerParams, querystring: coverageQuery, response: { 200: coverageAnswerSchema } },
+    },
     async (request) => {
       const dealer = await getDealer(app.db, request.params.dealerId);
-      return { models: await coverage(app, request.params.dealerId, app.cdnProbes), background: dealer.branding.primaryColor };
+      const asOf = await previewMoment(app, request.params.dealerId, request.query.asOf);
+      return { models: await coverage(asOf.ctx, request.params.dealerId, app.cdnProbes, asOf.given), background: dealer.branding.primaryColor, asOf: asOf.at.toISOString() };
     },
   );
 

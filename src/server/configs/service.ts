@@ -20,7 +20,9 @@ import { SLOT_TYPES, SLOTS } from '../../domain/slots';
 import { activeUpsellRules } from '../../domain/upsell';
 import { trendPercent } from '../../domain/metrics';
 import { previousWindow, spanWindow } from '../../domain/periods';
-import { NotFound } from '../errors';
+import { Invalid, NotFound } from '../errors';
+import { parseWindowInput, WINDOW_FORMAT_MESSAGE } from '../../domain/schedule';
+import { windowTimeZone } from '../assets/service';
 import { assertValid } from '../validation';
 import type { ConfigsUpdate, ConfigsView, CoverageAnswer, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
@@ -177,7 +179,7 @@ export async function upsellRules(db: Db, dealerId: string): Promise<UpsellRules
  * app.cdnProbes). The upsell slot also lists the candidates weighed, best first, with their
  * weights and labels; each slot lists the creatives it rotates. @throws NotFound for an unknown dealer.
  */
-export async function previewSlots(ctx: PreviewContext, dealerId: string, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
+export async function previewSlots(ctx: PreviewContext, dealerId: string, q: PreviewRequest, cdn: CdnProber): Promise<PreviewSlot[]> {
   const dealer = await ctx.dealerSites.find(dealerId);
   if (!dealer) throw new NotFound('Unknown dealer');
   return dealerPreviewSlots(ctx, dealer, q, cdn);
@@ -186,8 +188,24 @@ export async function previewSlots(ctx: PreviewContext, dealerId: string, q: { m
 /** What Preview and the coverage matrix need: the delivery context and the dealer read models (the Fastify app is one). */
 export type PreviewContext = DeliveryContext & { dealerSites: DealerSites };
 
+/** One Preview request: the page model, trim and device; `asOf` true when it is for another moment than now (ctx.now is then that moment). */
+type PreviewRequest = { model: string; trim?: string; variant: Variant; asOf?: boolean };
+
+/**
+ * The moment Preview and the coverage matrix choose for: `asOf` (a date-time, local ones in the
+ * dealer's time zone) or else `ctx.now()`, with a context whose clock answers it, so the one
+ * choice (delivery/service.ts resolveBanner) decides as it will at that moment.
+ * @throws Invalid naming `asOf` for a text that is no real date-time; NotFound for an unknown dealer.
+ */
+export async function previewMoment(ctx: PreviewContext, dealerId: string, asOf: string | undefined): Promise<{ ctx: PreviewContext; at: Date; given: boolean }> {
+  if (asOf === undefined || asOf === '') return { ctx, at: ctx.now(), given: false };
+  const at = parseWindowInput(asOf, await windowTimeZone(ctx.db, dealerId));
+  if (!at) throw Invalid.field('asOf', WINDOW_FORMAT_MESSAGE, 'invalid_format');
+  return { ctx: { db: ctx.db, caches: ctx.caches, metrics: ctx.metrics, dealerSites: ctx.dealerSites, now: () => at }, at, given: true };
+}
+
 /** previewSlots for a dealer already looked up. */
-async function dealerPreviewSlots(ctx: DeliveryContext, dealer: DealerDelivery, q: { model: string; trim?: string; variant: Variant }, cdn: CdnProber): Promise<PreviewSlot[]> {
+async function dealerPreviewSlots(ctx: DeliveryContext, dealer: DealerDelivery, q: PreviewRequest, cdn: CdnProber): Promise<PreviewSlot[]> {
   const dealerId = dealer.id;
   const out: PreviewSlot[] = [];
   for (const slot of SLOT_TYPES) {
@@ -195,9 +213,19 @@ async function dealerPreviewSlots(ctx: DeliveryContext, dealer: DealerDelivery, 
     const params = new URLSearchParams({ model: q.model, type: slot, variant: q.variant });
     if (q.trim) params.set('trim', q.trim);
     params.set('v', String(r.version));
-    const url = (p: URLSearchParams) => `/api/scripts/${encodeURIComponent(dealerId)}/asset?${p.toString()}`;
+    const live = (p: URLSearchParams) => `/api/scripts/${encodeURIComponent(dealerId)}/asset?${p.toString()}`;
+    // As of another moment the public endpoint (which chooses for now) may show something else:
+    // the chosen asset's own image, the placeholder itself, or the CDN or fallback URL instead.
+    const assetImage = (id: string) => `/api/dealers/${encodeURIComponent(dealerId)}/assets/${id}/image`;
+    const url = (p: URLSearchParams, assetId: string | null = r.assetId) => {
+      if (!q.asOf) return live(p);
+      if (assetId) return assetImage(assetId);
+      if (r.url) return r.url;
+      p.set('placeholder', '1');
+      return live(p);
+    };
     out.push({
-      rotation: r.rotation.map((a, i) => ({ assetId: a.id, assetName: null, imageUrl: url(new URLSearchParams([...params, ['r', String(i)]])) })),
+      rotation: r.rotation.map((a, i) => ({ assetId: a.id, assetName: null, imageUrl: url(new URLSearchParams([...params, ['r', String(i)]]), a.id) })),
       slot,
       model: r.displayName,
       modelKey: r.modelKey,
@@ -233,16 +261,17 @@ async function dealerPreviewSlots(ctx: DeliveryContext, dealer: DealerDelivery, 
 /**
  * The coverage matrix (GET /api/dealers/:dealerId/coverage): for every standard model of
  * the dealer (a page plan whose key is the model's own, by display name), `previewSlots` on desktop
- * and on mobile, so each cell is what delivery answers for that model, slot and device.
+ * and on mobile, so each cell is what delivery answers for that model, slot and device (at
+ * `ctx.now()`: `asOf` true when that is another moment than now, previewMoment).
  * @throws NotFound for an unknown dealer.
  */
-export async function coverage(ctx: PreviewContext, dealerId: string, cdn: CdnProber): Promise<CoverageAnswer['models']> {
+export async function coverage(ctx: PreviewContext, dealerId: string, cdn: CdnProber, asOf = false): Promise<CoverageAnswer['models']> {
   const dealer = await ctx.dealerSites.find(dealerId);
   if (!dealer) throw new NotFound(TEXT.dealerNotFound);
   const out: CoverageAnswer['models'] = [];
   for (const [key, plan] of dealer.plans) {
     if (plan.model.key !== key) continue; // an alias of a standard model (civicsedan -> Civic)
-    const [desktop, mobile] = await Promise.all([dealerPreviewSlots(ctx, dealer, { model: key, variant: 'desktop' }, cdn), dealerPreviewSlots(ctx, dealer, { model: key, variant: 'mobile' }, cdn)]);
+    const [desktop, mobile] = await Promise.all([dealerPreviewSlots(ctx, dealer, { model: key, variant: 'desktop', asOf }, cdn), dealerPreviewSlots(ctx, dealer, { model: key, variant: 'mobile', asOf }, cdn)]);
     out.push({ model: key, displayName: plan.model.displayName, desktop, mobile });
   }
   return out.sort((a, b) => a.displayName.localeCompare(b.displayName));

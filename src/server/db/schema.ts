@@ -34,6 +34,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type {
   FieldMapping,
@@ -171,11 +172,53 @@ export const assets = pgTable(
      * file name, and the size of the bytes it replaced.
      */
     replacements: jsonb('replacements').$type<AssetReplacement[]>().notNull().default([]),
+    /**
+     * The campaign the asset belongs to (migration 0018), or null. A campaign's asset is live only
+     * while its campaign is published and inside the campaign's window (the campaign owns the
+     * window; the asset's own starts_at/ends_at are not used); deleting the campaign deletes it.
+     */
+    campaignId: uuid('campaign_id').references((): AnyPgColumn => campaigns.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('assets_dealer_model_idx').on(t.dealerId, t.modelKey),
     index('assets_dealer_hash_idx').on(t.dealerId, t.contentHash),
     check('assets_window_order', sql`${t.endsAt} IS NULL OR ${t.startsAt} IS NULL OR ${t.endsAt} > ${t.startsAt}`),
+    index('assets_campaign_idx').on(t.campaignId),
+  ],
+);
+
+/**
+ * Named promotion campaigns of a dealer (migration 0018; domain/campaigns.ts): a window
+ * [starts_at, ends_at) in UTC (entered in the dealer's time zone), the models and slots it
+ * covers (empty = all), its mode ('takeover': its creatives replace the regular ones of those
+ * slots and models during the window; 'rotate': they join the regular rotation) and its status
+ * ('draft', 'published', 'paused', 'ended'). Its creatives are the assets whose campaign_id names
+ * it. Every write raises dealers.version (the campaigns_version_* triggers).
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey(),
+    dealerId: text('dealer_id')
+      .notNull()
+      .references(() => dealers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mode: text('mode').$type<'takeover' | 'rotate'>().notNull(),
+    status: text('status').$type<'draft' | 'published' | 'paused' | 'ended'>().notNull().default('draft'),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** Standard model names the campaign covers; [] = every model. */
+    models: jsonb('models').$type<string[]>().notNull().default([]),
+    /** Slot types the campaign covers; [] = every slot. */
+    slots: jsonb('slots').$type<Array<'header' | 'primary' | 'upsell'>>().notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('campaigns_dealer_idx').on(t.dealerId, t.startsAt),
+    check('campaigns_window_order', sql`${t.endsAt} IS NULL OR ${t.endsAt} > ${t.startsAt}`),
+    check('campaigns_mode', sql`${t.mode} IN ('takeover', 'rotate')`),
+    check('campaigns_status', sql`${t.status} IN ('draft', 'published', 'paused', 'ended')`),
   ],
 );
 

@@ -11,7 +11,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { assets, dealerInventory, dealers, manufacturers } from '../db/schema';
+import { assets, campaigns, dealerInventory, dealers, manufacturers } from '../db/schema';
 import type { AssetStorage, BannerSizes, Branding, DealerConfigs, FallbackAssets, Provider, Security } from '../../domain/schemas';
 import { allPagePlans, beaconModels, type PagePlan, type SlotPlanContext } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
@@ -38,7 +38,7 @@ export interface DealerDelivery {
   branding: Branding;
   color: string;
   /**
-   * Every distinct start and end instant (ms since the epoch) of the dealer's asset windows,
+   * Every distinct start and end instant (ms since the epoch) of the dealer's asset and campaign windows,
    * ascending: the moments a choice may change without a write. Read with the version, so a
    * window change (an asset write, which bumps it) reloads them.
    */
@@ -75,12 +75,16 @@ export function dealerQuery(db: Db, dealerId: string) {
       inventoryRules: dealerInventory.upsellRules,
       // Only each model's priority score: the breakdowns themselves are not read.
       priorityScores: sql<Record<string, number> | string | null>`(select jsonb_object_agg(e.key, e.value->'priorityScore') from jsonb_each(${dealerInventory.data}->'modelBreakdown') e)`,
-      // The promotion-window boundaries of the dealer's assets, ms since the epoch.
+      // The promotion-window boundaries of the dealer's assets and campaigns, ms since the epoch.
       boundaries: sql<Array<number | string> | string | null>`(select json_agg(b.ms order by b.ms) from (
         select distinct (extract(epoch from w.at) * 1000)::bigint as ms from (
           select a.starts_at as at from ${assets} a where a.dealer_id = ${dealers.id} and a.starts_at is not null
           union all
           select a.ends_at from ${assets} a where a.dealer_id = ${dealers.id} and a.ends_at is not null
+          union all
+          select c.starts_at from ${campaigns} c where c.dealer_id = ${dealers.id}
+          union all
+          select c.ends_at from ${campaigns} c where c.dealer_id = ${dealers.id} and c.ends_at is not null
         ) w) b)`,
     })
     .from(dealers)

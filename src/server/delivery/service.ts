@@ -4,7 +4,8 @@
  * requests and the dealer's preview screen.
  *
  * Promotion windows: an asset outside its [startsAt, endsAt) window at the context's
- * `now` is not live and never chosen. Time passing writes nothing (the dealer's version stays),
+ * `now` is not live and never chosen; a campaign's creative follows its campaign's window and
+ * status instead (domain/campaigns.ts), and a live takeover campaign's creatives replace the others. Time passing writes nothing (the dealer's version stays),
  * so every choice is cached under the next window boundary after `now` as well as the version
  * (`DealerDelivery.boundaries`): the first request after a boundary misses and chooses again, and
  * the image answer's browser caching ends at that boundary (`ResolvedBanner.expiresAt`).
@@ -14,7 +15,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { AppMetrics } from '../observability/metrics';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
-import { assetBlobs, assets } from '../db/schema';
+import { assetBlobs, assets, campaigns } from '../db/schema';
 import type { AssetQuery, SlotType, Variant } from '../../domain/schemas';
 import { SLOTS } from '../../domain/slots';
 import { cdnAssetUrl, chooseRotation, type ChoosableAsset, pickFallback, rotationPick, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
@@ -238,7 +239,8 @@ export interface Candidate extends ChoosableAsset {
 }
 
 /**
- * A model's uploaded assets (the preview rules' candidates) with their windows, newest first (a new promotion
+ * A model's uploaded assets (the preview rules' candidates) with their windows and campaigns
+ * (a campaign's creative follows its campaign's status and window, domain/campaigns.ts), newest first (a new promotion
  * replaces the old one at once), cached per dealer
  * version and model key: one query per model with assets and version, whatever slot, variant or
  * trim is asked (a flood of unique trims costs no query either).
@@ -263,11 +265,21 @@ function assetCandidates({ db, caches, metrics }: DeliveryContext, dealer: Deale
       startsAt: assets.startsAt,
       endsAt: assets.endsAt,
       contentHash: assets.contentHash,
+      campaign: {
+        id: campaigns.id,
+        mode: campaigns.mode,
+        status: campaigns.status,
+        startsAt: campaigns.startsAt,
+        endsAt: campaigns.endsAt,
+        models: campaigns.models,
+        slots: campaigns.slots,
+      },
     })
     .from(assets)
+    .leftJoin(campaigns, eq(campaigns.id, assets.campaignId))
     .where(and(eq(assets.dealerId, dealer.id), eq(assets.modelKey, key)))
     .orderBy(desc(assets.createdAt), desc(assets.id))
-    .then((rows) => rows.map((c) => ({ ...c, dimensions: { width: c.width, height: c.height } })));
+    .then((rows) => rows.map((c) => ({ ...c, campaign: c.campaign?.id ? c.campaign : null, dimensions: { width: c.width, height: c.height } })));
   candidateCache.set(cacheKey, load);
   load.catch(() => candidateCache.delete(cacheKey));
   return load;

@@ -10,6 +10,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   BarChart3,
   Building2,
+  CalendarRange,
   Code2,
   Eye,
   Factory,
@@ -48,6 +49,7 @@ export const ADMIN_NAV: Item[] = [
 export const DEALER_NAV: Item[] = [
   { label: 'Dashboard', to: '/dealer', icon: LayoutDashboard, exact: true },
   { label: 'Assets', to: '/dealer/assets', icon: Image },
+  { label: 'Campaigns', to: '/dealer/campaigns', icon: CalendarRange },
   { label: 'Configuration', to: '/dealer/config', icon: Settings2 },
   { label: 'Upsell Rules', to: '/dealer/upsells', icon: TrendingUp },
   { label: 'Inventory', to: '/dealer/inventory', icon: Package },

@@ -163,7 +163,7 @@ export function useFreeUpSpace(dealerId: string) {
  * POST /api/dealers/:dealerId/assets with one file (multipart field `file`), through
  * XMLHttpRequest so the bytes sent can be reported: `onProgress` gets 0..100 as the upload
  * proceeds. `schedule` sends the promotion window as the `startsAt`/`endsAt` fields
- * (local date-times in the dealer's time zone). Resolves the server's result for the file (valid
+ * (local date-times in the dealer's time zone); `campaignId` uploads it into that campaign. Resolves the server's result for the file (valid
  * or not); rejects with 'Upload failed: {message}' when the request itself fails (network,
  * 400 for a bad window, 401/403/413, ...).
  */
@@ -173,6 +173,7 @@ export function uploadAssetFile(
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
   schedule?: { startsAt: string; endsAt: string },
+  campaignId?: string,
 ): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -200,6 +201,8 @@ export function uploadAssetFile(
     const form = new FormData();
     if (schedule?.startsAt) form.append('startsAt', schedule.startsAt);
     if (schedule?.endsAt) form.append('endsAt', schedule.endsAt);
+    // Into a campaign: the creative follows the campaign's window and status (a draft until it is published).
+    if (campaignId) form.append('campaignId', campaignId);
     form.append('file', file, file.name);
     xhr.send(form);
   });

@@ -4,17 +4,18 @@
  * server's own delivery choice (never re-implemented here); the upsell slot says which candidates
  * were weighed and which won. A failed image load swaps once to a local placeholder.
  * Models are shown by their catalogue display names. Above it, the coverage matrix of
- * every model, slot and device (CoverageMatrix.tsx).
+ * every model, slot and device (CoverageMatrix.tsx). "As of" shows both at another date and time
+ * in the dealer's time zone (a scheduled campaign before it starts, an ended one after it ends).
  */
 import { useState } from 'react';
-import { Badge, Group, Image, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Image, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Select } from '../../components/deferred';
 import type { SlotType, Variant } from '../../../domain/schemas';
 import { TEXT } from '../../../domain/constants';
 import { upsellChoiceText } from '../../../domain/configs';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
-import { useModelNames } from '../api';
+import { useDealer, useModelNames } from '../api';
 import { useConfigs, usePreview, type PreviewSlot } from './api';
 import { standardModels } from './draft';
 import { CoverageMatrix } from './CoverageMatrix';
@@ -61,7 +62,10 @@ export function BannerPreview() {
   const [variant, setVariant] = useState<Variant>('desktop');
   const models = configs.data ? standardModels(configs.data.modelMap) : [];
   const model = chosen && models.includes(chosen) ? chosen : (models[0] ?? '');
-  const preview = usePreview(dealerId, { model, trim, variant });
+  const [asOf, setAsOf] = useState('');
+  const dealer = useDealer(dealerId);
+  const timeZone = dealer.data?.timeZone ?? 'UTC';
+  const preview = usePreview(dealerId, { model, trim, variant, asOf });
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   if (configs.error) return <ErrorNotice message={configs.error.message} onRetry={() => void configs.refetch()} />;
@@ -74,8 +78,30 @@ export function BannerPreview() {
         <Title order={2}>Banner Preview</Title>
         <Text c="dimmed">Each slot as your visitors see it, chosen exactly as the banner script chooses it.</Text>
       </div>
+      <Paper withBorder p="md" radius="md">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <TextInput
+            type="datetime-local"
+            label="As of"
+            description={`What shows at this date and time (${timeZone}); empty: now`}
+            value={asOf}
+            onChange={(e) => setAsOf(e.currentTarget.value)}
+            w={300}
+            data-testid="preview-as-of"
+          />
+          <Button variant="default" onClick={() => setAsOf('')} disabled={!asOf}>
+            Now
+          </Button>
+          {asOf && (
+            <Badge color="grape" variant="light" style={{ textTransform: 'none' }}>
+              Showing {asOf.replace('T', ' ')}, not now
+            </Badge>
+          )}
+        </Group>
+      </Paper>
       {models.length > 0 && (
         <CoverageMatrix
+          asOf={asOf}
           dealerId={dealerId}
           make={configs.data.manufacturer.id}
           canEdit={canEdit}

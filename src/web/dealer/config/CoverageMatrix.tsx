@@ -1,6 +1,6 @@
 /**
  * The coverage matrix of Banner Preview: every standard model of the dealer x slot
- * (header, inline, upsell) x device, each cell what shoppers get now, from the server's own
+ * (header, inline, upsell) x device, each cell what shoppers get now (or as of `asOf`), from the server's own
  * delivery choice (GET /coverage, the same answer as Preview for that model and device): the
  * creative's thumbnail and where it comes from (uploaded asset, CDN, fallback), a shape that
  * differs from the slot (amber), or the placeholder (red "Missing"). A cell opens that model and
@@ -86,13 +86,13 @@ function Cell({ cell, background, make, canEdit, dealerId, onOpen, onUploaded }:
 }
 
 /** The matrix; `onOpen` shows a model and device in the Preview above. */
-export function CoverageMatrix({ dealerId, make, canEdit, onOpen }: { dealerId: string; make: string; canEdit: boolean; onOpen: (model: string, variant: Variant) => void }) {
-  const coverage = useCoverage(dealerId);
+export function CoverageMatrix({ dealerId, make, canEdit, onOpen, asOf = '' }: { dealerId: string; make: string; canEdit: boolean; onOpen: (model: string, variant: Variant) => void; asOf?: string }) {
+  const coverage = useCoverage(dealerId, asOf);
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={5}>Coverage: what shoppers see</Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Every model, slot and device as the banner script shows it now. Missing cells show a placeholder; amber ones show a creative of another shape, letterboxed.
+        Every model, slot and device as the banner script shows it {asOf ? 'at the date and time chosen above' : 'now'}. Missing cells show a placeholder; amber ones show a creative of another shape, letterboxed.
       </Text>
       {coverage.error ? (
         <ErrorNotice message={coverage.error.message} onRetry={() => void coverage.refetch()} />

@@ -58,23 +58,25 @@ export function useSaveConfigs(id: string) {
   });
 }
 
-export function usePreview(id: string | null | undefined, q: { model: string; trim: string; variant: Variant }) {
+/** GET /preview of a model, trim and device; `asOf` (a local date-time in the dealer's zone, '' = now) shows another moment. */
+export function usePreview(id: string | null | undefined, q: { model: string; trim: string; variant: Variant; asOf?: string }) {
   return useQuery({
-    queryKey: [...configKeys.preview(id ?? ''), q.model, q.trim, q.variant],
+    queryKey: [...configKeys.preview(id ?? ''), q.model, q.trim, q.variant, q.asOf ?? ''],
     queryFn: () => {
       const params = new URLSearchParams({ model: q.model, variant: q.variant });
       if (q.trim.trim()) params.set('trim', q.trim.trim());
-      return apiFetch<{ slots: PreviewSlot[]; background: string }>(`${base(id!)}/preview?${params.toString()}`);
+      if (q.asOf) params.set('asOf', q.asOf);
+      return apiFetch<{ slots: PreviewSlot[]; background: string; asOf: string }>(`${base(id!)}/preview?${params.toString()}`);
     },
     enabled: Boolean(id) && q.model.length > 0,
   });
 }
 
-/** GET /coverage: every standard model x slot x device as delivery chooses it. */
-export function useCoverage(id: string | null | undefined) {
+/** GET /coverage: every standard model x slot x device as delivery chooses it, now or as of `asOf` (as usePreview's). */
+export function useCoverage(id: string | null | undefined, asOf = '') {
   return useQuery({
-    queryKey: configKeys.coverage(id ?? ''),
-    queryFn: () => apiFetch<CoverageAnswer>(`${base(id!)}/coverage`),
+    queryKey: [...configKeys.coverage(id ?? ''), asOf],
+    queryFn: () => apiFetch<CoverageAnswer>(`${base(id!)}/coverage${asOf ? `?asOf=${encodeURIComponent(asOf)}` : ''}`),
     enabled: Boolean(id),
   });
 }
