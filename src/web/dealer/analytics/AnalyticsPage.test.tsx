@@ -101,10 +101,10 @@ describe('AnalyticsPage', () => {
     expect(headers).toEqual(['Model', 'Viewable impressions', 'Clicks', 'CTR', 'Conversions', 'Units', 'Aged share', 'Median days on lot', 'Inventory priority', 'Upsell weight']);
     const civic = table.querySelector('[data-model="civic"]') as HTMLElement;
     expect([...civic.querySelectorAll('td')].map((c) => c.textContent)).toEqual([
-      'Civic', '1,000', '30', '3.00%', '3', '15', '40 %', '20', '9 / 10', expect.stringMatching(/^5 · Normal Priority/),
+      'Civic', '1,000', '30', '3.00%', '3', '15', '40 %', '20', '9 / 10', expect.stringMatching(/^5 · Normal/),
     ]);
     expect(screen.getByText('Total Impressions')).toBeTruthy(); // the spec's card title, explained underneath
-    expect(screen.getByText('Viewable impressions: 50 % of the banner in view for 1 s')).toBeTruthy();
+    expect(screen.getByText('Viewable impressions only (50 % in view for 1 s)')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toBe(`${BASE}/analytics/report.csv?period=7d&compare=previous&table=models`);
   }, 60_000); // typing dates on a busy 2-core machine
 

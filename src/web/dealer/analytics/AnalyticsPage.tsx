@@ -41,7 +41,8 @@ import {
 
 /** Bar width of a model's conversion rate: 10 x rate, capped at 100 % (spec 02 §2). */
 const barWidth = (rate: number | null) => Math.min(100, 10 * (rate ?? 0));
-const VIEWABLE_NOTE = 'Viewable impressions: 50 % of the banner in view for 1 s';
+/** Under the spec's 'Total Impressions' title: what is counted (DECISIONS 15). */
+const VIEWABLE_NOTE = 'Viewable impressions only (50 % in view for 1 s)';
 
 /** One figure of the range with its change against the comparison. */
 function Card({ label, caption, period, value, note, trend, against }: { label: string; caption?: string; period: string; value: string; note?: string; trend: number | null; against: string }) {

@@ -46,7 +46,7 @@ export function ModelsTable({
   if (rows.length === 0) return <Text c="dimmed">No models yet: neither events nor inventory in this range.</Text>;
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover miw={1000} aria-label="Model performance and inventory" verticalSpacing="xs">
+      <Table striped highlightOnHover miw={980} aria-label="Model performance and inventory" verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Model</Table.Th>
@@ -95,21 +95,24 @@ export function ModelsTable({
                     '—'
                   ) : (
                     <Group gap="xs" wrap="nowrap">
-                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none">
-                        {m.upsellWeight} · {weightLabel(m.upsellWeight)}
+                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0 }}>
+                        {m.upsellWeight} · {weightLabel(m.upsellWeight).replace(' Priority', '')}
                       </Badge>
                       {canEdit && next !== null && (
-                        <Button
-                          size="compact-xs"
-                          variant="light"
-                          leftSection={<ArrowUpCircle size={14} />}
-                          loading={raising === m.weightKey}
-                          disabled={raising !== null && raising !== m.weightKey}
-                          onClick={() => onRaise(m, next)}
-                          aria-label={`Raise upsell priority of ${name} to ${next} (${weightLabel(next)})`}
-                        >
-                          Raise upsell priority
-                        </Button>
+                        <Tooltip label={`Raise upsell priority to ${next} (${weightLabel(next)})`} withArrow>
+                          <Button
+                            size="compact-xs"
+                            variant="light"
+                            style={{ flexShrink: 0 }}
+                            leftSection={<ArrowUpCircle size={14} />}
+                            loading={raising === m.weightKey}
+                            disabled={raising !== null && raising !== m.weightKey}
+                            onClick={() => onRaise(m, next)}
+                            aria-label={`Raise upsell priority of ${name} to ${next} (${weightLabel(next)})`}
+                          >
+                            Raise
+                          </Button>
+                        </Tooltip>
                       )}
                     </Group>
                   )}

@@ -74,7 +74,7 @@ export function DealerDashboard() {
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
           <MetricCard
             label="Banner Impressions"
-            hint="Viewable impressions: 50 % of the banner in view for 1 s"
+            hint="Viewable impressions only"
             period={period}
             value={s?.impressions.toLocaleString('en-US')}
             note={trendNote(s?.trend.impressions)}
