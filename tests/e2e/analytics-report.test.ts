@@ -6,7 +6,7 @@
  * dashboard shows Conversions and the trend chart. Desktop (1280) and phone (390) screenshots;
  * axe finds no serious or critical violation on either screen.
  * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-custom-range.png,
- * dashboard-trend-{desktop,phone}.png.
+ * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -100,6 +100,26 @@ it('the dashboard shows Conversions and the viewable-impressions trend chart', a
     await settled(page);
     await page.screenshot({ path: screenshotPath(`dashboard-trend-${name}`), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
+
+it('the Inventory screen\'s aged inventory insight raises a model\'s upsell priority', async () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    const { context, page } = await contextPage(browser, viewport);
+    await signInAs(context, server.origin, 'manager');
+    await page.goto(`${server.origin}/dealer/inventory`);
+    const aged = page.getByTestId('aged-models');
+    await aged.waitFor({ timeout: 30_000 });
+    await settled(page);
+    if (name === 'desktop') {
+      // Accord: both units aged, weight 5 (Normal) -> 8 (High).
+      await aged.getByRole('button', { name: 'Raise upsell priority of Accord to 8 (High Priority)' }).click();
+      await aged.getByText('Upsell weight 8').first().waitFor({ timeout: 15_000 });
+    }
+    await aged.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath(`inventory-aged-action-${name}`), fullPage: false });
+    expect(await seriousViolations(page, '[data-testid="aged-models"]')).toEqual([]);
     await context.close();
   }
 }, 120_000);

@@ -46,7 +46,7 @@ export function ModelsTable({
   if (rows.length === 0) return <Text c="dimmed">No models yet: neither events nor inventory in this range.</Text>;
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover miw={980} aria-label="Model performance and inventory" verticalSpacing="xs">
+      <Table striped highlightOnHover miw={880} aria-label="Model performance and inventory" verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Model</Table.Th>
