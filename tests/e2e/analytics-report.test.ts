@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, screenshotPath, startServer, trackDemo, withoutTrackingLimits, type RunningServer } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, trackDemo, withoutTrackingLimits, type RunningServer } from './harness';
 import { contextPage, DESKTOP, DEMO_DEALER_ID, MOBILE, seriousViolations, settled, signInAs } from './a11y';
 import { multipartBody } from '../fixtures/images';
 
@@ -22,7 +22,7 @@ let browser: Browser;
 async function track(model: string, type: string, n: number, pv: string, event = 'impression'): Promise<void> {
   for (let i = 0; i < n; i++) {
     const body = JSON.stringify({ dealerId: DEMO_DEALER_ID, event, type, model, url: `${DEALER_SITE_ORIGIN}/new-inventory?model=${model}`, pv: `${pv}-${i}` });
-    const res = await fetch(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+    const res = await fetchUnlessShed(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
     expect(res.status).toBe(204);
   }
 }
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await withoutTrackingLimits(server.origin, DEMO_DEALER_ID);
   const manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
   const { body, contentType } = multipartBody([{ filename: 'honda-inventory.csv', data: readFileSync(new URL('../fixtures/inventory/honda-inventory.csv', import.meta.url)) }]);
-  const up = await fetch(`${server.origin}/api/dealers/${DEMO_DEALER_ID}/inventory`, { method: 'POST', body: new Uint8Array(body), headers: { cookie: manager, 'content-type': contentType, origin: server.origin } });
+  const up = await fetchUnlessShed(`${server.origin}/api/dealers/${DEMO_DEALER_ID}/inventory`, { method: 'POST', body: new Uint8Array(body), headers: { cookie: manager, 'content-type': contentType, origin: server.origin } });
   expect(up.status).toBe(200);
   await trackDemo(server.origin, 'impression', 40, 'e2e-civic');
   await trackDemo(server.origin, 'click', 3, 'e2e-civic');
