@@ -108,7 +108,7 @@ it('the Inventory screen\'s aged inventory insight raises a model\'s upsell prio
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
     const { context, page } = await contextPage(browser, viewport);
     await signInAs(context, server.origin, 'manager');
-    await page.goto(`${server.origin}/dealer/inventory`);
+    await page.goto(`${server.origin}/dealer/inventory?tab=upload`);
     const aged = page.getByTestId('aged-models');
     await aged.waitFor({ timeout: 30_000 });
     await settled(page);
