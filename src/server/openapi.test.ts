@@ -17,7 +17,7 @@ import { meAnswerSchema } from '../domain/contracts/auth';
 type Operation = OpenAPIV3.OperationObject & { 'x-access'?: string };
 
 /** Routes whose answer is not JSON: images, redirects, CSV, JavaScript. */
-const NON_JSON = new Set(['GET /api/scripts/:dealerId/asset', 'GET /scripts/:file', 'GET /api/dealers/:dealerId/assets/:assetId/image', 'GET /api/dealers/:dealerId/analytics/export.csv']);
+const NON_JSON = new Set(['GET /api/scripts/:dealerId/asset', 'GET /scripts/:file', 'GET /api/dealers/:dealerId/assets/:assetId/image', 'GET /api/dealers/:dealerId/analytics/export.csv', 'GET /api/dealers/:dealerId/analytics/report.csv']);
 
 let t: TestApp;
 let doc: OpenAPIV3.Document;

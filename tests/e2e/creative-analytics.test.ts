@@ -81,6 +81,8 @@ it('counts each session\'s impressions for the creative it saw, and the Analytic
 
   const app = await signedInPage(browser, server.origin, manager.email, manager.password, { viewport: { width: 1366, height: 1000 } });
   await app.goto(`${server.origin}/dealer/analytics`);
+  // The creatives are the Analytics screen's third table tab.
+  await app.getByRole('tab', { name: 'By creative' }).click();
   const table = app.getByRole('table', { name: 'Creative performance' });
   await table.waitFor();
   for (const creative of seen.keys()) await table.locator(`[data-creative="${creative}"]`).first().waitFor();

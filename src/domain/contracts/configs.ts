@@ -137,6 +137,6 @@ export const statsWithTrendSchema = dealerStatsSchema.extend({
   from: z.string(),
   to: z.string(),
   previous: dealerStatsSchema,
-  trend: z.object({ impressions: z.number().nullable(), clicks: z.number().nullable(), ctr: z.number().nullable() }),
+  trend: z.object({ impressions: z.number().nullable(), clicks: z.number().nullable(), ctr: z.number().nullable(), conversions: z.number().nullable() }),
 });
 export type StatsWithTrend = z.infer<typeof statsWithTrendSchema>;

@@ -79,6 +79,8 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dealers/:dealerId/stats/trend', url: `/api/dealers/${A}/stats/trend?days=7`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics', url: `/api/dealers/${A}/analytics?period=30d`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics/export.csv', url: `/api/dealers/${A}/analytics/export.csv`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/analytics/report', url: `/api/dealers/${A}/analytics/report?from=2026-01-01&to=2026-01-31`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/analytics/report.csv', url: `/api/dealers/${A}/analytics/report.csv?period=30d&table=creatives`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/script', url: `/api/dealers/${A}/script`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/tag-health', url: `/api/dealers/${A}/tag-health`, expect: [401, 200, 200, 200, 403] },
   {

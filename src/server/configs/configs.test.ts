@@ -271,21 +271,22 @@ describe('banner preview, asset toggle and Free up space', () => {
 describe('dashboard trend', () => {
   it("compares the last 7 days with the 7 before, null ('--') without previous data", async () => {
     const first = (await get(`${base}/stats/trend?days=7`)).json();
-    expect(first.trend).toEqual({ impressions: null, clicks: null, ctr: null });
+    expect(first.trend).toEqual({ impressions: null, clicks: null, ctr: null, conversions: null });
     const hourAgo = new Date('2026-03-09T23:00:00Z');
     const tenDaysAgo = new Date(hourAgo.getTime() - 10 * 86_400_000);
     await t.database.db.insert(eventRollupsHourly).values([
-      { dealerId: A, hour: hourAgo, model: 'civic', slotType: 'header', impressions: 150, clicks: 6, conversions: 0 },
-      { dealerId: A, hour: tenDaysAgo, model: 'civic', slotType: 'header', impressions: 100, clicks: 2, conversions: 0 },
+      { dealerId: A, hour: hourAgo, model: 'civic', slotType: 'header', impressions: 150, clicks: 6, conversions: 3 },
+      { dealerId: A, hour: tenDaysAgo, model: 'civic', slotType: 'header', impressions: 100, clicks: 2, conversions: 2 },
     ]);
     const res = await get(`${base}/stats/trend?days=7`);
     expect(res.statusCode).toBe(200);
     const s = res.json();
-    expect(s).toMatchObject({ impressions: 150, clicks: 6, previous: { impressions: 100, clicks: 2 } });
+    expect(s).toMatchObject({ impressions: 150, clicks: 6, conversions: 3, previous: { impressions: 100, clicks: 2, conversions: 2 } });
     // Today (UTC) and the 6 days before, up to the end of the current hour (domain/periods.ts).
     expect({ days: s.days, from: s.from, to: s.to }).toEqual({ days: 7, from: '2026-03-04T00:00:00.000Z', to: '2026-03-10T01:00:00.000Z' });
     expect(s.trend.impressions).toBeCloseTo(50);
     expect(s.trend.clicks).toBeCloseTo(200);
     expect(s.trend.ctr).toBeCloseTo(100); // 4 % vs 2 %
+    expect(s.trend.conversions).toBeCloseTo(50); // the dashboard's Conversions card
   });
 });

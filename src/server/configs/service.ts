@@ -296,6 +296,7 @@ export async function statsWithTrend(db: Db, dealerId: string, days: number, now
       impressions: trendPercent(current.impressions, previous.impressions),
       clicks: trendPercent(current.clicks, previous.clicks),
       ctr: current.ctr !== null && previous.ctr !== null ? trendPercent(current.ctr, previous.ctr) : null,
+      conversions: trendPercent(current.conversions, previous.conversions),
     },
   };
 }

@@ -218,3 +218,37 @@ export async function getInventory(db: Db, dealerId: string): Promise<StoredInve
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** One model of the stored inventory as Analytics shows it beside the model's event counts. */
+export interface InventoryModelFigures {
+  /** The breakdown key (canonical model name, DECISIONS 25). */
+  key: string;
+  units: number;
+  agedUnits: number;
+  /** Median days on lot of the model's vehicles; null without vehicle rows. */
+  medianDaysOnLot: number | null;
+  /** Inventory priority score 1..10 (spec 02 §9). */
+  priorityScore: number;
+}
+
+/**
+ * Per model of the dealer's stored inventory: units, aged units, median days on lot (computed by the
+ * database from the stored vehicle rows, so the vehicle lists never reach the process) and the
+ * priority score. Empty without inventory data.
+ */
+export async function inventoryModelFigures(db: Db, dealerId: string): Promise<InventoryModelFigures[]> {
+  const res = (await db.execute(sql`
+    SELECT e.key AS key, (e.value->>'totalUnits')::int AS units, (e.value->>'agedUnits')::int AS aged,
+      (e.value->>'priorityScore')::int AS priority,
+      (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY (v->>'daysOnLot')::float8)
+         FROM jsonb_array_elements(coalesce(e.value->'vehicles', '[]'::jsonb)) v) AS median
+    FROM ${dealerInventory} d CROSS JOIN LATERAL jsonb_each(d.data->'modelBreakdown') e
+    WHERE d.dealer_id = ${dealerId}`)) as unknown as { rows: Array<Record<string, unknown>> };
+  return res.rows.map((r) => ({
+    key: String(r.key),
+    units: Number(r.units ?? 0),
+    agedUnits: Number(r.aged ?? 0),
+    medianDaysOnLot: r.median === null || r.median === undefined ? null : Number(r.median),
+    priorityScore: Number(r.priority ?? 1),
+  }));
+}

@@ -339,3 +339,19 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): 
     RETURNING 1 AS x`);
   return detail + totalsDeleted.length + daysDeleted.length;
 }
+
+/**
+ * The counts of a scope per local calendar day of `timeZone` (IANA name) over a window, read from
+ * the hourly rollups (each UTC hour counted in the local day it starts in): one entry per key of
+ * `days` in order, zero where nothing was counted. The window must lie within the hours kept
+ * (hourlyRollupCutoff); older windows are read by UTC day with `series`.
+ */
+export async function zonedDaySeries(db: Db, scope: Scope, window: TimeWindow, timeZone: string, days: string[]): Promise<SeriesPoint[]> {
+  const rows = await rowsOf(db, sql`
+    SELECT to_char(hour AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS bucket,
+      sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+    FROM ${h} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+    GROUP BY 1`);
+  const byBucket = new Map(rows.map((r) => [String(r.bucket), countsOf(r)]));
+  return days.map((bucket) => ({ bucket, ...(byBucket.get(bucket) ?? ZERO) }));
+}

@@ -23,7 +23,26 @@ export function PeriodCaption({ label, testId }: { label: string; testId?: strin
  * One metric card; `value` undefined while loading (value and note show skeletons); `period` is the
  * label of what the value covers, shown under the card's name.
  */
-export function MetricCard({ label, period, value, note, icon: Icon, color, testId }: { label: string; period: string; value: string | undefined; note: ReactNode; icon: LucideIcon; color: string; testId: string }) {
+export function MetricCard({
+  label,
+  hint,
+  period,
+  value,
+  note,
+  icon: Icon,
+  color,
+  testId,
+}: {
+  label: string;
+  /** A line under the name saying what is counted (e.g. that impressions are viewable impressions). */
+  hint?: string;
+  period: string;
+  value: string | undefined;
+  note: ReactNode;
+  icon: LucideIcon;
+  color: string;
+  testId: string;
+}) {
   return (
     <Paper withBorder p="lg" radius="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -32,6 +51,11 @@ export function MetricCard({ label, period, value, note, icon: Icon, color, test
             <Text size="sm" c="dimmed" fw={500}>
               {label}
             </Text>
+            {hint && (
+              <Text size="xs" c="dimmed">
+                {hint}
+              </Text>
+            )}
             <PeriodCaption label={period} testId={`${testId}-period`} />
           </div>
           {value === undefined ? (

@@ -1,43 +1,68 @@
 /**
- * Analytics Dashboard (spec 02 §2 Analytics; DECISIONS 18-19): period selector, Refresh, the four
- * cards with real trends, top models, model performance, impressions/clicks chart, CSV export,
- * 'Last updated', auto-refresh every 300000 ms while there is data; creative performance.
+ * Analytics Dashboard (spec 02 §2 Analytics; DECISIONS 15, 18-19, 22): a range picker (the spec's
+ * four periods, quick ranges and a custom range of days in the dealer's time zone) with a
+ * comparison (the previous period of the same length, or the same dates last year), Refresh, the
+ * spec's four cards with the real change, a chart of one metric at a time (viewable impressions,
+ * clicks, CTR or conversions) beside the comparison's, Top Performing Models and Model Performance,
+ * then tabs of tables — per model with the model's inventory and 'Raise upsell priority', per slot,
+ * per creative — and Export Data, the CSV of the tab on screen for the same range. 'Last updated';
+ * auto-refresh every 300000 ms while there is data. Impressions counted are viewable impressions:
+ * the spec's card title 'Total Impressions' stays and says so underneath.
  */
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Center, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { Badge, Button, Center, Group, Paper, Progress, SegmentedControl, SimpleGrid, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { Select } from '../../components/deferred';
 import { LineChart } from '../../components/LineChart';
 import { BarChart3, Download, RefreshCw } from 'lucide-react';
-import type { AnalyticsPeriod, DealerAnalytics } from '../../../domain/schemas';
-import { ANALYTICS_PERIODS } from '../../../domain/enums';
-import { ANALYTICS_REFRESH_MS, PERIOD_LABELS, TEXT } from '../../../domain/constants';
-import { conversionRate, formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } from '../../../domain/metrics';
-import { apiFetch } from '../../api/client';
-import { useAuth } from '../../components/auth';
+import { TEXT } from '../../../domain/constants';
+import { formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } from '../../../domain/metrics';
+import { weightLabel } from '../../../domain/defaults';
+import { zonedDay, type Comparison } from '../../../domain/ranges';
+import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
-import { useModelNames } from '../api';
+import { useDealer, useModelNames } from '../api';
 import { PeriodCaption } from '../../components/metrics';
-import { bucketLabel, periodLabel } from '../../../domain/periods';
 import { CreativesPanel } from './CreativesPanel';
+import { ModelsTable, SlotsTable } from './ReportTables';
+import {
+  CHART_METRICS,
+  chartRows,
+  customRangeError,
+  rangeOfOption,
+  rangeOptions,
+  reportCsvUrl,
+  useAnalyticsReport,
+  useRaiseUpsellPriority,
+  type ChartMetric,
+  type RangeChoice,
+  type ReportTable,
+} from './report';
 
 /** Bar width of a model's conversion rate: 10 x rate, capped at 100 % (spec 02 §2). */
 const barWidth = (rate: number | null) => Math.min(100, 10 * (rate ?? 0));
+/** Under the spec's 'Total Impressions' title: what is counted (DECISIONS 15). */
+const VIEWABLE_NOTE = 'Viewable impressions only (50 % in view for 1 s)';
 
-/** One figure of the period (its label from the server's answer) with its trend vs the previous period. */
-function Card({ label, period, value, note, trend }: { label: string; period: string; value: string; note?: string; trend: number | null }) {
+/** One figure of the range with its change against the comparison. */
+function Card({ label, caption, period, value, note, trend, against }: { label: string; caption?: string; period: string; value: string; note?: string; trend: number | null; against: string }) {
   return (
     <Paper withBorder p="lg" radius="md">
       <Text size="sm" c="dimmed" fw={500}>
         {label}
       </Text>
+      {caption && (
+        <Text size="xs" c="dimmed">
+          {caption}
+        </Text>
+      )}
       <PeriodCaption label={period} />
       <Text fz={28} fw={700}>
         {value}
       </Text>
       <Group gap={6}>
-        <Text size="xs" c={trend === null ? 'dimmed' : trend >= 0 ? 'teal' : 'red'}>
-          {formatTrend(trend)} vs last period
+        <Text size="xs" c={trend === null ? 'dimmed' : trend >= 0 ? 'teal.8' : 'red.8'}>
+          {formatTrend(trend)} {against}
         </Text>
         {note && <Badge size="xs" variant="light" color={note === 'Above average' ? 'teal' : 'gray'}>{note}</Badge>}
       </Group>
@@ -48,19 +73,40 @@ function Card({ label, period, value, note, trend }: { label: string; period: st
 export function AnalyticsPage() {
   const { user } = useAuth();
   const dealerId = user?.dealerId;
-  const [period, setPeriod] = useState<AnalyticsPeriod>('7d');
+  const canEdit = useCanEdit();
+  const dealer = useDealer(dealerId);
+  const timeZone = dealer.data?.timeZone ?? 'UTC';
+  const today = zonedDay(new Date(), timeZone);
+  const [option, setOption] = useState('period:7d');
+  const [custom, setCustom] = useState({ from: '', to: '' });
+  const [compare, setCompare] = useState<Comparison>('previous');
+  const [metric, setMetric] = useState<ChartMetric>('impressions');
+  const [tab, setTab] = useState<ReportTable>('models');
+  const customError = option === 'custom' ? customRangeError(custom.from, custom.to) : null;
+  const range: RangeChoice | null = option === 'custom' ? (customError ? null : custom) : rangeOfOption(option, today);
+  const is24h = range !== null && 'period' in range && range.period === '24h';
+  const q = useAnalyticsReport(dealerId, range, compare);
+  const raise = useRaiseUpsellPriority(dealerId ?? '');
   const modelName = useModelNames(dealerId);
-  const q = useQuery({
-    queryKey: ['dealer', dealerId, 'analytics', period],
-    queryFn: () => apiFetch<DealerAnalytics>(`/api/dealers/${encodeURIComponent(dealerId!)}/analytics?period=${period}`),
-    enabled: Boolean(dealerId),
-    refetchInterval: (query) => ((query.state.data?.current.impressions ?? 0) > 0 ? ANALYTICS_REFRESH_MS : false),
-  });
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   const a = q.data;
   const refreshing = q.isFetching;
-  const conversions = a ? a.models.reduce((s, m) => s + m.conversions, 0) : 0;
-  const convRate = a && a.models.length > 0 ? conversionRate(conversions, a.current.clicks) : null;
+  const label = a?.range.label ?? '';
+  const against = a?.comparison.label ?? '';
+  const byConversions = a ? [...a.models].filter((m) => m.impressions + m.clicks + m.conversions > 0).sort((x, y) => y.conversions - x.conversions || y.clicks - x.clicks || y.impressions - x.impressions) : [];
+  const convRate = a && byConversions.length > 0 ? a.current.conversionRate : null;
+  const metricLabel = CHART_METRICS.find((m) => m.value === metric)!.label;
+
+  const onRaise = (row: { model: string; weightKey: string | null }, weight: number) => {
+    if (!row.weightKey) return;
+    raise.mutate(
+      { weightKey: row.weightKey, weight },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', message: `${modelName(row.model)}: upsell weight ${weight} (${weightLabel(weight)})` }),
+        onError: (e) => notifications.show({ color: 'red', title: 'Not saved', message: e.message }),
+      },
+    );
+  };
 
   return (
     <Stack gap="lg">
@@ -69,32 +115,43 @@ export function AnalyticsPage() {
           <Title order={2}>Analytics Dashboard</Title>
           <Text c="dimmed">Real-time banner performance metrics</Text>
         </div>
-        <Group>
+        <Group align="flex-end" gap="sm">
+          <Select aria-label="Period" label="Range" value={option} onChange={(v) => v && setOption(v)} data={rangeOptions(today)} allowDeselect={false} w={170} />
           <Select
-            aria-label="Period"
-            value={period}
-            onChange={(v) => v && setPeriod(v as AnalyticsPeriod)}
-            data={ANALYTICS_PERIODS.map((p) => ({ value: p, label: PERIOD_LABELS[p] }))}
+            aria-label="Compare with"
+            label="Compare with"
+            value={is24h ? 'previous' : compare}
+            onChange={(v) => v && setCompare(v as Comparison)}
+            data={[
+              { value: 'previous', label: 'Previous period' },
+              { value: 'year', label: 'Same period last year', disabled: is24h },
+            ]}
             allowDeselect={false}
-            w={170}
+            w={200}
           />
-          <Button variant="default" leftSection={<RefreshCw size={16} />} onClick={() => q.refetch()} disabled={refreshing}>
+          <Button variant="default" leftSection={<RefreshCw size={16} />} onClick={() => q.refetch()} disabled={refreshing || !range}>
             {refreshing ? 'Refreshing...' : 'Refresh'}
           </Button>
-          <Button
-            component="a"
-            href={`/api/dealers/${encodeURIComponent(dealerId)}/analytics/export.csv?period=${period}`}
-            leftSection={<Download size={16} />}
-            variant="light"
-          >
+          <Button component="a" href={range ? reportCsvUrl(dealerId, range, compare, tab) : undefined} leftSection={<Download size={16} />} variant="light" data-disabled={!range || undefined}>
             Export Data
           </Button>
         </Group>
       </Group>
+      {option === 'custom' && (
+        <Paper withBorder p="md" radius="md">
+          <Group align="flex-start" gap="md">
+            <TextInput type="date" label="From" value={custom.from} max={custom.to || undefined} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} w={180} />
+            <TextInput type="date" label="To" value={custom.to} min={custom.from || undefined} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} w={180} />
+            <Text size="sm" c={customError && custom.from && custom.to ? 'red.8' : 'dimmed'} mt={30} role="status">
+              {customError ?? `Days in your time zone (${timeZone}), both included.`}
+            </Text>
+          </Group>
+        </Paper>
+      )}
       {q.error ? (
         <ErrorNotice message={q.error.message} onRetry={() => void q.refetch()} />
       ) : !a ? (
-        <Skeleton h={300} />
+        option === 'custom' && customError ? null : <Skeleton h={300} />
       ) : a.current.impressions === 0 ? (
         <Paper withBorder p="xl" radius="md">
           <Center>
@@ -102,7 +159,7 @@ export function AnalyticsPage() {
               <BarChart3 size={44} strokeWidth={1.5} />
               <Title order={3}>No Analytics Data Yet</Title>
               <Text c="dimmed" ta="center" maw={460}>
-                Impressions appear here once your embed script shows banners on your site.
+                Viewable impressions appear here once your embed script shows banners on your site.
               </Text>
               <Button onClick={() => q.refetch()} loading={refreshing}>
                 Check for Data
@@ -113,41 +170,52 @@ export function AnalyticsPage() {
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-            <Card label="Total Impressions" period={periodLabel(a.period)} value={a.current.impressions.toLocaleString('en-US')} trend={a.trends.impressions} />
-            <Card label="Total Clicks" period={periodLabel(a.period)} value={a.current.clicks.toLocaleString('en-US')} trend={a.trends.clicks} />
+            <Card label="Total Impressions" caption={VIEWABLE_NOTE} period={label} value={a.current.impressions.toLocaleString('en-US')} trend={a.trends.impressions} against={against} />
+            <Card label="Total Clicks" period={label} value={a.current.clicks.toLocaleString('en-US')} trend={a.trends.clicks} against={against} />
             <Card
               label="Click-through Rate"
-              period={periodLabel(a.period)}
+              period={label}
               value={formatCtr(a.current.ctr)}
               note={isAboveAverage(a.current.ctr) ? 'Above average' : 'Below average'}
               trend={a.trends.ctr}
+              against={against}
             />
-            <Card label="Conversion Rate" period={periodLabel(a.period)} value={formatConversionRate(convRate)} trend={a.trends.conversionRate} />
+            <Card label="Conversion Rate" period={label} value={formatConversionRate(convRate)} trend={a.trends.conversionRate} against={against} />
           </SimpleGrid>
           <Paper withBorder p="lg" radius="md">
-            <Group justify="space-between" mb="md">
-              <Title order={4}>Impressions and clicks</Title>
-              <PeriodCaption label={periodLabel(a.period)} />
+            <Group justify="space-between" mb="md" gap="sm">
+              <div>
+                <Title order={4}>{metricLabel}</Title>
+                <PeriodCaption label={`${label} ${against}`} testId="analytics-chart-range" />
+              </div>
+              <Group gap="xs">
+              <Button component="a" size="compact-xs" variant="subtle" href={range ? reportCsvUrl(dealerId, range, compare, 'days') : undefined} leftSection={<Download size={12} />}>
+                Chart CSV
+              </Button>
+              <SegmentedControl aria-label="Chart metric" value={metric} onChange={(v) => setMetric(v as ChartMetric)} data={CHART_METRICS.map((m) => ({ ...m }))} size="xs" />
+              </Group>
             </Group>
             <LineChart
               h={260}
-              data={a.series.map((p) => ({ ...p, label: bucketLabel(p.bucket) }))}
+              data={chartRows(a, metric)}
               dataKey="label"
               series={[
-                { name: 'impressions', label: 'Impressions', color: 'red.6' },
-                { name: 'clicks', label: 'Clicks', color: 'blue.6' },
+                { name: 'current', label: `${metricLabel} (${label})`, color: 'blue.6' },
+                { name: 'comparison', label: `${metricLabel} (${against.replace(/^vs /, '')})`, color: 'gray.5', strokeDasharray: '5 5' },
               ]}
+              unit={metric === 'ctr' ? ' %' : undefined}
               curveType="monotone"
               withLegend
               withDots={false}
+              connectNulls
             />
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Paper withBorder p="lg" radius="md">
               <Title order={4}>Top Performing Models</Title>
-              <PeriodCaption label={periodLabel(a.period)} />
+              <PeriodCaption label={label} />
               <Stack gap="xs">
-                {a.models.slice(0, 5).map((m, i) => (
+                {byConversions.slice(0, 5).map((m, i) => (
                   <Group key={m.model} justify="space-between">
                     <Text>
                       <b>{i + 1}.</b> {modelName(m.model)}
@@ -161,9 +229,9 @@ export function AnalyticsPage() {
             </Paper>
             <Paper withBorder p="lg" radius="md">
               <Title order={4}>Model Performance</Title>
-              <PeriodCaption label={periodLabel(a.period)} />
+              <PeriodCaption label={label} />
               <Stack gap="sm">
-                {a.models.map((m) => (
+                {byConversions.map((m) => (
                   <div key={m.model}>
                     <Group justify="space-between" mb={2}>
                       <Text size="sm" fw={500}>
@@ -179,12 +247,34 @@ export function AnalyticsPage() {
               </Stack>
             </Paper>
           </SimpleGrid>
-          <CreativesPanel a={a} dealerId={dealerId} period={periodLabel(a.period)} modelName={modelName} />
+          <Paper withBorder p="lg" radius="md">
+            <Tabs value={tab} onChange={(v) => v && setTab(v as ReportTable)} keepMounted={false}>
+              <Tabs.List mb="md">
+                <Tabs.Tab value="models">By model</Tabs.Tab>
+                <Tabs.Tab value="slots">By slot</Tabs.Tab>
+                <Tabs.Tab value="creatives">By creative</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="models">
+                <Text size="sm" c="dimmed" mb="sm">
+                  Which model to push: its banner figures for {label} beside its stock today. Inventory priority is computed from your stock; upsell weight is your own
+                  setting, and raising it makes upsell banners choose the model sooner.
+                </Text>
+                <ModelsTable rows={a.models} modelName={modelName} canEdit={canEdit} onRaise={onRaise} raising={raise.isPending ? (raise.variables?.weightKey ?? null) : null} />
+              </Tabs.Panel>
+              <Tabs.Panel value="slots">
+                <SlotsTable rows={a.slots} />
+              </Tabs.Panel>
+              <Tabs.Panel value="creatives">
+                <CreativesPanel a={a} dealerId={dealerId} period={label} modelName={modelName} />
+              </Tabs.Panel>
+            </Tabs>
+          </Paper>
         </>
       )}
       {!q.error && (
         <Text size="xs" c="dimmed">
           Last updated: {a?.lastUpdated ? new Date(a.lastUpdated).toLocaleString() : 'Never'}
+          {a && a.range.period === null && ` · Days in ${a.range.timeZone}${a.range.utcDays ? ' (older than 92 days: read by UTC day)' : ''}`}
         </Text>
       )}
     </Stack>

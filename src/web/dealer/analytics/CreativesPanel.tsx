@@ -25,7 +25,7 @@ const VERDICTS = {
 const labelOf = (c: CreativePerformance) =>
   c.name ?? (c.kind === 'unknown' && c.model === OTHER_MODELS && !c.creative ? OTHER_CREATIVES_LABEL : (CREATIVE_LABELS[c.kind] ?? DELETED_ASSET_LABEL));
 
-export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAnalytics; dealerId: string; period: string; modelName: (m: string) => string }) {
+export function CreativesPanel({ a, dealerId, period, modelName }: { a: Pick<DealerAnalytics, 'creatives' | 'placeholderShare' | 'needBanner'>; dealerId: string; period: string; modelName: (m: string) => string }) {
   const share = a.placeholderShare;
   return (
     <Paper withBorder p="lg" radius="md" aria-labelledby="creatives-title">
@@ -64,7 +64,7 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: DealerAn
               <Table.Th>Creative</Table.Th>
               <Table.Th>Model</Table.Th>
               <Table.Th>Slot</Table.Th>
-              <Table.Th ta="right">Impressions</Table.Th>
+              <Table.Th ta="right" title="Viewable impressions: at least 50 % of the banner in view for at least one second">Viewable impressions</Table.Th>
               <Table.Th ta="right">Clicks</Table.Th>
               <Table.Th ta="right">CTR</Table.Th>
               <Table.Th ta="right">Conversions</Table.Th>

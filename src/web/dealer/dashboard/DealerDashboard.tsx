@@ -1,12 +1,13 @@
 /**
  * Dealer dashboard /dealer (spec 02 §2 Dashboard, DECISIONS 18): greeting with dealer and
- * manufacturer, the three cards from recorded events with the period they cover ('Last 7 Days')
- * and the change against the previous period ('--' without previous data), quick actions
+ * manufacturer, the three cards of the spec and Conversions from recorded events with the period they cover ('Last 7 Days')
+ * and the change against the previous period ('--' without previous data), a small chart of the
+ * daily viewable impressions against the previous 7 days, quick actions
  * and the most recent assets (with their model's display name).
  */
 import { Link } from 'react-router';
 import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { ChevronRight, Code2, Eye, Images, MousePointerClick, Package, Percent, Settings2, TrendingUp, Upload, type LucideIcon } from 'lucide-react';
+import { BadgeCheck, ChevronRight, Code2, Eye, Images, MousePointerClick, Package, Percent, Settings2, TrendingUp, Upload, type LucideIcon } from 'lucide-react';
 import { TEXT } from '../../../domain/constants';
 import { formatCtr } from '../../../domain/metrics';
 import { useAuth } from '../../components/auth';
@@ -15,6 +16,7 @@ import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useAssets } from '../assets/api';
 import { assetTypeLabel, formatKb } from '../assets/format';
 import { useDealerTrend } from './api';
+import { TrendPanel } from './TrendPanel';
 import { MetricCard, TrendText } from '../../components/metrics';
 import { previousLabel, spanLabel } from '../../../domain/periods';
 import { slotColor } from '../../../domain/slots';
@@ -69,9 +71,10 @@ export function DealerDashboard() {
       {stats.error ? (
         <DealerErrorNotice error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
           <MetricCard
             label="Banner Impressions"
+            hint="Viewable impressions only"
             period={period}
             value={s?.impressions.toLocaleString('en-US')}
             note={trendNote(s?.trend.impressions)}
@@ -97,8 +100,19 @@ export function DealerDashboard() {
             color="grape"
             testId="stat-ctr"
           />
+          <MetricCard
+            label="Conversions"
+            period={period}
+            value={s?.conversions.toLocaleString('en-US')}
+            note={trendNote(s?.trend.conversions)}
+            icon={BadgeCheck}
+            color="orange"
+            testId="stat-conversions"
+          />
         </SimpleGrid>
       )}
+
+      <TrendPanel dealerId={dealerId} />
 
       <Paper withBorder p="lg" radius="md">
         <Title order={3} size="h4" mb="md">

@@ -3,7 +3,9 @@
  * inventory (spec 02 §2 Inventory "totals, per-model breakdown, priority groups, marketing
  * insights"; §9 priority score, aged = 60+ days; DECISIONS 22 group labels).
  */
-import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { ArrowRight, Clock, Layers, TrendingUp } from 'lucide-react';
 import type { InventoryView } from '../../../domain/inventory';
 import { AGED_DAYS } from '../../../domain/constants';
@@ -41,7 +43,16 @@ function topTrims(trims: Record<string, number>, n = 3): string {
  * A model is shown by `modelName` (the catalogue's display name); one the catalogue does
  * not hold as the file first wrote it.
  */
-export function InventoryDetails({ view, modelName = (m) => m }: { view: InventoryView; modelName?: (model: string) => string }) {
+export function InventoryDetails({
+  view,
+  modelName = (m) => m,
+  pushAction,
+}: {
+  view: InventoryView;
+  modelName?: (model: string) => string;
+  /** The action beside each aged model of the stored inventory ('Raise upsell priority'); none for a preview. */
+  pushAction?: (model: { key: string; name: string }) => ReactNode;
+}) {
   const { summary, models, priorityGroups, insights, upsellRules } = view;
   const name = (key: string) => {
     const shown = modelName(key);
@@ -138,10 +149,18 @@ export function InventoryDetails({ view, modelName = (m) => m }: { view: Invento
           ) : (
             <Stack gap={4} data-testid="aged-models">
               {insights.agedModels.map((m) => (
-                <Text key={m.key} size="sm">
-                  <b>{name(m.key)}</b>: {m.agedUnits} of {plural(m.totalUnits, 'unit')} aged ({Math.round(m.agedShare * 100)}%)
-                </Text>
+                <Group key={m.key} justify="space-between" gap="xs" wrap="nowrap">
+                  <Text size="sm">
+                    <b>{name(m.key)}</b>: {m.agedUnits} of {plural(m.totalUnits, 'unit')} aged ({Math.round(m.agedShare * 100)}%)
+                  </Text>
+                  {pushAction?.({ key: m.key, name: name(m.key) })}
+                </Group>
               ))}
+              {pushAction && (
+                <Anchor component={Link} to="/dealer/analytics" size="xs" mt={4}>
+                  Compare their banner figures in Analytics
+                </Anchor>
+              )}
             </Stack>
           )}
         </Paper>

@@ -18,6 +18,7 @@ import { errorMessage } from '../../api/client';
 import { useModelNames } from '../api';
 import { previewInventoryFile, useApplyInventory, useFeed, useInventory } from './api';
 import { InventoryDetails } from './InventoryDetails';
+import { RaiseUpsellButton } from '../analytics/RaiseUpsellButton';
 
 const SKIPS_SHOWN = 10;
 
@@ -198,7 +199,7 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
           ) : stored.error ? (
             <Text c="red">{stored.error.message}</Text>
           ) : stored.data ? (
-            <InventoryDetails view={stored.data} modelName={modelName} />
+            <InventoryDetails view={stored.data} modelName={modelName} pushAction={(m) => <RaiseUpsellButton dealerId={dealerId} model={m.key} label={m.name} />} />
           ) : (
             <Text c="dimmed">{INVENTORY_TEXT.noData}</Text>
           )}

@@ -1,0 +1,162 @@
+/**
+ * The Analytics screen's tables: per model (viewable impressions, clicks, CTR, conversions beside
+ * the model's inventory — units, aged share, median days on lot, inventory priority score — and its
+ * upsell weight, with 'Raise upsell priority'), and per slot. The two 1-10 scales are different
+ * things and labelled so: the inventory priority score is computed from stock (spec 02 §9), the
+ * upsell weight is the dealer's own setting (Upsell Rules; DECISIONS 22 labels).
+ */
+import { Badge, Button, Group, ScrollArea, Table, Text } from '@mantine/core';
+import { Tooltip } from '../../components/deferred';
+import { ArrowUpCircle } from 'lucide-react';
+import { weightLabel } from '../../../domain/defaults';
+import { formatConversionRate, formatCtr } from '../../../domain/metrics';
+import { raisedWeight } from '../../../domain/ranges';
+import { SLOT_TEXTS } from '../../../domain/slots';
+import type { AnalyticsReport, ReportModelRow } from './report';
+
+const n = (v: number) => v.toLocaleString('en-US');
+const VIEWABLE_TIP = 'Viewable impressions: at least 50 % of the banner in view for at least one second (IAB/MRC). Only these are counted.';
+
+/** A column header with an explanation on hover and focus. */
+function Explained({ label, tip }: { label: string; tip: string }) {
+  return (
+    <Tooltip label={tip} multiline w={260} withArrow>
+      <Text span inherit style={{ textDecoration: 'underline dotted', cursor: 'help' }} tabIndex={0}>
+        {label}
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** Per-model performance with the model's inventory and the Raise upsell priority action (hidden for viewers). */
+export function ModelsTable({
+  rows,
+  modelName,
+  canEdit,
+  onRaise,
+  raising,
+}: {
+  rows: ReportModelRow[];
+  modelName: (m: string) => string;
+  canEdit: boolean;
+  onRaise: (row: ReportModelRow, weight: number) => void;
+  /** The weightKey being saved, if any. */
+  raising: string | null;
+}) {
+  if (rows.length === 0) return <Text c="dimmed">No models yet: neither events nor inventory in this range.</Text>;
+  return (
+    <ScrollArea type="auto">
+      <Table striped highlightOnHover miw={880} aria-label="Model performance and inventory" verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Model</Table.Th>
+            <Table.Th ta="right">
+              <Explained label="Viewable impressions" tip={VIEWABLE_TIP} />
+            </Table.Th>
+            <Table.Th ta="right">Clicks</Table.Th>
+            <Table.Th ta="right">CTR</Table.Th>
+            <Table.Th ta="right">Conversions</Table.Th>
+            <Table.Th ta="right">Units</Table.Th>
+            <Table.Th ta="right">
+              <Explained label="Aged share" tip="Share of the model's units on the lot 60 days or more (aged inventory)." />
+            </Table.Th>
+            <Table.Th ta="right">Median days on lot</Table.Th>
+            <Table.Th ta="right">
+              <Explained label="Inventory priority" tip="Score 1-10 computed from your stock (units, aged share, days on lot, trims, colours): how hard the stock says to push the model." />
+            </Table.Th>
+            <Table.Th>
+              <Explained label="Upsell weight" tip="Your setting 1-10 on Upsell Rules (1-3 Low, 4-7 Normal, 8-10 High Priority): the higher weight wins when upsell banners choose a model." />
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((m) => {
+            const next = m.upsellWeight === null ? null : raisedWeight(m.upsellWeight);
+            const name = m.weightKey ? modelName(m.model) : m.model;
+            return (
+              <Table.Tr key={m.model} data-model={m.model}>
+                <Table.Td fw={500}>{name}</Table.Td>
+                <Table.Td ta="right">{n(m.impressions)}</Table.Td>
+                <Table.Td ta="right">{n(m.clicks)}</Table.Td>
+                <Table.Td ta="right">{formatCtr(m.ctr)}</Table.Td>
+                <Table.Td ta="right">{n(m.conversions)}</Table.Td>
+                <Table.Td ta="right">{m.inventory ? n(m.inventory.units) : '—'}</Table.Td>
+                <Table.Td ta="right">
+                  {m.inventory?.agedShare == null ? '—' : (
+                    <Text span inherit c={m.inventory.agedShare >= 50 ? 'red.8' : undefined} fw={m.inventory.agedShare >= 50 ? 600 : undefined}>
+                      {m.inventory.agedShare.toFixed(0)} %
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">{m.inventory?.medianDaysOnLot == null ? '—' : n(Math.round(m.inventory.medianDaysOnLot))}</Table.Td>
+                <Table.Td ta="right">{m.inventory ? `${m.inventory.priorityScore} / 10` : '—'}</Table.Td>
+                <Table.Td>
+                  {m.upsellWeight === null || !m.weightKey ? (
+                    '—'
+                  ) : (
+                    <Group gap="xs" wrap="nowrap">
+                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0 }}>
+                        {m.upsellWeight} · {weightLabel(m.upsellWeight).replace(' Priority', '')}
+                      </Badge>
+                      {canEdit && next !== null && (
+                        <Tooltip label={`Raise upsell priority to ${next} (${weightLabel(next)})`} withArrow>
+                          <Button
+                            size="compact-xs"
+                            variant="light"
+                            style={{ flexShrink: 0 }}
+                            leftSection={<ArrowUpCircle size={14} />}
+                            loading={raising === m.weightKey}
+                            disabled={raising !== null && raising !== m.weightKey}
+                            onClick={() => onRaise(m, next)}
+                            aria-label={`Raise upsell priority of ${name} to ${next} (${weightLabel(next)})`}
+                          >
+                            Raise
+                          </Button>
+                        </Tooltip>
+                      )}
+                    </Group>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}
+
+/** Per-slot performance (SRP header, inline, upsell). */
+export function SlotsTable({ rows }: { rows: AnalyticsReport['slots'] }) {
+  if (rows.length === 0) return <Text c="dimmed">No slot showed a banner in this range.</Text>;
+  return (
+    <ScrollArea type="auto">
+      <Table striped aria-label="Slot performance" miw={520} verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Slot</Table.Th>
+            <Table.Th ta="right">
+              <Explained label="Viewable impressions" tip={VIEWABLE_TIP} />
+            </Table.Th>
+            <Table.Th ta="right">Clicks</Table.Th>
+            <Table.Th ta="right">CTR</Table.Th>
+            <Table.Th ta="right">Conversions</Table.Th>
+            <Table.Th ta="right">Conversion rate</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((s) => (
+            <Table.Tr key={s.slot} data-slot={s.slot}>
+              <Table.Td fw={500}>{(SLOT_TEXTS as Record<string, { label: string } | undefined>)[s.slot]?.label ?? s.slot}</Table.Td>
+              <Table.Td ta="right">{n(s.impressions)}</Table.Td>
+              <Table.Td ta="right">{n(s.clicks)}</Table.Td>
+              <Table.Td ta="right">{formatCtr(s.ctr)}</Table.Td>
+              <Table.Td ta="right">{n(s.conversions)}</Table.Td>
+              <Table.Td ta="right">{formatConversionRate(s.conversionRate)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}

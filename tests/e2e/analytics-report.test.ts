@@ -1,0 +1,125 @@
+/**
+ * The Analytics screen and the dealer dashboard in a browser, with data that came in the way a
+ * dealer's would: an inventory file uploaded through the API and beacons sent to the track route.
+ * The per-model table shows viewable impressions beside stock, 'Raise upsell priority' saves the
+ * next weight band and the table shows it, a custom range asks for the chosen days, and the
+ * dashboard shows Conversions and the trend chart. Desktop (1280) and phone (390) screenshots;
+ * axe finds no serious or critical violation on either screen.
+ * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-custom-range.png,
+ * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, trackDemo, withoutTrackingLimits, type RunningServer } from './harness';
+import { contextPage, DESKTOP, DEMO_DEALER_ID, MOBILE, seriousViolations, settled, signInAs } from './a11y';
+import { multipartBody } from '../fixtures/images';
+
+let server: RunningServer;
+let browser: Browser;
+
+/** Impression beacons of `model` in `type` for page views `${pv}-0`..; as the dealer site's script sends them. */
+async function track(model: string, type: string, n: number, pv: string, event = 'impression'): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const body = JSON.stringify({ dealerId: DEMO_DEALER_ID, event, type, model, url: `${DEALER_SITE_ORIGIN}/new-inventory?model=${model}`, pv: `${pv}-${i}` });
+    const res = await fetchUnlessShed(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+    expect(res.status).toBe(204);
+  }
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await withoutTrackingLimits(server.origin, DEMO_DEALER_ID);
+  const manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
+  const { body, contentType } = multipartBody([{ filename: 'honda-inventory.csv', data: readFileSync(new URL('../fixtures/inventory/honda-inventory.csv', import.meta.url)) }]);
+  const up = await fetchUnlessShed(`${server.origin}/api/dealers/${DEMO_DEALER_ID}/inventory`, { method: 'POST', body: new Uint8Array(body), headers: { cookie: manager, 'content-type': contentType, origin: server.origin } });
+  expect(up.status).toBe(200);
+  await trackDemo(server.origin, 'impression', 40, 'e2e-civic');
+  await trackDemo(server.origin, 'click', 3, 'e2e-civic');
+  await track('civic', 'header', 1, 'e2e-civic', 'conversion');
+  await track('crv', 'primary', 25, 'e2e-crv');
+  await track('pilot', 'upsell', 12, 'e2e-pilot');
+  await track('pilot', 'upsell', 1, 'e2e-pilot', 'click');
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+it('shows per-model figures beside stock, raises a model\'s upsell priority, and asks for a custom range', async () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    const { context, page } = await contextPage(browser, viewport);
+    await signInAs(context, server.origin, 'manager');
+    await page.goto(`${server.origin}/dealer/analytics`);
+    const table = page.getByRole('table', { name: 'Model performance and inventory' });
+    await table.waitFor({ timeout: 30_000 });
+    await settled(page);
+    const civic = table.locator('[data-model="civic"]');
+    await expect.poll(async () => (await civic.locator('td').allTextContents()).slice(0, 5), { timeout: 15_000 }).toEqual(['Civic', '40', '3', '7.50%', '1']);
+    expect(await page.getByText('Viewable impressions only (50 % in view for 1 s)').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath(`analytics-report-${name}`), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }
+
+  const { context, page } = await contextPage(browser, DESKTOP);
+  await signInAs(context, server.origin, 'manager');
+  await page.goto(`${server.origin}/dealer/analytics`);
+  const table = page.getByRole('table', { name: 'Model performance and inventory' });
+  await table.waitFor({ timeout: 30_000 });
+  const pilot = table.locator('[data-model="pilot"]');
+  await pilot.getByText('5 · Normal', { exact: true }).waitFor();
+  await pilot.getByRole('button', { name: 'Raise upsell priority of Pilot to 8 (High Priority)' }).click();
+  await pilot.getByText('8 · High', { exact: true }).waitFor({ timeout: 15_000 });
+
+  // A custom range of local days: today and the 6 days before.
+  await page.getByRole('textbox', { name: 'Period' }).click();
+  await page.getByRole('option', { name: 'Custom range' }).click();
+  const timeZone = (await page.evaluate(async () => (await (await fetch('/api/dealers/honda-of-demo')).json()).dealer.timeZone)) as string;
+  const day = (offset: number) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() + offset * 86_400_000));
+  const asked = page.waitForRequest((r) => r.url().includes('/analytics/report?') && r.url().includes(`from=${day(-6)}`));
+  await page.getByRole('textbox', { name: 'From', exact: true }).fill(day(-6));
+  await page.getByRole('textbox', { name: 'To', exact: true }).fill(day(0));
+  await asked;
+  await table.locator('[data-model="civic"]').getByText('40', { exact: true }).waitFor();
+  await settled(page);
+  await page.screenshot({ path: screenshotPath('analytics-custom-range'), fullPage: true });
+  await context.close();
+}, 180_000);
+
+it('the dashboard shows Conversions and the viewable-impressions trend chart', async () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    const { context, page } = await contextPage(browser, viewport);
+    await signInAs(context, server.origin, 'manager');
+    await page.goto(`${server.origin}/dealer`);
+    await page.getByTestId('stat-conversions').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('stat-conversions').textContent()).toBe('1');
+    await page.getByRole('heading', { name: 'Viewable impressions per day' }).waitFor();
+    await page.locator('.recharts-surface').first().waitFor({ timeout: 30_000 });
+    await settled(page);
+    await page.screenshot({ path: screenshotPath(`dashboard-trend-${name}`), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
+
+it('the Inventory screen\'s aged inventory insight raises a model\'s upsell priority', async () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    const { context, page } = await contextPage(browser, viewport);
+    await signInAs(context, server.origin, 'manager');
+    await page.goto(`${server.origin}/dealer/inventory?tab=upload`);
+    const aged = page.getByTestId('aged-models');
+    await aged.waitFor({ timeout: 30_000 });
+    await settled(page);
+    if (name === 'desktop') {
+      // Accord: both units aged, weight 5 (Normal) -> 8 (High).
+      await aged.getByRole('button', { name: 'Raise upsell priority of Accord to 8 (High Priority)' }).click();
+      await aged.getByText('Upsell weight 8').first().waitFor({ timeout: 15_000 });
+    }
+    await aged.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath(`inventory-aged-action-${name}`), fullPage: false });
+    expect(await seriousViolations(page, '[data-testid="aged-models"]')).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
