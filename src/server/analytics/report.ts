@@ -17,9 +17,10 @@ import { conversionRate, ctr, trendPercent } from '../../domain/metrics';
 import { canonicalModel, modelKey, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 import { DEFAULT_WEIGHT } from '../../domain/defaults';
 import { MAX_ANALYTICS_MODELS } from '../../domain/constants';
-import { hourlyRollupCutoff, lastEventAt, ranked, series as seriesOf, totals, zonedDaySeries, type Counts, type SeriesPoint } from '../reporting/service';
+import { DETAIL_DAILY_DAYS, detailDailyCutoff, detailHourlyCutoff, lastEventAt, ranked, series as seriesOf, totals, zonedDaySeries, type Counts, type SeriesPoint } from '../reporting/service';
 import { inventoryModelFigures } from '../inventory/service';
 import { creativePerformance } from './service';
+import { Invalid } from '../errors';
 
 /** Slot types a dealer can have, with room to spare: the per-slot table is never capped in practice. */
 const MAX_SLOT_ROWS = 20;
@@ -38,10 +39,13 @@ interface Side {
   zone: string | null;
 }
 
-/** A custom range as a side: local days in `timeZone`, or UTC days where the hourly rollups are gone. */
+/**
+ * A custom range as a side: local days in `timeZone` while the detailed hours are kept (the model,
+ * slot and creative tables read them for the range's partial-day edges), else whole UTC days.
+ */
 function customSide(r: DayRange, timeZone: string, now: Date): Side {
   const zoned = zonedRangeWindow(r, timeZone);
-  const utcDays = zoned.from < hourlyRollupCutoff(now);
+  const utcDays = zoned.from < detailHourlyCutoff(now);
   return { window: utcDays ? utcRangeWindow(r) : zoned, keys: rangeDayList(r), unit: 'day', utcDays, zone: utcDays ? null : timeZone };
 }
 
@@ -66,6 +70,11 @@ export async function analyticsReport(db: Db, dealer: Pick<Dealer, 'id' | 'timeZ
   let compareLabel: string;
   if (q.from && q.to) {
     const r = { from: q.from, to: q.to };
+    // The model, slot and creative tables read the detailed days, kept DETAIL_DAILY_DAYS; the
+    // comparison side reads totals only, which are kept for ever.
+    if (q.from < detailDailyCutoff(now)) {
+      throw Invalid.field('from', `model, slot and creative figures are kept ${DETAIL_DAILY_DAYS} days: choose a start on or after ${detailDailyCutoff(now)}`, 'too_small');
+    }
     current = customSide(r, tz, now);
     compared = customSide(comparisonRange(r, q.compare), tz, now);
     range = { period: null, from: r.from, to: r.to, label: rangeLabel(r), timeZone: tz, unit: 'day', utcDays: current.utcDays };

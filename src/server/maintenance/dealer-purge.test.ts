@@ -40,7 +40,7 @@ beforeAll(async () => {
     const weeks = Array.from({ length: WEEKS }, (_, w) => new Date(now - w * 7 * DAY - 3_600_000));
     await db()
       .insert(events)
-      .values(weeks.flatMap((occurredAt) => ['impression', 'impression', 'click'].map((event) => ({ dealerId, event, slotType: 'header', model: 'civic', occurredAt }))));
+      .values(weeks.flatMap((occurredAt) => (['impression', 'impression', 'click'] as const).map((event) => ({ dealerId, event, slotType: 'header', model: 'civic', occurredAt }))));
     await db()
       .insert(eventRollupsHourly)
       .values(weeks.map((at) => ({ dealerId, hour: new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000), model: 'civic', slotType: 'header', creative: 'placeholder', impressions: 2, clicks: 1 })));

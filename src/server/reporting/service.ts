@@ -342,7 +342,7 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): 
 
 /**
  * The counts of a scope per local calendar day of `timeZone` (IANA name) over a window, read from
- * the hourly rollups (each UTC hour counted in the local day it starts in): one entry per key of
+ * the dealer hourly totals (each UTC hour counted in the local day it starts in): one entry per key of
  * `days` in order, zero where nothing was counted. The window must lie within the hours kept
  * (hourlyRollupCutoff); older windows are read by UTC day with `series`.
  */
@@ -350,7 +350,7 @@ export async function zonedDaySeries(db: Db, scope: Scope, window: TimeWindow, t
   const rows = await rowsOf(db, sql`
     SELECT to_char(hour AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS bucket,
       sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-    FROM ${h} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+    FROM ${dh} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
     GROUP BY 1`);
   const byBucket = new Map(rows.map((r) => [String(r.bucket), countsOf(r)]));
   return days.map((bucket) => ({ bucket, ...(byBucket.get(bucket) ?? ZERO) }));
