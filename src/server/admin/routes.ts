@@ -62,10 +62,10 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/admin/dealers',
-    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures: searched, filtered and sorted', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
+    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures (and a period\'s, with period): searched, filtered and sorted', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
     async (request) => {
       await app.events.flush(); // the figures include events still buffered, as the dashboard's do
-      return listDealers(app.db, request.query);
+      return listDealers(app.db, request.query, app.now());
     },
   );
   app.post(
