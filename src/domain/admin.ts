@@ -90,6 +90,17 @@ export interface AdminUser {
   createdAt: string;
 }
 
+/**
+ * The invitation e-mail of a user just created (POST /api/admin/users): its Outbox status, until
+ * when the link works (ISO), and the link itself only when the e-mail did not go out (SMTP not
+ * configured, or the send failed), for the admin to hand over another way.
+ */
+export interface InvitationSent {
+  status: 'sent' | 'failed' | 'not-configured';
+  expiresAt: string;
+  link: string | null;
+}
+
 /** GET /api/admin/dashboard: the Admin Dashboard's cards (spec 01 §2, DECISIONS 18). */
 export interface AdminDashboard {
   /** What the totals below cover: all recorded time (activeDealers: active now). */

@@ -29,7 +29,7 @@ import {
   vehicleModelSchema,
 } from '../schemas';
 import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_MAX_PAGE_SIZE, PORTFOLIO_SORTS } from '../admin';
-import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../admin';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, InvitationSent, ManufacturerListItem, PlatformAnalytics } from '../admin';
 
 // ---------------------------------------------------------------------------------------------
 // Dealers
@@ -206,7 +206,8 @@ export const createUserSchema = z
     name: oneLineNameSchema(120),
     role: roleSchema,
     dealerId: z.string().min(1).nullable().default(null),
-    password,
+    /** Absent: the user sets it through the invitation e-mail (until then nobody knows one). */
+    password: password.optional(),
   })
   .strict();
 export type NewUser = z.input<typeof createUserSchema>;
@@ -229,6 +230,18 @@ export const resetPasswordSchema = z.object({ password }).strict();
 
 const adminUserSchema: z.ZodType<AdminUser> = sessionUserSchema.extend({ isActive: z.boolean(), createdAt: z.string() });
 export const userAnswerSchema = z.object({ user: adminUserSchema });
+const invitationSentSchema: z.ZodType<InvitationSent> = z.object({ status: z.enum(['sent', 'failed', 'not-configured']), expiresAt: z.string(), link: z.string().nullable() });
+/** POST /api/admin/users: the user and its invitation e-mail. */
+export const createdUserAnswerSchema = z.object({ user: adminUserSchema, invitation: invitationSentSchema });
+
+/** Body of POST /api/auth/invitation: the set-password link's token. */
+export const invitationTokenSchema = z.object({ token: z.string().min(1, 'is required').max(200) }).strict();
+/** Body of POST /api/auth/invitation/accept: the token and the new password (the same rules as an initial password). */
+export const acceptInvitationSchema = z.object({ token: z.string().min(1, 'is required').max(200), password }).strict();
+/** POST /api/auth/invitation: whom the open invitation is for. */
+export const invitationAnswerSchema = z.object({ email: z.string(), name: z.string() });
+/** POST /api/auth/invitation/accept: the email to sign in with. */
+export const acceptedInvitationSchema = z.object({ email: z.string() });
 export const userListSchema = z.object({ users: z.array(adminUserSchema) });
 
 // ---------------------------------------------------------------------------------------------
