@@ -193,7 +193,8 @@ export const manufacturerListSchema = z.object({ manufacturers: z.array(manufact
 // ---------------------------------------------------------------------------------------------
 // Users
 
-export const MIN_PASSWORD_LENGTH = 8;
+import { MIN_PASSWORD_LENGTH } from '../passwords';
+export { MIN_PASSWORD_LENGTH };
 const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(200);
 
 /** `:id` of a user route: a malformed id is simply not found (404). */
