@@ -45,10 +45,14 @@ function Card({ label, period, value, note, trend }: { label: string; period: st
   );
 }
 
-export function AnalyticsPage() {
+/**
+ * The signed-in dealer user's analytics; with `dealerId` (an admin's view of that dealer, from
+ * the portfolio table) that dealer's, starting in `initialPeriod`, under `title`.
+ */
+export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { dealerId?: string; initialPeriod?: AnalyticsPeriod; title?: string } = {}) {
   const { user } = useAuth();
-  const dealerId = user?.dealerId;
-  const [period, setPeriod] = useState<AnalyticsPeriod>('7d');
+  const dealerId = forDealer ?? user?.dealerId;
+  const [period, setPeriod] = useState<AnalyticsPeriod>(initialPeriod ?? '7d');
   const modelName = useModelNames(dealerId);
   const q = useQuery({
     queryKey: ['dealer', dealerId, 'analytics', period],
@@ -66,7 +70,7 @@ export function AnalyticsPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={2}>Analytics Dashboard</Title>
+          <Title order={2}>{title ?? 'Analytics Dashboard'}</Title>
           <Text c="dimmed">Real-time banner performance metrics</Text>
         </div>
         <Group>
