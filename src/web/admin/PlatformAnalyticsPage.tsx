@@ -15,7 +15,7 @@
  */
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ActionIcon, Anchor, Badge, Group, Loader, Pagination, Paper, Progress, Skeleton, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Group, Loader, Pagination, Paper, Progress, Skeleton, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { ArrowDown, ArrowUp, ArrowUpDown, Search, SearchX, Settings } from 'lucide-react';
 import { Select, Tooltip } from '../components/deferred';
@@ -30,6 +30,7 @@ import { useAdminDealers, useManufacturers, usePlatformAnalytics } from './api';
 import { EmptyState, StatusBadge } from './parts';
 import { PeriodCaption } from '../components/metrics';
 import { bucketLabel, periodLabel } from '../../domain/periods';
+import { Truncated } from '../components/Truncated';
 
 const ALL = '__all__';
 const DEFAULT_PERIOD: AnalyticsPeriod = '30d';
@@ -275,11 +276,16 @@ export function PlatformAnalyticsPage() {
                       return (
                         <Table.Tr key={d.id} data-testid={`portfolio-row-${d.id}`} onClick={rowClick(navigate, to)} style={{ cursor: 'pointer' }}>
                           <Table.Td style={{ maxWidth: 260 }}>
+                            {/* A long name ends in '…' with the full name on hover and focus; the badge keeps its size. */}
                             <Group gap="xs" wrap="nowrap">
-                              <Anchor component={Link} to={to} fw={700} size="sm" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={d.name}>
-                                {d.name}
-                              </Anchor>
-                              <StatusBadge status={d.status} />
+                              <div style={{ minWidth: 0, flex: 1 }}>
+                                <Truncated to={to} fw={700} size="sm">
+                                  {d.name}
+                                </Truncated>
+                              </div>
+                              <div style={{ flexShrink: 0 }}>
+                                <StatusBadge status={d.status} />
+                              </div>
                             </Group>
                           </Table.Td>
                           <Table.Td>

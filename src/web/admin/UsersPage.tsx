@@ -245,8 +245,9 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
       { ...rest, email: v.email.trim(), name: v.name.trim(), dealerId, ...(password ? { password } : {}) },
       {
         onSuccess: ({ invitation }) => {
-          if (invitation.link) return setHandOver({ name: v.name.trim(), email: v.email.trim(), link: invitation.link, status: invitation.status });
-          notifications.show({ color: 'teal', message: `Invitation e-mailed to ${v.email.trim()}` });
+          // Without an initial password the user needs the link: shown here when the e-mail did not go out.
+          if (!password && invitation.link) return setHandOver({ name: v.name.trim(), email: v.email.trim(), link: invitation.link, status: invitation.status });
+          notifications.show({ color: 'teal', message: invitation.status === 'sent' ? `Invitation e-mailed to ${v.email.trim()}` : `${v.name.trim()} can now sign in` });
           onClose();
         },
         onError,
