@@ -123,7 +123,7 @@ describe('invitation journey', () => {
     await page.screenshot({ path: screenshotPath('96-set-password-1280'), fullPage: false });
     await page.getByLabel(/^New password/).fill('short');
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByText('At least 8 characters', { exact: true }).waitFor();
+    await page.locator('.mantine-PasswordInput-error').filter({ hasText: 'At least 8 characters' }).first().waitFor();
     await page.getByLabel(/^New password/).fill('robin-password-1');
     await page.getByLabel(/^Repeat the password/).fill('robin-password-1');
     await page.getByRole('button', { name: 'Set password' }).click();

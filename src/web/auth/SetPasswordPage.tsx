@@ -6,7 +6,6 @@
  * /api/auth/invitation/accept). A used, expired or unknown link says so; after success it offers
  * Sign in with the user's email.
  */
-import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
 import { Alert, Anchor, Box, Button, Center, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
@@ -17,19 +16,20 @@ import { useDocumentTitle } from '../components/title';
 import { MIN_PASSWORD_LENGTH } from '../../domain/passwords';
 import { INVITATION_INVALID, tokenFromHash } from '../../domain/invitations';
 
-/** The token of the page's fragment, read once; the fragment is then removed from the address bar. */
-function useLinkToken(): string | null {
-  const [token] = useState(() => {
-    const t = tokenFromHash(window.location.hash);
-    if (t) window.history.replaceState(null, '', window.location.pathname);
-    return t;
-  });
-  return token;
-}
+/**
+ * The token of the page's fragment, read once when this module loads (it is loaded for this path
+ * only), then removed from the address bar and history: a remount of the screen (Suspense,
+ * the session answering) still has it.
+ */
+const linkToken: string | null = (() => {
+  const t = tokenFromHash(window.location.hash);
+  if (t) window.history.replaceState(null, '', window.location.pathname);
+  return t;
+})();
 
 export function SetPasswordPage() {
   useDocumentTitle('Set your password');
-  const token = useLinkToken();
+  const token = linkToken;
   const invitation = useQuery({
     queryKey: ['auth', 'invitation', token],
     queryFn: () => apiFetch<{ email: string; name: string }>('/api/auth/invitation', { method: 'POST', json: { token } }),
