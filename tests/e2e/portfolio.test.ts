@@ -135,7 +135,8 @@ describe('invitation journey', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
 
-    // The same link again: refused.
+    // The same link again: refused (the browser logs the 400 answer).
+    suite.consoleWatch.expect(/400/);
     await page.goto(invitationLink);
     await page.getByText('Link not valid').waitFor();
   });
