@@ -13,16 +13,44 @@ export interface DealerListItem extends Pick<Dealer, 'id' | 'name' | 'manufactur
   clicks: number;
   /** Percent, null without impressions. */
   ctr: number | null;
+  /** With `period` only (the portfolio table of Platform Analytics): the figures of the period's window. */
+  window?: PortfolioFigures;
+  /** With `period` only: the dealer's active catalogue models that have no active uploaded banner. */
+  coverageGaps?: { count: number; models: string[] };
+  /** With `period` only: ISO time of the dealer's newest recorded event (reporting lastEventAt), null before any. */
+  lastEventAt?: string | null;
+}
+
+/**
+ * One dealer's figures over a period's window [from, to) (domain/periods.ts), for the portfolio
+ * table: viewable impressions, clicks, conversions, CTR (percent, null without impressions), the
+ * viewable impressions of the previous window of the same length and the trend between the two
+ * (percent change, null without previous impressions; DECISIONS 18).
+ */
+export interface PortfolioFigures {
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  ctr: number | null;
+  previousImpressions: number;
+  trend: number | null;
 }
 
 // The dealer list's parameters (plain values: the web app's list page reads them without zod).
-/** What the dealer list can be sorted by: the card's fields (created = creation date; figures are all-time). */
+/** What the dealer cards can be sorted by: the card's fields (created = creation date; figures are all-time). */
 export const DEALER_LIST_SORTS = ['name', 'manufacturer', 'status', 'created', 'impressions', 'clicks', 'ctr'] as const;
 export type DealerListSort = (typeof DEALER_LIST_SORTS)[number];
+/**
+ * What GET /api/admin/dealers sorts by: the card sorts plus conversions and, with a period only,
+ * the trend of viewable impressions against the previous period (the portfolio table; figures
+ * are of the period's window when a period is given).
+ */
+export const PORTFOLIO_SORTS = [...DEALER_LIST_SORTS, 'conversions', 'trend'] as const;
+export type PortfolioSort = (typeof PORTFOLIO_SORTS)[number];
 export const DEALER_LIST_DEFAULT_PAGE_SIZE = 24;
 export const DEALER_LIST_MAX_PAGE_SIZE = 100;
 /** The order a sort starts in when none is given: texts and dates ascending (oldest first), figures highest first. */
-export const DEALER_LIST_DEFAULT_ORDER: Record<DealerListSort, 'asc' | 'desc'> = {
+export const DEALER_LIST_DEFAULT_ORDER: Record<PortfolioSort, 'asc' | 'desc'> = {
   name: 'asc',
   manufacturer: 'asc',
   status: 'asc',
@@ -30,6 +58,8 @@ export const DEALER_LIST_DEFAULT_ORDER: Record<DealerListSort, 'asc' | 'desc'> =
   impressions: 'desc',
   clicks: 'desc',
   ctr: 'desc',
+  conversions: 'desc',
+  trend: 'desc',
 };
 
 /** GET /api/admin/dealers: one page of the dealer list and how many dealers match in all. */
@@ -40,6 +70,8 @@ export interface DealerListPage {
   /** 1-based; past the last page `items` is empty. */
   page: number;
   pageSize: number;
+  /** With `period` only: the period and its window [from, to) (ISO) the items' `window` figures cover. */
+  window?: { period: AnalyticsPeriod; from: string; to: string };
 }
 
 /** A manufacturer card: the manufacturer plus how many dealers use it. */
@@ -56,6 +88,17 @@ export interface AdminUser {
   dealerName: string | null;
   isActive: boolean;
   createdAt: string;
+}
+
+/**
+ * The invitation e-mail of a user just created (POST /api/admin/users): its Outbox status, until
+ * when the link works (ISO), and the link itself only when the e-mail did not go out (SMTP not
+ * configured, or the send failed), for the admin to hand over another way.
+ */
+export interface InvitationSent {
+  status: 'sent' | 'failed' | 'not-configured';
+  expiresAt: string;
+  link: string | null;
 }
 
 /** GET /api/admin/dashboard: the Admin Dashboard's cards (spec 01 §2, DECISIONS 18). */

@@ -28,6 +28,8 @@ export const NOTIFICATION_INTERVAL_MS = 5 * 60_000;
 export const WEEKLY_REPORT_TOP = 5;
 
 export type NotificationKind = 'performance-alert' | 'feed-alert' | 'dead-letter-alert' | 'weekly-report';
+/** What an Outbox message is: a dealer notification, or a new user's invitation (auth/invitations.ts). */
+export type OutboxKind = NotificationKind | 'invitation';
 
 /** Which e-mails a dealer's settings allow (spec 01 §5). */
 export interface NotificationSwitches {
@@ -135,8 +137,9 @@ export interface OutboxMessage {
   id: number;
   /** ISO time the message was written. */
   createdAt: string;
-  dealerId: string;
-  kind: NotificationKind;
+  /** The dealer the message is about; null for an invitation of a user without a dealer (an admin). */
+  dealerId: string | null;
+  kind: OutboxKind;
   recipients: string[];
   subject: string;
   /** The plain-text body. */

@@ -98,6 +98,7 @@ const router = createBrowserRouter([
               { index: true, lazy: screen(() => import('./admin/AdminDashboard'), 'AdminDashboard'), handle: title('Admin Dashboard') },
               { path: 'dealers', lazy: screen(() => import('./admin/DealersPage'), 'DealersPage'), handle: title('Dealers') },
               { path: 'dealers/new', lazy: screen(() => import('./admin/NewDealerPage'), 'NewDealerPage'), handle: title('Add Dealer') },
+              { path: 'dealers/:dealerId/analytics', lazy: screen(() => import('./admin/DealerAnalyticsPage'), 'DealerAnalyticsPage'), handle: title('Dealer Analytics') },
               { path: 'dealers/:dealerId/settings', lazy: screen(() => import('./admin/DealerSettingsPage'), 'DealerSettingsPage'), handle: title('Dealer Settings') },
               { path: 'manufacturers', lazy: screen(() => import('./admin/ManufacturersPage'), 'ManufacturersPage'), handle: title('Manufacturers') },
               { path: 'analytics', lazy: screen(() => import('./admin/PlatformAnalyticsPage'), 'PlatformAnalyticsPage'), handle: title('Platform Analytics') },

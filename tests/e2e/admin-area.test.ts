@@ -275,7 +275,7 @@ describe('admin area', () => {
   it('shows platform analytics with the chart, exports the platform and imports it back', async () => {
     await nav('Analytics');
     await app.getByRole('heading', { name: 'Platform Analytics' }).waitFor();
-    await app.getByTestId('analytics-card-honda-of-demo').waitFor();
+    await app.getByTestId('portfolio-row-honda-of-demo').waitFor();
     expect(await app.getByTestId('score-honda-of-demo').textContent()).toBe('100');
     expect(await app.getByTestId('score-kia-of-springfield').textContent()).toBe('0');
     await app.locator('.recharts-line').first().waitFor();

@@ -220,7 +220,7 @@ describe('one CTR format, page titles and the sidebar', () => {
     await openScreen(page, suite.origin, screen('/admin/dealers'));
     expect(await page.getByTestId(`dealer-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
     await openScreen(page, suite.origin, screen('/admin/analytics'));
-    expect(await page.getByTestId(`analytics-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
+    expect(await page.getByTestId(`portfolio-row-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
     await openScreen(page, suite.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
     await page.getByText('5.00%').waitFor();
 

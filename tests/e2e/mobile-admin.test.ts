@@ -84,7 +84,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       const tooltip = page.getByRole('tooltip');
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/analytics')!);
-      const card = page.getByTestId(`analytics-card-${LONG_DEALER.id}`);
+      const card = page.getByTestId(`portfolio-row-${LONG_DEALER.id}`);
       const name = card.getByRole('link', { name: LONG_DEALER.name });
       expect(await isCut(name)).toBe(true);
       const badge = card.locator('.mantine-Badge-label');

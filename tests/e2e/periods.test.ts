@@ -34,13 +34,13 @@ describe('figures say their period', () => {
     await app.screenshot({ path: screenshotPath('90-periods-admin-dashboard'), fullPage: true });
   });
 
-  it('Platform Analytics: the chart and each card name the selected period', async () => {
+  it('Platform Analytics: the chart and the portfolio table name the selected period', async () => {
     await app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics', exact: true }).click();
-    const card = app.getByTestId('analytics-card-honda-of-demo');
-    await card.waitFor();
-    expect(await app.getByTestId('analytics-card-period-honda-of-demo').textContent()).toBe('Last 30 Days');
+    const row = app.getByTestId('portfolio-row-honda-of-demo');
+    await row.waitFor();
+    expect(await app.getByTestId('portfolio-period').textContent()).toBe('Last 30 Days');
     expect(await app.getByTestId('analytics-chart-period').textContent()).toBe('Last 30 Days');
-    expect(await card.textContent()).toContain('Impressions20');
+    expect(await app.getByTestId('portfolio-impressions-honda-of-demo').textContent()).toBe('20');
     await app.locator('.recharts-surface').first().waitFor();
     await app.screenshot({ path: screenshotPath('91-periods-platform-analytics'), fullPage: true });
   });

@@ -28,8 +28,8 @@ import {
   upsellMapSchema,
   vehicleModelSchema,
 } from '../schemas';
-import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_MAX_PAGE_SIZE, DEALER_LIST_SORTS } from '../admin';
-import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../admin';
+import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_MAX_PAGE_SIZE, PORTFOLIO_SORTS } from '../admin';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, InvitationSent, ManufacturerListItem, PlatformAnalytics } from '../admin';
 
 // ---------------------------------------------------------------------------------------------
 // Dealers
@@ -98,7 +98,16 @@ export const dealerAnswerSchema = z.object({ dealer: dealerSchema });
 
 const dealerListItemSchema: z.ZodType<DealerListItem> = dealerSchema
   .pick({ id: true, name: true, manufacturer: true, manufacturerName: true, websiteUrl: true, provider: true, status: true, createdAt: true })
-  .extend({ impressions: z.number(), clicks: z.number(), ctr: z.number().nullable() });
+  .extend({
+    impressions: z.number(),
+    clicks: z.number(),
+    ctr: z.number().nullable(),
+    window: z
+      .object({ impressions: z.number(), clicks: z.number(), conversions: z.number(), ctr: z.number().nullable(), previousImpressions: z.number(), trend: z.number().nullable() })
+      .optional(),
+    coverageGaps: z.object({ count: z.number(), models: z.array(z.string()) }).optional(),
+    lastEventAt: z.string().nullable().optional(),
+  });
 
 const intParam = (min: number, max: number) =>
   z
@@ -111,18 +120,22 @@ const intParam = (min: number, max: number) =>
  * Query of GET /api/admin/dealers (every parameter optional): page (1-based, default 1), pageSize
  * (1-100, default 24), sort (DEALER_LIST_SORTS, default created), order (asc|desc, default
  * DEALER_LIST_DEFAULT_ORDER of the sort), q (case-insensitive part of the name, id or website URL),
- * manufacturer (a manufacturer id). Unknown parameters are refused, each error names its parameter.
+ * manufacturer (a manufacturer id), period (24h|7d|30d|90d: each item also carries the figures of
+ * that window, its trend, coverage gaps and last event, and figure sorts use the window; sort=trend
+ * needs it). Unknown parameters are refused, each error names its parameter.
  */
 export const dealerListQuery = z
   .object({
     page: intParam(1, 1_000_000).optional().describe('1-based page number, default 1'),
     pageSize: intParam(1, DEALER_LIST_MAX_PAGE_SIZE).optional().describe(`dealers per page, 1-${DEALER_LIST_MAX_PAGE_SIZE}, default ${DEALER_LIST_DEFAULT_PAGE_SIZE}`),
-    sort: z.enum(DEALER_LIST_SORTS).default('created'),
+    sort: z.enum(PORTFOLIO_SORTS).default('created'),
     order: z.enum(['asc', 'desc']).optional(),
     q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
     manufacturer: z.string().trim().min(1, 'must not be empty').max(TEXT_LIMITS.id).optional(),
+    period: analyticsPeriodSchema.optional(),
   })
   .strict()
+  .refine((v) => v.sort !== 'trend' || v.period !== undefined, { path: ['sort'], message: 'trend needs a period (period=7d, 30d or 90d)' })
   .transform((v) => ({
     page: v.page ?? 1,
     pageSize: v.pageSize ?? DEALER_LIST_DEFAULT_PAGE_SIZE,
@@ -130,6 +143,7 @@ export const dealerListQuery = z
     order: v.order ?? DEALER_LIST_DEFAULT_ORDER[v.sort],
     q: v.q || undefined,
     manufacturer: v.manufacturer,
+    period: v.period,
   }));
 /** The list request after defaults (the server's listDealers input). */
 export type DealerListQuery = z.output<typeof dealerListQuery>;
@@ -141,6 +155,7 @@ export const dealerListSchema: z.ZodType<DealerListPage> = z.object({
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
+  window: z.object({ period: z.enum(ANALYTICS_PERIODS), from: z.string(), to: z.string() }).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +193,8 @@ export const manufacturerListSchema = z.object({ manufacturers: z.array(manufact
 // ---------------------------------------------------------------------------------------------
 // Users
 
-export const MIN_PASSWORD_LENGTH = 8;
+import { MIN_PASSWORD_LENGTH } from '../passwords';
+export { MIN_PASSWORD_LENGTH };
 const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(200);
 
 /** `:id` of a user route: a malformed id is simply not found (404). */
@@ -191,7 +207,8 @@ export const createUserSchema = z
     name: oneLineNameSchema(120),
     role: roleSchema,
     dealerId: z.string().min(1).nullable().default(null),
-    password,
+    /** Absent: the user sets it through the invitation e-mail (until then nobody knows one). */
+    password: password.optional(),
   })
   .strict();
 export type NewUser = z.input<typeof createUserSchema>;
@@ -214,6 +231,18 @@ export const resetPasswordSchema = z.object({ password }).strict();
 
 const adminUserSchema: z.ZodType<AdminUser> = sessionUserSchema.extend({ isActive: z.boolean(), createdAt: z.string() });
 export const userAnswerSchema = z.object({ user: adminUserSchema });
+const invitationSentSchema: z.ZodType<InvitationSent> = z.object({ status: z.enum(['sent', 'failed', 'not-configured']), expiresAt: z.string(), link: z.string().nullable() });
+/** POST /api/admin/users: the user and its invitation e-mail. */
+export const createdUserAnswerSchema = z.object({ user: adminUserSchema, invitation: invitationSentSchema });
+
+/** Body of POST /api/auth/invitation: the set-password link's token. */
+export const invitationTokenSchema = z.object({ token: z.string().min(1, 'is required').max(200) }).strict();
+/** Body of POST /api/auth/invitation/accept: the token and the new password (the same rules as an initial password). */
+export const acceptInvitationSchema = z.object({ token: z.string().min(1, 'is required').max(200), password }).strict();
+/** POST /api/auth/invitation: whom the open invitation is for. */
+export const invitationAnswerSchema = z.object({ email: z.string(), name: z.string() });
+/** POST /api/auth/invitation/accept: the email to sign in with. */
+export const acceptedInvitationSchema = z.object({ email: z.string() });
 export const userListSchema = z.object({ users: z.array(adminUserSchema) });
 
 // ---------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
  * whether SMTP_URL is set and the newest notification e-mails. Typed against ../notifications.ts.
  */
 import { z } from 'zod';
-import type { NotificationKind, OutboxResponse } from '../notifications';
+import type { OutboxKind, OutboxResponse } from '../notifications';
 
-const NOTIFICATION_KINDS = ['performance-alert', 'feed-alert', 'dead-letter-alert', 'weekly-report'] as const satisfies readonly NotificationKind[];
+const OUTBOX_KINDS = ['performance-alert', 'feed-alert', 'dead-letter-alert', 'weekly-report', 'invitation'] as const satisfies readonly OutboxKind[];
 
 export const outboxResponseSchema: z.ZodType<OutboxResponse> = z.object({
   mailConfigured: z.boolean(),
@@ -13,8 +13,8 @@ export const outboxResponseSchema: z.ZodType<OutboxResponse> = z.object({
     z.object({
       id: z.number().int(),
       createdAt: z.string(),
-      dealerId: z.string(),
-      kind: z.enum(NOTIFICATION_KINDS),
+      dealerId: z.string().nullable(),
+      kind: z.enum(OUTBOX_KINDS),
       recipients: z.array(z.string()),
       subject: z.string(),
       text: z.string(),

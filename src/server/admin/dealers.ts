@@ -4,10 +4,12 @@
  * settings update (asset storage, branding, security, notifications and the dealer's identity
  * fields) validated field by field, and delete.
  */
-import { and, asc, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealerPurges, dealerRollupTotals, dealers, manufacturers, sessions, users } from '../db/schema';
-import { dealerTotals } from '../reporting/service';
+import { assets, dealerPurges, dealerRollupTotals, dealers, manufacturers, sessions, users } from '../db/schema';
+import { dealerTotals, dealerWindowTotalsSql, lastEventsAt } from '../reporting/service';
+import { PERIOD_SPANS, periodWindow, previousWindow } from '../../domain/periods';
+import { modelKey } from '../../domain/model-keys';
 import {
   BANNER_SLOTS,
   type BannerSlot,
@@ -15,7 +17,7 @@ import {
   type Dealer,
 } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
-import { ctr } from '../../domain/metrics';
+import { ctr, trendPercent } from '../../domain/metrics';
 import { TEXT } from '../../domain/constants';
 import { Conflict, Invalid, NotFound } from '../errors';
 import type { CreateDealer, DealerListQuery, DealerSettingsUpdate } from '../../domain/contracts/admin';
@@ -66,13 +68,12 @@ function containsPattern(text: string): string {
  * impressions); `total` counts every matching dealer. Sorting by name or creation date walks an
  * index of the dealers table (migration 0016) and reads figures for the page's dealers only;
  * sorting by a figure joins every matching dealer's all-time totals (dealer_rollup_totals, one row per dealer).
+ * With `query.period` the page is the portfolio table's (listPortfolio): `now` is the request time its window ends at.
  */
-export async function listDealers(db: Db, query: DealerListQuery): Promise<DealerListPage> {
+export async function listDealers(db: Db, query: DealerListQuery, now: Date = new Date()): Promise<DealerListPage> {
+  if (query.period) return listPortfolio(db, query, query.period, now);
   const { page, pageSize, sort, order, q, manufacturer } = query;
-  const where = and(
-    manufacturer ? eq(dealers.manufacturerId, manufacturer) : undefined,
-    q ? or(ilike(dealers.name, containsPattern(q)), ilike(dealers.id, containsPattern(q)), ilike(dealers.websiteUrl, containsPattern(q))) : undefined,
-  );
+  const where = listFilter(q, manufacturer);
   const dir = order === 'asc' ? asc : desc;
   const columns = {
     id: dealers.id,
@@ -88,16 +89,17 @@ export async function listDealers(db: Db, query: DealerListQuery): Promise<Deale
   const totalQuery = db.$count(dealers, where);
   type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] } & { impressions: number; clicks: number };
   let rows: Row[];
-  if (sort === 'impressions' || sort === 'clicks' || sort === 'ctr') {
+  if (sort === 'impressions' || sort === 'clicks' || sort === 'ctr' || sort === 'conversions' || sort === 'trend') {
     // All-time figures per dealer: one row each in dealer_rollup_totals (kept by the rollup triggers).
     const totals = dealerRollupTotals;
     const impressions = sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number);
     const clicks = sql<number>`coalesce(${totals.clicks}, 0)`.mapWith(Number);
+    const conversions = sql<number>`coalesce(${totals.conversions}, 0)`;
     // CTR without impressions is null: last in either order, as '--' belongs after every figure.
     const key =
       sort === 'ctr'
         ? sql`${totals.clicks}::float8 / nullif(${totals.impressions}, 0) ${sql.raw(order)} nulls last`
-        : dir(sort === 'impressions' ? impressions : clicks);
+        : dir(sort === 'impressions' ? impressions : sort === 'clicks' ? clicks : conversions);
     rows = await db
       .select({ ...columns, impressions, clicks })
       .from(dealers)
@@ -135,6 +137,128 @@ export async function listDealers(db: Db, query: DealerListQuery): Promise<Deale
     total: await totalQuery,
     page,
     pageSize,
+  };
+}
+
+/** The dealers matching the list's search (`q`: part of the name, id or website URL) and manufacturer filter. */
+function listFilter(q: string | undefined, manufacturer: string | undefined): SQL | undefined {
+  return and(
+    manufacturer ? eq(dealers.manufacturerId, manufacturer) : undefined,
+    q ? or(ilike(dealers.name, containsPattern(q)), ilike(dealers.id, containsPattern(q)), ilike(dealers.websiteUrl, containsPattern(q))) : undefined,
+  );
+}
+
+/** Most gap model names one portfolio row carries (the count is exact). */
+const GAP_MODELS_LISTED = 5;
+
+/**
+ * The portfolio table of Platform Analytics (GET /api/admin/dealers?period=; spec 01 §2 Platform
+ * Analytics, DECISIONS 18-19): one page of the dealers matching `q` and `manufacturer`, each with
+ * its all-time figures (as the list without a period), the figures of the period's window at
+ * `now` (domain/periods.ts periodWindow), the previous window's viewable impressions and the trend
+ * between them, its coverage gaps and its last event. Sorting by a figure (impressions, clicks,
+ * CTR, conversions: of the window; trend) joins every matching dealer's window totals, read
+ * through reporting's dealerWindowTotalsSql (dealer_rollups_daily for whole days, the hourly
+ * rollups for the edges); CTR and trend without a value sort last in either order. Sorting by
+ * name, manufacturer, status or creation date reads the window figures of the page's dealers only.
+ * Coverage gaps: the dealer's manufacturer's active catalogue models for which the dealer has no
+ * active uploaded banner in force at `now` (its delivery then shows a CDN, fallback or placeholder
+ * creative; the per-slot answer is the dealer's coverage matrix, configs/service.ts coverage).
+ */
+async function listPortfolio(db: Db, query: DealerListQuery, period: NonNullable<DealerListQuery['period']>, now: Date): Promise<DealerListPage> {
+  const { page, pageSize, sort, order, q, manufacturer } = query;
+  const where = listFilter(q, manufacturer);
+  const window = periodWindow(period, now);
+  const prevWindow = previousWindow(window, PERIOD_SPANS[period]);
+  const offset = (page - 1) * pageSize;
+  const totalQuery = db.$count(dealers, where);
+  const dir = sql.raw(order);
+
+  type Row = { id: string; name: string; manufacturer: string; manufacturerName: string; websiteUrl: string; provider: string; status: string; createdAt: string; models: Array<{ name: string; displayName?: string; isActive?: boolean }> };
+  const select = sql`SELECT ${dealers.id} AS id, ${dealers.name} AS name, ${dealers.manufacturerId} AS manufacturer, ${manufacturers.name} AS "manufacturerName",
+      ${dealers.websiteUrl} AS "websiteUrl", ${dealers.provider} AS provider, ${dealers.status} AS status,
+      to_char(${dealers.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", ${manufacturers.models} AS models`;
+  const from = sql`FROM ${dealers} INNER JOIN ${manufacturers} ON ${manufacturers.id} = ${dealers.manufacturerId}`;
+  const filter = where ? sql`WHERE ${where}` : sql``;
+  const byName = sql`lower(${dealers.name}) asc, ${dealers.id} asc`;
+  let pageRows: Row[];
+  const figureSort = sort === 'impressions' || sort === 'clicks' || sort === 'ctr' || sort === 'conversions' || sort === 'trend';
+  if (figureSort) {
+    const cur = sql`coalesce(cur.impressions, 0)`;
+    const prev = sql`coalesce(prev.impressions, 0)`;
+    const key = {
+      impressions: sql`${cur} ${dir}`,
+      clicks: sql`coalesce(cur.clicks, 0) ${dir}`,
+      conversions: sql`coalesce(cur.conversions, 0) ${dir}`,
+      ctr: sql`cur.clicks::float8 / nullif(cur.impressions, 0) ${dir} nulls last`,
+      trend: sql`(${cur} - ${prev})::float8 / nullif(${prev}, 0) ${dir} nulls last`,
+    }[sort];
+    const result = await db.execute(sql`
+      WITH cur AS (${dealerWindowTotalsSql(window)}), prev AS (${dealerWindowTotalsSql(prevWindow)})
+      ${select} ${from}
+      LEFT JOIN cur ON cur.dealer_id = ${dealers.id} LEFT JOIN prev ON prev.dealer_id = ${dealers.id}
+      ${filter} ORDER BY ${key}, ${byName} LIMIT ${pageSize} OFFSET ${offset}`);
+    pageRows = (result as unknown as { rows: Row[] }).rows;
+  } else {
+    const key = {
+      name: sql`lower(${dealers.name}) ${dir}, ${dealers.id} ${dir}`,
+      created: sql`${dealers.createdAt} ${dir}, ${dealers.id} ${dir}`,
+      manufacturer: sql`${manufacturers.name} ${dir}, ${byName}`,
+      status: sql`${dealers.status} ${dir}, ${byName}`,
+    }[sort];
+    const result = await db.execute(sql`${select} ${from} ${filter} ORDER BY ${key} LIMIT ${pageSize} OFFSET ${offset}`);
+    pageRows = (result as unknown as { rows: Row[] }).rows;
+  }
+
+  const ids = pageRows.map((r) => r.id);
+  const [allTime, cur, prev, last, banners] = await Promise.all([
+    dealerTotals(db, ids, 'all'),
+    dealerTotals(db, ids, window),
+    dealerTotals(db, ids, prevWindow),
+    lastEventsAt(db, ids),
+    ids.length
+      ? db
+          .selectDistinct({ dealerId: assets.dealerId, modelKey: assets.modelKey })
+          .from(assets)
+          .where(
+            and(
+              inArray(assets.dealerId, ids),
+              eq(assets.isActive, true),
+              or(isNull(assets.startsAt), sql`${assets.startsAt} <= ${now.toISOString()}::timestamptz`),
+              or(isNull(assets.endsAt), gt(assets.endsAt, now)),
+            ),
+          )
+      : Promise.resolve([]),
+  ]);
+  const covered = new Set(banners.map((b) => `${b.dealerId}\n${b.modelKey}`));
+  const zero = { impressions: 0, clicks: 0, conversions: 0 };
+  return {
+    items: pageRows.map((r) => {
+      const all = allTime.get(r.id) ?? zero;
+      const c = cur.get(r.id) ?? zero;
+      const p = prev.get(r.id) ?? zero;
+      const gaps = (r.models ?? []).filter((m) => m.isActive !== false && !covered.has(`${r.id}\n${modelKey(m.name)}`)).map((m) => m.displayName || m.name);
+      return {
+        id: r.id,
+        name: r.name,
+        manufacturer: r.manufacturer,
+        manufacturerName: r.manufacturerName,
+        websiteUrl: r.websiteUrl,
+        provider: r.provider as DealerListItem['provider'],
+        status: r.status as DealerListItem['status'],
+        createdAt: r.createdAt,
+        impressions: all.impressions,
+        clicks: all.clicks,
+        ctr: ctr(all.clicks, all.impressions),
+        window: { ...c, ctr: ctr(c.clicks, c.impressions), previousImpressions: p.impressions, trend: trendPercent(c.impressions, p.impressions) },
+        coverageGaps: { count: gaps.length, models: gaps.slice(0, GAP_MODELS_LISTED) },
+        lastEventAt: last.get(r.id)?.toISOString() ?? null,
+      };
+    }),
+    total: await totalQuery,
+    page,
+    pageSize,
+    window: { period, from: window.from.toISOString(), to: window.to.toISOString() },
   };
 }
 

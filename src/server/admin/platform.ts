@@ -44,7 +44,7 @@ export async function adminDashboard(db: Db, now: Date): Promise<AdminDashboard>
       .from(dealers),
     platformAllTime(db),
     // Only the rows the Recent Dealers table shows: the first five, oldest first.
-    listDealers(db, { page: 1, pageSize: RECENT_DEALERS_ROWS, sort: 'created', order: 'asc', q: undefined, manufacturer: undefined }),
+    listDealers(db, { page: 1, pageSize: RECENT_DEALERS_ROWS, sort: 'created', order: 'asc', q: undefined, manufacturer: undefined, period: undefined }),
     totals(db, 'platform', window),
     totals(db, 'platform', prevWindow),
   ]);

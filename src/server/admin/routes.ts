@@ -16,6 +16,7 @@ import {
   clientErrorSchema,
   createDealerSchema,
   createUserSchema,
+  createdUserAnswerSchema,
   dealerAnswerSchema,
   dealerListQuery,
   dealerListSchema,
@@ -37,7 +38,8 @@ import {
 import { dealerParams, idParams } from '../../domain/contracts/common';
 import { createDealer, deleteDealer, listDealers, updateDealerSettings } from './dealers';
 import { createManufacturer, deleteManufacturer, listManufacturers, updateManufacturer } from './manufacturers';
-import { createUser, listUsers, resetPassword, updateUser } from './users';
+import { createUserWithInvitation, listUsers, resetPassword, updateUser } from './users';
+import { sendInvitation } from '../auth/invitations';
 import { adminDashboard, exportPlatform, importPlatform, platformAnalytics } from './platform';
 import { clientErrorRateLimit, clientErrorReporter, listClientErrors, recordClientError } from './client-errors';
 
@@ -62,10 +64,10 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/admin/dealers',
-    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures: searched, filtered and sorted', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
+    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures (and a period\'s, with period): searched, filtered and sorted', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
     async (request) => {
       await app.events.flush(); // the figures include events still buffered, as the dashboard's do
-      return listDealers(app.db, request.query);
+      return listDealers(app.db, request.query, app.now());
     },
   );
   app.post(
@@ -111,10 +113,15 @@ export async function adminRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/admin/users', { ...admin, schema: { tags, summary: 'Users', response: { 200: userListSchema } } }, async () => ({ users: await listUsers(app.db) }));
-  app.post('/api/admin/users', { ...admin, schema: { tags, summary: 'Create a user', body: createUserSchema, response: { 201: userAnswerSchema } } }, async (request, reply) => {
-    const user = await createUser(app.db, request.body);
-    return reply.status(201).send({ user });
-  });
+  app.post(
+    '/api/admin/users',
+    { ...admin, schema: { tags, summary: 'Create a user and e-mail the invitation to set a password', body: createUserSchema, response: { 201: createdUserAnswerSchema } } },
+    async (request, reply) => {
+      const { user, invitation } = await createUserWithInvitation(app.db, request.body, app.now());
+      const sent = await sendInvitation(app.db, app.notifications.mailer, user, invitation, app.config.publicOrigin);
+      return reply.status(201).send({ user, invitation: sent });
+    },
+  );
   app.patch(
     '/api/admin/users/:id',
     { ...admin, schema: { tags, summary: 'Change a user', params: userParams, body: updateUserSchema, response: { 200: userAnswerSchema } } },

@@ -1,11 +1,11 @@
 /**
  * User management (/admin/users; DECISIONS 4, 7): list, create (unique case-insensitive email,
- * role, dealer required for dealer roles, initial password of at least MIN_PASSWORD_LENGTH
- * characters, argon2-hashed), change name, role, dealer or active state, reset password. A
+ * role, dealer required for dealer roles, optional initial password of at least MIN_PASSWORD_LENGTH
+ * characters, argon2-hashed; an invitation e-mail to set the password, auth/invitations.ts), change name, role, dealer or active state, reset password. A
  * deactivated user's sessions end at once and sign-in is refused (auth/service.ts). The last
  * active admin cannot be deactivated or demoted.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
@@ -13,6 +13,7 @@ import { dealers, sessions, users } from '../db/schema';
 import { type Role } from '../../domain/schemas';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { hashPassword } from '../auth/password';
+import { issueInvitation } from '../auth/invitations';
 import type { AdminUser } from '../../domain/admin';
 import type { createUserSchema, updateUserSchema } from '../../domain/contracts/admin';
 
@@ -62,14 +63,29 @@ async function emailTaken(tx: Tx, email: string, exceptId?: string): Promise<boo
 
 /** Creates a user. @throws Invalid, Conflict('A user with this email already exists'). */
 export async function createUser(db: Db, body: z.infer<typeof createUserSchema>): Promise<AdminUser> {
-  const passwordHash = await hashPassword(body.password);
+  return (await insertUser(db, body)).user;
+}
+
+/**
+ * Creates a user and, in the same transaction, its invitation to set a password valid from `now`
+ * (auth/invitations.ts; the caller e-mails it). Without `body.password` the user has a random
+ * password nobody knows until the invitation is used. @throws Invalid, Conflict as createUser.
+ */
+export async function createUserWithInvitation(db: Db, body: z.infer<typeof createUserSchema>, now: Date): Promise<{ user: AdminUser; invitation: { token: string; expiresAt: Date } }> {
+  const { user, invitation } = await insertUser(db, body, now);
+  return { user, invitation: invitation! };
+}
+
+async function insertUser(db: Db, body: z.infer<typeof createUserSchema>, inviteAt?: Date) {
+  const passwordHash = await hashPassword(body.password ?? randomBytes(32).toString('base64url'));
   const id = randomUUID();
-  await db.transaction(async (tx) => {
+  const invitation = await db.transaction(async (tx) => {
     const dealerId = await checkDealer(tx, body.role, body.dealerId);
     if (await emailTaken(tx, body.email)) throw new Conflict('A user with this email already exists');
     await tx.insert(users).values({ id, email: body.email, name: body.name, role: body.role, dealerId, passwordHash });
+    return inviteAt ? issueInvitation(tx, id, inviteAt) : null;
   });
-  return getUser(db, id);
+  return { user: await getUser(db, id), invitation };
 }
 
 /**

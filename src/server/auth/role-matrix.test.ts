@@ -37,6 +37,9 @@ const ROWS: Row[] = [
   { method: 'POST', route: '/api/auth/login', url: '/api/auth/login', payload: { email: 'nobody@example.com', password: 'x' }, expect: [401, 401, 401, 401, 401] },
   { method: 'GET', route: '/api/auth/me', url: '/api/auth/me', expect: [200, 200, 200, 200, 200] },
   { method: 'GET', route: '/api/auth/demo-accounts', url: '/api/auth/demo-accounts', expect: [200, 200, 200, 200, 200] },
+  // Invitation links are public: an unknown token is refused (400) whoever asks.
+  { method: 'POST', route: '/api/auth/invitation', url: '/api/auth/invitation', payload: { token: 'unknown' }, expect: [400, 400, 400, 400, 400] },
+  { method: 'POST', route: '/api/auth/invitation/accept', url: '/api/auth/invitation/accept', payload: { token: 'unknown', password: 'long-enough-1' }, expect: [400, 400, 400, 400, 400] },
   { method: 'GET', route: '/api/dealers/:dealerId', url: `/api/dealers/${A}`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/models', url: `/api/dealers/${A}/models`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/stats', url: `/api/dealers/${A}/stats`, expect: [401, 200, 200, 200, 403] },

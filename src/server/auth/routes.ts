@@ -1,5 +1,5 @@
 /**
- * Sign-in routes: login, logout, current user, demo-account hint (spec 01 §2, §5; DECISIONS 4;
+ * Sign-in routes: login, logout, current user, demo-account hint, invitation links (spec 01 §2, §5; DECISIONS 4, 7;
  * per-IP and per-account-and-source limits answer 429 'Too many attempts, try again in N minutes').
  */
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,8 @@ import { RateLimited } from '../errors';
 import { SESSION_COOKIE, sessionToken } from './access';
 import { getSessionUser, login, logout } from './service';
 import { hashPassword } from './password';
+import { acceptInvitation, invitationFor } from './invitations';
+import { acceptInvitationSchema, acceptedInvitationSchema, invitationAnswerSchema, invitationTokenSchema } from '../../domain/contracts/admin';
 import { users } from '../db/schema';
 
 /** Registers the /api/auth routes on `app` (uses app.db and app.config; errors go to the app's error handler). */
@@ -54,6 +56,26 @@ export async function authRoutes(fastify: FastifyInstance) {
       });
       return { user };
     },
+  );
+
+  // Invitation links (auth/invitations.ts): public, the token in the body (never in a URL, so never in a log).
+  const invitationLimit = {
+    access: 'public' as const,
+    rateLimit: {
+      max: LOGIN_IP_LIMIT_PER_MINUTE,
+      timeWindow: '1 minute',
+      errorResponseBuilder: (_request: unknown, context: { ttl: number }) => new RateLimited(tooManyAttemptsMessage(context.ttl), Math.ceil(context.ttl / 1000)),
+    },
+  };
+  app.post(
+    '/api/auth/invitation',
+    { config: invitationLimit, schema: { tags, summary: 'Whom an open invitation link is for', body: invitationTokenSchema, response: { 200: invitationAnswerSchema } } },
+    async (request) => invitationFor(app.db, request.body.token, app.now()),
+  );
+  app.post(
+    '/api/auth/invitation/accept',
+    { config: invitationLimit, schema: { tags, summary: 'Set the password of an invitation link (once)', body: acceptInvitationSchema, response: { 200: acceptedInvitationSchema } } },
+    async (request) => acceptInvitation(app.db, request.body.token, request.body.password, app.now()),
   );
 
   app.post('/api/auth/logout', { config: { access: 'signed-in' }, schema: { tags, summary: 'Sign out', response: { 204: z.void().describe('No content') } } }, async (request, reply) => {

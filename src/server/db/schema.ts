@@ -125,6 +125,25 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
 );
 
+/**
+ * Invitations to set a password (migration 0020): creating a user e-mails a one-time link whose
+ * token is stored only as its SHA-256 (hex). A token works once (`used_at`) and until `expires_at`.
+ */
+export const userInvitations = pgTable(
+  'user_invitations',
+  {
+    /** sha256 of the link's token, hex; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('user_invitations_user_idx').on(t.userId)],
+);
+
 export const sessions = pgTable(
   'sessions',
   {
@@ -536,9 +555,8 @@ export const mailOutbox = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
+    /** The dealer the message is about; null for messages to a user, not about a dealer (an admin's invitation; migration 0020). */
+    dealerId: text('dealer_id').references(() => dealers.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     recipients: jsonb('recipients').$type<string[]>().notNull(),

@@ -288,6 +288,17 @@ export async function platformAllTime(db: Db): Promise<Counts> {
 }
 
 /**
+ * Every dealer's impressions, clicks and conversions in a window, as one SQL derived table of
+ * columns dealer_id, impressions, clicks, conversions (one row per dealer with counts; dealers
+ * without are absent), to be joined by a listing that sorts dealers on their figures (the
+ * portfolio table, admin/dealers.ts). Whole days read dealer_rollups_daily, the edges the hourly rollups.
+ */
+export function dealerWindowTotalsSql(window: TimeWindow): SQL {
+  return sql`SELECT dealer_id, sum(impressions)::bigint AS impressions, sum(clicks)::bigint AS clicks, sum(conversions)::bigint AS conversions
+    FROM (${windowRows('platform', window, false)}) s GROUP BY dealer_id`;
+}
+
+/**
  * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
  * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key is
  * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
@@ -297,17 +308,25 @@ export async function platformAllTime(db: Db): Promise<Counts> {
  * dealer answers null too.
  */
 export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
+  return (await lastEventsAt(db, [dealerId])).get(dealerId) ?? null;
+}
+
+/** lastEventAt of several dealers in one statement: dealer id to time; dealers without events (or unknown) are absent. */
+export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<string, Date>> {
+  if (dealerIds.length === 0) return new Map();
   // ISO text from the database itself, so PGlite and node-postgres answer alike (no driver date parsing).
-  const [row] = await rowsOf(db, sql`
-    SELECT to_char(greatest(ev.at, hr.hour, dd.day) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+  const rows = await rowsOf(db, sql`
+    SELECT d.id AS dealer_id, to_char(greatest(ev.at, hr.hour, dd.day) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
     FROM dealers d
     CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_id = d.id) hr
     CROSS JOIN LATERAL (
       SELECT max(occurred_at) AS at FROM events
       WHERE dealer_id = d.id AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
     CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_id = d.id) dd
-    WHERE d.id = ${dealerId}`);
-  return row?.at ? new Date(String(row.at)) : null;
+    WHERE d.id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`);
+  const out = new Map<string, Date>();
+  for (const r of rows) if (r.at) out.set(String(r.dealer_id), new Date(String(r.at)));
+  return out;
 }
 
 /**

@@ -4,7 +4,7 @@
  * dealer (name, id, manufacturer, provider, status, Visit Site, all-time impressions, clicks, CTR
  * (two decimals, domain/metrics FIGURE_DECIMALS) labelled 'All Time', creation date, View Script;
  * icons to open the script in a new tab, settings and delete with confirmation), and the 'No
- * dealers found' empty state. Searching, filtering, sorting and paging happen on the server
+ * dealers found' empty state. Each card also opens the dealer's analytics (the portfolio's drill-down). Searching, filtering, sorting and paging happen on the server
  * (GET /api/admin/dealers), one page of cards at a time; the state lives in the URL's search
  * parameters (q, manufacturer, sort, order, page) so reload, back and a shared link keep it.
  */
@@ -13,7 +13,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ActionIcon, Anchor, Button, Card, Group, Loader, Pagination, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Select, Tooltip } from '../components/deferred';
-import { ArrowDown, ArrowUp, ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, BarChart3, ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
 import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_SORTS, type DealerListItem, type DealerListSort } from '../../domain/admin';
 import type { DealerListParams } from '../../domain/contracts/admin';
 import { formatCount, formatCtr } from '../../domain/metrics';
@@ -199,6 +199,11 @@ export function DealersPage() {
           <Tooltip label="Open script in a new tab">
             <ActionIcon variant="subtle" color="gray" component="a" href={`/scripts/dc-banners-${d.id}.js`} target="_blank" rel="noreferrer" aria-label={`Open script of ${d.name} in a new tab`}>
               <ExternalLink size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Analytics">
+            <ActionIcon variant="subtle" color="gray" component={Link} to={`/admin/dealers/${d.id}/analytics`} aria-label={`Analytics of ${d.name}`}>
+              <BarChart3 size={16} />
             </ActionIcon>
           </Tooltip>
           <Tooltip label="Settings">

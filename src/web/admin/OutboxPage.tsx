@@ -6,15 +6,16 @@
  */
 import { Accordion, Alert, Badge, Button, Center, Code, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Info, Mail, RefreshCw } from 'lucide-react';
-import type { NotificationKind } from '../../domain/notifications';
+import type { OutboxKind } from '../../domain/notifications';
 import { ErrorNotice } from '../components/feedback';
 import { useOutbox } from './outbox-api';
 
-const KIND_LABELS: Record<NotificationKind, string> = {
+const KIND_LABELS: Record<OutboxKind, string> = {
   'performance-alert': 'Performance alert',
   'feed-alert': 'Feed alert',
   'dead-letter-alert': 'Tracking alert',
   'weekly-report': 'Weekly report',
+  invitation: 'Invitation',
 };
 
 const STATUS: Record<string, { label: string; color: string }> = {
@@ -90,7 +91,7 @@ export function OutboxPage() {
                         <b>To:</b> {m.recipients.length ? m.recipients.join(', ') : 'nobody (the dealer has no active dealer manager)'}
                       </Text>
                       <Text size="xs">
-                        <b>Dealer:</b> {m.dealerId}
+                        <b>Dealer:</b> {m.dealerId ?? '—'}
                       </Text>
                       {m.error && (
                         <Text size="xs" c="red.8">

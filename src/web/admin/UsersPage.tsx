@@ -20,9 +20,10 @@ import { usePasswordToggle } from '../components/password';
 import { formErrorsOf } from '../api/field-errors';
 import { useNarrowScreen } from '../components/responsive';
 import { Truncated } from '../components/Truncated';
+import { MIN_PASSWORD_LENGTH } from '../../domain/passwords';
 import { useAdminDealers, useCreateUser, useResetPassword, useUpdateUser, useUsers, type NewUser } from './api';
 
-const MIN_PASSWORD = 8;
+const MIN_PASSWORD = MIN_PASSWORD_LENGTH;
 /** The Add User / Edit fields a server error can name (shown under the field). */
 const USER_FIELDS = ['email', 'name', 'role', 'dealerId', 'password'] as const;
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', 'dealer-manager': 'Dealer manager', viewer: 'Viewer' };
@@ -220,25 +221,56 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
   const busy = create.isPending || update.isPending;
   const error = create.error ?? update.error;
   const passwordToggle = usePasswordToggle();
-  const form = useForm<NewUser>({
+  // The invitation link to hand over when the e-mail did not go out (no SMTP, or it failed).
+  const [handOver, setHandOver] = useState<{ name: string; email: string; link: string; status: string } | null>(null);
+  const form = useForm<NewUser & { password: string }>({
     mode: 'controlled',
     initialValues: { email: user?.email ?? '', name: user?.name ?? '', role: user?.role ?? 'dealer-manager', dealerId: user?.dealerId ?? null, password: '' },
     validate: {
       email: (v) => (user || /^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address'),
       name: (v) => (v.trim() ? null : 'Name is required'),
       dealerId: (v, values) => (values.role === 'admin' || v ? null : 'Choose the dealer this user works for'),
-      password: (v) => (user || v.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters`),
+      password: (v) => (user || v.length === 0 || v.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters, or leave it empty`),
     },
   });
   const submit = form.onSubmit((v) => {
-    const done = {
-      onSuccess: () => (notifications.show({ color: 'teal', message: user ? 'User updated' : `${v.name} can now sign in` }), onClose()),
-      onError: (e: Error) => form.setErrors(formErrorsOf(e, USER_FIELDS)),
-    };
+    const onError = (e: Error) => form.setErrors(formErrorsOf(e, USER_FIELDS));
     const dealerId = v.role === 'admin' ? null : v.dealerId;
-    if (user) update.mutate({ id: user.id, patch: { name: v.name.trim(), role: v.role, dealerId } }, done);
-    else create.mutate({ ...v, email: v.email.trim(), name: v.name.trim(), dealerId }, done);
+    if (user) {
+      update.mutate({ id: user.id, patch: { name: v.name.trim(), role: v.role, dealerId } }, { onSuccess: () => (notifications.show({ color: 'teal', message: 'User updated' }), onClose()), onError });
+      return;
+    }
+    const { password, ...rest } = v;
+    create.mutate(
+      { ...rest, email: v.email.trim(), name: v.name.trim(), dealerId, ...(password ? { password } : {}) },
+      {
+        onSuccess: ({ invitation }) => {
+          // Without an initial password the user needs the link: shown here when the e-mail did not go out.
+          if (!password && invitation.link) return setHandOver({ name: v.name.trim(), email: v.email.trim(), link: invitation.link, status: invitation.status });
+          notifications.show({ color: 'teal', message: invitation.status === 'sent' ? `Invitation e-mailed to ${v.email.trim()}` : `${v.name.trim()} can now sign in` });
+          onClose();
+        },
+        onError,
+      },
+    );
   });
+  if (handOver)
+    return (
+      <Modal opened onClose={onClose} title="Invitation link" centered>
+        <Stack>
+          <Alert color="yellow" role="status">
+            {handOver.status === 'failed'
+              ? `${handOver.name} was added, but the invitation e-mail could not be sent (see Outbox).`
+              : `${handOver.name} was added. E-mail is not configured (SMTP_URL), so send this link to ${handOver.email} yourself.`}{' '}
+            It works once, for 72 hours.
+          </Alert>
+          <TextInput label="Set-password link" readOnly value={handOver.link} onFocus={(e) => e.currentTarget.select()} data-testid="invitation-link" />
+          <Group justify="flex-end">
+            <Button onClick={onClose}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    );
   return (
     <Modal opened onClose={onClose} title={user ? `Edit ${user.name}` : 'Add User'} centered>
       <form onSubmit={submit} noValidate>
@@ -249,7 +281,14 @@ function UserForm({ user, onClose }: { user?: AdminUser; onClose: () => void }) 
           {form.values.role !== 'admin' && (
             <DealerPicker current={user?.dealerId ? { id: user.dealerId, name: user.dealerName ?? user.dealerId } : null} {...form.getInputProps('dealerId')} />
           )}
-          {!user && <PasswordInput label="Initial password" required description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} {...passwordToggle} />}
+          {!user && (
+            <PasswordInput
+              label="Initial password (optional)"
+              description={`Leave empty: an invitation e-mail lets the user set their own. Else at least ${MIN_PASSWORD} characters.`}
+              {...form.getInputProps('password')}
+              {...passwordToggle}
+            />
+          )}
           {error && Object.keys(formErrorsOf(error, USER_FIELDS)).length === 0 && (
             <Alert color="red" role="alert">
               {error.message}

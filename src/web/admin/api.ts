@@ -3,7 +3,7 @@
  * mutation refreshes the lists it changes.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListPage, ImportResult, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
+import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListPage, ImportResult, InvitationSent, ManufacturerListItem, PlatformAnalytics } from '../../domain/admin';
 import type { AnalyticsPeriod, Dealer, Manufacturer } from '../../domain/schemas';
 import type { DealerListParams, DealerSettings, ManufacturerInput, NewDealer, NewUser, UserPatch } from '../../domain/contracts/admin';
 import { apiFetch } from '../api/client';
@@ -131,7 +131,7 @@ export function useDeleteManufacturer() {
 export function useCreateUser() {
   const invalidate = useInvalidateAdmin();
   return useMutation({
-    mutationFn: (u: NewUser) => apiFetch<{ user: AdminUser }>('/api/admin/users', { method: 'POST', json: u }),
+    mutationFn: (u: NewUser) => apiFetch<{ user: AdminUser; invitation: InvitationSent }>('/api/admin/users', { method: 'POST', json: u }),
     onSettled: invalidate,
   });
 }

@@ -19,6 +19,7 @@ import { TEXT } from '../../../domain/constants';
 import { formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } from '../../../domain/metrics';
 import { weightLabel } from '../../../domain/defaults';
 import { zonedDay, type Comparison } from '../../../domain/ranges';
+import type { AnalyticsPeriod } from '../../../domain/enums';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useDealer, useModelNames } from '../api';
@@ -70,14 +71,18 @@ function Card({ label, caption, period, value, note, trend, against }: { label: 
   );
 }
 
-export function AnalyticsPage() {
+/**
+ * The signed-in dealer user's analytics; with `dealerId` (an admin's view of that dealer, from
+ * the portfolio table) that dealer's, starting in `initialPeriod`, under `title`.
+ */
+export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { dealerId?: string; initialPeriod?: AnalyticsPeriod; title?: string } = {}) {
   const { user } = useAuth();
-  const dealerId = user?.dealerId;
+  const dealerId = forDealer ?? user?.dealerId;
   const canEdit = useCanEdit();
   const dealer = useDealer(dealerId);
   const timeZone = dealer.data?.timeZone ?? 'UTC';
   const today = zonedDay(new Date(), timeZone);
-  const [option, setOption] = useState('period:7d');
+  const [option, setOption] = useState(`period:${initialPeriod ?? '7d'}`);
   const [custom, setCustom] = useState({ from: '', to: '' });
   const [compare, setCompare] = useState<Comparison>('previous');
   const [metric, setMetric] = useState<ChartMetric>('impressions');
@@ -112,7 +117,7 @@ export function AnalyticsPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={2}>Analytics Dashboard</Title>
+          <Title order={2}>{title ?? 'Analytics Dashboard'}</Title>
           <Text c="dimmed">Real-time banner performance metrics</Text>
         </div>
         <Group align="flex-end" gap="sm">
