@@ -7,9 +7,11 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { makeBanner, multipartBody } from '../fixtures/images';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, startServer, type RunningServer } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, E2E_SHARED_DIR_ENV, launchBrowser, onceOnSharedServer, sharedServer, startServer, type ServerHandle } from './harness';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -87,10 +89,23 @@ export async function contextPage(browser: Browser, viewport: { width: number; h
   return { context, page };
 }
 
-/** Signs the context in as `role` through the API (the session cookie lands in the context). @throws unless 200. */
+/**
+ * Signs the context in as `role` through the API (the session cookie lands in the context). On the
+ * run's shared server (harness sharedServer) a session signed in by an earlier file is reused while
+ * GET /api/auth/me still accepts it: the files sharing that server would otherwise sign in more
+ * often than the per-IP sign-in limit (20 a minute) allows. @throws unless the sign-in answers 200.
+ */
 export async function signInAs(context: BrowserContext, origin: string, role: Role): Promise<void> {
+  const dir = process.env[E2E_SHARED_DIR_ENV];
+  const cache = dir && (await sharedServer()).origin === origin ? path.join(dir, `session-${role}.json`) : undefined;
+  if (cache && existsSync(cache)) {
+    const cookies = JSON.parse(readFileSync(cache, 'utf8')) as Cookie[];
+    const header = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    if ((await fetch(`${origin}/api/auth/me`, { headers: { cookie: header } })).status === 200) return context.addCookies(cookies);
+  }
   const res = await context.request.post(`${origin}/api/auth/login`, { data: ACCOUNTS[role], headers: { origin } });
   if (res.status() !== 200) throw new Error(`sign-in as ${role} answered ${res.status()}`);
+  if (cache) writeFileSync(cache, JSON.stringify(await context.cookies(origin)));
 }
 
 /**
@@ -214,18 +229,28 @@ export async function seedScreens(origin: string): Promise<void> {
 }
 
 /**
- * The set-up every screen test file shares: one server seeded with seedScreens and one browser for
- * the file, and per test a fresh context opened by `open(role, viewport)` (signed in through the
- * API unless 'signed-out'), watched for console errors and closed after the test, which fails on
- * any console error it did not `expect`. Call once at the top level of a test file.
+ * The set-up every screen test file shares: a server seeded with seedScreens and a browser (the
+ * run's shared ones, harness launchBrowser), and per test a fresh context opened by
+ * `open(role, viewport)` (signed in through the API unless 'signed-out'), watched for console
+ * errors and closed after the test, which fails on any console error it did not `expect`. The
+ * server is the run's shared one (harness sharedServer), seeded once for all screen files, unless
+ * `ownServer`: a file whose data would change what the others assert (dealer-list's extra pages
+ * of dealers push the long-named dealer off Recent Dealers) starts and seeds its own. Call once at
+ * the top level of a test file.
  */
-export function screenSuite() {
-  let server: RunningServer;
+export function screenSuite(opts: { ownServer?: boolean } = {}) {
+  let server: ServerHandle;
   let browser: Browser;
   let current: { context: BrowserContext; watch: ReturnType<typeof watchConsole> } | null = null;
   beforeAll(async () => {
-    server = await startServer();
-    await seedScreens(server.origin);
+    if (opts.ownServer) {
+      server = await startServer();
+      await seedScreens(server.origin);
+    } else {
+      const shared = await sharedServer();
+      server = shared;
+      await onceOnSharedServer('screens', () => seedScreens(shared.origin));
+    }
     browser = await launchBrowser();
   });
   afterAll(async () => {

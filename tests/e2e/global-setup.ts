@@ -10,19 +10,26 @@
  * It also decides once how the servers start (harness serverArgs): compiled from dist/ when the
  * build stamp matches the sources present (as right after `npm run build` in `npm test`), else
  * (or with DCB_E2E_SERVER_ENTRY=tsx in the environment) through tsx.
- * Returns the teardown that removes the directory (and the snapshot when this set-up built it).
+ * It starts, without waiting for them, what files share (README, Tests): one Chromium
+ * (`launchServer`, its WebSocket endpoint in E2E_BROWSER_WS_ENV, harness launchBrowser) and one
+ * product server on a copy of the template (its origin or start-up error written to
+ * `state.json` in the directory named by E2E_SHARED_DIR_ENV, harness sharedServer), so the first
+ * files run while they start.
+ * Returns the teardown that stops those and removes the directories (and the snapshot when this
+ * set-up built it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { chromium } from 'playwright-core';
 import setupSnapshot, { pgliteSnapshot } from '../../src/server/test-snapshot';
-import { E2E_SERVER_ENTRY_ENV, loadBuildStamp } from './harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BROWSER_WS_ENV, E2E_SERVER_ENTRY_ENV, E2E_SHARED_DIR_ENV, loadBuildStamp, spawnServer } from './harness';
 
 /** Environment variable naming the template data directory (inherited by the test workers). */
 export const E2E_DATA_TEMPLATE_ENV = 'DCB_E2E_DATA_TEMPLATE';
 
-export default async function setup(): Promise<() => void> {
+export default async function setup(): Promise<() => Promise<void>> {
   // DCB_E2E_SERVER_ENTRY=tsx set by hand runs the sources even when dist/ is up to date.
   const decision = process.env[E2E_SERVER_ENTRY_ENV] === 'tsx' ? { build: true, reason: `${E2E_SERVER_ENTRY_ENV}=tsx` } : (await loadBuildStamp()).buildDecision();
   process.env[E2E_SERVER_ENTRY_ENV] = decision.build ? 'tsx' : 'dist';
@@ -33,9 +40,27 @@ export default async function setup(): Promise<() => void> {
   await client.waitReady;
   await client.close();
   process.env[E2E_DATA_TEMPLATE_ENV] = dir;
-  return () => {
-    delete process.env[E2E_DATA_TEMPLATE_ENV];
-    delete process.env[E2E_SERVER_ENTRY_ENV];
+
+  const browser = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  process.env[E2E_BROWSER_WS_ENV] = browser.wsEndpoint();
+  const sharedDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-shared-'));
+  process.env[E2E_SHARED_DIR_ENV] = sharedDir;
+  const state = (s: { origin?: string; error?: string }) => writeFileSync(path.join(sharedDir, 'state.json'), JSON.stringify(s));
+  // The shared server starts in the background: files that do not use it need not wait for it.
+  const started = spawnServer({}, { logFile: path.join(sharedDir, 'server.log') }).then(
+    ({ server, ready }) =>
+      ready.then(
+        () => (state({ origin: server.origin }), server),
+        (err: Error) => (state({ error: err.message }), server),
+      ),
+    (err: Error) => (state({ error: err.message }), undefined),
+  );
+
+  return async () => {
+    await (await started)?.stop();
+    await browser.close();
+    for (const env of [E2E_DATA_TEMPLATE_ENV, E2E_SERVER_ENTRY_ENV, E2E_BROWSER_WS_ENV, E2E_SHARED_DIR_ENV]) delete process.env[env];
+    rmSync(sharedDir, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
     removeSnapshot();
   };

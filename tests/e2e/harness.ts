@@ -4,7 +4,7 @@
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -82,39 +82,59 @@ export function serverArgs(): string[] {
  * one), when the test is about what a first start does.
  */
 export async function startServer(env: Record<string, string> = {}, opts: { keepData?: boolean; fresh?: boolean } = {}): Promise<RunningServer> {
+  const { server, ready } = await spawnServer(env, opts);
+  await ready;
+  return server;
+}
+
+/**
+ * Spawns the product server as startServer does, without waiting: resolves to the server and a
+ * `ready` promise that resolves once it answers (up to 230 s) and rejects, naming its output, when
+ * it exits first or never answers. With `logFile` its output goes to that file instead of this
+ * process (the run's shared server, global-setup.ts, outlives the worker that reads it).
+ */
+export async function spawnServer(
+  env: Record<string, string> = {},
+  opts: { keepData?: boolean; fresh?: boolean; logFile?: string } = {},
+): Promise<{ server: RunningServer; ready: Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-'));
   const template = process.env.DCB_E2E_DATA_TEMPLATE;
   if (!opts.fresh && template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
   const origin = `http://localhost:${port}`;
+  const log = opts.logFile ? openSync(opts.logFile, 'a') : undefined;
   const child = spawn(process.execPath, serverArgs(), {
     // No crash-loss back-pressure unless a test asks for it (crash-loss, workers): on a machine busy
     // with the rest of the suite a slow write would answer beacons 503 that tests count exactly.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, SEED_DEMO: 'true', LOG_LEVEL: 'warn', EVENT_MAX_UNSECURED_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
   });
+  if (log !== undefined) closeSync(log);
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
-  // A cold start (tsx, and on a fresh directory migrations and seeding) takes seconds, and minutes on a machine busy with other
-  // work: wait up to just under the e2e hook timeout (240 s) rather than fail the file.
-  const deadline = Date.now() + 230_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${origin}/api/auth/demo-accounts`);
-      if (res.ok) break;
-    } catch {
-      /* not up yet */
+  const output = () => (opts.logFile ? readFileSync(opts.logFile, 'utf8') : out);
+  const ready = (async () => {
+    // A cold start (tsx, and on a fresh directory migrations and seeding) takes seconds, and minutes on a machine busy with other
+    // work: wait up to just under the e2e hook timeout (240 s) rather than fail the file.
+    const deadline = Date.now() + 230_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`);
+      try {
+        const res = await fetch(`${origin}/api/auth/demo-accounts`);
+        if (res.ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 200));
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
+  })();
+  const server: RunningServer = {
     origin,
     dataDir,
     process: child,
-    output: () => out,
+    output,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
@@ -125,6 +145,73 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
         child.kill(signal);
       }),
   };
+  return { server, ready };
+}
+
+/** Environment variable naming the run's shared server's state directory (global-setup.ts). */
+export const E2E_SHARED_DIR_ENV = 'DCB_E2E_SHARED_DIR';
+/** Environment variable holding the run's shared Chromium's WebSocket endpoint (global-setup.ts). */
+export const E2E_BROWSER_WS_ENV = 'DCB_E2E_BROWSER_WS';
+
+/** A server a test file talks to but did not start: the run's shared one (sharedServer), whose stop() leaves it running. */
+export interface ServerHandle {
+  origin: string;
+  /** What the server printed so far. */
+  output(): string;
+  /** Stops a server the file started; for the shared server, does nothing. */
+  stop(): Promise<number | null>;
+}
+
+/** Waits (polling the file system every 100 ms, up to `ms`) until `check` answers something other than undefined. */
+async function waitFor<T>(check: () => T | undefined, ms: number, what: string): Promise<T> {
+  for (const deadline = Date.now() + ms; ; ) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not ready in ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The run's shared product server (default environment, from the seeded template), started once
+ * per run by global-setup.ts beside the first files and left running until the run ends, for the
+ * files that read and write only what no other sharing file asserts on (README, Tests). Its
+ * `stop()` does nothing, so `closeAll(browser, server)` keeps working. Outside a run that started
+ * one (no E2E_SHARED_DIR_ENV) it is a server of the file's own (startServer), stopped as usual.
+ * @throws when the shared server failed to start, naming its output.
+ */
+export async function sharedServer(): Promise<ServerHandle> {
+  const dir = process.env[E2E_SHARED_DIR_ENV];
+  if (!dir) return startServer();
+  const state = await waitFor(() => (existsSync(path.join(dir, 'state.json')) ? (JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')) as { origin?: string; error?: string }) : undefined), 235_000, 'the shared e2e server');
+  if (!state.origin) throw new Error(`the shared e2e server did not start: ${state.error}`);
+  const origin = state.origin;
+  return { origin, output: () => readFileSync(path.join(dir, 'server.log'), 'utf8'), stop: async () => null };
+}
+
+/**
+ * Runs `prepare` once per shared server for the key `name` (the first file to ask runs it, later
+ * ones, in any worker, wait for it up to 4 minutes): data several sharing files read, made through
+ * the API. @throws what `prepare` threw, in that file and in every later one.
+ */
+export async function onceOnSharedServer(name: string, prepare: () => Promise<void>): Promise<void> {
+  const dir = process.env[E2E_SHARED_DIR_ENV];
+  if (!dir) return prepare();
+  const done = path.join(dir, `${name}.done`);
+  try {
+    mkdirSync(path.join(dir, `${name}.lock`));
+  } catch {
+    const error = await waitFor(() => (existsSync(done) ? readFileSync(done, 'utf8') : undefined), 240_000, `shared set-up ${name}`);
+    if (error) throw new Error(`shared set-up ${name} failed: ${error}`);
+    return;
+  }
+  try {
+    await prepare();
+    writeFileSync(done, '');
+  } catch (err) {
+    writeFileSync(done, String((err as Error)?.stack ?? err) || 'failed');
+    throw err;
+  }
 }
 
 /** Signs in over HTTP and returns the session's Cookie header value. @throws unless the sign-in answers 200. */
@@ -330,9 +417,17 @@ export function fixtureFont(): SiteAsset {
   throw new Error(`no fixture font installed (looked for ${candidates.join(', ')})`);
 }
 
-/** Launches headless Debian Chromium, with `extraArgs` after CHROMIUM_ARGS (say, host-resolver rules). */
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+/**
+ * Headless Debian Chromium for a test file, with `extraArgs` after CHROMIUM_ARGS (say,
+ * host-resolver rules). Without extra arguments, and unless `own`, it is a connection to the run's
+ * shared Chromium (global-setup.ts; each file's pages live in their own contexts, and `close()`
+ * closes those and disconnects): a launch costs seconds on a busy machine. `own` launches one for
+ * the file alone (page-speed figures, CDP sessions), as does any call outside a run.
+ */
+export function launchBrowser(extraArgs: string[] = [], opts: { own?: boolean } = {}): Promise<Browser> {
   mkdirSync(RESULTS_DIR, { recursive: true });
+  const shared = process.env[E2E_BROWSER_WS_ENV];
+  if (shared && !extraArgs.length && !opts.own) return chromium.connect(shared);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }
 
