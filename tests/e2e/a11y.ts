@@ -7,11 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeBanner, multipartBody } from '../fixtures/images';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, E2E_SHARED_DIR_ENV, launchBrowser, onceOnSharedServer, sharedServer, startServer, type ServerHandle } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, onceOnSharedServer, sharedServer, startServer, type ServerHandle } from './harness';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -90,22 +88,13 @@ export async function contextPage(browser: Browser, viewport: { width: number; h
 }
 
 /**
- * Signs the context in as `role` through the API (the session cookie lands in the context). On the
- * run's shared server (harness sharedServer) a session signed in by an earlier file is reused while
- * GET /api/auth/me still accepts it: the files sharing that server would otherwise sign in more
- * often than the per-IP sign-in limit (20 a minute) allows. @throws unless the sign-in answers 200.
+ * Signs the context in as `role` through the API (harness apiSignIn: on a shared server a session
+ * an earlier file signed in is reused); the session cookie lands in the context. @throws unless
+ * the sign-in answers 200.
  */
 export async function signInAs(context: BrowserContext, origin: string, role: Role): Promise<void> {
-  const dir = process.env[E2E_SHARED_DIR_ENV];
-  const cache = dir && (await sharedServer()).origin === origin ? path.join(dir, `session-${role}.json`) : undefined;
-  if (cache && existsSync(cache)) {
-    const cookies = JSON.parse(readFileSync(cache, 'utf8')) as Cookie[];
-    const header = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    if ((await fetch(`${origin}/api/auth/me`, { headers: { cookie: header } })).status === 200) return context.addCookies(cookies);
-  }
-  const res = await context.request.post(`${origin}/api/auth/login`, { data: ACCOUNTS[role], headers: { origin } });
-  if (res.status() !== 200) throw new Error(`sign-in as ${role} answered ${res.status()}`);
-  if (cache) writeFileSync(cache, JSON.stringify(await context.cookies(origin)));
+  const [name, value] = (await apiSignIn(origin, ACCOUNTS[role].email, ACCOUNTS[role].password)).split(/=(.*)/s) as [string, string];
+  await context.addCookies([{ name, value, url: origin }]);
 }
 
 /**
@@ -247,7 +236,7 @@ export function screenSuite(opts: { ownServer?: boolean } = {}) {
       server = await startServer();
       await seedScreens(server.origin);
     } else {
-      const shared = await sharedServer();
+      const shared = await sharedServer('screens');
       server = shared;
       await onceOnSharedServer('screens', () => seedScreens(shared.origin));
     }

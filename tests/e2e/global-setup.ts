@@ -10,21 +10,20 @@
  * It also decides once how the servers start (harness serverArgs): compiled from dist/ when the
  * build stamp matches the sources present (as right after `npm run build` in `npm test`), else
  * (or with DCB_E2E_SERVER_ENTRY=tsx in the environment) through tsx.
- * It starts, without waiting for them, what files share (README, Tests): one Chromium
- * (`launchServer`, its WebSocket endpoint in E2E_BROWSER_WS_ENV, harness launchBrowser) and one
- * product server on a copy of the template (its origin or start-up error written to
- * `state.json` in the directory named by E2E_SHARED_DIR_ENV, harness sharedServer), so the first
- * files run while they start.
+ * It starts the Chromium that files share (`launchServer`, its WebSocket endpoint in
+ * E2E_BROWSER_WS_ENV, harness launchBrowser) and makes the directory (E2E_SHARED_DIR_ENV) where
+ * the shared product servers, which the first file to ask starts (harness sharedServer), leave
+ * their state.
  * Returns the teardown that stops those and removes the directories (and the snapshot when this
  * set-up built it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { chromium } from 'playwright-core';
 import setupSnapshot, { pgliteSnapshot } from '../../src/server/test-snapshot';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BROWSER_WS_ENV, E2E_SERVER_ENTRY_ENV, E2E_SHARED_DIR_ENV, loadBuildStamp, spawnServer } from './harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BROWSER_WS_ENV, E2E_SERVER_ENTRY_ENV, E2E_SHARED_DIR_ENV, loadBuildStamp, stopSharedServers } from './harness';
 
 /** Environment variable naming the template data directory (inherited by the test workers). */
 export const E2E_DATA_TEMPLATE_ENV = 'DCB_E2E_DATA_TEMPLATE';
@@ -45,19 +44,9 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env[E2E_BROWSER_WS_ENV] = browser.wsEndpoint();
   const sharedDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-shared-'));
   process.env[E2E_SHARED_DIR_ENV] = sharedDir;
-  const state = (s: { origin?: string; error?: string }) => writeFileSync(path.join(sharedDir, 'state.json'), JSON.stringify(s));
-  // The shared server starts in the background: files that do not use it need not wait for it.
-  const started = spawnServer({}, { logFile: path.join(sharedDir, 'server.log') }).then(
-    ({ server, ready }) =>
-      ready.then(
-        () => (state({ origin: server.origin }), server),
-        (err: Error) => (state({ error: err.message }), server),
-      ),
-    (err: Error) => (state({ error: err.message }), undefined),
-  );
 
   return async () => {
-    await (await started)?.stop();
+    await stopSharedServers(sharedDir);
     await browser.close();
     for (const env of [E2E_DATA_TEMPLATE_ENV, E2E_SERVER_ENTRY_ENV, E2E_BROWSER_WS_ENV, E2E_SHARED_DIR_ENV]) delete process.env[env];
     rmSync(sharedDir, { recursive: true, force: true });

@@ -4,7 +4,8 @@
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -172,21 +173,91 @@ async function waitFor<T>(check: () => T | undefined, ms: number, what: string):
   }
 }
 
+/** The shared servers' state directories under E2E_SHARED_DIR_ENV, one per name. */
+function sharedDir(name: string): string | undefined {
+  const root = process.env[E2E_SHARED_DIR_ENV];
+  if (!root) return undefined;
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** The origins of the shared servers started so far in this run. */
+function sharedOrigins(): string[] {
+  const root = process.env[E2E_SHARED_DIR_ENV];
+  if (!root || !existsSync(root)) return [];
+  return readdirSync(root).flatMap((name) => {
+    const file = path.join(root, name, 'state.json');
+    const origin = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { origin?: string }).origin : undefined;
+    return origin ? [origin] : [];
+  });
+}
+
 /**
- * The run's shared product server (default environment, from the seeded template), started once
- * per run by global-setup.ts beside the first files and left running until the run ends, for the
- * files that read and write only what no other sharing file asserts on (README, Tests). Its
- * `stop()` does nothing, so `closeAll(browser, server)` keeps working. Outside a run that started
- * one (no E2E_SHARED_DIR_ENV) it is a server of the file's own (startServer), stopped as usual.
+ * A product server (default environment, seeded template) shared by the test files that ask for
+ * the same `name` in a run: the first such file starts it (its output in a file, as it outlives the
+ * worker), later ones, in any worker, wait for it and talk to it; global-setup.ts stops every one
+ * at the end of the run. For files that read and write only what no other file sharing it asserts
+ * on (README, Tests): 'screens' (the screen files, seeded once with seedScreens) and 'dealers'
+ * (files whose every test works on dealers of its own, made through the admin API). Its `stop()`
+ * does nothing, so `closeAll(browser, server)` keeps working. Outside a run (no
+ * E2E_SHARED_DIR_ENV) it is a server of the file's own (startServer), stopped as usual.
  * @throws when the shared server failed to start, naming its output.
  */
-export async function sharedServer(): Promise<ServerHandle> {
-  const dir = process.env[E2E_SHARED_DIR_ENV];
+export async function sharedServer(name: 'screens' | 'dealers'): Promise<ServerHandle> {
+  const dir = sharedDir(name);
   if (!dir) return startServer();
-  const state = await waitFor(() => (existsSync(path.join(dir, 'state.json')) ? (JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')) as { origin?: string; error?: string }) : undefined), 235_000, 'the shared e2e server');
-  if (!state.origin) throw new Error(`the shared e2e server did not start: ${state.error}`);
-  const origin = state.origin;
-  return { origin, output: () => readFileSync(path.join(dir, 'server.log'), 'utf8'), stop: async () => null };
+  const stateFile = path.join(dir, 'state.json');
+  const log = path.join(dir, 'server.log');
+  let starter = false;
+  try {
+    mkdirSync(path.join(dir, 'lock'));
+    starter = true;
+  } catch {
+    /* started, or being started, by an earlier file */
+  }
+  if (starter) {
+    try {
+      const { server, ready } = await spawnServer({}, { logFile: log });
+      // What the teardown stops and removes, written before the wait so a failed start is stopped too.
+      writeFileSync(path.join(dir, 'process.json'), JSON.stringify({ pid: server.process.pid, dataDir: server.dataDir }));
+      await ready;
+      writeFileSync(stateFile, JSON.stringify({ origin: server.origin }));
+    } catch (err) {
+      writeFileSync(stateFile, JSON.stringify({ error: (err as Error).message }));
+      throw err;
+    }
+  }
+  const state = await waitFor(() => (existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { origin?: string; error?: string }) : undefined), 240_000, `the shared e2e server ${name}`);
+  if (!state.origin) throw new Error(`the shared e2e server ${name} did not start: ${state.error}`);
+  return { origin: state.origin, output: () => readFileSync(log, 'utf8'), stop: async () => null };
+}
+
+/**
+ * Stops the run's shared servers (global-setup.ts teardown): SIGTERM to each, SIGKILL after 30 s,
+ * then removes its data directory.
+ */
+export async function stopSharedServers(root: string): Promise<void> {
+  if (!existsSync(root)) return;
+  await Promise.all(
+    readdirSync(root).map(async (name) => {
+      const file = path.join(root, name, 'process.json');
+      if (!existsSync(file)) return;
+      const { pid, dataDir } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; dataDir: string };
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (alive()) process.kill(pid, 'SIGTERM');
+      for (const deadline = Date.now() + 30_000; alive() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+      if (alive()) process.kill(pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }),
+  );
 }
 
 /**
@@ -195,7 +266,7 @@ export async function sharedServer(): Promise<ServerHandle> {
  * the API. @throws what `prepare` threw, in that file and in every later one.
  */
 export async function onceOnSharedServer(name: string, prepare: () => Promise<void>): Promise<void> {
-  const dir = process.env[E2E_SHARED_DIR_ENV];
+  const dir = sharedDir('once');
   if (!dir) return prepare();
   const done = path.join(dir, `${name}.done`);
   try {
@@ -214,11 +285,24 @@ export async function onceOnSharedServer(name: string, prepare: () => Promise<vo
   }
 }
 
-/** Signs in over HTTP and returns the session's Cookie header value. @throws unless the sign-in answers 200. */
+/**
+ * Signs in over HTTP and returns the session's Cookie header value. On a shared server
+ * (sharedServer) a session an earlier file signed in for the same account is reused while GET
+ * /api/auth/me still accepts it: the files sharing a server would otherwise sign in more often than
+ * the per-IP sign-in limit (20 a minute) allows. @throws unless the sign-in answers 200.
+ */
 export async function apiSignIn(origin: string, email: string, password: string): Promise<string> {
+  const root = process.env[E2E_SHARED_DIR_ENV];
+  const cache = root && sharedOrigins().includes(origin) ? path.join(sharedDir('sessions')!, `${createHash('sha256').update(`${origin} ${email} ${password}`).digest('hex')}.txt`) : undefined;
+  if (cache && existsSync(cache)) {
+    const cookie = readFileSync(cache, 'utf8');
+    if ((await fetch(`${origin}/api/auth/me`, { headers: { cookie } })).status === 200) return cookie;
+  }
   const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  if (cache) writeFileSync(cache, cookie);
+  return cookie;
 }
 
 /** A JSON call to the product API: resolves to the answer's status and parsed body (null when it has none). */
