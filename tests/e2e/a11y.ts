@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeBanner, multipartBody } from '../fixtures/images';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, launchBrowser, onceOnSharedServer, sharedServer, startServer, type ServerHandle } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, onceOnSharedServer, sharedServer, startServer, type ServerHandle } from './harness';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -199,7 +199,9 @@ export const LONG_DEALER = {
  */
 export async function seedScreens(origin: string): Promise<void> {
   const post = async (path: string, body: string | Buffer, headers: Record<string, string>) => {
-    const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { origin, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    // Asked again after a 503 (a busy machine's load shedding refuses before the route runs, so
+    // nothing is counted twice): one refusal would fail every file that shares this seeding.
+    const res = await fetchUnlessShed(`${origin}${path}`, { method: 'POST', headers: { origin, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
     if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
   };
   for (const [event, n] of [['impression', 40], ['click', 2]] as const) {
