@@ -553,7 +553,8 @@ export const DEALER_SITE_ORIGIN = 'https://www.hondaofdemo.com';
 export async function trackDemo(origin: string, event: 'impression' | 'click', n: number, pv: string): Promise<void> {
   for (let i = 0; i < n; i++) {
     const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: `${DEALER_SITE_ORIGIN}/new-inventory?new=true&model=civic`, pv: `${pv}-${i}` });
-    const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+    // Asked again after a load-shedding 503, as the embed script does (refused before counting).
+    const res = await fetchUnlessShed(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
     if (res.status !== 204) throw new Error(`${event} beacon ${pv}-${i} answered ${res.status}: ${await res.text()}`);
   }
 }
