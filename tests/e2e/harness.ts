@@ -194,7 +194,7 @@ function sharedOrigins(): string[] {
 }
 
 /**
- * A product server (default environment, seeded template) shared by the test files that ask for
+ * A product server (default environment but no load shedding, seeded template) shared by the test files that ask for
  * the same `name` in a run: the first such file starts it (its output in a file, as it outlives the
  * worker), later ones, in any worker, wait for it and talk to it; global-setup.ts stops every one
  * at the end of the run. For files that read and write only what no other file sharing it asserts
@@ -218,7 +218,9 @@ export async function sharedServer(name: 'screens' | 'dealers'): Promise<ServerH
   }
   if (starter) {
     try {
-      const { server, ready } = await spawnServer({}, { logFile: log });
+      // No load shedding (as the server tests' testAppConfig): a busy machine lagging its event
+      // loop would refuse requests of whichever sharing file runs then; no sharing file tests it.
+      const { server, ready } = await spawnServer({ MAX_EVENT_LOOP_DELAY_MS: '0' }, { logFile: log });
       // What the teardown stops and removes, written before the wait so a failed start is stopped too.
       writeFileSync(path.join(dir, 'process.json'), JSON.stringify({ pid: server.process.pid, dataDir: server.dataDir }));
       await ready;
