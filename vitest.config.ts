@@ -14,6 +14,8 @@
  * - e2e: Playwright (playwright-core + Debian Chromium) against a real listening server; needs `npm run build` first.
  *   Its expect.poll waits up to 30 s by default (not vitest's 1 s): a poll waits for something the
  *   server or the page does eventually, which a busy machine (the suite beside a CPU hog) delays.
+ *   Its files share one Chromium and, where their data cannot collide, a named product server
+ *   (tests/e2e/global-setup.ts, harness launchBrowser and sharedServer; README, Tests).
  */
 import { defineConfig } from 'vitest/config';
 

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeBanner, multipartBody } from '../fixtures/images';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, startServer, type RunningServer } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, onceOnSharedServer, sharedServer, startServer, type ServerHandle } from './harness';
 
 export type Role = 'admin' | 'manager' | 'viewer';
 
@@ -88,10 +88,14 @@ export async function contextPage(browser: Browser, viewport: { width: number; h
   return { context, page };
 }
 
-/** Signs the context in as `role` through the API (the session cookie lands in the context). @throws unless 200. */
+/**
+ * Signs the context in as `role` through the API (harness apiSignIn: on a shared server a session
+ * an earlier file signed in is reused); the session cookie lands in the context. @throws unless
+ * the sign-in answers 200.
+ */
 export async function signInAs(context: BrowserContext, origin: string, role: Role): Promise<void> {
-  const res = await context.request.post(`${origin}/api/auth/login`, { data: ACCOUNTS[role], headers: { origin } });
-  if (res.status() !== 200) throw new Error(`sign-in as ${role} answered ${res.status()}`);
+  const [name, value] = (await apiSignIn(origin, ACCOUNTS[role].email, ACCOUNTS[role].password)).split(/=(.*)/s) as [string, string];
+  await context.addCookies([{ name, value, url: origin }]);
 }
 
 /**
@@ -195,8 +199,9 @@ export const LONG_DEALER = {
  * long-named dealer (LONG_DEALER).
  */
 export async function seedScreens(origin: string): Promise<void> {
-  // Asked again after a 503: a busy machine makes the server shed load for a moment.
   const post = async (path: string, body: string | Buffer, headers: Record<string, string>) => {
+    // Asked again after a 503 (a busy machine's load shedding refuses before the route runs, so
+    // nothing is counted twice): one refusal would fail every file that shares this seeding.
     const res = await fetchUnlessShed(`${origin}${path}`, { method: 'POST', headers: { origin, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
     if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
   };
@@ -216,18 +221,28 @@ export async function seedScreens(origin: string): Promise<void> {
 }
 
 /**
- * The set-up every screen test file shares: one server seeded with seedScreens and one browser for
- * the file, and per test a fresh context opened by `open(role, viewport)` (signed in through the
- * API unless 'signed-out'), watched for console errors and closed after the test, which fails on
- * any console error it did not `expect`. Call once at the top level of a test file.
+ * The set-up every screen test file shares: a server seeded with seedScreens and a browser (the
+ * run's shared ones, harness launchBrowser), and per test a fresh context opened by
+ * `open(role, viewport)` (signed in through the API unless 'signed-out'), watched for console
+ * errors and closed after the test, which fails on any console error it did not `expect`. The
+ * server is the run's shared one (harness sharedServer), seeded once for all screen files, unless
+ * `ownServer`: a file whose data would change what the others assert (dealer-list's extra pages
+ * of dealers push the long-named dealer off Recent Dealers) starts and seeds its own. Call once at
+ * the top level of a test file.
  */
-export function screenSuite() {
-  let server: RunningServer;
+export function screenSuite(opts: { ownServer?: boolean } = {}) {
+  let server: ServerHandle;
   let browser: Browser;
   let current: { context: BrowserContext; watch: ReturnType<typeof watchConsole> } | null = null;
   beforeAll(async () => {
-    server = await startServer();
-    await seedScreens(server.origin);
+    if (opts.ownServer) {
+      server = await startServer();
+      await seedScreens(server.origin);
+    } else {
+      const shared = await sharedServer('screens');
+      server = shared;
+      await onceOnSharedServer('screens', () => seedScreens(shared.origin));
+    }
     browser = await launchBrowser();
   });
   afterAll(async () => {

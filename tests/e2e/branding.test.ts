@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, fetchScriptInfo, launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer } from './harness';
+import { apiSignIn, fetchScriptInfo, launchBrowser, newPage, screenshotPath, startDealerSite, sharedServer, type DealerSite, type ServerHandle } from './harness';
 import { createDealer, siteAssets } from './page-speed';
 
-let server: RunningServer;
+let server: ServerHandle;
 let browser: Browser;
 let site: DealerSite;
 let dealerId: string;
@@ -26,7 +26,7 @@ const CUSTOM_CSS = [
 ].join('\n');
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer('dealers');
   browser = await launchBrowser();
   ({ id: dealerId } = await createDealer(server.origin, { name: 'Branded Honda', manufacturer: 'honda', provider: 'mxs', model: 'civic' }));
   const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');

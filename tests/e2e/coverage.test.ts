@@ -6,17 +6,17 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, screenshotPath, signedInPage, startServer, type DealerSite, type RunningServer } from './harness';
+import { launchBrowser, newPage, screenshotPath, signedInPage, sharedServer, type DealerSite, type ServerHandle } from './harness';
 import { createDealerSite } from './page-speed';
 
-let server: RunningServer;
+let server: ServerHandle;
 let browser: Browser;
 let site: DealerSite;
 let upsell: string;
 const manager = { email: 'coverage.manager@example.com', password: 'coverage-password-1' };
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer('dealers');
   browser = await launchBrowser();
   ({ upsell, site } = await createDealerSite(server.origin, 'Coverage Honda', 'civic', { ...manager, name: 'Coverage Manager' }));
 });

@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, seedAssets, signedInPage, startServer, type DealerSite, type RunningServer } from './harness';
+import { apiSignIn, beaconsOf, launchBrowser, newPage, recordBeacons, screenshotPath, seedAssets, signedInPage, sharedServer, type DealerSite, type ServerHandle } from './harness';
 import { createDealerSite } from './page-speed';
 import { makeBanner } from '../fixtures/images';
 
-let server: RunningServer;
+let server: ServerHandle;
 let browser: Browser;
 let site: DealerSite;
 let dealerId: string;
@@ -23,7 +23,7 @@ const manager = { email: 'creatives.manager@example.com', password: 'creatives-p
 const SESSIONS = 6;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer('dealers');
   browser = await launchBrowser();
   ({ id: dealerId, site } = await createDealerSite(server.origin, 'Creative Honda', 'civic', { ...manager, name: 'Creative Manager' }));
   // The B side of the header test: same model, trim and size as createDealerSite's civic header.

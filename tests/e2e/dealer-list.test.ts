@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { apiSignIn, screenshotPath } from './harness';
 import { ACCOUNTS, DESKTOP, MOBILE, settled, screenSuite } from './a11y';
 
-const suite = screenSuite();
+const suite = screenSuite({ ownServer: true });
 /** Dealers this file adds to the ones the suite seeds: enough for two pages of 24. */
 const ADDED = 30;
 let total = 0;

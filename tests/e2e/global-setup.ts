@@ -10,19 +10,25 @@
  * It also decides once how the servers start (harness serverArgs): compiled from dist/ when the
  * build stamp matches the sources present (as right after `npm run build` in `npm test`), else
  * (or with DCB_E2E_SERVER_ENTRY=tsx in the environment) through tsx.
- * Returns the teardown that removes the directory (and the snapshot when this set-up built it).
+ * It starts the Chromium that files share (`launchServer`, its WebSocket endpoint in
+ * E2E_BROWSER_WS_ENV, harness launchBrowser) and makes the directory (E2E_SHARED_DIR_ENV) where
+ * the shared product servers, which the first file to ask starts (harness sharedServer), leave
+ * their state.
+ * Returns the teardown that stops those and removes the directories (and the snapshot when this
+ * set-up built it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { chromium } from 'playwright-core';
 import setupSnapshot, { pgliteSnapshot } from '../../src/server/test-snapshot';
-import { E2E_SERVER_ENTRY_ENV, loadBuildStamp } from './harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BROWSER_WS_ENV, E2E_SERVER_ENTRY_ENV, E2E_SHARED_DIR_ENV, loadBuildStamp, stopSharedServers } from './harness';
 
 /** Environment variable naming the template data directory (inherited by the test workers). */
 export const E2E_DATA_TEMPLATE_ENV = 'DCB_E2E_DATA_TEMPLATE';
 
-export default async function setup(): Promise<() => void> {
+export default async function setup(): Promise<() => Promise<void>> {
   // DCB_E2E_SERVER_ENTRY=tsx set by hand runs the sources even when dist/ is up to date.
   const decision = process.env[E2E_SERVER_ENTRY_ENV] === 'tsx' ? { build: true, reason: `${E2E_SERVER_ENTRY_ENV}=tsx` } : (await loadBuildStamp()).buildDecision();
   process.env[E2E_SERVER_ENTRY_ENV] = decision.build ? 'tsx' : 'dist';
@@ -33,9 +39,17 @@ export default async function setup(): Promise<() => void> {
   await client.waitReady;
   await client.close();
   process.env[E2E_DATA_TEMPLATE_ENV] = dir;
-  return () => {
-    delete process.env[E2E_DATA_TEMPLATE_ENV];
-    delete process.env[E2E_SERVER_ENTRY_ENV];
+
+  const browser = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  process.env[E2E_BROWSER_WS_ENV] = browser.wsEndpoint();
+  const sharedDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-shared-'));
+  process.env[E2E_SHARED_DIR_ENV] = sharedDir;
+
+  return async () => {
+    await stopSharedServers(sharedDir);
+    await browser.close();
+    for (const env of [E2E_DATA_TEMPLATE_ENV, E2E_SERVER_ENTRY_ENV, E2E_BROWSER_WS_ENV, E2E_SHARED_DIR_ENV]) delete process.env[env];
+    rmSync(sharedDir, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
     removeSnapshot();
   };

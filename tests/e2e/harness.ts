@@ -4,7 +4,8 @@
  * another origin, and Debian's Chromium through playwright-core. Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -82,39 +83,59 @@ export function serverArgs(): string[] {
  * one), when the test is about what a first start does.
  */
 export async function startServer(env: Record<string, string> = {}, opts: { keepData?: boolean; fresh?: boolean } = {}): Promise<RunningServer> {
+  const { server, ready } = await spawnServer(env, opts);
+  await ready;
+  return server;
+}
+
+/**
+ * Spawns the product server as startServer does, without waiting: resolves to the server and a
+ * `ready` promise that resolves once it answers (up to 230 s) and rejects, naming its output, when
+ * it exits first or never answers. With `logFile` its output goes to that file instead of this
+ * process (the run's shared server, global-setup.ts, outlives the worker that reads it).
+ */
+export async function spawnServer(
+  env: Record<string, string> = {},
+  opts: { keepData?: boolean; fresh?: boolean; logFile?: string } = {},
+): Promise<{ server: RunningServer; ready: Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-'));
   const template = process.env.DCB_E2E_DATA_TEMPLATE;
   if (!opts.fresh && template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
   const origin = `http://localhost:${port}`;
+  const log = opts.logFile ? openSync(opts.logFile, 'a') : undefined;
   const child = spawn(process.execPath, serverArgs(), {
     // No crash-loss back-pressure unless a test asks for it (crash-loss, workers): on a machine busy
     // with the rest of the suite a slow write would answer beacons 503 that tests count exactly.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, SEED_DEMO: 'true', LOG_LEVEL: 'warn', EVENT_MAX_UNSECURED_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
   });
+  if (log !== undefined) closeSync(log);
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
-  // A cold start (tsx, and on a fresh directory migrations and seeding) takes seconds, and minutes on a machine busy with other
-  // work: wait up to just under the e2e hook timeout (240 s) rather than fail the file.
-  const deadline = Date.now() + 230_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${origin}/api/auth/demo-accounts`);
-      if (res.ok) break;
-    } catch {
-      /* not up yet */
+  const output = () => (opts.logFile ? readFileSync(opts.logFile, 'utf8') : out);
+  const ready = (async () => {
+    // A cold start (tsx, and on a fresh directory migrations and seeding) takes seconds, and minutes on a machine busy with other
+    // work: wait up to just under the e2e hook timeout (240 s) rather than fail the file.
+    const deadline = Date.now() + 230_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`);
+      try {
+        const res = await fetch(`${origin}/api/auth/demo-accounts`);
+        if (res.ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 200));
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
+  })();
+  const server: RunningServer = {
     origin,
     dataDir,
     process: child,
-    output: () => out,
+    output,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
@@ -125,13 +146,165 @@ export async function startServer(env: Record<string, string> = {}, opts: { keep
         child.kill(signal);
       }),
   };
+  return { server, ready };
 }
 
-/** Signs in over HTTP and returns the session's Cookie header value. @throws unless the sign-in answers 200. */
+/** Environment variable naming the run's shared server's state directory (global-setup.ts). */
+export const E2E_SHARED_DIR_ENV = 'DCB_E2E_SHARED_DIR';
+/** Environment variable holding the run's shared Chromium's WebSocket endpoint (global-setup.ts). */
+export const E2E_BROWSER_WS_ENV = 'DCB_E2E_BROWSER_WS';
+
+/** A server a test file talks to but did not start: the run's shared one (sharedServer), whose stop() leaves it running. */
+export interface ServerHandle {
+  origin: string;
+  /** What the server printed so far. */
+  output(): string;
+  /** Stops a server the file started; for the shared server, does nothing. */
+  stop(): Promise<number | null>;
+}
+
+/** Waits (polling the file system every 100 ms, up to `ms`) until `check` answers something other than undefined. */
+async function waitFor<T>(check: () => T | undefined, ms: number, what: string): Promise<T> {
+  for (const deadline = Date.now() + ms; ; ) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not ready in ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The shared servers' state directories under E2E_SHARED_DIR_ENV, one per name. */
+function sharedDir(name: string): string | undefined {
+  const root = process.env[E2E_SHARED_DIR_ENV];
+  if (!root) return undefined;
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** The origins of the shared servers started so far in this run. */
+function sharedOrigins(): string[] {
+  const root = process.env[E2E_SHARED_DIR_ENV];
+  if (!root || !existsSync(root)) return [];
+  return readdirSync(root).flatMap((name) => {
+    const file = path.join(root, name, 'state.json');
+    const origin = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { origin?: string }).origin : undefined;
+    return origin ? [origin] : [];
+  });
+}
+
+/**
+ * A product server (default environment but no load shedding, seeded template) shared by the test files that ask for
+ * the same `name` in a run: the first such file starts it (its output in a file, as it outlives the
+ * worker), later ones, in any worker, wait for it and talk to it; global-setup.ts stops every one
+ * at the end of the run. For files that read and write only what no other file sharing it asserts
+ * on (README, Tests): 'screens' (the screen files, seeded once with seedScreens) and 'dealers'
+ * (files whose every test works on dealers of its own, made through the admin API). Its `stop()`
+ * does nothing, so `closeAll(browser, server)` keeps working. Outside a run (no
+ * E2E_SHARED_DIR_ENV) it is a server of the file's own (startServer), stopped as usual.
+ * @throws when the shared server failed to start, naming its output.
+ */
+export async function sharedServer(name: 'screens' | 'dealers'): Promise<ServerHandle> {
+  const dir = sharedDir(name);
+  if (!dir) return startServer();
+  const stateFile = path.join(dir, 'state.json');
+  const log = path.join(dir, 'server.log');
+  let starter = false;
+  try {
+    mkdirSync(path.join(dir, 'lock'));
+    starter = true;
+  } catch {
+    /* started, or being started, by an earlier file */
+  }
+  if (starter) {
+    try {
+      // No load shedding (as the server tests' testAppConfig): a busy machine lagging its event
+      // loop would refuse requests of whichever sharing file runs then; no sharing file tests it.
+      const { server, ready } = await spawnServer({ MAX_EVENT_LOOP_DELAY_MS: '0' }, { logFile: log });
+      // What the teardown stops and removes, written before the wait so a failed start is stopped too.
+      writeFileSync(path.join(dir, 'process.json'), JSON.stringify({ pid: server.process.pid, dataDir: server.dataDir }));
+      await ready;
+      writeFileSync(stateFile, JSON.stringify({ origin: server.origin }));
+    } catch (err) {
+      writeFileSync(stateFile, JSON.stringify({ error: (err as Error).message }));
+      throw err;
+    }
+  }
+  const state = await waitFor(() => (existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { origin?: string; error?: string }) : undefined), 240_000, `the shared e2e server ${name}`);
+  if (!state.origin) throw new Error(`the shared e2e server ${name} did not start: ${state.error}`);
+  return { origin: state.origin, output: () => readFileSync(log, 'utf8'), stop: async () => null };
+}
+
+/**
+ * Stops the run's shared servers (global-setup.ts teardown): SIGTERM to each, SIGKILL after 30 s,
+ * then removes its data directory.
+ */
+export async function stopSharedServers(root: string): Promise<void> {
+  if (!existsSync(root)) return;
+  await Promise.all(
+    readdirSync(root).map(async (name) => {
+      const file = path.join(root, name, 'process.json');
+      if (!existsSync(file)) return;
+      const { pid, dataDir } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; dataDir: string };
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (alive()) process.kill(pid, 'SIGTERM');
+      for (const deadline = Date.now() + 30_000; alive() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+      if (alive()) process.kill(pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }),
+  );
+}
+
+/**
+ * Runs `prepare` once per shared server for the key `name` (the first file to ask runs it, later
+ * ones, in any worker, wait for it up to 4 minutes): data several sharing files read, made through
+ * the API. @throws what `prepare` threw, in that file and in every later one.
+ */
+export async function onceOnSharedServer(name: string, prepare: () => Promise<void>): Promise<void> {
+  const dir = sharedDir('once');
+  if (!dir) return prepare();
+  const done = path.join(dir, `${name}.done`);
+  try {
+    mkdirSync(path.join(dir, `${name}.lock`));
+  } catch {
+    const error = await waitFor(() => (existsSync(done) ? readFileSync(done, 'utf8') : undefined), 240_000, `shared set-up ${name}`);
+    if (error) throw new Error(`shared set-up ${name} failed: ${error}`);
+    return;
+  }
+  try {
+    await prepare();
+    writeFileSync(done, '');
+  } catch (err) {
+    writeFileSync(done, String((err as Error)?.stack ?? err) || 'failed');
+    throw err;
+  }
+}
+
+/**
+ * Signs in over HTTP and returns the session's Cookie header value. On a shared server
+ * (sharedServer) a session an earlier file signed in for the same account is reused while GET
+ * /api/auth/me still accepts it: the files sharing a server would otherwise sign in more often than
+ * the per-IP sign-in limit (20 a minute) allows. @throws unless the sign-in answers 200.
+ */
 export async function apiSignIn(origin: string, email: string, password: string): Promise<string> {
+  const root = process.env[E2E_SHARED_DIR_ENV];
+  const cache = root && sharedOrigins().includes(origin) ? path.join(sharedDir('sessions')!, `${createHash('sha256').update(`${origin} ${email} ${password}`).digest('hex')}.txt`) : undefined;
+  if (cache && existsSync(cache)) {
+    const cookie = readFileSync(cache, 'utf8');
+    if ((await fetch(`${origin}/api/auth/me`, { headers: { cookie } })).status === 200) return cookie;
+  }
   const res = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  if (cache) writeFileSync(cache, cookie);
+  return cookie;
 }
 
 /** A JSON call to the product API: resolves to the answer's status and parsed body (null when it has none). */
@@ -330,9 +503,17 @@ export function fixtureFont(): SiteAsset {
   throw new Error(`no fixture font installed (looked for ${candidates.join(', ')})`);
 }
 
-/** Launches headless Debian Chromium, with `extraArgs` after CHROMIUM_ARGS (say, host-resolver rules). */
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+/**
+ * Headless Debian Chromium for a test file, with `extraArgs` after CHROMIUM_ARGS (say,
+ * host-resolver rules). Without extra arguments, and unless `own`, it is a connection to the run's
+ * shared Chromium (global-setup.ts; each file's pages live in their own contexts, and `close()`
+ * closes those and disconnects): a launch costs seconds on a busy machine. `own` launches one for
+ * the file alone (page-speed figures, CDP sessions), as does any call outside a run.
+ */
+export function launchBrowser(extraArgs: string[] = [], opts: { own?: boolean } = {}): Promise<Browser> {
   mkdirSync(RESULTS_DIR, { recursive: true });
+  const shared = process.env[E2E_BROWSER_WS_ENV];
+  if (shared && !extraArgs.length && !opts.own) return chromium.connect(shared);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }
 
@@ -374,7 +555,8 @@ export const DEALER_SITE_ORIGIN = 'https://www.hondaofdemo.com';
 export async function trackDemo(origin: string, event: 'impression' | 'click', n: number, pv: string): Promise<void> {
   for (let i = 0; i < n; i++) {
     const body = JSON.stringify({ dealerId: 'honda-of-demo', event, type: 'header', model: 'civic', url: `${DEALER_SITE_ORIGIN}/new-inventory?new=true&model=civic`, pv: `${pv}-${i}` });
-    const res = await fetch(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+    // Asked again after a load-shedding 503, as the embed script does (refused before counting).
+    const res = await fetchUnlessShed(`${origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
     if (res.status !== 204) throw new Error(`${event} beacon ${pv}-${i} answered ${res.status}: ${await res.text()}`);
   }
 }

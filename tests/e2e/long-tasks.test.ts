@@ -27,7 +27,7 @@ function moreListings(count: number): string {
 }
 
 beforeAll(async () => {
-  ({ server, browser, info } = await startDemoEmbed());
+  ({ server, browser, info } = await startDemoEmbed([], { ownBrowser: true }));
 });
 afterAll(() => closeAll(browser, sites, server));
 

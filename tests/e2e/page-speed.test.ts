@@ -51,7 +51,7 @@ const snippetStartsHeader = (info: ScriptInfo) => /"apiOrigin":/.test(info.scrip
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await launchBrowser([], { own: true });
   await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
   const dealers = {
     mxs: 'honda-of-demo',

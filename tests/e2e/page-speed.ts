@@ -136,15 +136,15 @@ export async function uploadCreatives(origin: string, dealerId: string, make: st
 
 /**
  * Where the embed tests on the demo dealer start: the product server (startServer), Chromium
- * (launchBrowser with `browserArgs`), Civic creatives with the Accord upsell uploaded
+ * (launchBrowser with `browserArgs`; the run's shared one unless `ownBrowser` or arguments), Civic creatives with the Accord upsell uploaded
  * (uploadCreatives) and the tag the dealer's Script page hands out. @throws (having stopped what it
  * started) if any step fails.
  */
-export async function startDemoEmbed(browserArgs: string[] = []): Promise<{ server: RunningServer; browser: Browser; info: ScriptInfo }> {
+export async function startDemoEmbed(browserArgs: string[] = [], opts: { ownBrowser?: boolean } = {}): Promise<{ server: RunningServer; browser: Browser; info: ScriptInfo }> {
   const server = await startServer();
   let browser: Browser | undefined;
   try {
-    browser = await launchBrowser(browserArgs);
+    browser = await launchBrowser(browserArgs, { own: opts.ownBrowser });
     await uploadCreatives(server.origin, 'honda-of-demo', 'honda', 'civic', 'accord');
     return { server, browser, info: await fetchScriptInfo(server.origin, 'honda-of-demo') };
   } catch (err) {
@@ -580,7 +580,7 @@ export interface PageSpeedResult {
 export async function measurePageSpeed(loads: number): Promise<PageSpeedResult | null> {
   if (!existsSync(CHROMIUM_PATH)) return null;
   const server = await startServer({ LOG_LEVEL: 'error' });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser([], { own: true });
   const sites: DealerSite[] = [];
   try {
     await uploadCreatives(server.origin, DEMO_DEALER_ID, 'honda', 'civic', 'accord');

@@ -7,15 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiSignIn, closeAll, createSiteDealer, jsonApi, launchBrowser, newPage, screenshotPath, startDealerSite, startServer, type DealerSite, type JsonApi, type RunningServer } from './harness';
+import { apiSignIn, closeAll, createSiteDealer, jsonApi, launchBrowser, newPage, screenshotPath, startDealerSite, sharedServer, type DealerSite, type JsonApi, type ServerHandle } from './harness';
 
-let server: RunningServer;
+let server: ServerHandle;
 let browser: Browser;
 let api: JsonApi;
 const sites: DealerSite[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer('dealers');
   api = jsonApi(server.origin, await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123'));
   browser = await launchBrowser();
 });

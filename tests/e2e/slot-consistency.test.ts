@@ -8,12 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, createSiteDealer, jsonApi, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type JsonApi, type RunningServer } from './harness';
+import { apiSignIn, beaconsOf, closeAll, createSiteDealer, jsonApi, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, sharedServer, type DealerSite, type JsonApi, type ServerHandle } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
 import { readFileSync } from 'node:fs';
 import { modelKey } from '../../src/domain/model-keys';
 
-let server: RunningServer;
+let server: ServerHandle;
 let browser: Browser;
 let cookie = '';
 let api: JsonApi;
@@ -40,7 +40,7 @@ const EXPECTED_UPSELL: Record<string, Record<string, string>> = {
 };
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer('dealers');
   cookie = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
   api = jsonApi(server.origin, cookie);
   browser = await launchBrowser();
