@@ -70,7 +70,7 @@ describe('GET /api/admin/dealers?period= (portfolio table)', () => {
     expect(page.window).toEqual({ period: '30d', from: window.from.toISOString(), to: window.to.toISOString() });
     expect(item(page, 'Zephyr Ford')).toMatchObject({
       impressions: 1507,
-      clicks: 10,
+      clicks: 15,
       window: { impressions: 1000, clicks: 10, conversions: 2, ctr: 1, previousImpressions: 500, trend: 100 },
     });
     expect(item(page, 'Alpine Toyota').window).toEqual({ impressions: 50, clicks: 5, conversions: 4, ctr: 10, previousImpressions: 100, trend: -50 });

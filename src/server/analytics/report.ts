@@ -17,7 +17,7 @@ import { conversionRate, ctr, trendPercent } from '../../domain/metrics';
 import { canonicalModel, modelKey, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 import { DEFAULT_WEIGHT } from '../../domain/defaults';
 import { MAX_ANALYTICS_MODELS } from '../../domain/constants';
-import { DETAIL_DAILY_DAYS, detailDailyCutoff, detailHourlyCutoff, lastEventAt, ranked, series as seriesOf, totals, zonedDaySeries, type Counts, type SeriesPoint } from '../reporting/service';
+import { DETAIL_DAILY_DAYS, detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff, lastEventAt, ranked, series as seriesOf, totals, zonedDaySeries, type Counts, type SeriesPoint } from '../reporting/service';
 import { inventoryModelFigures } from '../inventory/service';
 import { creativePerformance } from './service';
 import { Invalid } from '../errors';
@@ -40,12 +40,14 @@ interface Side {
 }
 
 /**
- * A custom range as a side: local days in `timeZone` while the detailed hours are kept (the model,
- * slot and creative tables read them for the range's partial-day edges), else whole UTC days.
+ * A custom range as a side: local days in `timeZone` while the hours it needs are kept, else whole
+ * UTC days. The current side also fills the model, slot and creative tables, whose partial-day
+ * edges come from the detailed hours (kept DETAIL_HOURLY_DAYS); the comparison side reads totals
+ * and series only, from the dealer hours (kept HOURLY_ROLLUP_DAYS).
  */
-function customSide(r: DayRange, timeZone: string, now: Date): Side {
+function customSide(r: DayRange, timeZone: string, now: Date, detailed: boolean): Side {
   const zoned = zonedRangeWindow(r, timeZone);
-  const utcDays = zoned.from < detailHourlyCutoff(now);
+  const utcDays = zoned.from < (detailed ? detailHourlyCutoff(now) : hourlyRollupCutoff(now));
   return { window: utcDays ? utcRangeWindow(r) : zoned, keys: rangeDayList(r), unit: 'day', utcDays, zone: utcDays ? null : timeZone };
 }
 
@@ -75,8 +77,8 @@ export async function analyticsReport(db: Db, dealer: Pick<Dealer, 'id' | 'timeZ
     if (q.from < detailDailyCutoff(now)) {
       throw Invalid.field('from', `model, slot and creative figures are kept ${DETAIL_DAILY_DAYS} days: choose a start on or after ${detailDailyCutoff(now)}`, 'too_small');
     }
-    current = customSide(r, tz, now);
-    compared = customSide(comparisonRange(r, q.compare), tz, now);
+    current = customSide(r, tz, now, true);
+    compared = customSide(comparisonRange(r, q.compare), tz, now, false);
     range = { period: null, from: r.from, to: r.to, label: rangeLabel(r), timeZone: tz, unit: 'day', utcDays: current.utcDays };
     compareLabel = comparisonLabel(q.compare, rangeDays(r));
   } else {

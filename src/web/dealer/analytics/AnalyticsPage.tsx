@@ -279,7 +279,7 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
       {!q.error && (
         <Text size="xs" c="dimmed">
           Last updated: {a?.lastUpdated ? new Date(a.lastUpdated).toLocaleString() : 'Never'}
-          {a && a.range.period === null && ` · Days in ${a.range.timeZone}${a.range.utcDays ? ' (older than 92 days: read by UTC day)' : ''}`}
+          {a && a.range.period === null && ` · Days in ${a.range.timeZone}${a.range.utcDays ? ' (older than 10 days: read by UTC day)' : ''}`}
         </Text>
       )}
     </Stack>
