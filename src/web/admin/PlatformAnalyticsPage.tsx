@@ -250,7 +250,7 @@ export function PlatformAnalyticsPage() {
               <Text size="sm" c="dimmed" aria-live="polite" data-testid="portfolio-count">
                 {`Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(data.total)} dealer${data.total === 1 ? '' : 's'}`}
               </Text>
-              <Table.ScrollContainer minWidth={1060}>
+              <Table.ScrollContainer minWidth={900}>
                 <Table highlightOnHover verticalSpacing="sm" aria-labelledby="portfolio-title" aria-busy={table.isPlaceholderData} data-testid="portfolio-table" style={{ opacity: table.isPlaceholderData ? 0.6 : 1 }}>
                   <Table.Thead>
                     <Table.Tr>
@@ -260,8 +260,8 @@ export function PlatformAnalyticsPage() {
                       <SortHeader label="CTR" sort="ctr" state={state} onSort={sortBy} align="right" />
                       <SortHeader label="Conversions" sort="conversions" state={state} onSort={sortBy} align="right" />
                       <SortHeader label="Trend" sort="trend" state={state} onSort={sortBy} align="right" />
-                      <Table.Th style={{ whiteSpace: 'nowrap' }}>Performance score</Table.Th>
-                      <Table.Th style={{ whiteSpace: 'nowrap' }}>Coverage gaps</Table.Th>
+                      <Table.Th style={{ whiteSpace: 'nowrap' }}>Score</Table.Th>
+                      <Table.Th style={{ whiteSpace: 'nowrap' }}>Gaps</Table.Th>
                       <Table.Th style={{ whiteSpace: 'nowrap' }}>Last event</Table.Th>
                       <Table.Th>
                         <VisuallyHidden>Actions</VisuallyHidden>
@@ -275,18 +275,14 @@ export function PlatformAnalyticsPage() {
                       const to = `/admin/dealers/${encodeURIComponent(d.id)}/analytics?period=${state.period}`;
                       return (
                         <Table.Tr key={d.id} data-testid={`portfolio-row-${d.id}`} onClick={rowClick(navigate, to)} style={{ cursor: 'pointer' }}>
-                          <Table.Td style={{ maxWidth: 260 }}>
-                            {/* A long name ends in '…' with the full name on hover and focus; the badge keeps its size. */}
-                            <Group gap="xs" wrap="nowrap">
-                              <div style={{ minWidth: 0, flex: 1 }}>
-                                <Truncated to={to} fw={700} size="sm">
-                                  {d.name}
-                                </Truncated>
-                              </div>
-                              <div style={{ flexShrink: 0 }}>
-                                <StatusBadge status={d.status} />
-                              </div>
-                            </Group>
+                          <Table.Td style={{ maxWidth: 220 }}>
+                            {/* A long name ends in '…' with the full name on hover and focus; the status sits under it, so ten columns fit 1280 px. */}
+                            <Stack gap={4} align="flex-start">
+                              <Truncated to={to} fw={700} size="sm">
+                                {d.name}
+                              </Truncated>
+                              <StatusBadge status={d.status} />
+                            </Stack>
                           </Table.Td>
                           <Table.Td>
                             <Text size="sm">{d.manufacturerName}</Text>
@@ -299,9 +295,9 @@ export function PlatformAnalyticsPage() {
                           <Table.Td ta="right">
                             <Trend value={w?.trend ?? null} />
                           </Table.Td>
-                          <Table.Td miw={130}>
+                          <Table.Td miw={100}>
                             <Group gap="xs" wrap="nowrap">
-                              <Progress value={score} color={score >= 60 ? 'teal' : score >= 30 ? 'yellow' : 'red'} w={70} aria-label={`Performance score of ${d.name}`} />
+                              <Progress value={score} color={score >= 60 ? 'teal' : score >= 30 ? 'yellow' : 'red'} w={56} aria-label={`Performance score of ${d.name}`} />
                               <Text size="sm" fw={600} data-testid={`score-${d.id}`}>
                                 {Math.round(score)}
                               </Text>

@@ -5,7 +5,7 @@
  * things and labelled so: the inventory priority score is computed from stock (spec 02 §9), the
  * upsell weight is the dealer's own setting (Upsell Rules; DECISIONS 22 labels).
  */
-import { Badge, Button, Group, ScrollArea, Table, Text } from '@mantine/core';
+import { Badge, Button, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { Tooltip } from '../../components/deferred';
 import { ArrowUpCircle } from 'lucide-react';
 import { weightLabel } from '../../../domain/defaults';
@@ -94,7 +94,7 @@ export function ModelsTable({
                   {m.upsellWeight === null || !m.weightKey ? (
                     '—'
                   ) : (
-                    <Group gap="xs" wrap="nowrap">
+                    <Stack gap={4} align="flex-start">
                       <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0 }}>
                         {m.upsellWeight} · {weightLabel(m.upsellWeight).replace(' Priority', '')}
                       </Badge>
@@ -114,7 +114,7 @@ export function ModelsTable({
                           </Button>
                         </Tooltip>
                       )}
-                    </Group>
+                    </Stack>
                   )}
                 </Table.Td>
               </Table.Tr>
