@@ -162,6 +162,9 @@ describe('forms', () => {
     await dialog.getByLabel(/^Email/).press('Enter');
     await dialog.getByText('Enter a valid email address').waitFor();
     await dialog.getByText('Name is required').waitFor();
+    // The initial password is optional (an invitation e-mail lets the user set one); a short one is refused.
+    await dialog.getByLabel(/^Initial password/).fill('short');
+    await dialog.getByLabel(/^Initial password/).press('Enter');
     await dialog.locator('.mantine-InputWrapper-error').filter({ hasText: 'At least 8 characters' }).waitFor();
     expect(posts).toEqual([]);
   });

@@ -32,6 +32,8 @@ const boundary = 'matrixboundary';
 const badUpload =
   `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bad-name.jpg"\r\nContent-Type: image/jpeg\r\n\r\nxx\r\n--${boundary}--\r\n`;
 const missing = randomUUID();
+/** A custom analytics range of the last week (UTC days), within the detailed days the report reads. */
+const lastWeek = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
 
 const ROWS: Row[] = [
   { method: 'POST', route: '/api/auth/login', url: '/api/auth/login', payload: { email: 'nobody@example.com', password: 'x' }, expect: [401, 401, 401, 401, 401] },
@@ -82,7 +84,7 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/api/dealers/:dealerId/stats/trend', url: `/api/dealers/${A}/stats/trend?days=7`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics', url: `/api/dealers/${A}/analytics?period=30d`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics/export.csv', url: `/api/dealers/${A}/analytics/export.csv`, expect: [401, 200, 200, 200, 403] },
-  { method: 'GET', route: '/api/dealers/:dealerId/analytics/report', url: `/api/dealers/${A}/analytics/report?from=2026-01-01&to=2026-01-31`, expect: [401, 200, 200, 200, 403] },
+  { method: 'GET', route: '/api/dealers/:dealerId/analytics/report', url: `/api/dealers/${A}/analytics/report?from=${lastWeek(7)}&to=${lastWeek(1)}`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/analytics/report.csv', url: `/api/dealers/${A}/analytics/report.csv?period=30d&table=creatives`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/script', url: `/api/dealers/${A}/script`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/tag-health', url: `/api/dealers/${A}/tag-health`, expect: [401, 200, 200, 200, 403] },
