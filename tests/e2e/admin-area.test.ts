@@ -285,7 +285,10 @@ describe('admin area', () => {
 
     await nav('Dashboard');
     const [download] = await Promise.all([app.waitForEvent('download'), app.getByRole('link', { name: 'Export Data' }).click()]);
-    const doc = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    // saveAs, not path(): the run's shared Chromium is connected to, and a remote download has no local path.
+    const saved = path.join(mkdtempSync(path.join(os.tmpdir(), 'dcb-admin-export-')), 'export.json');
+    await download.saveAs(saved);
+    const doc = JSON.parse(readFileSync(saved, 'utf8'));
     expect(doc).toMatchObject({ format: 'dc-banners-export', version: 1 });
     expect(doc.dealers.map((d: { id: string }) => d.id).sort()).toEqual(['honda-of-demo', 'kia-of-springfield']);
     expect(doc.manufacturers.find((m: { id: string }) => m.id === 'kia').models[0].trims).toHaveLength(2);

@@ -85,9 +85,9 @@ describe('admin screens at 390 px and 1280 px', () => {
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/analytics')!);
       const card = page.getByTestId(`portfolio-row-${LONG_DEALER.id}`);
-      const name = card.getByRole('link', { name: LONG_DEALER.name });
+      const name = card.getByRole('link', { name: LONG_DEALER.name, exact: true });
       expect(await isCut(name)).toBe(true);
-      const badge = card.locator('.mantine-Badge-label');
+      const badge = card.locator('.mantine-Badge-label').first();
       expect(await badge.textContent()).toBe('active');
       expect(await isCut(badge)).toBe(false);
       const cardBox = (await card.boundingBox())!;
