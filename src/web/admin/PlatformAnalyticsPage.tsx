@@ -275,9 +275,9 @@ export function PlatformAnalyticsPage() {
                       const to = `/admin/dealers/${encodeURIComponent(d.id)}/analytics?period=${state.period}`;
                       return (
                         <Table.Tr key={d.id} data-testid={`portfolio-row-${d.id}`} onClick={rowClick(navigate, to)} style={{ cursor: 'pointer' }}>
-                          <Table.Td style={{ maxWidth: 220 }}>
+                          <Table.Td>
                             {/* A long name ends in '…' with the full name on hover and focus; the status sits under it, so ten columns fit 1280 px. */}
-                            <Stack gap={4} align="flex-start">
+                            <Stack gap={4} align="flex-start" maw={220}>
                               <Truncated to={to} fw={700} size="sm">
                                 {d.name}
                               </Truncated>
