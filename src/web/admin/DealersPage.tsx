@@ -8,10 +8,9 @@
  * (GET /api/admin/dealers), one page of cards at a time; the state lives in the URL's search
  * parameters (q, manufacturer, sort, order, page) so reload, back and a shared link keep it.
  */
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useMemo } from 'react';
+import { Link } from 'react-router';
 import { ActionIcon, Anchor, Button, Card, Group, Loader, Pagination, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { Select, Tooltip } from '../components/deferred';
 import { ArrowDown, ArrowUp, BarChart3, ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
 import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_SORTS, type DealerListItem, type DealerListSort } from '../../domain/admin';
@@ -23,10 +22,10 @@ import { CardGridSkeleton, useConfirmDelete, EmptyState, StatusBadge, providerLa
 import { Figure, PeriodCaption } from '../components/metrics';
 import { periodLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
+import { useListUrl } from '../components/list-url';
 
 const ALL = '__all__';
 /** Milliseconds of typing pause before the search goes to the server. */
-const SEARCH_DEBOUNCE_MS = 300;
 const DEFAULT_SORT: DealerListSort = 'created';
 const SORT_LABELS: Record<DealerListSort, string> = {
   name: 'Name',
@@ -55,35 +54,8 @@ function readParams(params: URLSearchParams) {
 }
 
 export function DealersPage() {
-  const [params, setParams] = useSearchParams();
+  const { params, update, text, setText } = useListUrl((p) => readParams(p).q);
   const state = readParams(params);
-  /** Writes the given keys into the URL (null or a default removes the key); `push` adds a history entry. */
-  const update = (changes: Record<string, string | number | null>, push = true) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, String(value));
-        }
-        if (next.get('page') === '1') next.delete('page');
-        return next;
-      },
-      { replace: !push },
-    );
-
-  // The search box: typed text goes to the URL (and the server) once typing pauses; a URL change
-  // from elsewhere (back, forward, a link) puts its text back in the box.
-  const [text, setText] = useState(state.q);
-  const [debounced] = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
-  useEffect(() => {
-    if (debounced.trim() !== state.q) update({ q: debounced.trim() || null, page: null }, false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the typed text settles, not when the URL changes
-  }, [debounced]);
-  useEffect(() => {
-    if (state.q !== debounced.trim()) setText(state.q);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the URL changes, not while typing
-  }, [state.q]);
 
   const request: DealerListParams = {
     page: state.page === 1 ? undefined : state.page,

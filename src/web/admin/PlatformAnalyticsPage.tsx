@@ -13,10 +13,9 @@
  * order, page) lives in the URL, so reload, back and a shared link keep it. A row (or the dealer's
  * name, a link) opens that dealer's analytics; the gear opens its settings.
  */
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useMemo, type MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { ActionIcon, Badge, Group, Loader, Pagination, Paper, Progress, Skeleton, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { ArrowDown, ArrowUp, ArrowUpDown, Search, SearchX, Settings } from 'lucide-react';
 import { Select, Tooltip } from '../components/deferred';
 import { LineChart } from '../components/LineChart';
@@ -31,12 +30,12 @@ import { EmptyState, StatusBadge } from './parts';
 import { PeriodCaption } from '../components/metrics';
 import { bucketLabel, periodLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
+import { useListUrl } from '../components/list-url';
 
 const ALL = '__all__';
 const DEFAULT_PERIOD: AnalyticsPeriod = '30d';
 const DEFAULT_SORT: PortfolioSort = 'impressions';
 /** Milliseconds of typing pause before the search goes to the server. */
-const SEARCH_DEBOUNCE_MS = 300;
 /** Rows per page of the portfolio table. */
 const PAGE_SIZE = 25;
 
@@ -108,34 +107,9 @@ function Gaps({ d }: { d: DealerListItem }) {
 }
 
 export function PlatformAnalyticsPage() {
-  const [params, setParams] = useSearchParams();
+  const { params, update, text, setText } = useListUrl((p) => readParams(p).q);
   const navigate = useNavigate();
   const state = readParams(params);
-  /** Writes the given keys into the URL (null, '' or a default removes the key); `push` adds a history entry. */
-  const update = (changes: Record<string, string | number | null>, push = true) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, String(value));
-        }
-        if (next.get('page') === '1') next.delete('page');
-        return next;
-      },
-      { replace: !push },
-    );
-
-  const [text, setText] = useState(state.q);
-  const [debounced] = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
-  useEffect(() => {
-    if (debounced.trim() !== state.q) update({ q: debounced.trim() || null, page: null }, false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the typed text settles, not when the URL changes
-  }, [debounced]);
-  useEffect(() => {
-    if (state.q !== debounced.trim()) setText(state.q);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the URL changes, not while typing
-  }, [state.q]);
 
   const chart = usePlatformAnalytics(state.period);
   const request: DealerListParams = {
