@@ -39,10 +39,15 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
 }
 
 /** The element is cut by its own box (it ends in '…'), once the app has noticed (its tooltip is on then). */
-async function isCut(l: Locator): Promise<boolean> {
-  const cut = await l.evaluate((el) => el.scrollWidth > el.clientWidth);
+/**
+ * Whether the text is wider than its box, asked of the element the locator finds each time: the
+ * deferred tooltip arrives after the first paint and React mounts a new element then, so an element
+ * found before it may be detached (no width) by the time it is measured. A cut text also says so
+ * (`data-truncated`), which is what shows its tooltip.
+ */
+async function expectCut(l: Locator, cut: boolean): Promise<void> {
+  await expect.poll(() => l.evaluate((el) => el.isConnected && el.scrollWidth > el.clientWidth)).toBe(cut);
   if (cut) await expect.poll(() => l.getAttribute('data-truncated')).toBe('true');
-  return cut;
 }
 
 describe('admin screens at 390 px and 1280 px', () => {
@@ -86,10 +91,10 @@ describe('admin screens at 390 px and 1280 px', () => {
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/analytics')!);
       const card = page.getByTestId(`portfolio-row-${LONG_DEALER.id}`);
       const name = card.getByRole('link', { name: LONG_DEALER.name, exact: true });
-      expect(await isCut(name)).toBe(true);
+      await expectCut(name, true);
       const badge = card.locator('.mantine-Badge-label').first();
       expect(await badge.textContent()).toBe('active');
-      expect(await isCut(badge)).toBe(false);
+      await expectCut(badge, false);
       const cardBox = (await card.boundingBox())!;
       const nameBox = (await name.boundingBox())!;
       expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
@@ -104,14 +109,14 @@ describe('admin screens at 390 px and 1280 px', () => {
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!);
       const dealerName = page.getByTestId(`dealer-card-${LONG_DEALER.id}`).getByText(LONG_DEALER.name, { exact: true });
-      expect(await isCut(dealerName)).toBe(true);
+      await expectCut(dealerName, true);
       // Not a link, so the cut name itself takes focus to show its tooltip.
       await dealerName.focus();
       await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
       const row = page.getByTestId('recent-dealers').getByText(LONG_DEALER.name, { exact: true });
-      expect(await isCut(row)).toBe(true);
+      await expectCut(row, true);
       await row.hover();
       await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
     });
