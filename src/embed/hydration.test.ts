@@ -102,7 +102,7 @@ describe('deferText and veil', () => {
     const promo = $('.promo');
     const text = promo.firstChild as Text;
     const made: HTMLElement[] = [];
-    expect(deferText(text, () => made.push(...slotsFor(text)))).toBe(true);
+    expect(deferText(text, () => made.push(...slotsFor(text, () => undefined)))).toBe(true);
     veil(text, SIZES);
     expect(promo.outerHTML).toBe('<div class="promo">[dc-banner type="primary"]</div>');
     // Invisible, no line height (the element holds nothing else), the slot's box as ::after.

@@ -330,9 +330,10 @@ const LAST_CLICK_KEY = 'dcb_c';
    * meanwhile). A node whose text a framework sets again is blanked again but gets no second set
    * of slots.
    */
+  const bindAll = (slots: HTMLElement[]) => slots.forEach(bind);
   const takeText = (node: Text): unknown => {
     if (deferText(node, safe(() => takeText(node)))) return;
-    if (!slotsOf.has(node)) return slotsFor(node).forEach(bind);
+    if (!slotsOf.has(node)) return slotsFor(node, bindAll).forEach(bind);
     if (mayHoldShortcode(node.nodeValue)) node.nodeValue = node.nodeValue!.replace(SHORTCODE, '');
   };
 

@@ -145,6 +145,13 @@ export function deferText(node: Text, then: () => void): boolean {
 type HeldText = Text & { dcHeld?: [string, string] };
 
 /**
+ * True when `node` ends in a shortcode start slotsFor withholds: text the parser appends to it is
+ * the rest of that shortcode, whatever the document's readyState (the parser may append the last
+ * chunk and finish the document in one task, before any observer runs).
+ */
+export const isHeld = (node: Node): boolean => !!(node as HeldText).dcHeld;
+
+/**
  * Blanks the shortcodes of `node` and inserts one slot element after it per shortcode, in order,
  * each remembering `node` (MadeSlot). Returns the new slots; [] when the text holds none or is
  * script, style or form text.
@@ -152,10 +159,12 @@ type HeldText = Text & { dcHeld?: [string, string] };
  * Split across parser chunks: while the document is loading, an unfinished shortcode at the end
  * of the text (shortcodes.ts unfinishedShortcodeAt) is withheld from the page (never painted raw)
  * and joined to what the parser adds next: the same text node when the parser appends to it, or
- * the next text node after the node's slots when it starts a new one. What never gets finished is
- * put back when the document has been parsed (DOMContentLoaded).
+ * the next text node after the node's slots when it starts a new one (the caller hands such a
+ * node back here: isHeld). When the document has been parsed (DOMContentLoaded) a start still
+ * withheld is joined or put back, and the slots that makes go to `late` (the caller's own handling,
+ * in that same task, so no frame shows them unreserved).
  */
-export function slotsFor(node: HeldText): HTMLElement[] {
+export function slotsFor(node: HeldText, late: (slots: HTMLElement[]) => void): HTMLElement[] {
   const parent = node.parentNode;
   if (!parent || /^(SCRIPT|STYLE|TEXTAREA|NOSCRIPT)$/.test(parent.nodeName)) return [];
   let text = node.nodeValue ?? '';
@@ -174,7 +183,7 @@ export function slotsFor(node: HeldText): HTMLElement[] {
   if (cut >= 0) {
     node.dcHeld = [shown.slice(0, cut), shown.slice(cut)];
     shown = node.dcHeld[0];
-    document.addEventListener('DOMContentLoaded', () => void (node.dcHeld && slotsFor(node)), { once: true });
+    document.addEventListener('DOMContentLoaded', () => void (node.dcHeld && late(slotsFor(node, late))), { once: true });
   }
   if (shown !== node.nodeValue) node.nodeValue = shown;
   let after: Node = node;

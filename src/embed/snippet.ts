@@ -32,7 +32,7 @@
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
-import { addedRoots, addSheet, deferText, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
+import { addedRoots, addSheet, deferText, IMG_STYLE, isHeld, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
 import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
@@ -95,8 +95,10 @@ try {
       : '[data-dc-banner]{display:none}',
   );
   const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
-  /** A text node's slots, reserved (none when the main script has taken over). */
-  const make = (t: Text) => void (dcBanners() || slotsFor(t).forEach(reserve));
+  /** Reserves slots the snippet made (none when the main script has taken over: it binds them). */
+  const reserveAll = (slots: HTMLElement[]) => void (dcBanners() || slots.forEach(reserve));
+  /** A text node's slots, reserved. */
+  const make = (t: Text) => void (dcBanners() || reserveAll(slotsFor(t, reserveAll)));
   /** Makes a text node's slots now, or, in markup a framework has yet to hydrate, veils it and makes them once hydrated. */
   const take = (t: Text) =>
     deferText(t, () => {
@@ -112,8 +114,9 @@ try {
     try {
       if (dcBanners()) return observer.disconnect(); // the main script has taken over
       // Text the parser appends to a node it added in an earlier chunk (the rest of a split
-      // shortcode) is a characterData record; later ones are the page's own text updates.
-      const texts = document.readyState === 'loading' ? records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [])) : [];
+      // shortcode) is a characterData record; once parsed, only the rest of a withheld shortcode
+      // is (the parser may append it and finish in one task), the others are the page's own updates.
+      const texts = records.flatMap((r) => (r.type === 'characterData' && (document.readyState === 'loading' || isHeld(r.target)) ? [r.target] : []));
       [...texts, ...addedRoots(records)].forEach((n) => (n.nodeType === 3 ? [n as Text] : shortcodeTexts(n)).forEach(take));
     } catch {
       /* never throw into the host page */
