@@ -105,9 +105,11 @@ export async function spawnServer(
   const origin = `http://localhost:${port}`;
   const log = opts.logFile ? openSync(opts.logFile, 'a') : undefined;
   const child = spawn(process.execPath, serverArgs(), {
-    // No crash-loss back-pressure unless a test asks for it (crash-loss, workers): on a machine busy
-    // with the rest of the suite a slow write would answer beacons 503 that tests count exactly.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, SEED_DEMO: 'true', LOG_LEVEL: 'warn', EVENT_MAX_UNSECURED_MS: '0', ...env },
+    // No crash-loss back-pressure and no load shedding unless a test asks for them (crash-loss,
+    // workers): on a machine busy with the rest of the suite a slow write or a lagging event loop
+    // would answer 503 to the set-up calls and beacons tests count exactly. Shedding itself is
+    // tested in-process (observability.test.ts).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_ORIGIN: origin, SEED_DEMO: 'true', LOG_LEVEL: 'warn', EVENT_MAX_UNSECURED_MS: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
   });
   if (log !== undefined) closeSync(log);
@@ -218,9 +220,7 @@ export async function sharedServer(name: 'screens' | 'dealers'): Promise<ServerH
   }
   if (starter) {
     try {
-      // No load shedding (as the server tests' testAppConfig): a busy machine lagging its event
-      // loop would refuse requests of whichever sharing file runs then; no sharing file tests it.
-      const { server, ready } = await spawnServer({ MAX_EVENT_LOOP_DELAY_MS: '0' }, { logFile: log });
+      const { server, ready } = await spawnServer({}, { logFile: log });
       // What the teardown stops and removes, written before the wait so a failed start is stopped too.
       writeFileSync(path.join(dir, 'process.json'), JSON.stringify({ pid: server.process.pid, dataDir: server.dataDir }));
       await ready;
