@@ -184,7 +184,9 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
       });
       statuses.push(res.status);
     }
-    expect(statuses.filter((s) => s === 204), statuses.join(' ')).toHaveLength(budget);
+    // Within the budget every beacon is taken (204) or, while the event writer pushes back on a busy
+    // machine, refused after it was counted (503, which the script asks again); then 429s only.
+    expect(statuses.slice(0, budget).filter((s) => s !== 204 && s !== 503), statuses.join(' ')).toEqual([]);
     expect(statuses.slice(budget)).toEqual(Array(10).fill(429));
   });
 
