@@ -600,9 +600,10 @@ export async function creativeShown(page: Page, type: string): Promise<string> {
     const img = document.querySelector<HTMLImageElement>(`${s} a img`);
     return !!img && img.complete && img.naturalWidth > 0;
   };
-  // Polled from Node: the page's own timers may be paused (page.clock).
-  for (const deadline = Date.now() + 20_000; !(await page.evaluate(loaded, slot)); ) {
-    if (Date.now() > deadline) throw new Error(`the ${type} slot's image did not load in 20 s`);
+  // Polled from Node: the page's own timers may be paused (page.clock). A minute: on a machine
+  // busy with the rest of the suite an image has taken over 20 s.
+  for (const deadline = Date.now() + 60_000; !(await page.evaluate(loaded, slot)); ) {
+    if (Date.now() > deadline) throw new Error(`the ${type} slot's image did not load in 60 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
   // The script's IntersectionObserver was made before this one: its callback for the same
