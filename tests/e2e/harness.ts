@@ -591,7 +591,7 @@ export async function recordBeacons(page: Page): Promise<void> {
 }
 
 /**
- * Waits (up to 20 s) until the image of the page's slot of `type` has loaded, creative or
+ * Waits (up to 60 s) until the image of the page's slot of `type` has loaded, creative or
  * placeholder, and the embed script has seen the slot in view; resolves to the image's URL.
  */
 export async function creativeShown(page: Page, type: string): Promise<string> {
