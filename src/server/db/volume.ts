@@ -20,8 +20,10 @@
  * - conversions (3-12 % of clicked page views) only on a clicked page view, at most one per page
  *   view and one per lead (the lead id hashed as leadIdHash does), within the conversion window
  *   after the page view's newest click, with its slot, model and creative.
- * Every chunk's rows are rolled up in the same statement by the ingestion's own withRollup
- * (tracking/service.ts), so the rollups have exactly the shape and grain ingestion writes. The
+ * Every chunk's page URLs go into the URL dictionary first by the ingestion's own storeUrls, the
+ * events carrying their ids (events.url_id), and its rows are rolled up in the same statement by
+ * the ingestion's own withRollup (tracking/service.ts), so events, URLs and rollups have exactly
+ * the shape and grain ingestion writes. The
  * weekly events partitions of the whole range are created first (maintenance/partitions.ts).
  */
 import { randomBytes } from 'node:crypto';
