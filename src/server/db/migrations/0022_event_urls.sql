@@ -4,7 +4,9 @@
 -- (`url_id`, NULL where the URL is unknown, the '' of before). The dictionary is global (a URL names
 -- its dealer's site by its origin) and rows are never deleted, so an id a server process cached
 -- stays valid (tracking/service.ts UrlIds); the ingestion adds the URLs it has not seen in one
--- INSERT ... ON CONFLICT per batch.
+-- INSERT ... ON CONFLICT per batch. (A URL too long for the unique index, which only a crafted
+-- beacon can send: at most 2000 characters come in, is refused with a program-limit error, and its
+-- event goes to event_dead_letters like every event the database refuses.)
 -- The events are rebuilt with their columns in alignment order (fixed-width first: no padding
 -- between the id columns and the texts), which also drops the space of the client timestamp removed
 -- by migration 0017: the old table and its weekly partitions are renamed, the new partitioned table
