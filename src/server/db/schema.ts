@@ -262,16 +262,21 @@ export const eventKind = pgEnum('event_kind', TRACK_EVENTS);
 export const events = pgTable(
   'events',
   {
+    // Fixed-width columns first (migration 0022): no alignment padding between them and the texts.
     /** When our server received the event (the client's clock is not trusted for reporting); the partition key. */
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
-    // No foreign key (migration 0021): a deleted dealer's rows are purged in batches (dealer_purges).
-    dealerId: text('dealer_id').notNull(),
     /** event_kind (migration 0017): 4 bytes where the text took 11. */
     event: eventKind('event').notNull(),
+    /**
+     * The page URL, as the id of its row in `event_urls` (migration 0022: 4 bytes where the text
+     * took about 60); null when unknown. The URL is in its privacy-safe form: origin, path and the
+     * providers' model filters only.
+     */
+    urlId: integer('url_id'),
+    // No foreign key (migration 0021): a deleted dealer's rows are purged in batches (dealer_purges).
+    dealerId: text('dealer_id').notNull(),
     slotType: text('slot_type'),
     model: text('model').notNull().default(''),
-    /** The page URL in its privacy-safe form: origin, path and the providers' model filters only. */
-    url: text('url').notNull().default(''),
     /**
      * The page view the embed script rendered the banner in (a random id per page view and slot
      * render). A click is stored only when an impression of the same dealer, page view and slot
@@ -299,6 +304,16 @@ export const events = pgTable(
     index('events_occurred_brin').using('brin', t.occurredAt),
   ],
 );
+
+/**
+ * The page URLs of events, each stored once (migration 0022); events.url_id names a row. Global
+ * (a URL's origin names its dealer's site) and never pruned, so ids cached by a server process
+ * (tracking/service.ts UrlIds) stay valid; it grows with the distinct pages of the dealers' sites.
+ */
+export const eventUrls = pgTable('event_urls', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  url: text('url').notNull().unique(),
+});
 
 /**
  * What makes an event count once (tracking/service.ts), one row per counted key, written in the

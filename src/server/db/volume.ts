@@ -20,8 +20,10 @@
  * - conversions (3-12 % of clicked page views) only on a clicked page view, at most one per page
  *   view and one per lead (the lead id hashed as leadIdHash does), within the conversion window
  *   after the page view's newest click, with its slot, model and creative.
- * Every chunk's rows are rolled up in the same statement by the ingestion's own withRollup
- * (tracking/service.ts), so the rollups have exactly the shape and grain ingestion writes. The
+ * Every chunk's page URLs go into the URL dictionary first by the ingestion's own storeUrls, the
+ * events carrying their ids (events.url_id), and its rows are rolled up in the same statement by
+ * the ingestion's own withRollup (tracking/service.ts), so events, URLs and rollups have exactly
+ * the shape and grain ingestion writes. The
  * weekly events partitions of the whole range are created first (maintenance/partitions.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -29,7 +31,7 @@ import { like, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { dealerRollupTotals, dealers, eventRollupsHourly, manufacturers } from './schema';
 import { SLOT_TYPES, SLOTS, type SlotType } from '../../domain/slots';
-import { withRollup } from '../tracking/service';
+import { storeUrls, withRollup } from '../tracking/service';
 import { ensureEventPartitions } from '../maintenance/partitions';
 import { createDealer, deleteDealer } from '../admin/dealers';
 import { purgeDeletedDealers } from '../maintenance/dealer-purge';
@@ -177,7 +179,9 @@ export async function generateVolume(db: Db, opts: VolumeOptions): Promise<Volum
   let stored = 0;
   let done = 0;
   for (const chunk of chunks) {
-    stored += await db.transaction((tx) => insertGeneratedEvents(tx, chunk, run, opts.days, now));
+    // The chunk's page URLs into the dictionary first, as the ingestion stores a batch's (UrlIds).
+    const urls = await storeUrls(db, [...new Set(chunk.flatMap((c) => [...c.models.split(',').map((m) => pageUrl(c.url, m)), thankYouUrl(c.url)]))]);
+    stored += await db.transaction((tx) => insertGeneratedEvents(tx, chunk, urls, run, opts.days, now));
     done += chunk.reduce((n, s) => n + s.hi - s.lo, 0);
     opts.onProgress?.({ events: stored, pageViewsDone: done, pageViews, seconds: (performance.now() - t1) / 1000 });
   }
@@ -203,6 +207,11 @@ export async function generateVolume(db: Db, opts: VolumeOptions): Promise<Volum
   };
 }
 
+/** The page URL of a page view showing `model` on a dealer's new-vehicles page `base`. */
+const pageUrl = (base: string, model: string) => `${base}?model=${model}`;
+/** The page URL of a dealer's conversions: its site's thank-you page. */
+const thankYouUrl = (base: string) => `${base.split('/new-vehicles/')[0]}/thank-you`;
+
 /** The page-view id prefix of a run: `vol-<run>-`. Every event a run writes carries it, conversions too. */
 const pageViewPrefix = (run: string) => `vol-${run}-`;
 
@@ -215,6 +224,7 @@ const pageViewPrefix = (run: string) => `vol-${run}-`;
 async function insertGeneratedEvents(
   tx: Tx,
   chunk: Array<{ dealer_id: string; url: string; models: string; ctr: number; conv: number; lo: number; hi: number }>,
+  urls: Map<string, number>,
   run: string,
   days: number,
   now: Date,
@@ -224,14 +234,18 @@ async function insertGeneratedEvents(
   return withRollup(
     tx,
     sql`
-      INSERT INTO events (dealer_id, event, slot_type, model, url, occurred_at, page_view, lead_id, creative)
-      SELECT dealer_id, 'impression'::event_kind, slot_type, model, url, at, page_view, NULL, creative FROM imp
+      INSERT INTO events (dealer_id, event, slot_type, model, url_id, occurred_at, page_view, lead_id, creative)
+      SELECT e.dealer_id, 'impression'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative FROM imp e LEFT JOIN urls u ON u.url = e.url
       UNION ALL
-      SELECT dealer_id, 'click'::event_kind, slot_type, model, url, at, page_view, NULL, creative FROM clk
+      SELECT e.dealer_id, 'click'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative FROM clk e LEFT JOIN urls u ON u.url = e.url
       UNION ALL
-      SELECT dealer_id, 'conversion'::event_kind, slot_type, model, split_part(url, '/new-vehicles/', 1) || '/thank-you', at, page_view,
-        encode(sha256(convert_to(dealer_id || E'\\n' || 'lead-' || page_view, 'UTF8')), 'hex'), creative FROM conv`,
+      SELECT e.dealer_id, 'conversion'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view,
+        encode(sha256(convert_to(e.dealer_id || E'\\n' || 'lead-' || e.page_view, 'UTF8')), 'hex'), e.creative
+      FROM conv e LEFT JOIN urls u ON u.url = split_part(e.url, '/new-vehicles/', 1) || '/thank-you'`,
     sql`
+    urls AS MATERIALIZED (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify([...urls].map(([url, id]) => ({ url, id })))}::jsonb) AS u(url text, id int)
+    ),
     pv AS MATERIALIZED (
       SELECT s.dealer_id, s.url, s.ctr, s.conv, ${pageViewPrefix(run)} || g.i AS page_view,
         m.models[1 + floor(cardinality(m.models) * power(random(), 2))::int] AS model, m.models,

@@ -48,7 +48,8 @@ const dealerHours = () =>
 describe('migration 0017 storage compact', () => {
   it('keeps every event without its client timestamp, backfills the dealer hours and keeps the dealer days', async () => {
     const stored = await rows<Record<string, unknown>>(sql`
-      SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at, event::text AS event, pg_typeof(event)::text AS kind, slot_type, model, url, page_view, lead_id, creative
+      SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at, event::text AS event, pg_typeof(event)::text AS kind, slot_type, model,
+        coalesce((SELECT url FROM event_urls WHERE id = url_id), '') AS url, page_view, lead_id, creative
       FROM events ORDER BY occurred_at`);
     expect(stored).toEqual([
       { at: '2026-03-01T00:10', event: 'impression', kind: 'event_kind', slot_type: 'header', model: 'civic', url: 'https://www.example.com/new/?model=civic', page_view: 'view-0001', lead_id: null, creative: 'cdn' },

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { EventIngestor, dealerStats, type AcceptedEvent } from './service';
 import { EventJournal } from './journal';
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { eventDeadLetters, eventRollupsHourly, events } from '../db/schema';
+import { and, eq, gte, like, lt, sql } from 'drizzle-orm';
+import { eventDeadLetters, eventRollupsHourly, events, eventUrls } from '../db/schema';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 
 type TestDb = Awaited<ReturnType<typeof openTestDatabase>>;
@@ -60,6 +60,38 @@ describe('EventIngestor', () => {
     expect(ingest.stats()).toMatchObject({ stored: 9, impressionsIgnored: 1, clicksRefused: 0 });
     const stats = await dealerStats(database.db, DEMO_DEALER.id, new Date('2026-11-04T00:00:00Z'), new Date('2026-11-05T00:00:00Z'));
     expect(stats).toMatchObject({ impressions: 4, clicks: 4 });
+  });
+
+  it('stores each page URL once: events carry its dictionary id, across batches and processes', async () => {
+    const page = (n: number) => `https://www.hondaofdemo.com/url-dictionary-${n}?model=civic`;
+    const withUrl = (pv: string, url: string): AcceptedEvent => ({ ...at('2026-10-20T09:00:00Z', 'impression', 'urltest', 'header', pv), url });
+    const first = new EventIngestor(database.db, log, { batchSize: 2, flushIntervalMs: 10_000 });
+    for (const [pv, url] of [['url-1', page(1)], ['url-2', page(1)], ['url-3', page(2)], ['url-4', ''], ['url-5', page(1)]] as const) {
+      expect(first.enqueue(withUrl(pv, url))).toBe(true);
+    }
+    await first.close();
+    // Another server process: its own cache, the same dictionary.
+    const second = new EventIngestor(database.db, log, { flushIntervalMs: 10_000 });
+    expect(second.enqueue(withUrl('url-6', page(2)))).toBe(true);
+    expect(second.enqueue(withUrl('url-7', page(3)))).toBe(true);
+    await second.close();
+    const stored = await database.db
+      .select({ pageView: events.pageView, urlId: events.urlId, url: eventUrls.url })
+      .from(events)
+      .leftJoin(eventUrls, eq(eventUrls.id, events.urlId))
+      .where(eq(events.model, 'urltest'))
+      .orderBy(events.pageView);
+    expect(stored.map((r) => [r.pageView, r.url])).toEqual([
+      ['url-1', page(1)],
+      ['url-2', page(1)],
+      ['url-3', page(2)],
+      ['url-4', null],
+      ['url-5', page(1)],
+      ['url-6', page(2)],
+      ['url-7', page(3)],
+    ]);
+    expect(stored[3]!.urlId).toBeNull();
+    expect(await database.db.$count(eventUrls, like(eventUrls.url, '%/url-dictionary-%'))).toBe(3);
   });
 
   it('refuses events when the buffer is full (back-pressure) and after close', async () => {

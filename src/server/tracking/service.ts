@@ -49,7 +49,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
-import { eventDeadLetters, eventKeys, eventRollupsHourly, events } from '../db/schema';
+import { eventDeadLetters, eventKeys, eventRollupsHourly, events, eventUrls } from '../db/schema';
 import type { SlotType, TrackEventName } from '../../domain/schemas';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { MAX_UNSECURED_MS } from '../../domain/constants';
@@ -201,6 +201,8 @@ export class EventIngestor {
   private closed = false;
   private counts = { accepted: 0, refusedFull: 0, refusedBehind: 0, journaled: 0, replayed: 0, stored: 0, clicksRefused: 0, impressionsIgnored: 0, conversionsRefused: 0, deadLettered: 0, failures: 0, lastError: null as string | null };
   private readonly opts: IngestorOptions;
+  /** The page URLs' dictionary ids this process has seen (bounded; see UrlIds). */
+  private readonly urlIds = new UrlIds();
 
   constructor(
     private readonly db: Db,
@@ -467,6 +469,7 @@ export class EventIngestor {
     try {
       const notStored = await writeBatch(
         this.db,
+        this.urlIds,
         batch.map((x) => x.e),
         this.opts.durableCommits,
         this.opts.statementEvents,
@@ -552,15 +555,17 @@ interface NotStored {
  * the hourly rollups in the same statement (withRollup): no stored row travels back to the process.
  * @returns how many events of each kind were not stored. @throws the database error.
  */
-async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean, statementEvents: number): Promise<NotStored> {
-  const impressions = batch.filter((e) => e.event === 'impression');
-  const clicks = batch.filter((e) => e.event === 'click');
-  const conversions = batch.filter((e) => e.event === 'conversion');
+async function writeBatch(db: Db, urlIds: UrlIds, batch: AcceptedEvent[], durable: boolean, statementEvents: number): Promise<NotStored> {
   await ensurePartitionsFor(db, new Set(batch.map((e) => e.occurredAt.getTime())));
+  const ids = await urlIds.resolve(db, batch.map((e) => e.url));
+  const rows = batch.map((e) => rowOf(e, ids));
+  const impressions = rows.filter((e) => e.event === 'impression');
+  const clicks = rows.filter((e) => e.event === 'click');
+  const conversions = rows.filter((e) => e.event === 'conversion');
   return db.transaction(async (tx) => {
     if (!durable) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
     /** Writes `events` with `insert`, statementEvents at a time (IngestorOptions.statementEvents); returns how many were stored. */
-    const written = async (events: AcceptedEvent[], insert: (tx: Tx, part: AcceptedEvent[]) => Promise<number>) => {
+    const written = async (events: EventRow[], insert: (tx: Tx, part: EventRow[]) => Promise<number>) => {
       let stored = 0;
       for (let i = 0; i < events.length; i += statementEvents) {
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -580,12 +585,89 @@ async function writeBatch(db: Db, batch: AcceptedEvent[], durable: boolean, stat
   });
 }
 
-const rowOf = (e: AcceptedEvent) => ({
+/** Most page URLs whose dictionary id a process keeps (about 100 bytes each); the oldest seen go first. */
+export const URL_ID_CACHE_SIZE = 20_000;
+
+/**
+ * The dictionary ids of page URLs (`event_urls`, migration 0022), cached in the process so a
+ * batch of events costs no lookup per event: only URLs not seen before go to the database, all of
+ * a batch's in one INSERT ... ON CONFLICT statement committed on its own before the batch (a
+ * dictionary row is never deleted, so an id once returned stays valid whatever becomes of the
+ * batch). Bounded by URL_ID_CACHE_SIZE, oldest first. Owned by its EventIngestor.
+ */
+export class UrlIds {
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly capacity = URL_ID_CACHE_SIZE) {}
+
+  /**
+   * The ids of `urls` (duplicates allowed), storing the new ones. '' (no URL) has none: it is
+   * stored as a null url_id. @returns URL to id, '' absent. @throws the database error.
+   */
+  async resolve(db: Db, urls: Iterable<string>): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const missing = new Set<string>();
+    for (const url of urls) {
+      if (url === '' || out.has(url)) continue;
+      const id = this.ids.get(url);
+      if (id === undefined) {
+        missing.add(url);
+      } else {
+        // Seen again: to the young end, so the URLs in use are the last to go.
+        this.ids.delete(url);
+        this.ids.set(url, id);
+        out.set(url, id);
+      }
+    }
+    if (missing.size > 0) {
+      for (const [url, id] of await storeUrls(db, [...missing])) {
+        out.set(url, id);
+        this.ids.set(url, id);
+      }
+      for (const url of this.ids.keys()) {
+        if (this.ids.size <= this.capacity) break;
+        this.ids.delete(url);
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Stores the page URLs not yet in `event_urls` and returns the id of every one of `urls` (distinct,
+ * none ''), in one statement: ON CONFLICT DO UPDATE returns the existing rows' ids too, those a
+ * concurrent writer is inserting included (the statement waits for it). Used by the ingestion
+ * (UrlIds) and the volume generator (db/volume.ts). @throws the database error.
+ */
+export async function storeUrls(db: Db | Tx, urls: string[]): Promise<Map<string, number>> {
+  const u = eventUrls;
+  // In one order, so two writers of overlapping URL sets lock the rows in the same order.
+  const result = (await db.execute(sql`
+    INSERT INTO ${u} (url) SELECT url FROM jsonb_array_elements_text(${JSON.stringify(urls)}::jsonb) AS x(url) ORDER BY url COLLATE "C"
+    ON CONFLICT (url) DO UPDATE SET url = excluded.url
+    RETURNING id, url`)) as unknown as { rows: Array<{ id: number | string; url: string }> };
+  return new Map(result.rows.map((r) => [r.url, Number(r.id)]));
+}
+
+/** An event as the batch statements write it: EVENT_COLUMNS, the URL as its dictionary id. */
+interface EventRow {
+  dealer_id: string;
+  event: TrackEventName;
+  slot_type: SlotType | null;
+  model: string;
+  url_id: number | null;
+  occurred_at: string;
+  page_view: string | null;
+  lead_id: string | null;
+  creative: string | null;
+}
+
+const rowOf = (e: AcceptedEvent, urlIds: Map<string, number>): EventRow => ({
   dealer_id: e.dealerId,
   event: e.event,
   slot_type: e.slotType,
   model: e.model,
-  url: e.url,
+  url_id: urlIds.get(e.url) ?? null,
   occurred_at: e.occurredAt.toISOString(),
   page_view: e.pageView,
   lead_id: e.leadId ?? null,
@@ -593,15 +675,15 @@ const rowOf = (e: AcceptedEvent) => ({
 });
 
 /** The events table's columns a batch writes, in the order of `recordset`. */
-const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url, occurred_at, page_view, lead_id, creative');
+const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url_id, occurred_at, page_view, lead_id, creative');
 
 /**
  * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EVENT_COLUMNS:
  * a fixed, short statement instead of 9 bound parameters per row, which is several times cheaper
  * to build and to parse on both PGlite and PostgreSQL.
  */
-const recordset = (batch: AcceptedEvent[]) => sql`jsonb_to_recordset(${JSON.stringify(batch.map(rowOf))}::jsonb)
-  AS r(dealer_id text, event event_kind, slot_type text, model text, url text, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
+const recordset = (batch: EventRow[]) => sql`jsonb_to_recordset(${JSON.stringify(batch)}::jsonb)
+  AS r(dealer_id text, event event_kind, slot_type text, model text, url_id int, occurred_at timestamptz, page_view text, lead_id text, creative text)`;
 
 /**
  * Runs an INSERT INTO events (without RETURNING) as a CTE, after the CTEs of `prelude` (the keys it
@@ -628,7 +710,7 @@ export async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<nu
 }
 
 /** The batch as rows of EVENT_COLUMNS, once per statement (CTE `batch`), then the statement's CTEs. */
-const batchOf = (events: AcceptedEvent[]) => sql`batch AS (SELECT * FROM ${recordset(events)})`;
+const batchOf = (events: EventRow[]) => sql`batch AS (SELECT * FROM ${recordset(events)})`;
 
 /**
  * Inserts impressions, at most one per (dealer, page view, slot type): a beacon retried after a
@@ -636,7 +718,7 @@ const batchOf = (events: AcceptedEvent[]) => sql`batch AS (SELECT * FROM ${recor
  * one stored; an impression without a page view (an old script) is always stored.
  * @returns how many impressions were stored.
  */
-function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<number> {
+function insertImpressions(tx: Tx, batch: EventRow[]): Promise<number> {
   const k = eventKeys;
   return withRollup(
     tx,
@@ -665,7 +747,7 @@ function insertImpressions(tx: Tx, batch: AcceptedEvent[]): Promise<number> {
  * moved onto a model its page view's banner did not show. The impression is looked up by its key.
  * @returns how many clicks were stored.
  */
-function insertClicks(tx: Tx, clicks: AcceptedEvent[]): Promise<number> {
+function insertClicks(tx: Tx, clicks: EventRow[]): Promise<number> {
   const k = eventKeys;
   return withRollup(
     tx,
@@ -703,20 +785,20 @@ const CLICK_WINDOW = sql.raw(`interval '${CLICK_WINDOW_MS / 1000} seconds'`);
  * key (it is never counted twice). Unattributed conversions are not stored and never enter the
  * Conversion Rate. @returns how many conversions were stored.
  */
-function insertConversions(tx: Tx, conversions: AcceptedEvent[]): Promise<number> {
+function insertConversions(tx: Tx, conversions: EventRow[]): Promise<number> {
   const k = eventKeys;
   // The click's creative (and slot, when the beacon names none) goes with the conversion: the newest click of the page view, when several slots were clicked.
   return withRollup(
     tx,
     sql`
     INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url, r.occurred_at, r.page_view, r.lead_id, r.creative
+    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url_id, r.occurred_at, r.page_view, r.lead_id, r.creative
     FROM once r
     WHERE EXISTS (SELECT 1 FROM viewed v WHERE v.dealer_id = r.dealer_id AND v.key = r.page_view)`,
     sql`${batchOf(conversions)},
     attributed AS (
       SELECT DISTINCT ON (b.dealer_id, b.page_view)
-        b.dealer_id, b.event, coalesce(b.slot_type, nullif(c.slot_type, '')) AS slot_type, b.model, b.url, b.occurred_at,
+        b.dealer_id, b.event, coalesce(b.slot_type, nullif(c.slot_type, '')) AS slot_type, b.model, b.url_id, b.occurred_at,
         b.page_view, b.lead_id, c.creative
       FROM batch b
       CROSS JOIN LATERAL (
