@@ -12,13 +12,15 @@
  *   frame, CLS 0, the boxes stay reserved and empty, nothing is counted;
  * - the figures the README states and nothing asserts: shortcodes in the page text with the
  *   standard tag pasted in a Custom HTML tag, and banner elements without the banner CSS (raw
- *   frames, CLS), written to test-results/gtm-figures.json.
+ *   frames, CLS), written to test-results/gtm-figures.json;
+ * - the Script page's "Install through a tag manager" section, for the dealer's manager and the
+ *   admin, at 1280 and 390 px wide (screenshots in test-results).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, recordBeacons, RESULTS_DIR, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo, type SiteAsset } from './harness';
+import { apiSignIn, beaconsOf, closeAll, recordBeacons, RESULTS_DIR, screenshotPath, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo, type SiteAsset } from './harness';
 import { DESKTOP, measureLoad, MOBILE, siteAssets, startDemoEmbed, type LoadMetrics, type LoadOptions, type Profile } from './page-speed';
 import { SLOT_TYPES } from '../../src/domain/slots';
 
@@ -52,7 +54,8 @@ async function impressions(): Promise<number> {
 /** The fixture's gtm.js firing `tags` (Custom HTML) GTM_DELAY_MS after it runs. */
 function gtmJs(tags: string[]): SiteAsset {
   const text = readFileSync(path.resolve('tests/fixtures/dealer-site/gtm.js'), 'utf8');
-  return { body: text.replace('__GTM_TAGS__', JSON.stringify(tags).replace(/</g, '\\u003c')).replace('__GTM_DELAY_MS__', String(GTM_DELAY_MS)), type: 'text/javascript; charset=utf-8' };
+  const tagsJs = JSON.stringify(tags).replace(/</g, '\\u003c');
+  return { body: text.replace('__GTM_TAGS__', () => tagsJs).replace('__GTM_DELAY_MS__', String(GTM_DELAY_MS)), type: 'text/javascript; charset=utf-8' };
 }
 
 /**
@@ -186,6 +189,32 @@ describe('figures the README states', () => {
       (figures[profile.name] ??= {})[name] = { cls: runs.map((r) => Math.round(r.cls * 1000) / 1000), rawFrames: runs.map((r) => r.rawFrames.length) };
       // The banners did arrive (what the figures are about), drawn where the page asked.
       for (const r of runs) expect(r.scriptLoadedAt).not.toBeNull();
+    }
+  });
+});
+
+describe('the Script pages', () => {
+  it.each([
+    ['dealer', 'manager@hondaofdemo.com', 'manager123', '/dealer/script'],
+    ['admin', 'admin@dc-banners.com', 'admin123', '/scripts/honda-of-demo'],
+  ])("the %s's page hands out the tag, the elements and the CSS, copyable, with the trade-offs", async (who, email, password, url) => {
+    for (const width of [1280, 390]) {
+      const page = await signedInPage(browser, server.origin, email, password, { viewport: { width, height: 900 } });
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+      await page.goto(server.origin + url);
+      const section = page.getByRole('region', { name: 'Install through a tag manager' });
+      await section.getByRole('button', { name: 'Copy banner CSS' }).waitFor({ timeout: 20_000 });
+      await section.getByRole('button', { name: 'Copy tag manager tag' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tagManager.tag);
+      await section.getByRole('button', { name: 'Copy banner CSS' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tagManager.css);
+      for (const t of SLOT_TYPES) await section.getByRole('button', { name: `Copy ${t} banner element` }).waitFor();
+      expect(await section.innerText()).toContain('the reserved spaces stay empty');
+      // Nothing in the section is wider than the page (long code lines wrap).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await section.scrollIntoViewIfNeeded();
+      await section.screenshot({ path: screenshotPath(`gtm-install-${who}-${width}`) });
+      await page.close();
     }
   });
 });
