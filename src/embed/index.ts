@@ -38,7 +38,8 @@
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
 import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
-import { afterHydration, deferText, IMG_STYLE, optedOut, reserveStyle, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
+import { afterHydration, deferText, IMG_STYLE, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
+import { reserveStyle } from '../domain/slot-css';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';

@@ -13,6 +13,7 @@
 import { maxWidth, mayHoldShortcode, SHORTCODE, shortcodeTypes, slotSize, unfinishedShortcodeAt } from './shortcodes';
 import { HYDRATION_WAIT_MS, MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
 import type { EmbedConfig } from '../domain/embed-config';
+import { reserveStyle } from '../domain/slot-css';
 
 /**
  * shortcodes.ts's variantFor for the viewport's width, read through a media query: on a mobile viewport
@@ -20,18 +21,6 @@ import type { EmbedConfig } from '../domain/embed-config';
  * CPU), a media query does not.
  */
 export const viewportVariant = (): 'desktop' | 'mobile' => (matchMedia(`(max-width:${MOBILE_BREAKPOINT_PX}px)`).matches ? 'mobile' : 'desktop');
-
-/**
- * The reserved box of a slot: full width up to `maxWidth` CSS px, the slot's [width, height]
- * aspect ratio. Transparent: the dealer's colour (around a creative of another shape) is added once
- * the creative has loaded, so a slot whose creative is late or never comes is empty space, not a
- * coloured block. Its paint is contained (clipped to the slot's box; the dealer's custom CSS may not
- * set `contain` or `all`, see server/scripts/custom-css.ts): whatever that CSS does to what is
- * inside the slot (an absolutely positioned link the size of the viewport, a transform), it is
- * drawn and clicked within the slot.
- */
-export const reserveStyle = (maxWidth: number, size: [number, number]) =>
-  `display:block;width:100%;max-width:${maxWidth}px;aspect-ratio:${size[0]}/${size[1]};margin:0 auto;contain:paint`;
 
 /** The creative inside its slot: the whole box, drawn at its own aspect ratio (letterboxed on the slot's colour, never stretched). */
 export const IMG_STYLE = 'display:block;width:100%;height:100%;object-fit:contain;border:0';

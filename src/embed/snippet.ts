@@ -32,8 +32,8 @@
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
-import { addedRoots, addSheet, deferText, IMG_STYLE, isHeld, optedOut, reserveStyle, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
-import { MOBILE_BREAKPOINT_PX } from '../domain/page-constants';
+import { addedRoots, addSheet, deferText, IMG_STYLE, isHeld, optedOut, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
+import { bannerElementCss, reserveStyle } from '../domain/slot-css';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
 import { modelKey } from '../domain/model-keys';
@@ -83,17 +83,7 @@ try {
   // The framework component form, <div data-dc-banner="header">: its box reserved by CSS alone
   // (the element is the framework's; the main script fills it once it is hydrated), per viewport
   // through a media query; hidden on a page of a model the dealer does not have.
-  addSheet(
-    modelOf(new URL(location.href))
-      ? (Object.keys(c.s) as Slot[])
-          .map((t) => {
-            const sel = `[data-dc-banner=${t} i]`;
-            const [w, h] = slotSize(t, 'mobile', c.s);
-            return `${sel}{${reserveStyle(maxWidth(t), slotSize(t, 'desktop', c.s))}}@media(max-width:${MOBILE_BREAKPOINT_PX}px){${sel}{aspect-ratio:${w}/${h}}}`;
-          })
-          .join('')
-      : '[data-dc-banner]{display:none}',
-  );
+  addSheet(modelOf(new URL(location.href)) ? bannerElementCss(c.s, maxWidth) : '[data-dc-banner]{display:none}');
   const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
   /** Reserves slots the snippet made (none when the main script has taken over: it binds them). */
   const reserveAll = (slots: HTMLElement[]) => void (dcBanners() || slots.forEach(reserve));

@@ -21,6 +21,13 @@ export const scriptPageSchema = z.object({
   /** The inline snippet's CSP hash, for a script-src without 'unsafe-inline'. */
   snippetHash: z.string(),
   shortcodes: z.array(z.string()),
+  /**
+   * The install through a tag manager (Google Tag Manager): `tag`, the Custom HTML tag (the async
+   * script alone); `markup`, one empty banner element per slot type for the theme's templates;
+   * `css`, the style rules that reserve each element's box from the dealer's sizes, for the
+   * theme's stylesheet (domain/slot-css.ts bannerElementCss).
+   */
+  tagManager: z.object({ tag: z.string(), markup: z.array(z.string()), css: z.string() }),
   content: z.string(),
   dealer: z.object({ id: z.string(), name: z.string(), manufacturer: z.string(), provider: providerSchema, status: z.string() }),
   /**

@@ -12,7 +12,7 @@ import { scriptFileParams, scriptPageSchema } from '../../domain/contracts/publi
 import { getDealer } from '../dealers/service';
 import type { DealerDelivery } from '../dealer-sites';
 import { NotFound } from '../errors';
-import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig } from './service';
+import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig, tagManagerInstall } from './service';
 import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
 import { dealerStats } from '../reporting/service';
@@ -113,8 +113,10 @@ export async function scriptRoutes(fastify: FastifyInstance) {
       const stats = await dealerStats(app.db, dealer.id, new Date(0), new Date());
       const mappings = Object.entries(dealer.configs.modelMap);
       const upsellRules = upsellPairs(delivery);
+      const info = scriptInfo(app.config.publicOrigin, dealer.id, await snippetFor(app, delivery));
       return {
-        ...scriptInfo(app.config.publicOrigin, dealer.id, await snippetFor(app, delivery)),
+        ...info,
+        tagManager: tagManagerInstall(delivery, info.scriptUrl),
         content,
         dealer: {
           id: dealer.id,

@@ -8,7 +8,8 @@ import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../
 import type { DealerDelivery } from '../dealer-sites';
 import type { Provider } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
-import { perSlotType, VARIANTS } from '../../domain/slots';
+import { perSlotType, SIZE_FAMILIES, SLOT_TYPES, SLOTS, VARIANTS } from '../../domain/slots';
+import { bannerElementCss } from '../../domain/slot-css';
 import { slotSize } from '../../domain/asset-choice';
 
 /** Where built bundle texts are kept by file (app.caches.bundles): read once per app. */
@@ -100,4 +101,20 @@ export function embeddedConfig(script: string): EmbedConfig {
     else if (c === '}' && --depth === 0) return JSON.parse(script.slice(start, i + 1)) as EmbedConfig;
   }
   throw new Error('Unterminated dc-banners configuration');
+}
+
+/**
+ * The install through a tag manager (spec 02 §2 Script; README "Installing through a tag
+ * manager"): the tag manager injects only the async script at `scriptUrl` (a Custom HTML tag, which
+ * runs after the page's first paint), the theme carries one empty banner element per slot type
+ * where its banner goes (no shortcode text, so none is ever painted raw), and the theme's
+ * stylesheet reserves each element's box per device from the dealer's sizes, with the same rules
+ * the inline snippet uses (domain/slot-css.ts), so the late script shifts nothing.
+ */
+export function tagManagerInstall(dealer: DealerDelivery, scriptUrl: string): { tag: string; markup: string[]; css: string } {
+  return {
+    tag: `<script src="${scriptUrl}" async></script>`,
+    markup: SLOT_TYPES.map((t) => `<div data-dc-banner="${t}"></div>`),
+    css: bannerElementCss(embedConfig(dealer, '').sizes, (t) => SIZE_FAMILIES[SLOTS[t].family].maxWidthPx, '\n'),
+  };
 }

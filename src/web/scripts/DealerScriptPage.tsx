@@ -3,7 +3,7 @@
  * user may not see looks exactly like an unknown one): dealer details and status, Copy Script and
  * Download, the production address, the tag and shortcodes the dealer's own Script page hands out
  * (Copy Script copies that tag, never the script body: a site that pasted the body would run a
- * copy that never updates), whether the tag is working (TagHealthPanel), the script and a
+ * copy that never updates), the install through a tag manager (TagManagerInstall), whether the tag is working (TagHealthPanel), the script and a
  * configuration summary.
  */
 import type { ReactNode } from 'react';
@@ -19,6 +19,7 @@ import { CopyField } from '../dealer/script/CopyField';
 import { BlocklistNotice } from '../dealer/script/BlocklistNotice';
 import { downloadScript, scriptFileName } from '../dealer/script/download';
 import { TagHealthPanel } from '../dealer/script/TagHealthPanel';
+import { TagManagerInstall } from '../dealer/script/TagManagerInstall';
 
 /** One dealer's embed script with its configuration summary. */
 export function DealerScriptPage() {
@@ -93,6 +94,8 @@ export function DealerScriptPage() {
           ))}
         </Stack>
       </Paper>
+
+      <TagManagerInstall install={d.tagManager} />
 
       <TagHealthPanel dealerId={d.dealer.id} />
 

@@ -1,6 +1,6 @@
 /** The Script page's warning when the address it hands out is one ad blockers block by name. */
 import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ScriptInfo } from '../../../domain/contracts/public';
 import { server } from '../../test/setup';
@@ -17,6 +17,11 @@ function scriptInfo(origin: string): ScriptInfo {
     scriptTag: `<script>/* snippet */</script>\n<script src="${scriptUrl}" async></script>`,
     snippetHash: "'sha256-AAAA'",
     shortcodes: ['[dc-banner type="hero"]'],
+    tagManager: {
+      tag: `<script src="${scriptUrl}" async></script>`,
+      markup: ['<div data-dc-banner="hero"></div>'],
+      css: '[data-dc-banner=hero i]{display:block;aspect-ratio:3/1}',
+    },
     content: '/* dc-banners */',
     dealer: { id: DEALER, name: 'Honda of Demo', manufacturer: 'Honda', provider: 'custom', status: 'active' },
     security: { allowedDomains: [], enableCors: false, requireHttps: false },
@@ -57,7 +62,18 @@ describe('ScriptPage for sites a framework hydrates', () => {
   it('hands out the banner element for the first shortcode type and names the data-dc-hydrate mark', async () => {
     await openWith('https://dcb.example.com');
     expect(screen.getByRole('button', { name: 'Copy banner element' })).toBeTruthy();
-    expect(screen.getByText('<div data-dc-banner="hero"></div>')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Step 2: Place the banner shortcodes' })).getByText('<div data-dc-banner="hero"></div>')).toBeTruthy();
     expect(screen.getByText(/to the element your framework hydrates/).textContent).toContain('data-dc-hydrate');
+  });
+});
+
+describe('ScriptPage install through a tag manager', () => {
+  it('hands out the Custom HTML tag, the banner elements and the CSS, each copyable, with the trade-offs', async () => {
+    await openWith('https://dcb.example.com');
+    const section = screen.getByRole('region', { name: 'Install through a tag manager' });
+    expect(within(section).getByText('<script src="https://dcb.example.com/scripts/dc-banners-honda-of-demo.js" async></script>')).toBeTruthy();
+    expect(within(section).getByText('[data-dc-banner=hero i]{display:block;aspect-ratio:3/1}')).toBeTruthy();
+    for (const name of ['Copy tag manager tag', 'Copy hero banner element', 'Copy banner CSS']) expect(within(section).getByRole('button', { name })).toBeTruthy();
+    expect(section.textContent).toContain("If a shopper's ad blocker stops the tag manager, the reserved spaces stay empty");
   });
 });
