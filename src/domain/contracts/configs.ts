@@ -18,6 +18,10 @@ export const editableConfigsSchema = z.object({
   customUpsellLogic: dealerConfigsSchema.shape.customUpsellLogic,
   customUpsellRules: dealerConfigsSchema.shape.customUpsellRules,
   bannerSizes: bannerSizesSchema,
+  /** The embed script's dataLayer pushes (dc_banner_view, dc_banner_click); default on. */
+  dataLayerEvents: dealerConfigsSchema.shape.dataLayerEvents,
+  /** A slot whose model has no creative: 'placeholder' (default) or 'hide'. */
+  emptySlots: dealerConfigsSchema.shape.emptySlots,
 });
 export type EditableConfigs = z.infer<typeof editableConfigsSchema>;
 
@@ -37,7 +41,7 @@ export const configsViewSchema = editableConfigsSchema.extend({
 export type ConfigsView = z.infer<typeof configsViewSchema>;
 
 /** GET /configs/defaults: 'Reset to {manufacturer} Defaults' data; nothing is stored. */
-export const manufacturerDefaultsSchema = editableConfigsSchema.omit({ customUpsellLogic: true, customUpsellRules: true });
+export const manufacturerDefaultsSchema = editableConfigsSchema.omit({ customUpsellLogic: true, customUpsellRules: true, dataLayerEvents: true, emptySlots: true });
 export type ManufacturerDefaults = z.infer<typeof manufacturerDefaultsSchema>;
 
 const inventorySummarySchema: z.ZodType<InventorySummaryView> = z.object({
