@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { isWindowText, WINDOW_FORMAT_MESSAGE } from '../schedule';
-import { UPSELL_STRATEGIES, bannerSizesSchema, dealerConfigsSchema, dealerStatsSchema, slotTypeSchema, variantSchema } from '../schemas';
+import { EMPTY_SLOT_MODES, UPSELL_STRATEGIES, bannerSizesSchema, dealerConfigsSchema, dealerStatsSchema, slotTypeSchema, variantSchema } from '../schemas';
 import type { PreviewSlot, UpsellRulesView } from '../configs';
 import type { InventorySummaryView } from '../inventory';
 
@@ -18,10 +18,11 @@ export const editableConfigsSchema = z.object({
   customUpsellLogic: dealerConfigsSchema.shape.customUpsellLogic,
   customUpsellRules: dealerConfigsSchema.shape.customUpsellRules,
   bannerSizes: bannerSizesSchema,
-  /** The embed script's dataLayer pushes (dc_banner_view, dc_banner_click); default on. */
-  dataLayerEvents: dealerConfigsSchema.shape.dataLayerEvents,
-  /** A slot whose model has no creative: 'placeholder' (default) or 'hide'. */
-  emptySlots: dealerConfigsSchema.shape.emptySlots,
+  // Without the stored schema's defaults: a save that leaves these out must keep them as they are.
+  /** The embed script's dataLayer pushes (dc_banner_view, dc_banner_click); stored default on. */
+  dataLayerEvents: z.boolean(),
+  /** A slot whose model has no creative: 'placeholder' (stored default) or 'hide'. */
+  emptySlots: z.enum(EMPTY_SLOT_MODES),
 });
 export type EditableConfigs = z.infer<typeof editableConfigsSchema>;
 
