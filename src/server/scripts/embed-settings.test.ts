@@ -84,9 +84,11 @@ describe('embed settings', () => {
     expect(new Set(Object.values(before.bare!))).toEqual(new Set(['hpu']));
     expect((await snippetConfig()).b).toEqual(before.bare);
 
-    await upload('new_2025_honda_pilot_1920x300.jpg', 1920, 300);
+    await upload('new_2025_honda_pilot_touring_1920x300.jpg', 1920, 300);
     const after = await scriptConfig();
-    expect(after.bare!.pilot).toBe('pu'); // the header now has its creative
+    // Header and primary now show it (a creative of another shape is shown whole); the upsell
+    // slot shows another model, still without one.
+    expect(after.bare!.pilot).toBe('u');
     expect(after.bare!.civic).toBe('hpu');
     expect((await snippetConfig()).b).toEqual(after.bare);
     // The image endpoint agrees: the pilot header is the asset, the civic header the placeholder.

@@ -8,8 +8,8 @@
  * in the user's words, nothing the server decides is filled in here (an empty size or an unset
  * weight is left to the server), and leaving with unsaved changes asks first.
  */
-import { useState } from 'react';
-import { Button, Group, NumberInput, Paper, Radio, SimpleGrid, Stack, Switch, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { Plus, RotateCcw } from 'lucide-react';
@@ -27,6 +27,8 @@ import { useModelNames } from '../api';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 import { RowsEditor, WeightSlider, WeightsRule } from './editors';
+
+const WebsiteSettings = lazy(() => import('./WebsiteSettings'));
 
 const SLOT_LABELS = BANNER_SIZE_LABELS;
 const SLOTS = BANNER_SLOTS;
@@ -378,30 +380,10 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
           </Tabs.Panel>
 
           <Tabs.Panel value="website" pt="md">
-            <Paper withBorder p="lg" radius="md">
-              <Title order={4}>Website</Title>
-              <Text size="sm" c="dimmed" mb="md">
-                What the banner script does on your website&apos;s pages. Changes reach your pages within a few minutes.
-              </Text>
-              <Stack gap="lg">
-                <Switch
-                  label="Send banner events to the page's dataLayer (Google Tag Manager)"
-                  description="On pages with Google Tag Manager, each counted banner view and each banner click is also pushed to the page's dataLayer as dc_banner_view or dc_banner_click, with the model, slot and creative. Nothing personal is sent; pages without a dataLayer are not changed."
-                  disabled={!canEdit}
-                  {...form.getInputProps('dataLayerEvents', { type: 'checkbox' })}
-                />
-                <Radio.Group
-                  label="Slots without a banner"
-                  description="What a slot shows when its model has no banner: no uploaded banner, CDN image or fallback asset."
-                  {...form.getInputProps('emptySlots')}
-                >
-                  <Stack gap="xs" mt="xs">
-                    <Radio value="placeholder" disabled={!canEdit} label="Show the placeholder" description="A generated banner with the model's name and your logo (the default)." />
-                    <Radio value="hide" disabled={!canEdit} label="Hide the slot" description="No space is reserved and no impression is counted until a banner is uploaded." />
-                  </Stack>
-                </Radio.Group>
-              </Stack>
-            </Paper>
+            {/* Its own chunk, fetched when the tab opens: the screen's first load stays within its budget. */}
+            <Suspense fallback={<Text c="dimmed">Loading...</Text>}>
+              <WebsiteSettings canEdit={canEdit} dataLayerEvents={form.getInputProps('dataLayerEvents', { type: 'checkbox' })} emptySlots={form.getInputProps('emptySlots')} />
+            </Suspense>
           </Tabs.Panel>
         </Tabs>
       </Stack>
