@@ -137,7 +137,19 @@ describe('slots without a banner', () => {
       const url = new URL(r.url());
       if (url.pathname.endsWith('/asset')) imageTypes.push(url.searchParams.get('type')!);
     });
-    await page.goto(`${s.origin}/new-inventory?new=true&model=accord`);
+    // The page's own script writes the model's name into its text (Civic -> Accord), which shifts
+    // the listing: not what this test measures.
+    await page.route('**/assets/mxs-srp.js', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+    // The inline snippet alone first: the main script is held until the document is parsed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(tag.scriptUrl, async (route) => (await held, route.continue()));
+    await page.goto(`${s.origin}/new-inventory?new=true&model=accord`, { waitUntil: 'domcontentloaded' });
+    const box = (type: string) => page.locator(`.dc-banner[data-dc-type="${type}"]`).boundingBox();
+    expect(await box('upsell')).toBeNull();
+    expect((await box('primary'))?.height).toBeGreaterThan(0);
+    expect((await box('header'))?.height).toBeGreaterThan(0);
+    release();
     for (const type of ['header', 'primary']) await creativeShown(page, type);
     await expect.poll(async () => (await beacons(page, 'impression')).map((b) => b.type).sort(), { timeout: 15_000 }).toEqual(['header', 'primary']);
     const upsell = page.locator('.dc-banner[data-dc-type="upsell"]');
