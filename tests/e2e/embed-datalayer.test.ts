@@ -4,8 +4,9 @@
  * - dataLayer events (on by default): a page with Google Tag Manager's `window.dataLayer` gets
  *   exactly one dc_banner_view per impression the script counts and one dc_banner_click per click,
  *   naming the slot's model, its slot type and the creative the image endpoint answered
- *   (X-Banner-Creative); a page without a dataLayer is left without one; with the setting off the
- *   page's dataLayer gets nothing while the beacons still go;
+ *   (X-Banner-Creative); a page without a dataLayer is left without one; with the setting off
+ *   (switched off by the dealer's manager on Configuration, Website) the page's dataLayer gets
+ *   nothing while the beacons still go;
  * - slots without a banner, set to 'hide': on the Accord page, whose upsell slot shows CR-V, a
  *   model without any creative, that slot gets no box and no image request, from the inline
  *   snippet's first paint on (no layout shift at all), and no impression; the slots with a
@@ -13,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, jsonApi, newPage, recordBeacons, startDealerSite, type DealerSite, type JsonApi, type RunningServer, type ScriptInfo } from './harness';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, jsonApi, newPage, recordBeacons, signedInPage, startDealerSite, type DealerSite, type JsonApi, type RunningServer, type ScriptInfo } from './harness';
 import { observeLoad, siteAssets, startDemoEmbed } from './page-speed';
 import { embeddedConfig } from '../../src/server/scripts/service';
 
@@ -106,7 +107,17 @@ describe('dataLayer events', () => {
   });
 
   it('with the setting off, the page gets no event while impressions and clicks are still counted', async () => {
-    expect((await manager('PUT', '/api/dealers/honda-of-demo/configs', { dataLayerEvents: false })).status).toBe(200);
+    // Switched off where the dealer's manager does it: Configuration, Website tab.
+    const app = await signedInPage(browser, server.origin, 'manager@hondaofdemo.com', 'manager123');
+    await app.goto(`${server.origin}/dealer/config`);
+    await app.getByRole('tab', { name: 'Website' }).click();
+    const setting = app.getByRole('switch', { name: "Send banner events to the page's dataLayer (Google Tag Manager)" });
+    expect(await setting.isChecked()).toBe(true);
+    await setting.click({ force: true }); // Mantine's switch input sits under its drawn track
+    await app.getByRole('button', { name: 'Save Changes' }).click();
+    await app.getByText('Configuration saved').waitFor();
+    expect((await manager('GET', '/api/dealers/honda-of-demo/configs')).json.dataLayerEvents).toBe(false);
+    await app.close();
     const s = await site(info); // the same tag: the setting lives in the script, not the snippet
     const page = await openPage(true);
     await page.goto(`${s.origin}/new-inventory?new=true&model=civic`);
