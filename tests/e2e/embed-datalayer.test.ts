@@ -113,7 +113,7 @@ describe('dataLayer events', () => {
     await app.getByRole('tab', { name: 'Website' }).click();
     const setting = app.getByRole('switch', { name: "Send banner events to the page's dataLayer (Google Tag Manager)" });
     expect(await setting.isChecked()).toBe(true);
-    await setting.click({ force: true }); // Mantine's switch input sits under its drawn track
+    await setting.click();
     await app.getByRole('button', { name: 'Save Changes' }).click();
     await app.getByText('Configuration saved').waitFor();
     expect((await manager('GET', '/api/dealers/honda-of-demo/configs')).json.dataLayerEvents).toBe(false);
