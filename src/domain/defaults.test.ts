@@ -99,6 +99,8 @@ describe('defaultDealerConfigs (DECISIONS 8)', () => {
       customUpsellRules: {},
       useManufacturerUpsells: true,
       providerConfig: { type: 'mxs' },
+      dataLayerEvents: true,
+      emptySlots: 'placeholder',
     });
     expect(dealerConfigsSchema.safeParse(c).success).toBe(true);
   });

@@ -93,7 +93,8 @@ export function emptyFallbackAssets(): FallbackAssets {
  * A new dealer's configs from its manufacturer's defaults (DECISIONS 8, spec 02 §4 Reset): copies of
  * the default model mappings, upsell rules and trim patterns; weight 5 for every distinct canonical
  * model (the mappings' values); strategy 'manufacturer' with no custom rules; manufacturer upsells
- * on; providerConfig.type = `provider`. Inputs are not shared with the result.
+ * on; providerConfig.type = `provider`; dataLayer events on; slots without a creative show the
+ * placeholder. Inputs are not shared with the result.
  */
 export function defaultDealerConfigs(
   m: Pick<Manufacturer, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'>,
@@ -109,6 +110,8 @@ export function defaultDealerConfigs(
     customUpsellRules: {},
     useManufacturerUpsells: true,
     providerConfig: { type: provider },
+    dataLayerEvents: true,
+    emptySlots: 'placeholder',
   };
 }
 

@@ -38,6 +38,18 @@ export interface EmbedConfig {
   background: string;
   /** Send nothing and store nothing when the browser signals Do-Not-Track or Global Privacy Control (dealer setting, default on). */
   respectDnt: boolean;
+  /**
+   * Push dc_banner_view and dc_banner_click to the page's `window.dataLayer` (Google Tag Manager)
+   * when the page has one (dealer setting configs.dataLayerEvents, default on).
+   */
+  dataLayer: boolean;
+  /**
+   * Only when the dealer hides slots without a creative (configs.emptySlots 'hide'): page model key
+   * -> first letters of the slot types that have none ('h', 'p', 'u'; delivery/service.ts
+   * bareSlots). Such a slot is hidden: no box, no image request, no impression. Absent: every slot
+   * shows its creative or the server's placeholder.
+   */
+  bare?: Record<string, string>;
 }
 
 /** The inline snippet's configuration (embed/snippet.ts), kept short: it is pasted into the dealer's pages. */
@@ -54,6 +66,8 @@ export interface SnippetConfig {
    */
   apiOrigin?: string;
   dealerId?: string;
+  /** Slots without a creative, as EmbedConfig.bare: the snippet reserves no box for them. */
+  b?: Record<string, string>;
 }
 
 export const CONFIG_PLACEHOLDER = '__DC_BANNERS_CONFIG__';

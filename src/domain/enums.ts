@@ -29,6 +29,14 @@ export const STORAGE_PROVIDERS = ['dc-banners', 'dealer', 'agency', 'custom'] as
 export const UPSELL_STRATEGIES = ['manufacturer', 'inventory', 'custom'] as const;
 export type UpsellStrategy = (typeof UPSELL_STRATEGIES)[number];
 
+/**
+ * What a dealer-site slot does when its model has no creative (no uploaded asset, CDN image or
+ * fallback asset): 'placeholder' shows the server's generated placeholder (spec 02 §4 step 6,
+ * DECISIONS 14 d; the default), 'hide' reserves no box and counts no impression.
+ */
+export const EMPTY_SLOT_MODES = ['placeholder', 'hide'] as const;
+export type EmptySlotMode = (typeof EMPTY_SLOT_MODES)[number];
+
 export const DEALER_STATUSES = ['active', 'inactive', 'pending', 'suspended'] as const;
 
 /** Inventory feed update frequencies (spec 02 §3 InventoryFeed). */

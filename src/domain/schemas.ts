@@ -30,6 +30,7 @@ import {
   TRACK_EVENTS,
   UPDATE_FREQUENCIES,
   UPSELL_STRATEGIES,
+  EMPTY_SLOT_MODES,
   VARIANTS,
   type BannerSlot,
 } from './enums';
@@ -172,6 +173,14 @@ export const dealerConfigsSchema = z.object({
   customUpsellRules: upsellMapSchema,
   useManufacturerUpsells: z.boolean(),
   providerConfig: z.object({ type: providerSchema }),
+  /**
+   * The embed script pushes dc_banner_view / dc_banner_click events to the page's own
+   * `window.dataLayer` (Google Tag Manager) when the page has one. On unless turned off; a body or
+   * import without it gets the default.
+   */
+  dataLayerEvents: z.boolean().default(true),
+  /** A slot whose model has no creative: the server's placeholder (default) or hidden (EMPTY_SLOT_MODES). */
+  emptySlots: z.enum(EMPTY_SLOT_MODES).default('placeholder'),
 });
 export type DealerConfigs = z.infer<typeof dealerConfigsSchema>;
 

@@ -29,12 +29,14 @@ export const reserveStyle = (maxWidth: number, size: [number, number]) =>
  * and the mobile aspect ratio at MOBILE_BREAKPOINT_PX wide or less; `maxWidth` gives each slot
  * type's max width (px). The same boxes the main script gives the elements it fills, so nothing
  * moves when it does. One rule pair per slot type of `sizes`, joined by `separator` (none: the
- * snippet's; a line break: the text a dealer pastes).
+ * snippet's; a line break: the text a dealer pastes); a slot type `hidden` answers true for gets
+ * `display:none` instead (the snippet's slots without a banner, when the dealer hides them).
  */
-export function bannerElementCss(sizes: SlotSizes, maxWidth: (type: SlotType) => number, separator = ''): string {
+export function bannerElementCss(sizes: SlotSizes, maxWidth: (type: SlotType) => number, separator = '', hidden: (type: SlotType) => boolean = () => false): string {
   return (Object.keys(sizes) as SlotType[])
     .map((t) => {
       const sel = `[data-dc-banner=${t} i]`;
+      if (hidden(t)) return `${sel}{display:none}`;
       const [desktop, mobile] = sizes[t] as [[number, number], [number, number]];
       return `${sel}{${reserveStyle(maxWidth(t), desktop)}}@media(max-width:${MOBILE_BREAKPOINT_PX}px){${sel}{aspect-ratio:${mobile[0]}/${mobile[1]}}}`;
     })

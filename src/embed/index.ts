@@ -32,6 +32,10 @@
  * the 1-second view sends the impression first. `dcBanners.conversion({ model, leadId })` names
  * the last banner click of this browser session (sessionStorage); the server counts it only within
  * CONVERSION_WINDOW_MS of that click, once per click and per leadId.
+ * When the page has a `window.dataLayer` array (Google Tag Manager), each counted impression and
+ * each click also pushes `dc_banner_view` / `dc_banner_click` with the model, slot type and
+ * creative (dealer setting, default on). A slot whose model has no creative shows the server's
+ * placeholder, or nothing at all when the dealer hides such slots (config.bare).
  * Beacons carry only the page's origin, path and model parameters; with Do-Not-Track or Global
  * Privacy Control (when the dealer respects them, the default) banners show but nothing is sent or
  * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
@@ -135,6 +139,20 @@ const LAST_CLICK_KEY = 'dcb_c';
     attempt(2);
   };
 
+  /**
+   * Pushes `dc_banner_${event}` ('view' with each impression counted, 'click' with each click) to
+   * the page's own `window.dataLayer` (Google Tag Manager) when it is an array and the dealer has
+   * not turned this off; never creates one, sends nothing when quiet. It names the slot's model and
+   * type and the creative, read from the image's resource timing entry (the server's Server-Timing
+   * `creative`, as X-Banner-Creative; undefined when the browser kept no entry, e.g. a full timing buffer).
+   */
+  const push = safe((event: string, b: Pick<Banner, 'type' | 'img'>, model: string) => {
+    const layer = (window as { dataLayer?: unknown }).dataLayer;
+    if (!config.dataLayer || quiet || !Array.isArray(layer)) return;
+    const entry = b.img && (performance.getEntriesByName(b.img.currentSrc || b.img.src)[0] as PerformanceResourceTiming | undefined);
+    layer.push({ event: `dc_banner_${event}`, dc_model: model, dc_slot: b.type, dc_creative: entry?.serverTiming?.find((t) => t.name === 'creative')?.description });
+  });
+
   /** The console warnings given on this page (each once). */
   const warned = new Set<string>();
   /**
@@ -184,6 +202,7 @@ const LAST_CLICK_KEY = 'dcb_c';
         if (!countable(b)) return;
         settle(b);
         send('impression', b, b.model);
+        push('view', b, b.model);
       }),
       1000,
     );
@@ -233,8 +252,10 @@ const LAST_CLICK_KEY = 'dcb_c';
       // completed, because the server counts a click only after its page view's impression.
       settle(b);
       send('impression', b, model);
+      push('view', b, model);
     }
     send('click', b, model);
+    push('click', b, model);
     if (quiet) return;
     try {
       const click: LastClick = { model, type: b.type, pv: b.pv };
@@ -247,9 +268,10 @@ const LAST_CLICK_KEY = 'dcb_c';
   const render = (b: Banner) => {
     const url = new URL(location.href);
     const pageModel = modelOf(url, pathSegments(url))?.trim();
-    // The server's plan for the page's model; a model it does not know hides the slot.
+    // The server's plan for the page's model; a model it does not know hides the slot, and so
+    // does a slot without a creative when the dealer hides those (config.bare).
     const plan = pageModel ? planOf(config, pageModel) : null;
-    if (!pageModel || !plan) return hide(b);
+    if (!pageModel || !plan || config.bare?.[modelKey(pageModel)]?.includes(b.type[0]!)) return hide(b);
     const model = plan[b.type === 'upsell' ? 1 : 0];
     const trim = url.searchParams.get(TRIM_PARAM)?.trim();
     const key = `${location.origin}${location.pathname}|${modelKey(pageModel)}|${trim ?? ''}`;

@@ -11,6 +11,9 @@ describe('embed helpers', () => {
     const text = '[dc-banner type=”primary”] [DC-BANNER TYPE=“Header”] [dc-banner type=upsell] [dc-banner  type = \u2018header\u2019 ] [dc-banner type="sidebar"]';
     expect(shortcodeTypes(text)).toEqual(['primary', 'header', 'upsell', 'header']);
   });
+  it('tells slot types apart by their first letter, as EmbedConfig.bare and SnippetConfig.b write them', () => {
+    expect(new Set(SLOT_TYPES.map((t) => t[0])).size).toBe(SLOT_TYPES.length);
+  });
   it("is not found in its own source (the inline snippet's code is text in the page)", () => {
     expect(mayHoldShortcode(SHORTCODE.source)).toBe(false);
     expect(mayHoldShortcode(mayHoldShortcode.toString())).toBe(false);

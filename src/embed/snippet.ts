@@ -4,7 +4,8 @@
  * Inline, so it runs while the page parses without waiting for the network: a MutationObserver
  * takes each shortcode as the parser adds it (slots.ts: the text blanked, a slot element inserted
  * beside it) before the first paint, reserving the slot's box from the dealer's sizes on a search
- * page of a model the dealer has, hidden elsewhere (a shortcode the parser delivers across two
+ * page of a model the dealer has, hidden elsewhere and where the dealer hides a slot without a
+ * creative (SnippetConfig.b) (a shortcode the parser delivers across two
  * network chunks is joined first, its start withheld meanwhile). Raw shortcode text is never painted and the
  * banner arriving later shifts nothing; if the main script never loads, the boxes stay reserved
  * (the header with its creative, unlinked and uncounted; the others empty).
@@ -45,11 +46,13 @@ try {
     const model = pageModel(url, pathSegments(url))?.trim();
     return model && c.k.split('|').includes(modelKey(model)) ? model : undefined;
   };
-  /** The header creative's URL for this page at `variant`, as the main script will ask for it; undefined without the endpoint or a model. */
+  /** True when the dealer hides the page's `type` slot: its model has no creative (SnippetConfig.b). */
+  const bare = (model: string, type: Slot) => !!c.b?.[modelKey(model)]?.includes(type[0]!);
+  /** The header creative's URL for this page at `variant`, as the main script will ask for it; undefined without the endpoint or a model, or for a bare header. */
   const headerSrc = (variant: Variant) => {
     const url = new URL(location.href);
     const model = modelOf(url);
-    return model && c.apiOrigin ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim(), rotationBucket(optedOut())) : undefined;
+    return model && c.apiOrigin && !bare(model, 'header') ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim(), rotationBucket(optedOut())) : undefined;
   };
   /** The header image requested early, and its URL: the first header slot of that URL takes it. */
   let early: [string, HTMLImageElement] | undefined;
@@ -69,7 +72,8 @@ try {
   };
   const reserve = (el: HTMLElement) => {
     const type = el.getAttribute('data-dc-type') as Slot;
-    if (!modelOf(new URL(location.href))) return void (el.style.cssText = 'display:none');
+    const model = modelOf(new URL(location.href));
+    if (!model || bare(model, type)) return void (el.style.cssText = 'display:none');
     const variant = viewportVariant();
     el.style.cssText = reserveStyle(maxWidth(type), slotSize(type, variant, c.s));
     const src = type === 'header' && headerSrc(variant);
@@ -82,8 +86,9 @@ try {
   if (src) early = [src, image(src)];
   // The framework component form, <div data-dc-banner="header">: its box reserved by CSS alone
   // (the element is the framework's; the main script fills it once it is hydrated), per viewport
-  // through a media query; hidden on a page of a model the dealer does not have.
-  addSheet(modelOf(new URL(location.href)) ? bannerElementCss(c.s, maxWidth) : '[data-dc-banner]{display:none}');
+  // through a media query; hidden on a page of a model the dealer does not have, and a bare slot.
+  const model = modelOf(new URL(location.href));
+  addSheet(model ? bannerElementCss(c.s, maxWidth, '', (t) => bare(model, t)) : '[data-dc-banner]{display:none}');
   const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
   /** Reserves slots the snippet made (none when the main script has taken over: it binds them). */
   const reserveAll = (slots: HTMLElement[]) => void (dcBanners() || slots.forEach(reserve));

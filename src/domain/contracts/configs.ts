@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { isWindowText, WINDOW_FORMAT_MESSAGE } from '../schedule';
-import { UPSELL_STRATEGIES, bannerSizesSchema, dealerConfigsSchema, dealerStatsSchema, slotTypeSchema, variantSchema } from '../schemas';
+import { EMPTY_SLOT_MODES, UPSELL_STRATEGIES, bannerSizesSchema, dealerConfigsSchema, dealerStatsSchema, slotTypeSchema, variantSchema } from '../schemas';
 import type { PreviewSlot, UpsellRulesView } from '../configs';
 import type { InventorySummaryView } from '../inventory';
 
@@ -18,6 +18,11 @@ export const editableConfigsSchema = z.object({
   customUpsellLogic: dealerConfigsSchema.shape.customUpsellLogic,
   customUpsellRules: dealerConfigsSchema.shape.customUpsellRules,
   bannerSizes: bannerSizesSchema,
+  // Without the stored schema's defaults: a save that leaves these out must keep them as they are.
+  /** The embed script's dataLayer pushes (dc_banner_view, dc_banner_click); stored default on. */
+  dataLayerEvents: z.boolean(),
+  /** A slot whose model has no creative: 'placeholder' (stored default) or 'hide'. */
+  emptySlots: z.enum(EMPTY_SLOT_MODES),
 });
 export type EditableConfigs = z.infer<typeof editableConfigsSchema>;
 
@@ -37,7 +42,7 @@ export const configsViewSchema = editableConfigsSchema.extend({
 export type ConfigsView = z.infer<typeof configsViewSchema>;
 
 /** GET /configs/defaults: 'Reset to {manufacturer} Defaults' data; nothing is stored. */
-export const manufacturerDefaultsSchema = editableConfigsSchema.omit({ customUpsellLogic: true, customUpsellRules: true });
+export const manufacturerDefaultsSchema = editableConfigsSchema.omit({ customUpsellLogic: true, customUpsellRules: true, dataLayerEvents: true, emptySlots: true });
 export type ManufacturerDefaults = z.infer<typeof manufacturerDefaultsSchema>;
 
 const inventorySummarySchema: z.ZodType<InventorySummaryView> = z.object({

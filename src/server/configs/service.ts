@@ -47,6 +47,9 @@ function pick(configs: DealerConfigs, bannerSizes: BannerSizes): EditableConfigs
     customUpsellLogic: configs.customUpsellLogic,
     customUpsellRules: configs.customUpsellRules,
     bannerSizes,
+    // Rows stored before these settings existed read as their defaults.
+    dataLayerEvents: configs.dataLayerEvents !== false,
+    emptySlots: configs.emptySlots === 'hide' ? 'hide' : 'placeholder',
   };
 }
 
@@ -109,7 +112,7 @@ export async function saveConfigs(db: Db, dealerId: string, update: ConfigsUpdat
  * rules and trim patterns, weight 5 for every canonical model of those mappings, the standard banner
  * sizes. Nothing is stored; the UI still needs Save. @throws NotFound('Dealer not found').
  */
-export async function manufacturerDefaults(db: Db, dealerId: string): Promise<Omit<EditableConfigs, 'customUpsellLogic' | 'customUpsellRules'>> {
+export async function manufacturerDefaults(db: Db, dealerId: string): Promise<Omit<EditableConfigs, 'customUpsellLogic' | 'customUpsellRules' | 'dataLayerEvents' | 'emptySlots'>> {
   const row = await loadRow(db, dealerId);
   const d = defaultDealerConfigs(
     { defaultModelMappings: row.defaultModelMappings, defaultUpsellRules: row.defaultUpsellRules, defaultTrimPatterns: row.defaultTrimPatterns },

@@ -10,7 +10,9 @@
  * dealer's CDN image or fallback asset. `X-Banner-Source` says where the image comes from and
  * `X-Banner-Model` the model key the slot shows (the upsell target for `type=upsell`): the same
  * model the embed script's link and beacons name; `X-Banner-Creative` the creative (the
- * asset id, or the source), which rotation bucket `r` picks among the slot's rotation.
+ * asset id, or the source), which rotation bucket `r` picks among the slot's rotation, also sent
+ * as `Server-Timing: creative;desc="…"` with `Timing-Allow-Origin: *` so the embed script can
+ * read it from the image's resource timing entry (bytes and 304 answers, not redirects).
  * A model the dealer does not have is 404.
  * `placeholder=1` answers the slot's placeholder whatever was chosen (the script's swap after a
  * failed image load). Browser and CDN caching never outlasts the next promotion-window boundary:
@@ -58,6 +60,10 @@ export function bannerHeaders(resolved: DeliveryChoice, bytes: BannerBytes, now:
     'x-banner-source': resolved.source,
     'x-banner-model': resolved.modelKey,
     'x-banner-creative': creativeOf(resolved),
+    // The same creative where the embed script can read it (PerformanceResourceTiming.serverTiming:
+    // an <img> gives no access to its response headers): its dataLayer events name it.
+    'server-timing': `creative;desc="${creativeOf(resolved)}"`,
+    'timing-allow-origin': '*',
     'access-control-allow-origin': '*',
     'cross-origin-resource-policy': 'cross-origin',
     'x-content-type-options': 'nosniff',

@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { assetBlobs, assets, campaigns } from '../db/schema';
 import type { AssetQuery, SlotType, Variant } from '../../domain/schemas';
-import { SLOTS } from '../../domain/slots';
+import { SLOT_TYPES, SLOTS, VARIANTS } from '../../domain/slots';
 import { cdnAssetUrl, chooseRotation, type ChoosableAsset, pickFallback, rotationPick, slotSize, slotSizeKey, trimKey } from '../../domain/asset-choice';
 import type { PlannedModel } from '../../domain/slot-plan';
 import { modelKey } from '../../domain/model-keys';
@@ -222,6 +222,29 @@ function rotate(c: DeliveryChoice, r: number | undefined): DeliveryChoice {
 export async function slotChoice(ctx: DeliveryContext, dealer: DealerDelivery, q: AssetQuery, cdn: CdnProber): Promise<DeliveryChoice> {
   const chosen = await resolveBanner(ctx, dealer, q, cdn);
   return q.placeholder ? asPlaceholder(chosen) : chosen;
+}
+
+/**
+ * The slots with nothing to show, for a dealer whose empty slots are hidden (configs.emptySlots
+ * 'hide'): page model key (dealer.plans) -> the first letters of its slot types ('h', 'p', 'u')
+ * whose choice is the placeholder on both variants without a trim, as resolveBanner decides it at
+ * `ctx.now()` (a CDN image counts once a probe has found it). Omits keys with a creative in every
+ * slot; {} under 'placeholder'. The embed script and its inline snippet read it (EmbedConfig.bare,
+ * SnippetConfig.b) to reserve no box and count nothing. Choices are cached, so this costs no query
+ * once a dealer version's slots have been asked for.
+ */
+export async function bareSlots(ctx: DeliveryContext, dealer: DealerDelivery, cdn: CdnProber): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (dealer.configs.emptySlots !== 'hide') return out;
+  for (const key of dealer.plans.keys()) {
+    let letters = '';
+    for (const type of SLOT_TYPES) {
+      const choices = await Promise.all(VARIANTS.map((variant) => resolveBanner(ctx, dealer, { model: key, type, variant }, cdn)));
+      if (choices.every((c) => c.source === 'placeholder')) letters += type[0];
+    }
+    if (letters) out[key] = letters;
+  }
+  return out;
 }
 
 /** A choice turned into the slot's placeholder (`placeholder=1`). */

@@ -15,6 +15,7 @@ import { NotFound } from '../errors';
 import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig, tagManagerInstall } from './service';
 import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
+import { bareSlots } from '../delivery/service';
 import { dealerStats } from '../reporting/service';
 import { SCRIPT_SUMMARY_ENTRIES, TEXT } from '../../domain/constants';
 import { SLOT_TYPES } from '../../domain/slots';
@@ -38,13 +39,18 @@ export function scriptInfo(origin: string, dealerId: string, snippet: string) {
 }
 
 /** The dealer's inline snippet (snippet.ts) with its configuration. */
-function snippetFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), snippetConfig(dealer, app.config.publicOrigin), app.caches.bundles);
+async function snippetFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
+  const config = snippetConfig(dealer, app.config.publicOrigin, await bareSlots(app, dealer, app.cdnProbes));
+  return dealerScript(snippetBundleFile(app.config.embedDistFile, dealer.provider), config, app.caches.bundles);
 }
 
-/** The dealer's script: its custom CSS statement (only when it has custom CSS, custom-css.ts), then the provider's bundle with its configuration. */
-async function scriptFor(app: FastifyInstance, dealer: DealerDelivery): Promise<string> {
-  const script = await dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), embedConfig(dealer, app.config.publicOrigin), app.caches.bundles);
+/**
+ * The dealer's script: its custom CSS statement (only when it has custom CSS, custom-css.ts), then
+ * the provider's bundle with its configuration; `bare`: its slots without a creative (bareSlots).
+ */
+async function scriptFor(app: FastifyInstance, dealer: DealerDelivery, bare?: Record<string, string>): Promise<string> {
+  const config = embedConfig(dealer, app.config.publicOrigin, bare ?? (await bareSlots(app, dealer, app.cdnProbes)));
+  const script = await dealerScript(embedBundleFile(app.config.embedDistFile, dealer.provider), config, app.caches.bundles);
   return customCssStatement(dealer.branding.customCss) + script;
 }
 
@@ -80,13 +86,16 @@ export async function scriptRoutes(fastify: FastifyInstance) {
       if (!current) {
         return reply.status(404).type('application/javascript').send('/* dc-banners: unknown dealer */');
       }
-      // The script depends only on the dealer's settings, so it is built and compressed once per dealer version.
-      const key = `${current.id}|${current.version}`;
+      // The script depends only on the dealer's settings, so it is built and compressed once per
+      // dealer version; with hidden empty slots also per set of bare slots, which changes without
+      // a write when a promotion starts or ends or a CDN image is found (cached choices: no query).
+      const bare = await bareSlots(app, current, app.cdnProbes);
+      const key = `${current.id}|${current.version}|${Object.entries(bare).join(';')}`;
       let built = scriptCache.get(key);
       if (built === undefined) scriptLookups.miss();
       else scriptLookups.hit();
       if (built === undefined) {
-        const body = Buffer.from(await scriptFor(app, current));
+        const body = Buffer.from(await scriptFor(app, current, bare));
         const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
         built = { body, etag, encoded: await compressVariants(body) };
         scriptCache.set(key, built);

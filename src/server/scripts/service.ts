@@ -28,8 +28,9 @@ async function loadBundle(bundles: BundleCache, file: string): Promise<string> {
  * The embed configuration of a dealer, as the script receives it: its page plans (the server's
  * slot choice, slot-plan.ts) compacted to a model list and aliases (see EmbedConfig), so the script
  * knows each slot's model without a round trip and names the same model the image endpoint answers.
+ * `bare`: the slots without a creative when the dealer hides them (delivery/service.ts bareSlots).
  */
-export function embedConfig(dealer: DealerDelivery, apiOrigin: string): EmbedConfig {
+export function embedConfig(dealer: DealerDelivery, apiOrigin: string, bare: Record<string, string> = {}): EmbedConfig {
   const models: EmbedConfig['models'] = [];
   const index = (name: string) => {
     const i = models.findIndex((m) => m[0] === name);
@@ -50,6 +51,8 @@ export function embedConfig(dealer: DealerDelivery, apiOrigin: string): EmbedCon
     aliases,
     background: dealer.branding.primaryColor,
     respectDnt: dealer.security.respectDoNotTrack !== false, // on unless turned off
+    dataLayer: dealer.configs.dataLayerEvents !== false, // on unless turned off
+    ...(Object.keys(bare).length ? { bare } : {}),
   };
 }
 
@@ -72,9 +75,13 @@ export async function dealerScript(bundleFile: string, config: EmbedConfig | Sni
   return text.replace(token, () => JSON.stringify(config).replace(/</g, '\\u003c'));
 }
 
-/** The inline snippet's configuration of a dealer (snippet.ts): slot sizes, the page model keys it has, and the image endpoint (the snippet requests the header creative while the page parses). */
-export function snippetConfig(dealer: DealerDelivery, apiOrigin: string): SnippetConfig {
-  return { s: embedConfig(dealer, apiOrigin).sizes, k: [...dealer.plans.keys()].join('|'), apiOrigin, dealerId: dealer.id };
+/**
+ * The inline snippet's configuration of a dealer (snippet.ts): slot sizes, the page model keys it
+ * has, the image endpoint (the snippet requests the header creative while the page parses) and,
+ * when the dealer hides them, the slots without a creative (`bare`, as embedConfig's).
+ */
+export function snippetConfig(dealer: DealerDelivery, apiOrigin: string, bare: Record<string, string> = {}): SnippetConfig {
+  return { s: embedConfig(dealer, apiOrigin).sizes, k: [...dealer.plans.keys()].join('|'), apiOrigin, dealerId: dealer.id, ...(Object.keys(bare).length ? { b: bare } : {}) };
 }
 
 /** The snippet bundle beside EMBED_DIST_FILE: dist/embed/dc-banners.js -> dist/embed/snippet.mxs.js (scripts/build-embed.ts). */

@@ -1,14 +1,14 @@
 /**
  * Configuration manager (/dealer/config; spec 02 §2, §4 Config editing, §5 Configuration, §9;
- * DECISIONS 2, 22-23): Model Mapping, Upsell Rules, Inventory Logic and Banner Sizes tabs edited
- * locally, 'Unsaved changes', 'Reset to {manufacturer} Defaults' and one all-or-nothing Save (the
+ * DECISIONS 2, 22-23): Model Mapping, Upsell Rules, Inventory Logic, Banner Sizes and Website (the
+ * embed script's dataLayer events and what a slot without a creative does) tabs edited locally, 'Unsaved changes', 'Reset to {manufacturer} Defaults' and one all-or-nothing Save (the
  * form's submit: Enter in a field saves; the controls stay in view while the form scrolls).
  * A @mantine/form checked on every change against the shared domain schemas the server validates
  * with: Save is disabled while a field is invalid, a refused save marks the fields the server names
  * in the user's words, nothing the server decides is filled in here (an empty size or an unset
  * weight is left to the server), and leaving with unsaved changes asks first.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -16,7 +16,7 @@ import { Plus, RotateCcw } from 'lucide-react';
 import { enterWhileInvalid, SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
 import { deferredValidator, showSaveErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
-import type { BannerSizes } from '../../../domain/schemas';
+import type { BannerSizes, EmptySlotMode } from '../../../domain/schemas';
 import { BANNER_SIZE_LABELS, BANNER_SLOTS, type BannerSlot } from '../../../domain/slots';
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
@@ -27,6 +27,8 @@ import { useModelNames } from '../api';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
 import { RowsEditor, WeightSlider, WeightsRule } from './editors';
+
+const WebsiteSettings = lazy(() => import('./WebsiteSettings'));
 
 const SLOT_LABELS = BANNER_SIZE_LABELS;
 const SLOTS = BANNER_SLOTS;
@@ -41,19 +43,25 @@ interface Values {
   trims: Record<string, string>;
   inventoryWeights: Record<string, number>;
   bannerSizes: SizeValues;
+  /** The embed script's pushes to the page's dataLayer (Google Tag Manager). */
+  dataLayerEvents: boolean;
+  /** A slot whose model has no creative: the placeholder or nothing. */
+  emptySlots: EmptySlotMode;
 }
 
 function sizeValues(s: BannerSizes): SizeValues {
   return Object.fromEntries(SLOTS.map((k) => [k, { width: s[k].width, height: s[k].height }])) as SizeValues;
 }
 
-function valuesOf(c: Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes'>): Values {
+function valuesOf(c: Pick<ConfigsView, 'modelMap' | 'upsellMap' | 'trimPatterns' | 'inventoryWeights' | 'bannerSizes' | 'dataLayerEvents' | 'emptySlots'>): Values {
   return {
     mappings: toRows(c.modelMap),
     upsells: toRows(c.upsellMap),
     trims: Object.fromEntries(Object.entries(c.trimPatterns).map(([m, t]) => [m, t.join(', ')])),
     inventoryWeights: { ...c.inventoryWeights },
     bannerSizes: sizeValues(c.bannerSizes),
+    dataLayerEvents: c.dataLayerEvents,
+    emptySlots: c.emptySlots,
   };
 }
 
@@ -73,6 +81,8 @@ function bodyOf(v: Values) {
     trimPatterns,
     inventoryWeights: v.inventoryWeights,
     bannerSizes: Object.fromEntries(SLOTS.map((slot) => [slot, { width: typed(v.bannerSizes[slot].width), height: typed(v.bannerSizes[slot].height) }])),
+    dataLayerEvents: v.dataLayerEvents,
+    emptySlots: v.emptySlots,
   };
 }
 
@@ -166,7 +176,8 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
   const onReset = async () => {
     setResetting(true);
     try {
-      form.setValues(valuesOf(await fetchDefaults(dealerId)));
+      // The manufacturer has no defaults for the website settings: they stay as they are.
+      form.setValues(valuesOf({ ...(await fetchDefaults(dealerId)), dataLayerEvents: form.values.dataLayerEvents, emptySlots: form.values.emptySlots }));
     } catch (e) {
       notifications.show({ color: 'red', title: 'Reset failed', message: e instanceof Error ? e.message : 'Unknown error' });
     } finally {
@@ -198,7 +209,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
       <Stack gap="lg">
         <div>
           <Title order={2}>Configuration</Title>
-          <Text c="dimmed">Model mappings, upsell rules, inventory weights and banner sizes for {saved.manufacturer.name}.</Text>
+          <Text c="dimmed">Model mappings, upsell rules, inventory weights, banner sizes and website settings for {saved.manufacturer.name}.</Text>
         </div>
         {!canEdit && <ViewOnlyNotice action="change the configuration" />}
         <StickyActionBar>
@@ -217,6 +228,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
             <Tabs.Tab value="upsell">Upsell Rules</Tabs.Tab>
             <Tabs.Tab value="inventory">Inventory Logic</Tabs.Tab>
             <Tabs.Tab value="sizes">Banner Sizes</Tabs.Tab>
+            <Tabs.Tab value="website">Website</Tabs.Tab>
           </Tabs.List>
 
           <Tabs.Panel value="mapping" pt="md">
@@ -365,6 +377,13 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                 ))}
               </SimpleGrid>
             </Paper>
+          </Tabs.Panel>
+
+          <Tabs.Panel value="website" pt="md">
+            {/* Its own chunk, fetched when the tab opens: the screen's first load stays within its budget. */}
+            <Suspense fallback={<Text c="dimmed">Loading...</Text>}>
+              <WebsiteSettings canEdit={canEdit} dataLayerEvents={form.getInputProps('dataLayerEvents', { type: 'checkbox' })} emptySlots={form.getInputProps('emptySlots')} />
+            </Suspense>
           </Tabs.Panel>
         </Tabs>
       </Stack>

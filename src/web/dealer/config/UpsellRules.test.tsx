@@ -19,6 +19,8 @@ const CONFIGS: ConfigsView = {
   customUpsellLogic: 'manufacturer',
   customUpsellRules: { Civic: 'Accord' },
   bannerSizes: DEFAULT_BANNER_SIZES,
+  dataLayerEvents: true,
+  emptySlots: 'placeholder',
   manufacturer: { id: 'honda', name: 'Honda' },
   version: 1,
 };
