@@ -62,7 +62,7 @@ export function ModelsTable({
             </Table.Th>
             <Table.Th ta="right">Median days on lot</Table.Th>
             <Table.Th ta="right">
-              <Explained label="Inventory priority" tip="Score 1-10 computed from your stock (units, aged share, days on lot, trims, colours): how hard the stock says to push the model." />
+              <Explained label="Inventory priority" tip="Score 1-10 computed from your stock (units, aged share, days on lot, trims, colors): how hard the stock says to push the model." />
             </Table.Th>
             <Table.Th>
               <Explained label="Upsell weight" tip="Your setting 1-10 on Upsell Rules (1-3 Low, 4-7 Normal, 8-10 High Priority): the higher weight wins when upsell banners choose a model." />

@@ -27,7 +27,7 @@ const PERIOD_DAYS = 7;
 const RECENT_ASSETS = 4;
 
 const QUICK_ACTIONS: Array<{ label: string; description: string; to: string; icon: LucideIcon }> = [
-  { label: 'Manage Assets', description: 'Upload and organise banners', to: '/dealer/assets', icon: Images },
+  { label: 'Manage Assets', description: 'Upload and organize banners', to: '/dealer/assets', icon: Images },
   { label: 'Configuration', description: 'Model mappings and banner sizes', to: '/dealer/config', icon: Settings2 },
   { label: 'Upsell Rules', description: 'Which model to promote next', to: '/dealer/upsells', icon: TrendingUp },
   { label: 'Inventory', description: 'Feeds and manual uploads', to: '/dealer/inventory', icon: Package },
