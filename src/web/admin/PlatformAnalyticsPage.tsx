@@ -13,9 +13,9 @@
  * order, page) lives in the URL, so reload, back and a shared link keep it (dealer-list.tsx, shared
  * with Dealer Management). A row (or the dealer's name, a link) opens that dealer's analytics; the
  * gear opens its settings. The table fits its panel at 1280 px with the sidebar open: the
- * manufacturer is a dimmed line under the dealer's name (its header sorts by either), the long
- * 'Viewable impressions' header wraps, and the last event shows its day (the time on hover); at
- * phone widths the table scrolls inside its own frame.
+ * manufacturer is a dimmed line under the dealer's name (its header sorts by either), two-word
+ * headers wrap, and the last event shows its day (the time on hover); at phone widths the table
+ * scrolls inside its own frame.
  */
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -56,35 +56,28 @@ function SortButton({ label, sort, state, onSort }: { label: string; sort: Portf
   const active = state.sort === sort;
   const Arrow = !active ? ArrowUpDown : state.order === 'asc' ? ArrowUp : ArrowDown;
   return (
-    <UnstyledButton onClick={() => onSort(sort)} data-testid={`portfolio-sort-${sort}`} style={{ fontWeight: 700, fontSize: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 4, textAlign: 'inherit' }}>
+    <UnstyledButton onClick={() => onSort(sort)} data-testid={`portfolio-sort-${sort}`} style={{ fontWeight: 700, fontSize: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 2, textAlign: 'inherit' }}>
       {label}
-      <Arrow size={14} aria-hidden opacity={active ? 1 : 0.45} style={{ flexShrink: 0 }} />
+      <Arrow size={12} aria-hidden opacity={active ? 1 : 0.45} style={{ flexShrink: 0 }} />
       {!active && <VisuallyHidden>, sort</VisuallyHidden>}
     </UnstyledButton>
   );
 }
 
 /**
- * A sortable column header: a button per sort the column holds (the dealer column sorts by name
- * or by manufacturer), with aria-sort on the header cell while one of them is the table's sort.
- * `maw` lets a long label wrap onto two lines.
+ * A sortable column header: a button per sort the column holds, one under the other as the cell
+ * shows them (the dealer column: its name, then its manufacturer), with aria-sort on the header
+ * cell while one of them is the table's sort. `maw` lets a long label wrap onto two lines.
  */
 function SortHeader({ sorts, state, onSort, align, maw }: { sorts: Array<{ label: string; sort: PortfolioSort }>; state: SortState; onSort: (s: PortfolioSort) => void; align?: 'right'; maw?: number }) {
   const active = sorts.some((s) => s.sort === state.sort);
   return (
     <Table.Th aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={{ textAlign: align, whiteSpace: maw ? 'normal' : 'nowrap', maxWidth: maw }}>
-      <Group gap={6} wrap="nowrap" justify={align === 'right' ? 'flex-end' : 'flex-start'}>
-        {sorts.map((s, i) => (
-          <Group key={s.sort} gap={6} wrap="nowrap">
-            {i > 0 && (
-              <Text span c="dimmed" aria-hidden>
-                ·
-              </Text>
-            )}
-            <SortButton label={s.label} sort={s.sort} state={state} onSort={onSort} />
-          </Group>
+      <Stack gap={2} align={align === 'right' ? 'flex-end' : 'flex-start'}>
+        {sorts.map((s) => (
+          <SortButton key={s.sort} label={s.label} sort={s.sort} state={state} onSort={onSort} />
         ))}
-      </Group>
+      </Stack>
     </Table.Th>
   );
 }
@@ -110,7 +103,7 @@ function LastEvent({ at }: { at: string | null | undefined }) {
   const d = new Date(at);
   return (
     <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={d.toLocaleString()}>
-      {d.toLocaleDateString()}
+      {d.toLocaleDateString([], { month: 'short', day: 'numeric', year: d.getFullYear() === new Date().getFullYear() ? undefined : 'numeric' })}
     </Text>
   );
 }
@@ -118,11 +111,11 @@ function LastEvent({ at }: { at: string | null | undefined }) {
 function Gaps({ d }: { d: DealerListItem }) {
   const gaps = d.coverageGaps;
   if (!gaps) return null;
-  if (gaps.count === 0) return <Badge color="teal" variant="light">None</Badge>;
+  if (gaps.count === 0) return <Badge color="teal" variant="light" size="sm" style={{ minWidth: 'max-content' }}>None</Badge>;
   const more = gaps.count - gaps.models.length;
   return (
     <Tooltip label={`${gaps.models.join(', ')}${more > 0 ? ` and ${more} more` : ''}`} multiline w={240}>
-      <Badge color="orange" variant="light" tabIndex={0} aria-label={`${gaps.count} models without a banner: ${gaps.models.join(', ')}${more > 0 ? ` and ${more} more` : ''}`}>
+      <Badge color="orange" variant="light" size="sm" style={{ minWidth: 'max-content' }} tabIndex={0} aria-label={`${gaps.count} models without a banner: ${gaps.models.join(', ')}${more > 0 ? ` and ${more} more` : ''}`}>
         {gaps.count} {gaps.count === 1 ? 'model' : 'models'}
       </Badge>
     </Tooltip>
@@ -222,7 +215,7 @@ export function PlatformAnalyticsPage() {
             <>
               <ShowingCount data={data} testId="portfolio-count" />
               <Table.ScrollContainer minWidth={780}>
-                <Table highlightOnHover verticalSpacing="sm" aria-labelledby="portfolio-title" aria-busy={table.isPlaceholderData} data-testid="portfolio-table" style={{ opacity: table.isPlaceholderData ? 0.6 : 1 }}>
+                <Table highlightOnHover verticalSpacing="sm" horizontalSpacing={8} aria-labelledby="portfolio-title" aria-busy={table.isPlaceholderData} data-testid="portfolio-table" style={{ opacity: table.isPlaceholderData ? 0.6 : 1 }}>
                   <Table.Thead>
                     <Table.Tr>
                       <SortHeader
@@ -239,7 +232,7 @@ export function PlatformAnalyticsPage() {
                       <SortHeader sorts={[{ label: 'Trend', sort: 'trend' }]} state={state} onSort={sortBy} align="right" />
                       <Table.Th style={{ whiteSpace: 'nowrap' }}>Score</Table.Th>
                       <Table.Th style={{ whiteSpace: 'nowrap' }}>Gaps</Table.Th>
-                      <Table.Th style={{ whiteSpace: 'nowrap' }}>Last event</Table.Th>
+                      <Table.Th style={{ maxWidth: 64 }}>Last event</Table.Th>
                       <Table.Th>
                         <VisuallyHidden>Actions</VisuallyHidden>
                       </Table.Th>
@@ -254,7 +247,7 @@ export function PlatformAnalyticsPage() {
                         <Table.Tr key={d.id} data-testid={`portfolio-row-${d.id}`} onClick={rowClick(navigate, to)} style={{ cursor: 'pointer' }}>
                           <Table.Td>
                             {/* A long name ends in '…' with the full name on hover and focus; the status and the manufacturer sit under it, so the table fits 1280 px. */}
-                            <Stack gap={4} maw={230} miw={150}>
+                            <Stack gap={4} maw={200} miw={140}>
                               <Truncated to={to} fw={700} size="sm">
                                 {d.name}
                               </Truncated>
@@ -278,7 +271,7 @@ export function PlatformAnalyticsPage() {
                           </Table.Td>
                           <Table.Td>
                             <Group gap="xs" wrap="nowrap">
-                              <Progress value={score} color={score >= 60 ? 'teal' : score >= 30 ? 'yellow' : 'red'} w={48} aria-label={`Performance score of ${d.name}`} />
+                              <Progress value={score} color={score >= 60 ? 'teal' : score >= 30 ? 'yellow' : 'red'} w={40} aria-label={`Performance score of ${d.name}`} />
                               <Text size="sm" fw={600} data-testid={`score-${d.id}`}>
                                 {Math.round(score)}
                               </Text>

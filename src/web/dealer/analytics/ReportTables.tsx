@@ -113,7 +113,7 @@ export function ModelsTable({
                     '—'
                   ) : (
                     <Stack gap={4} align="flex-start">
-                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0 }}>
+                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0, minWidth: 'max-content' }}>
                         {m.upsellWeight} · {weightLabel(m.upsellWeight).replace(' Priority', '')}
                       </Badge>
                       {canEdit && next !== null && (
