@@ -16,7 +16,7 @@ describe('upsellChoiceText', () => {
 
   it('names the tie-break on equal weights', () => {
     expect(upsellChoiceText('CR-V', [c('Pilot', 5, 'Normal Priority', true), c('Passport', 5, 'Normal Priority')])).toMatch(/; equal weights: the upsell rule's target$/);
-    expect(upsellChoiceText('Prologue', [c('CR-V', 5, 'Normal Priority'), c('Pilot', 5, 'Normal Priority')])).toMatch(/; equal weights: inventory priority, then catalogue order$/);
+    expect(upsellChoiceText('Prologue', [c('CR-V', 5, 'Normal Priority'), c('Pilot', 5, 'Normal Priority')])).toMatch(/; equal weights: inventory priority, then catalog order$/);
   });
 
   it('says when there is one candidate or none', () => {

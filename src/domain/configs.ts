@@ -76,6 +76,6 @@ export function upsellChoiceText(pageModel: string, candidates: readonly Preview
   const [first, second] = candidates;
   if (!first) return `${pageModel} has no upsell candidate: the upsell slot shows ${pageModel} itself`;
   if (!second) return `${pageModel} → ${say(first)}: the only candidate`;
-  const tie = first.weight === second.weight ? `; equal weights: ${first.rule ? "the upsell rule's target" : 'inventory priority, then catalogue order'}` : '';
+  const tie = first.weight === second.weight ? `; equal weights: ${first.rule ? "the upsell rule's target" : 'inventory priority, then catalog order'}` : '';
   return `${pageModel} → ${say(first)} over ${candidates.slice(1).map(say).join(', ')}${tie}`;
 }

@@ -108,7 +108,11 @@ export const TEXT = {
   invalidCredentials: 'Invalid credentials',
   loginFailed: 'Login failed',
   invalidFilename: 'Invalid filename format. Expected: new_{year}_{manufacturer}_{model}_{trim}_{size}.{ext}',
-  invalidFilenameHint: 'Example: new_2025_honda_civic_sport_1920x300.jpg (e.g. {hash}.jpg)',
+  /**
+   * The spec's hint ('with the example {hash}.jpg') shown as a real file name: a literal '{hash}' read
+   * as a placeholder nobody can type.
+   */
+  invalidFilenameHint: 'Example: new_2025_honda_civic_sport_1920x300.jpg',
   invalidFileTypeOrSize: 'Invalid file type or size',
   failedToReadFile: 'Failed to read file',
   storageNearlyFull: 'Storage nearly full! Please delete some old assets first.',

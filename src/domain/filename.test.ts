@@ -125,4 +125,10 @@ describe('validateAssetFilename', () => {
     });
     expect(TEXT.invalidFilename).toBe('Invalid filename format. Expected: new_{year}_{manufacturer}_{model}_{trim}_{size}.{ext}');
   });
+
+  it('hints with a file name that is itself valid, not a placeholder', () => {
+    const example = /^Example: (\S+)$/.exec(TEXT.invalidFilenameHint)?.[1] ?? '';
+    expect(validateAssetFilename(example).ok).toBe(true);
+    expect(TEXT.invalidFilenameHint).not.toMatch(/[{}]/);
+  });
 });

@@ -198,7 +198,7 @@ export type FallbackAsset = z.infer<typeof fallbackAssetSchema>;
 export const fallbackAssetsSchema = z.object(perSizeKey(() => z.array(fallbackAssetSchema)));
 export type FallbackAssets = z.infer<typeof fallbackAssetsSchema>;
 
-const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #CC0000');
 
 export const brandingSchema = z.object({
   primaryColor: hexColor,

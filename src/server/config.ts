@@ -20,7 +20,7 @@
  * | FEED_ALLOW_PRIVATE_HOSTS | false | every server-side fetch (inventory feeds, CDN auto-discovery probes; outbound/guard.ts) may reach private, loopback or link-local addresses, and dealer settings and imports accept such base and fallback URLs: `true`, or a comma-separated list of CIDRs (e.g. `127.0.0.1/32`) |
  * | FEED_TIMEOUT_MS | 15000 | deadline of one inventory feed fetch (Test Feed and scheduled runs), whole exchange; the timeout error names it (DECISIONS 20: 15 seconds) |
  * | FEED_SCHEDULER_INTERVAL_MS | 30000 | how often the feed scheduler looks for due feeds (and the maintenance scheduler for its hourly retention job); 0 turns both off |
- * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; the daily rollups are kept (hourly ones for 92 days, reporting/service.ts) |
+ * | EVENT_RETENTION_DAYS | 90 | raw tracking events (and event dead letters) older than this many days are pruned; the daily rollups are kept (hourly ones for 92 days, domain/retention.ts) |
  * | EVENT_MAX_UNSECURED_MS | 250 | crash-loss bound: while the oldest acknowledged event neither written nor journaled is older than this, beacons answer 503 with Retry-After (tracking/service.ts); 0 = off (bounded by count only) |
  * | WORKERS | 1 | server processes (node:cluster) sharing PORT; more than 1 needs DATABASE_URL (PGlite's DATA_DIR belongs to one process) |
  * | REDIS_URL | (unset) | Redis for the rate-limit counters shared by every process (`redis://host:6379/0`); unset = counters in each process's memory, as while Redis does not answer within 400 ms |

@@ -95,7 +95,7 @@ describe('admin area', () => {
     await drawer.getByRole('button', { name: 'Add Manufacturer' }).click();
     await drawer.getByText('Name is required').waitFor();
     await drawer.getByLabel(/^Name/).fill('Kia');
-    await drawer.getByLabel('Primary colour').fill('#05141F');
+    await drawer.getByLabel('Primary color').fill('#05141F');
     await drawer.getByRole('tab', { name: 'Models (0)' }).click();
     await drawer.getByRole('button', { name: 'Add Model' }).click();
     await drawer.getByLabel('Name (key)').fill('ev6');
@@ -158,7 +158,7 @@ describe('admin area', () => {
     await website.fill('https://www.kiaspringfield.com');
     await app.getByLabel('Allowed domains', { exact: true }).fill('www.kiaspringfield.com\n\n  kiaspringfield.com  \n');
     await app.getByLabel('Max requests per minute').fill('250');
-    await app.getByLabel('Primary colour').fill('#112233');
+    await app.getByLabel('Primary color').fill('#112233');
     await app.getByLabel('Weekly reports').uncheck({ force: true });
     await save.click();
     await app.getByText('Dealer settings saved').waitFor();
@@ -170,12 +170,12 @@ describe('admin area', () => {
     await app.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
     expect(await app.getByLabel('Allowed domains', { exact: true }).inputValue()).toBe('www.kiaspringfield.com\nkiaspringfield.com');
     expect(await app.getByLabel('Max requests per minute').inputValue()).toBe('250');
-    expect(await app.getByLabel('Primary colour').inputValue()).toBe('#112233');
+    expect(await app.getByLabel('Primary color').inputValue()).toBe('#112233');
     expect(await app.getByLabel('Weekly reports').isChecked()).toBe(false);
 
     await app.getByRole('button', { name: 'Reset to Defaults' }).click();
     await app.getByText('Unsaved changes').waitFor();
-    expect(await app.getByLabel('Primary colour').inputValue()).toBe('#000000');
+    expect(await app.getByLabel('Primary color').inputValue()).toBe('#000000');
     // Security and notifications are not reset (spec 01 §4).
     expect(await app.getByLabel('Max requests per minute').inputValue()).toBe('250');
     expect(await app.getByLabel('Weekly reports').isChecked()).toBe(false);

@@ -161,7 +161,7 @@ export const dealerListSchema: z.ZodType<DealerListPage> = z.object({
 // ---------------------------------------------------------------------------------------------
 // Manufacturers
 
-const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #CC0000');
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #CC0000');
 const optionalUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be empty or a URL starting with http:// or https://' }).max(TEXT_LIMITS.url)]);
 
 /** The editable fields of a manufacturer (the form plus the catalogue): POST and PUT /api/admin/manufacturers bodies. */

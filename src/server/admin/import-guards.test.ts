@@ -89,8 +89,8 @@ describe('import validates like the settings screens', () => {
       /dealers\.0\.fallbackAssets\.srpHeaderDesktop\.0\.url/,
     ],
     ['a 1e15 quota', (d) => (d.dealers[0].assetStorage.storageQuotaBytes = 1e15), /dealers\.0\.assetStorage\.storageQuotaBytes: must be at most 10 GB/],
-    ['CSS in a dealer colour', (d) => (d.dealers[0].branding.primaryColor = 'red; background:url(x)'), /dealers\.0\.branding\.primaryColor: must be a hex colour/],
-    ['CSS in a manufacturer colour', (d) => (d.manufacturers[0].primaryColor = 'red; background:url(x)'), /manufacturers\.0\.primaryColor: must be a hex colour/],
+    ['CSS in a dealer colour', (d) => (d.dealers[0].branding.primaryColor = 'red; background:url(x)'), /dealers\.0\.branding\.primaryColor: must be a hex color/],
+    ['CSS in a manufacturer colour', (d) => (d.manufacturers[0].primaryColor = 'red; background:url(x)'), /manufacturers\.0\.primaryColor: must be a hex color/],
     ['a private base URL', (d) => (d.dealers[0].assetStorage.baseUrl = 'http://169.254.169.254/'), /dealers\.0\.assetStorage\.baseUrl: must not point at a private/],
     [
       'a loopback fallback URL',

@@ -20,7 +20,7 @@ import { comparisonRange, raisedWeight, shiftDay, zonedDay, zonedDayStart, type 
 
 // A fixed clock shortly after the US switch to summer time (8 March 2026): the ranges cross it.
 // Ten days after the range's first local midnight: its edges are still kept hour by hour
-// (reporting DETAIL_HOURLY_DAYS), so the range is read by local day.
+// (domain/retention.ts DETAIL_HOURLY_DAYS), so the range is read by local day.
 const NOW = new Date('2026-03-15T18:30:00Z');
 const TZ = 'America/New_York';
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -165,7 +165,7 @@ describe('custom range and comparison (volume generator events)', () => {
     expect((await bad('from=2026-02-30&to=2026-03-02')).message).toMatch(/^from: /);
     expect((await bad('from=2026-03-01')).message).toMatch(/^to: /);
     expect((await bad('period=24h&compare=year')).message).toMatch(/^compare: /);
-    // Model, slot and creative figures are kept 92 days (reporting DETAIL_DAILY_DAYS).
+    // Model, slot and creative figures are kept 92 days (domain/retention.ts DETAIL_DAILY_DAYS).
     expect((await bad('from=2025-12-01&to=2025-12-10')).message).toMatch(/^from: model, slot and creative figures are kept 92 days: choose a start on or after 2025-12-13/);
   });
 

@@ -384,7 +384,7 @@ export const eventRollupsDaily = pgTable(
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
-  // day: the retention job's pruning of the days past DETAIL_DAILY_DAYS (reporting/service.ts).
+  // day: the retention job's pruning of the days past DETAIL_DAILY_DAYS (domain/retention.ts).
   (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] }), index('event_rollups_daily_day_idx').on(t.day)],
 );
 
@@ -392,7 +392,7 @@ export const eventRollupsDaily = pgTable(
  * One row per dealer and UTC hour: the hour's totals, for the totals of windows whose partial-day
  * edge is older than the detailed hourly rollups are kept (the previous window of the 7, 30 and
  * 90-day periods ends in a partial day one period back). Maintained with the daily rollups by the
- * same triggers (migration 0017); kept HOURLY_ROLLUP_DAYS (reporting/service.ts).
+ * same triggers (migration 0017); kept HOURLY_ROLLUP_DAYS (domain/retention.ts).
  */
 export const dealerRollupsHourly = pgTable(
   'dealer_rollups_hourly',

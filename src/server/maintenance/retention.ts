@@ -4,7 +4,7 @@
  * letters older than the same, expired sessions, feed runs beyond the newest FEED_RUNS_KEPT per
  * dealer, client errors beyond CLIENT_ERROR_LOG_LIMIT and forgotten sign-in throttle rows
  * are deleted by a periodic job, and so are the tag health counters (tracking/tag-health.ts) and
- * the rollup rows older than the screens read (reporting/service.ts DETAIL_HOURLY_DAYS,
+ * the rollup rows older than the screens read (domain/retention.ts DETAIL_HOURLY_DAYS,
  * HOURLY_ROLLUP_DAYS, DETAIL_DAILY_DAYS): the dealers' daily and all-time totals keep their
  * counts for ever; dashboards and exports never read raw events.
  *

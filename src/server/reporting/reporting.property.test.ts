@@ -19,7 +19,8 @@ import type { AcceptedEvent } from '../tracking/service';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { PERIOD_SPANS, bucketKey, bucketKeys, periodWindow, previousWindow, spanWindow, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/schemas';
-import { dailyByModel, dealerTotals, detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff, pruneHourlyRollups, ranked, series, totals, type Counts, type Scope } from './service';
+import { detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff } from '../../domain/retention';
+import { dailyByModel, dealerTotals, pruneHourlyRollups, ranked, series, totals, type Counts, type Scope } from './service';
 
 const SEED = Number(process.env.REPORTING_SEED ?? 20261126);
 const CASES = 240;

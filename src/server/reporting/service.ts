@@ -32,47 +32,10 @@ import { dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollu
 import type { DealerStats } from '../../domain/schemas';
 import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ctr } from '../../domain/metrics';
+import { detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff } from '../../domain/retention';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-
-/**
- * How many UTC days of hourly rollups are kept before today (the retention job prunes older
- * hours): the previous window of the longest period (90 days) ends in the partial day 90 days
- * back, plus a day of margin.
- */
-export const HOURLY_ROLLUP_DAYS = 92;
-
-/**
- * How many UTC days of detailed hourly rollups (event_rollups_hourly) are kept before today: the
- * weekly report reads the models and creatives of the 7 dealer-local days before the Monday it is
- * sent on, which start at most 8 UTC days and some hours back (time zones up to UTC-12), plus a
- * day of margin. The 24h period and today's partial day are within the last two days.
- */
-export const DETAIL_HOURLY_DAYS = 10;
-
-/**
- * How many UTC days of detailed daily rollups (event_rollups_daily: model, slot, creative) are kept
- * before today: the longest detailed read is the 90-day period's models, creatives and CSV export
- * (today and the 89 days before), plus two days of margin. Older days keep their dealer totals
- * (dealer_rollups_daily, dealer_rollup_totals) for ever.
- */
-export const DETAIL_DAILY_DAYS = 92;
-
-/** The first UTC day ('YYYY-MM-DD') event_rollups_daily keeps at `now`: DETAIL_DAILY_DAYS before today. */
-export function detailDailyCutoff(now: Date): string {
-  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DETAIL_DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The first hour dealer_rollups_hourly keeps at `now`: the start of the UTC day HOURLY_ROLLUP_DAYS before today. */
-export function hourlyRollupCutoff(now: Date): Date {
-  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - HOURLY_ROLLUP_DAYS * DAY_MS);
-}
-
-/** The first hour event_rollups_hourly keeps at `now`: the start of the UTC day DETAIL_HOURLY_DAYS before today. */
-export function detailHourlyCutoff(now: Date): Date {
-  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - DETAIL_HOURLY_DAYS * DAY_MS);
-}
 
 /** Impressions, clicks and conversions. */
 export interface Counts {

@@ -126,8 +126,8 @@ const LABELS: Record<string, string> = {
   'assetStorage.customNaming.variables': 'Pattern variables',
   'assetStorage.storageQuotaMb': 'Storage quota (MB)',
   ...Object.fromEntries(BANNER_SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`assetStorage.bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
-  'branding.primaryColor': 'Primary colour',
-  'branding.secondaryColor': 'Secondary colour',
+  'branding.primaryColor': 'Primary color',
+  'branding.secondaryColor': 'Secondary color',
   'branding.logoUrl': 'Logo URL',
   'branding.fontFamily': 'Font',
   'branding.customCss': 'Custom CSS',
@@ -319,8 +319,8 @@ function SettingsForm({ dealer: d }: { dealer: Dealer }) {
 
         <Section title="Branding">
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <ColorInput label="Primary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} {...form.getInputProps('branding.primaryColor')} />
-            <ColorInput label="Secondary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} {...form.getInputProps('branding.secondaryColor')} />
+            <ColorInput label="Primary color" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} {...form.getInputProps('branding.primaryColor')} />
+            <ColorInput label="Secondary color" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} {...form.getInputProps('branding.secondaryColor')} />
             <TextInput label="Logo URL" type="url" {...form.getInputProps('branding.logoUrl')} />
             <Select label="Font" data={[...FONT_CHOICES]} allowDeselect={false} {...form.getInputProps('branding.fontFamily')} />
           </SimpleGrid>

@@ -8,24 +8,22 @@
  * (GET /api/admin/dealers), one page of cards at a time; the state lives in the URL's search
  * parameters (q, manufacturer, sort, order, page) so reload, back and a shared link keep it.
  */
-import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router';
-import { ActionIcon, Anchor, Button, Card, Group, Loader, Pagination, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { Select, Tooltip } from '../components/deferred';
-import { ArrowDown, ArrowUp, BarChart3, ExternalLink, Plus, Search, SearchX, Settings, Trash2 } from 'lucide-react';
-import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_SORTS, type DealerListItem, type DealerListSort } from '../../domain/admin';
+import { ActionIcon, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Tooltip } from '../components/deferred';
+import { ArrowDown, ArrowUp, BarChart3, ExternalLink, Plus, SearchX, Settings, Trash2 } from 'lucide-react';
+import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_SORTS, type DealerListItem, type DealerListSort } from '../../domain/admin';
 import type { DealerListParams } from '../../domain/contracts/admin';
 import { formatCount, formatCtr } from '../../domain/metrics';
+import { DealerFilters, ListPager, readListParams, ShowingCount, sortChanges, useLastPageWhenPast } from './dealer-list';
 import { ErrorNotice } from '../components/feedback';
-import { useAdminDealers, useDeleteDealer, useManufacturers } from './api';
+import { useAdminDealers, useDeleteDealer } from './api';
 import { CardGridSkeleton, useConfirmDelete, EmptyState, StatusBadge, providerLabel } from './parts';
 import { Figure, PeriodCaption } from '../components/metrics';
 import { periodLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
 import { useListUrl } from '../components/list-url';
 
-const ALL = '__all__';
-/** Milliseconds of typing pause before the search goes to the server. */
 const DEFAULT_SORT: DealerListSort = 'created';
 const SORT_LABELS: Record<DealerListSort, string> = {
   name: 'Name',
@@ -37,25 +35,9 @@ const SORT_LABELS: Record<DealerListSort, string> = {
   ctr: 'CTR',
 };
 
-/** The list's state from the URL: unknown or malformed values fall back to the defaults. */
-function readParams(params: URLSearchParams) {
-  const sortParam = params.get('sort');
-  const sort = (DEALER_LIST_SORTS as readonly string[]).includes(sortParam ?? '') ? (sortParam as DealerListSort) : DEFAULT_SORT;
-  const orderParam = params.get('order');
-  const order = orderParam === 'asc' || orderParam === 'desc' ? orderParam : DEALER_LIST_DEFAULT_ORDER[sort];
-  const pageParam = Number(params.get('page'));
-  return {
-    q: params.get('q') ?? '',
-    manufacturer: params.get('manufacturer') ?? '',
-    sort,
-    order,
-    page: Number.isInteger(pageParam) && pageParam >= 1 ? pageParam : 1,
-  };
-}
-
 export function DealersPage() {
-  const { params, update, text, setText } = useListUrl((p) => readParams(p).q);
-  const state = readParams(params);
+  const { params, update, text, setText } = useListUrl((p) => readListParams(p, DEALER_LIST_SORTS, DEFAULT_SORT).q);
+  const state = readListParams(params, DEALER_LIST_SORTS, DEFAULT_SORT);
 
   const request: DealerListParams = {
     page: state.page === 1 ? undefined : state.page,
@@ -65,34 +47,16 @@ export function DealersPage() {
     manufacturer: state.manufacturer || undefined,
   };
   const dealers = useAdminDealers(request);
-  const makers = useManufacturers();
   const confirmDelete = useConfirmDelete<DealerListItem>(useDeleteDealer(), 'The dealer, its banners, inventory, feed and analytics are deleted for good. Its users are deactivated and signed out; assign them another dealer before reactivating them.');
 
-  const manufacturers = useMemo(() => {
-    const used = (makers.data ?? []).filter((m) => m.dealerCount > 0 || m.id === state.manufacturer);
-    return [{ value: ALL, label: 'All Manufacturers' }, ...used.sort((a, b) => a.name.localeCompare(b.name)).map((m) => ({ value: m.id, label: m.name }))];
-  }, [makers.data, state.manufacturer]);
-
   const data = dealers.data;
-  const pageSize = data?.pageSize ?? DEALER_LIST_DEFAULT_PAGE_SIZE;
-  const pages = data ? Math.max(1, Math.ceil(data.total / pageSize)) : 1;
-  // A page past the end (the last dealers of it deleted, an old link) moves to the last page.
-  useEffect(() => {
-    if (data && !dealers.isPlaceholderData && data.items.length === 0 && data.total > 0 && state.page > pages) update({ page: pages }, false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- reacts to the answer only
-  }, [data, dealers.isPlaceholderData]);
+  useLastPageWhenPast(data, dealers.isPlaceholderData, state.page, (page) => update({ page }, false));
 
-  const sortBy = (sort: DealerListSort) => {
-    const order = sort === state.sort ? (state.order === 'asc' ? 'desc' : 'asc') : DEALER_LIST_DEFAULT_ORDER[sort];
-    update({ sort: sort === DEFAULT_SORT ? null : sort, order: order === DEALER_LIST_DEFAULT_ORDER[sort] ? null : order, page: null });
-  };
+  const sortBy = (sort: DealerListSort) => update(sortChanges(state, sort, DEFAULT_SORT));
   const goTo = (page: number) => {
     update({ page });
     window.scrollTo({ top: 0 });
   };
-
-  const first = data && data.total > 0 ? (data.page - 1) * data.pageSize + 1 : 0;
-  const last = data ? first + data.items.length - (data.items.length > 0 ? 1 : 0) : 0;
 
   return (
     <Stack gap="lg">
@@ -105,23 +69,7 @@ export function DealersPage() {
           Add Dealer
         </Button>
       </Group>
-      <Group grow align="flex-end">
-        <TextInput
-          label="Search"
-          placeholder="Search by name, id or website"
-          leftSection={<Search size={16} />}
-          rightSection={dealers.isFetching && text.trim() !== '' ? <Loader size={14} aria-hidden /> : null}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-        />
-        <Select
-          label="Manufacturer"
-          data={manufacturers}
-          value={state.manufacturer || ALL}
-          onChange={(v) => update({ manufacturer: !v || v === ALL ? null : v, page: null })}
-          allowDeselect={false}
-        />
-      </Group>
+      <DealerFilters text={text} onText={setText} searching={dealers.isFetching} manufacturer={state.manufacturer} onManufacturer={(manufacturer) => update({ manufacturer, page: null })} />
       <Group gap="xs" role="group" aria-label="Sort dealers" wrap="wrap">
         <Text size="sm" c="dimmed" aria-hidden>
           Sort by
@@ -154,9 +102,7 @@ export function DealersPage() {
         <EmptyState icon={SearchX} title="No dealers found" hint="Try adjusting your search or filter criteria." />
       ) : (
         <>
-          <Text size="sm" c="dimmed" aria-live="polite" data-testid="dealer-count">
-            {`Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(data.total)} dealer${data.total === 1 ? '' : 's'}`}
-          </Text>
+          <ShowingCount data={data} testId="dealer-count" />
           <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} aria-busy={dealers.isPlaceholderData} style={{ opacity: dealers.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}>
             {data.items.map((d) => (
     <Card key={d.id} withBorder radius="md" padding="lg" data-testid={`dealer-card-${d.id}`}>
@@ -219,11 +165,7 @@ export function DealersPage() {
     </Card>
             ))}
           </SimpleGrid>
-          {pages > 1 && (
-            <Group justify="center">
-              <Pagination total={pages} value={Math.min(state.page, pages)} onChange={goTo} siblings={1} boundaries={1} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(page) => ({ 'aria-label': `Page ${page}` })} />
-            </Group>
-          )}
+          <ListPager data={data} page={state.page} onPage={goTo} />
         </>
       )}
       {confirmDelete.modal}

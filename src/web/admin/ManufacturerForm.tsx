@@ -20,7 +20,6 @@ import {
   Badge,
   Button,
   Checkbox,
-  ColorInput,
   Drawer,
   Group,
   Modal,
@@ -51,6 +50,7 @@ import { fieldErrorsOf, serverFormErrors, summarizeFieldErrors } from '../api/fi
 import { schemaValidator } from '../api/schema-validator';
 import { useUnsavedChangesPrompt } from '../components/unsaved';
 import { RowsEditor } from '../components/RowsEditor';
+import { ColorInput } from '../components/deferred';
 import { toRecord, toRows, type Row } from '../components/rows';
 
 interface Draft extends Omit<ManufacturerInput, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'> {
@@ -248,8 +248,8 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                       <TextInput label="Name" required {...form.getInputProps('name')} />
                       <TextInput label="Logo URL" type="url" {...form.getInputProps('logoUrl')} />
                       <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                        <ColorInput label="Primary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} {...form.getInputProps('primaryColor')} />
-                        <ColorInput label="Secondary colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} {...form.getInputProps('secondaryColor')} />
+                        <ColorInput label="Primary color" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick primary from the screen' }} {...form.getInputProps('primaryColor')} />
+                        <ColorInput label="Secondary color" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick secondary from the screen' }} {...form.getInputProps('secondaryColor')} />
                       </SimpleGrid>
                       <MultiSelect
                         label="Provider compatibility"
@@ -439,8 +439,8 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
 const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   logoUrl: 'Logo URL',
-  primaryColor: 'Primary colour',
-  secondaryColor: 'Secondary colour',
+  primaryColor: 'Primary color',
+  secondaryColor: 'Secondary color',
   providerCompatibility: 'Provider compatibility',
   assetNamingConvention: 'Asset naming convention',
   defaultModelMappings: 'Default model mappings',

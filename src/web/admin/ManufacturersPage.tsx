@@ -24,7 +24,7 @@ const ManufacturerForm = lazy(async () => ({ default: (await import('./Manufactu
 
 export function ManufacturersPage() {
   const list = useManufacturers();
-  const confirmDelete = useConfirmDelete<ManufacturerListItem>(useDeleteManufacturer(), 'The manufacturer and its catalogue are deleted. A manufacturer that dealers still use cannot be deleted.');
+  const confirmDelete = useConfirmDelete<ManufacturerListItem>(useDeleteManufacturer(), 'The manufacturer and its catalog are deleted. A manufacturer that dealers still use cannot be deleted.');
   const [search, setSearch] = useState('');
   /** null = form closed; 'new' = add mode; otherwise the manufacturer being edited. */
   const [editing, setEditing] = useState<ManufacturerListItem | 'new' | null>(null);
@@ -37,7 +37,7 @@ export function ManufacturersPage() {
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={2}>Manufacturer Management</Title>
-          <Text c="dimmed">Brands, their model catalogue and the defaults new dealers start from.</Text>
+          <Text c="dimmed">Brands, their model catalog and the defaults new dealers start from.</Text>
         </div>
         <Button leftSection={<Plus size={16} />} onClick={() => setEditing('new')}>
           Add Manufacturer
@@ -86,8 +86,8 @@ export function ManufacturersPage() {
               </SimpleGrid>
               <Group justify="space-between" mt="md">
                 <Group gap={6}>
-                  <ColourDot colour={m.primaryColor} />
-                  <ColourDot colour={m.secondaryColor} />
+                  <ColorDot color={m.primaryColor} />
+                  <ColorDot color={m.secondaryColor} />
                 </Group>
                 <Text size="xs" c="dimmed">
                   Created {new Date(m.createdAt).toLocaleDateString()}
@@ -120,6 +120,6 @@ export function ManufacturersPage() {
   );
 }
 
-function ColourDot({ colour }: { colour: string }) {
-  return <span title={colour} style={{ display: 'inline-block', width: 16, height: 16, borderRadius: '50%', background: colour, border: '1px solid var(--mantine-color-gray-4)' }} />;
+function ColorDot({ color }: { color: string }) {
+  return <span title={color} style={{ display: 'inline-block', width: 16, height: 16, borderRadius: '50%', background: color, border: '1px solid var(--mantine-color-gray-4)' }} />;
 }

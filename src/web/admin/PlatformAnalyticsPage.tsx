@@ -10,32 +10,35 @@
  * table here, sorted, searched, filtered and paged on the server (GET /api/admin/dealers?period=).
  * Dealer Management keeps the spec's cards (it carries what a table row would squeeze: site and
  * script links, creation date, delete). Every piece of state (period, q, manufacturer, sort,
- * order, page) lives in the URL, so reload, back and a shared link keep it. A row (or the dealer's
- * name, a link) opens that dealer's analytics; the gear opens its settings.
+ * order, page) lives in the URL, so reload, back and a shared link keep it (dealer-list.tsx, shared
+ * with Dealer Management). A row (or the dealer's name, a link) opens that dealer's analytics; the
+ * gear opens its settings. The table fits its panel at 1280 px with the sidebar open: the
+ * manufacturer is a dimmed line under the dealer's name (its header sorts by either), two-word
+ * headers wrap, and the last event shows its day (the time on hover); at phone widths the table
+ * scrolls inside its own frame.
  */
-import { useEffect, useMemo, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ActionIcon, Badge, Group, Loader, Pagination, Paper, Progress, Skeleton, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { ArrowDown, ArrowUp, ArrowUpDown, Search, SearchX, Settings } from 'lucide-react';
+import { ActionIcon, Badge, Group, Paper, Progress, Skeleton, Stack, Table, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ArrowDown, ArrowUp, ArrowUpDown, SearchX, Settings } from 'lucide-react';
 import { Select, Tooltip } from '../components/deferred';
 import { LineChart } from '../components/LineChart';
 import { ANALYTICS_PERIODS, type AnalyticsPeriod } from '../../domain/enums';
 import { PERIOD_LABELS } from '../../domain/constants';
 import { formatCount, formatCtr, formatTrend, performanceScore } from '../../domain/metrics';
-import { DEALER_LIST_DEFAULT_ORDER, PORTFOLIO_SORTS, type DealerListItem, type PortfolioSort } from '../../domain/admin';
+import { PORTFOLIO_SORTS, type DealerListItem, type PortfolioSort } from '../../domain/admin';
 import type { DealerListParams } from '../../domain/contracts/admin';
 import { ErrorNotice } from '../components/feedback';
-import { useAdminDealers, useManufacturers, usePlatformAnalytics } from './api';
+import { useAdminDealers, usePlatformAnalytics } from './api';
+import { DealerFilters, ListPager, readListParams, ShowingCount, sortChanges, useLastPageWhenPast } from './dealer-list';
 import { EmptyState, StatusBadge } from './parts';
 import { PeriodCaption } from '../components/metrics';
 import { bucketLabel, periodLabel } from '../../domain/periods';
 import { Truncated } from '../components/Truncated';
 import { useListUrl } from '../components/list-url';
 
-const ALL = '__all__';
 const DEFAULT_PERIOD: AnalyticsPeriod = '30d';
 const DEFAULT_SORT: PortfolioSort = 'impressions';
-/** Milliseconds of typing pause before the search goes to the server. */
 /** Rows per page of the portfolio table. */
 const PAGE_SIZE = 25;
 
@@ -43,25 +46,38 @@ const PAGE_SIZE = 25;
 function readParams(params: URLSearchParams) {
   const p = params.get('period');
   const period = (ANALYTICS_PERIODS as readonly string[]).includes(p ?? '') ? (p as AnalyticsPeriod) : DEFAULT_PERIOD;
-  const s = params.get('sort');
-  const sort = (PORTFOLIO_SORTS as readonly string[]).includes(s ?? '') ? (s as PortfolioSort) : DEFAULT_SORT;
-  const o = params.get('order');
-  const order = o === 'asc' || o === 'desc' ? o : DEALER_LIST_DEFAULT_ORDER[sort];
-  const page = Number(params.get('page'));
-  return { period, sort, order, q: params.get('q') ?? '', manufacturer: params.get('manufacturer') ?? '', page: Number.isInteger(page) && page >= 1 ? page : 1 };
+  return { ...readListParams(params, PORTFOLIO_SORTS, DEFAULT_SORT), period };
 }
 
-/** A sortable column header: a button naming the sort, with aria-sort on the header cell. */
-function SortHeader({ label, sort, state, onSort, align }: { label: string; sort: PortfolioSort; state: { sort: PortfolioSort; order: 'asc' | 'desc' }; onSort: (s: PortfolioSort) => void; align?: 'right' }) {
+type SortState = { sort: PortfolioSort; order: 'asc' | 'desc' };
+
+/** The button that sorts by `sort` (again: the other way), its arrow showing the current order. */
+function SortButton({ label, sort, state, onSort }: { label: string; sort: PortfolioSort; state: SortState; onSort: (s: PortfolioSort) => void }) {
   const active = state.sort === sort;
   const Arrow = !active ? ArrowUpDown : state.order === 'asc' ? ArrowUp : ArrowDown;
   return (
-    <Table.Th aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={{ textAlign: align, whiteSpace: 'nowrap' }}>
-      <UnstyledButton onClick={() => onSort(sort)} data-testid={`portfolio-sort-${sort}`} style={{ fontWeight: 700, fontSize: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-        {label}
-        <Arrow size={14} aria-hidden opacity={active ? 1 : 0.45} />
-        {!active && <VisuallyHidden>, sort</VisuallyHidden>}
-      </UnstyledButton>
+    <UnstyledButton onClick={() => onSort(sort)} data-testid={`portfolio-sort-${sort}`} style={{ fontWeight: 700, fontSize: 'inherit', display: 'inline-flex', alignItems: 'center', gap: 2, textAlign: 'inherit' }}>
+      {label}
+      <Arrow size={12} aria-hidden opacity={active ? 1 : 0.45} style={{ flexShrink: 0 }} />
+      {!active && <VisuallyHidden>, sort</VisuallyHidden>}
+    </UnstyledButton>
+  );
+}
+
+/**
+ * A sortable column header: a button per sort the column holds, one under the other as the cell
+ * shows them (the dealer column: its name, then its manufacturer), with aria-sort on the header
+ * cell while one of them is the table's sort. `maw` lets a long label wrap onto two lines.
+ */
+function SortHeader({ sorts, state, onSort, align, maw }: { sorts: Array<{ label: string; sort: PortfolioSort }>; state: SortState; onSort: (s: PortfolioSort) => void; align?: 'right'; maw?: number }) {
+  const active = sorts.some((s) => s.sort === state.sort);
+  return (
+    <Table.Th aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={{ textAlign: align, whiteSpace: maw ? 'normal' : 'nowrap', maxWidth: maw }}>
+      <Stack gap={2} align={align === 'right' ? 'flex-end' : 'flex-start'}>
+        {sorts.map((s) => (
+          <SortButton key={s.sort} label={s.label} sort={s.sort} state={state} onSort={onSort} />
+        ))}
+      </Stack>
     </Table.Th>
   );
 }
@@ -87,7 +103,7 @@ function LastEvent({ at }: { at: string | null | undefined }) {
   const d = new Date(at);
   return (
     <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={d.toLocaleString()}>
-      {d.toLocaleDateString()} {d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+      {d.toLocaleDateString([], { month: 'short', day: 'numeric', year: d.getFullYear() === new Date().getFullYear() ? undefined : 'numeric' })}
     </Text>
   );
 }
@@ -95,11 +111,11 @@ function LastEvent({ at }: { at: string | null | undefined }) {
 function Gaps({ d }: { d: DealerListItem }) {
   const gaps = d.coverageGaps;
   if (!gaps) return null;
-  if (gaps.count === 0) return <Badge color="teal" variant="light">None</Badge>;
+  if (gaps.count === 0) return <Badge color="teal" variant="light" size="sm" style={{ minWidth: 'max-content' }}>None</Badge>;
   const more = gaps.count - gaps.models.length;
   return (
     <Tooltip label={`${gaps.models.join(', ')}${more > 0 ? ` and ${more} more` : ''}`} multiline w={240}>
-      <Badge color="orange" variant="light" tabIndex={0} aria-label={`${gaps.count} models without a banner: ${gaps.models.join(', ')}${more > 0 ? ` and ${more} more` : ''}`}>
+      <Badge color="orange" variant="light" size="sm" style={{ minWidth: 'max-content' }} tabIndex={0} aria-label={`${gaps.count} models without a banner: ${gaps.models.join(', ')}${more > 0 ? ` and ${more} more` : ''}`}>
         {gaps.count} {gaps.count === 1 ? 'model' : 'models'}
       </Badge>
     </Tooltip>
@@ -122,27 +138,13 @@ export function PlatformAnalyticsPage() {
     manufacturer: state.manufacturer || undefined,
   };
   const table = useAdminDealers(request);
-  const makers = useManufacturers();
-  const manufacturers = useMemo(() => {
-    const used = (makers.data ?? []).filter((m) => m.dealerCount > 0 || m.id === state.manufacturer);
-    return [{ value: ALL, label: 'All Manufacturers' }, ...used.sort((a, b) => a.name.localeCompare(b.name)).map((m) => ({ value: m.id, label: m.name }))];
-  }, [makers.data, state.manufacturer]);
 
   const data = table.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  useEffect(() => {
-    if (data && !table.isPlaceholderData && data.items.length === 0 && data.total > 0 && state.page > pages) update({ page: pages }, false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- reacts to the answer only
-  }, [data, table.isPlaceholderData]);
+  useLastPageWhenPast(data, table.isPlaceholderData, state.page, (page) => update({ page }, false));
 
-  const sortBy = (sort: PortfolioSort) => {
-    const order = sort === state.sort ? (state.order === 'asc' ? 'desc' : 'asc') : DEALER_LIST_DEFAULT_ORDER[sort];
-    update({ sort: sort === DEFAULT_SORT ? null : sort, order: order === DEALER_LIST_DEFAULT_ORDER[sort] ? null : order, page: null });
-  };
+  const sortBy = (sort: PortfolioSort) => update(sortChanges(state, sort, DEFAULT_SORT));
   const a = chart.data;
   const total = a?.series.reduce((s, p) => s + p.impressions, 0) ?? 0;
-  const first = data && data.total > 0 ? (data.page - 1) * data.pageSize + 1 : 0;
-  const last = data ? first + Math.max(0, data.items.length - 1) : 0;
   const label = periodLabel(state.period);
 
   return (
@@ -202,17 +204,7 @@ export function PlatformAnalyticsPage() {
             </Title>
             <PeriodCaption label={data?.window ? periodLabel(data.window.period) : label} testId="portfolio-period" />
           </Group>
-          <Group grow align="flex-end">
-            <TextInput
-              label="Search"
-              placeholder="Search by name, id or website"
-              leftSection={<Search size={16} />}
-              rightSection={table.isFetching && text.trim() !== '' ? <Loader size={14} aria-hidden /> : null}
-              value={text}
-              onChange={(e) => setText(e.currentTarget.value)}
-            />
-            <Select label="Manufacturer" data={manufacturers} value={state.manufacturer || ALL} onChange={(v) => update({ manufacturer: !v || v === ALL ? null : v, page: null })} allowDeselect={false} />
-          </Group>
+          <DealerFilters text={text} onText={setText} searching={table.isFetching} manufacturer={state.manufacturer} onManufacturer={(manufacturer) => update({ manufacturer, page: null })} />
           {table.error ? (
             <ErrorNotice message={table.error.message} onRetry={() => void table.refetch()} />
           ) : table.isPending ? (
@@ -221,22 +213,26 @@ export function PlatformAnalyticsPage() {
             <EmptyState icon={SearchX} title="No dealers found" hint="Try adjusting your search or filter criteria." />
           ) : (
             <>
-              <Text size="sm" c="dimmed" aria-live="polite" data-testid="portfolio-count">
-                {`Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(data.total)} dealer${data.total === 1 ? '' : 's'}`}
-              </Text>
-              <Table.ScrollContainer minWidth={900}>
-                <Table highlightOnHover verticalSpacing="sm" aria-labelledby="portfolio-title" aria-busy={table.isPlaceholderData} data-testid="portfolio-table" style={{ opacity: table.isPlaceholderData ? 0.6 : 1 }}>
+              <ShowingCount data={data} testId="portfolio-count" />
+              <Table.ScrollContainer minWidth={780}>
+                <Table highlightOnHover verticalSpacing="sm" horizontalSpacing={8} aria-labelledby="portfolio-title" aria-busy={table.isPlaceholderData} data-testid="portfolio-table" style={{ opacity: table.isPlaceholderData ? 0.6 : 1 }}>
                   <Table.Thead>
                     <Table.Tr>
-                      <SortHeader label="Dealer" sort="name" state={state} onSort={sortBy} />
-                      <SortHeader label="Manufacturer" sort="manufacturer" state={state} onSort={sortBy} />
-                      <SortHeader label="Viewable impressions" sort="impressions" state={state} onSort={sortBy} align="right" />
-                      <SortHeader label="CTR" sort="ctr" state={state} onSort={sortBy} align="right" />
-                      <SortHeader label="Conversions" sort="conversions" state={state} onSort={sortBy} align="right" />
-                      <SortHeader label="Trend" sort="trend" state={state} onSort={sortBy} align="right" />
+                      <SortHeader
+                        sorts={[
+                          { label: 'Dealer', sort: 'name' },
+                          { label: 'Manufacturer', sort: 'manufacturer' },
+                        ]}
+                        state={state}
+                        onSort={sortBy}
+                      />
+                      <SortHeader sorts={[{ label: 'Viewable impressions', sort: 'impressions' }]} state={state} onSort={sortBy} align="right" maw={130} />
+                      <SortHeader sorts={[{ label: 'CTR', sort: 'ctr' }]} state={state} onSort={sortBy} align="right" />
+                      <SortHeader sorts={[{ label: 'Conversions', sort: 'conversions' }]} state={state} onSort={sortBy} align="right" />
+                      <SortHeader sorts={[{ label: 'Trend', sort: 'trend' }]} state={state} onSort={sortBy} align="right" />
                       <Table.Th style={{ whiteSpace: 'nowrap' }}>Score</Table.Th>
                       <Table.Th style={{ whiteSpace: 'nowrap' }}>Gaps</Table.Th>
-                      <Table.Th style={{ whiteSpace: 'nowrap' }}>Last event</Table.Th>
+                      <Table.Th style={{ maxWidth: 64 }}>Last event</Table.Th>
                       <Table.Th>
                         <VisuallyHidden>Actions</VisuallyHidden>
                       </Table.Th>
@@ -250,16 +246,20 @@ export function PlatformAnalyticsPage() {
                       return (
                         <Table.Tr key={d.id} data-testid={`portfolio-row-${d.id}`} onClick={rowClick(navigate, to)} style={{ cursor: 'pointer' }}>
                           <Table.Td>
-                            {/* A long name ends in '…' with the full name on hover and focus; the status sits under it, so ten columns fit 1280 px. */}
-                            <Stack gap={4} align="flex-start" maw={220}>
+                            {/* A long name ends in '…' with the full name on hover and focus; the status and the manufacturer sit under it, so the table fits 1280 px. */}
+                            <Stack gap={4} maw={200} miw={140}>
                               <Truncated to={to} fw={700} size="sm">
                                 {d.name}
                               </Truncated>
-                              <StatusBadge status={d.status} />
+                              <Group gap={6} wrap="nowrap" miw={0}>
+                                <StatusBadge status={d.status} />
+                                <div style={{ minWidth: 0 }} data-testid={`portfolio-manufacturer-${d.id}`}>
+                                  <Truncated size="xs" c="dimmed">
+                                    {d.manufacturerName}
+                                  </Truncated>
+                                </div>
+                              </Group>
                             </Stack>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{d.manufacturerName}</Text>
                           </Table.Td>
                           <Table.Td ta="right" data-testid={`portfolio-impressions-${d.id}`}>
                             {formatCount(w?.impressions ?? 0)}
@@ -269,9 +269,9 @@ export function PlatformAnalyticsPage() {
                           <Table.Td ta="right">
                             <Trend value={w?.trend ?? null} />
                           </Table.Td>
-                          <Table.Td miw={100}>
+                          <Table.Td>
                             <Group gap="xs" wrap="nowrap">
-                              <Progress value={score} color={score >= 60 ? 'teal' : score >= 30 ? 'yellow' : 'red'} w={56} aria-label={`Performance score of ${d.name}`} />
+                              <Progress value={score} color={score >= 60 ? 'teal' : score >= 30 ? 'yellow' : 'red'} w={40} aria-label={`Performance score of ${d.name}`} />
                               <Text size="sm" fw={600} data-testid={`score-${d.id}`}>
                                 {Math.round(score)}
                               </Text>
@@ -296,19 +296,7 @@ export function PlatformAnalyticsPage() {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              {pages > 1 && (
-                <Group justify="center">
-                  <Pagination
-                    total={pages}
-                    value={Math.min(state.page, pages)}
-                    onChange={(page) => update({ page })}
-                    siblings={1}
-                    boundaries={1}
-                    getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-                    getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-                  />
-                </Group>
-              )}
+              <ListPager data={data} page={state.page} onPage={(page) => update({ page })} />
             </>
           )}
         </Stack>

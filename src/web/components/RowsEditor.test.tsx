@@ -93,4 +93,20 @@ describe('RowsEditor', () => {
     await user.click(within(listbox).getByRole('option', { name: 'ACCORD' }));
     expect(toRecord(seen.mock.lastCall![0])).toEqual({ civic: 'accord' });
   });
+
+  it('on a phone stacks each row, every field with its own label, and still removes the right row', async () => {
+    // The app's phone query (components/responsive.ts) matches, as at 390 px.
+    const wide = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...wide(query), matches: query.includes('max-width') });
+    try {
+      const seen = vi.fn();
+      const { user } = renderApp(<Harness initial={{ crv: 'cr-v', hrv: 'hr-v' }} keyLabel="Inventory model" valueLabel="Standard model" empty="None" seen={seen} />);
+      expect(screen.getAllByText('Inventory model')).toHaveLength(2);
+      expect(screen.getAllByText('Standard model')).toHaveLength(2);
+      await user.click(screen.getByRole('button', { name: 'Remove crv' }));
+      expect(toRecord(seen.mock.lastCall![0])).toEqual({ hrv: 'hr-v' });
+    } finally {
+      window.matchMedia = wide;
+    }
+  });
 });

@@ -5,13 +5,16 @@
  * shown as `optionLabel` names them and stored as the option itself; a select also offers its
  * current value, so a stored value outside the options is shown rather than blanked. Rows are
  * removed by their own button and added by `addLabel`'s button; without `canEdit` every field is
- * disabled and neither button shows.
+ * disabled and neither button shows. On a phone (below 768 px) a row is a small card whose two
+ * fields stand one above the other, each with its label: side by side, at 390 px, each field was
+ * about 120 px wide and a value's display-name note covered what was typed.
  */
 import type { ReactNode } from 'react';
-import { ActionIcon, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { Plus, Trash2 } from 'lucide-react';
 import { Select, Tooltip } from './deferred';
 import { emptyRow, type Row } from './rows';
+import { useNarrowScreen } from './responsive';
 
 export interface RowsEditorProps {
   rows: Row[];
@@ -40,12 +43,13 @@ export interface RowsEditorProps {
 
 /** Editable key -> value rows (see the module doc). */
 export function RowsEditor({ rows, onChange, canEdit = true, keyLabel, valueLabel, keyOptions, valueOptions, optionLabel = (o) => o, valueHint, empty, noOptions, title, addLabel }: RowsEditorProps) {
+  const narrow = useNarrowScreen();
   const update = (id: number, patch: Partial<Row>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
   const noChoice = noOptions !== undefined && (keyOptions?.length === 0 || valueOptions?.length === 0);
   const field = (side: 'key' | 'value', r: Row, i: number) => {
     const label = side === 'key' ? keyLabel : valueLabel;
     const options = side === 'key' ? keyOptions : valueOptions;
-    const common = { style: { flex: 1 }, label: i === 0 ? label : undefined, 'aria-label': `${label} ${i + 1}`, disabled: !canEdit };
+    const common = { style: narrow ? undefined : { flex: 1 }, label: i === 0 || narrow ? label : undefined, 'aria-label': `${label} ${i + 1}`, disabled: !canEdit };
     if (options) {
       const data = [...new Set([...options, r[side]].filter(Boolean))].map((o) => ({ value: o, label: optionLabel(o) }));
       return <Select {...common} data={data} value={r[side] || null} onChange={(v) => update(r.id, { [side]: v ?? '' })} searchable placeholder="Choose a model" />;
@@ -76,19 +80,34 @@ export function RowsEditor({ rows, onChange, canEdit = true, keyLabel, valueLabe
       ) : rows.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
-        rows.map((r, i) => (
-          <Group key={r.id} wrap="nowrap" align="flex-end">
-            {field('key', r, i)}
-            {field('value', r, i)}
-            {canEdit && (
-              <Tooltip label="Remove">
-                <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove ${r.key || 'row'}`} onClick={() => onChange(rows.filter((x) => x.id !== r.id))}>
-                  <Trash2 size={16} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </Group>
-        ))
+        rows.map((r, i) => {
+          const remove = () => onChange(rows.filter((x) => x.id !== r.id));
+          return narrow ? (
+            <Paper key={r.id} withBorder radius="md" p="xs" data-testid="rows-editor-row">
+              <Stack gap={6}>
+                {field('key', r, i)}
+                {field('value', r, i)}
+                {canEdit && (
+                  <Button size="compact-sm" variant="subtle" color="red" leftSection={<Trash2 size={14} />} aria-label={`Remove ${r.key || 'row'}`} onClick={remove} style={{ alignSelf: 'flex-end' }}>
+                    Remove
+                  </Button>
+                )}
+              </Stack>
+            </Paper>
+          ) : (
+            <Group key={r.id} wrap="nowrap" align="flex-end" data-testid="rows-editor-row">
+              {field('key', r, i)}
+              {field('value', r, i)}
+              {canEdit && (
+                <Tooltip label="Remove">
+                  <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove ${r.key || 'row'}`} onClick={remove}>
+                    <Trash2 size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </Group>
+          );
+        })
       )}
       {canEdit && addLabel && !noChoice && (
         <Button size="xs" variant="light" w="fit-content" leftSection={<Plus size={14} />} onClick={() => onChange([...rows, emptyRow()])}>

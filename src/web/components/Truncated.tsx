@@ -2,7 +2,7 @@
  * One line of text that ends in '…' when it does not fit (a long dealer name never widens
  * the page), with the full text in a tooltip on hover, keyboard focus and touch. The tooltip and
  * the focus stop exist only while the text is actually cut; a link (`href` or `to`) is focusable
- * anyway.
+ * anyway. A file name is cut in the middle instead (FileName): its end tells A/B variants apart.
  */
 import { useEffect, useState, type ReactNode, type Ref } from 'react';
 import { Anchor, Text, type MantineSize } from '@mantine/core';
@@ -55,6 +55,29 @@ export function Truncated({ children, to, fw, size, c, testId }: Props): ReactNo
   return (
     <Tooltip label={children} disabled={!cut} multiline maw={360} openDelay={200} style={{ overflowWrap: 'anywhere' }}>
       {body}
+    </Tooltip>
+  );
+}
+
+/** How many characters at the end of a file name always show: the variant part, size and extension ('_1920x300_b.jpg'). */
+const FILE_NAME_TAIL = 16;
+
+/**
+ * A file name on one line, cut in the middle when it does not fit: the start ends in '…' and the
+ * last FILE_NAME_TAIL characters always show, so 'new_2026_honda_civic_sport_holiday_a.jpg' and its
+ * '_b.jpg' variant stay apart; the full name is in a tooltip on hover and focus while cut.
+ */
+export function FileName({ children, fw, size, c, testId }: Omit<Props, 'to'>): ReactNode {
+  const { ref, cut } = useIsCut(children);
+  const at = Math.max(0, children.length - FILE_NAME_TAIL);
+  return (
+    <Tooltip label={children} disabled={!cut} multiline maw={360} openDelay={200} style={{ overflowWrap: 'anywhere' }}>
+      <Text fw={fw} size={size} c={c} tabIndex={cut ? 0 : undefined} data-testid={testId} data-truncated={cut || undefined} style={{ display: 'flex', minWidth: 0, maxWidth: '100%', whiteSpace: 'nowrap' }}>
+        <span ref={ref} style={{ overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}>
+          {children.slice(0, at)}
+        </span>
+        <span style={{ flex: 'none' }}>{children.slice(at)}</span>
+      </Text>
     </Tooltip>
   );
 }

@@ -12,6 +12,7 @@
  * same size with the same label and the current value, which the real one replaces.
  */
 import { useEffect, useState, type ComponentType } from 'react';
+import { useColorPickerProps } from './color-picker';
 import { TextInput, type ColorInputProps, type ComboboxData, type ModalProps, type SelectProps, type TagsInputProps, type TooltipProps } from '@mantine/core';
 
 /** A hook that fetches the component after the first paint (once for the whole app) and returns it when it is in. */
@@ -98,9 +99,10 @@ export function TagsInput(props: TagsInputProps) {
   return <StandIn {...standInProps(props)} text={(props.value ?? props.defaultValue ?? []).join(', ')} />;
 }
 
-/** Mantine's ColorInput; see the module comment. */
+/** Mantine's ColorInput, whose Escape closes its picker only (color-picker.ts); see the module comment. */
 export function ColorInput(props: ColorInputProps) {
   const Real = useColorInput();
-  if (Real) return <Real {...props} />;
+  const own = useColorPickerProps(props);
+  if (Real) return <Real {...own} />;
   return <StandIn {...standInProps(props)} text={props.value ?? props.defaultValue ?? ''} />;
 }

@@ -19,6 +19,7 @@ import { TEXT } from '../../../domain/constants';
 import { formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } from '../../../domain/metrics';
 import { weightLabel } from '../../../domain/defaults';
 import { zonedDay, type Comparison } from '../../../domain/ranges';
+import { DETAIL_HOURLY_DAYS, detailDailyCutoff } from '../../../domain/retention';
 import type { AnalyticsPeriod } from '../../../domain/enums';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
@@ -145,7 +146,7 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
       {option === 'custom' && (
         <Paper withBorder p="md" radius="md">
           <Group align="flex-start" gap="md">
-            <TextInput type="date" label="From" value={custom.from} max={custom.to || undefined} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} w={180} />
+            <TextInput type="date" label="From" value={custom.from} min={detailDailyCutoff(new Date())} max={custom.to || undefined} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} w={180} />
             <TextInput type="date" label="To" value={custom.to} min={custom.from || undefined} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} w={180} />
             <Text size="sm" c={customError && custom.from && custom.to ? 'red.8' : 'dimmed'} mt={30} role="status">
               {customError ?? `Days in your time zone (${timeZone}), both included.`}
@@ -279,7 +280,7 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
       {!q.error && (
         <Text size="xs" c="dimmed">
           Last updated: {a?.lastUpdated ? new Date(a.lastUpdated).toLocaleString() : 'Never'}
-          {a && a.range.period === null && ` · Days in ${a.range.timeZone}${a.range.utcDays ? ' (older than 10 days: read by UTC day)' : ''}`}
+          {a && a.range.period === null && ` · Days in ${a.range.timeZone}${a.range.utcDays ? ` (older than ${DETAIL_HOURLY_DAYS} days: read by UTC day)` : ''}`}
         </Text>
       )}
     </Stack>

@@ -28,6 +28,32 @@ function Explained({ label, tip }: { label: string; tip: string }) {
   );
 }
 
+/** The four banner-figure headers both tables start with, after their first column. */
+function FigureHeads() {
+  return (
+    <>
+      <Table.Th ta="right">
+        <Explained label="Viewable impressions" tip={VIEWABLE_TIP} />
+      </Table.Th>
+      <Table.Th ta="right">Clicks</Table.Th>
+      <Table.Th ta="right">CTR</Table.Th>
+      <Table.Th ta="right">Conversions</Table.Th>
+    </>
+  );
+}
+
+/** A row's viewable impressions, clicks, CTR and conversions, under FigureHeads. */
+function FigureCells({ row }: { row: { impressions: number; clicks: number; ctr: number | null; conversions: number } }) {
+  return (
+    <>
+      <Table.Td ta="right">{n(row.impressions)}</Table.Td>
+      <Table.Td ta="right">{n(row.clicks)}</Table.Td>
+      <Table.Td ta="right">{formatCtr(row.ctr)}</Table.Td>
+      <Table.Td ta="right">{n(row.conversions)}</Table.Td>
+    </>
+  );
+}
+
 /** Per-model performance with the model's inventory and the Raise upsell priority action (hidden for viewers). */
 export function ModelsTable({
   rows,
@@ -50,19 +76,14 @@ export function ModelsTable({
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Model</Table.Th>
-            <Table.Th ta="right">
-              <Explained label="Viewable impressions" tip={VIEWABLE_TIP} />
-            </Table.Th>
-            <Table.Th ta="right">Clicks</Table.Th>
-            <Table.Th ta="right">CTR</Table.Th>
-            <Table.Th ta="right">Conversions</Table.Th>
+            <FigureHeads />
             <Table.Th ta="right">Units</Table.Th>
             <Table.Th ta="right">
               <Explained label="Aged share" tip="Share of the model's units on the lot 60 days or more (aged inventory)." />
             </Table.Th>
             <Table.Th ta="right">Median days on lot</Table.Th>
             <Table.Th ta="right">
-              <Explained label="Inventory priority" tip="Score 1-10 computed from your stock (units, aged share, days on lot, trims, colours): how hard the stock says to push the model." />
+              <Explained label="Inventory priority" tip="Score 1-10 computed from your stock (units, aged share, days on lot, trims, colors): how hard the stock says to push the model." />
             </Table.Th>
             <Table.Th>
               <Explained label="Upsell weight" tip="Your setting 1-10 on Upsell Rules (1-3 Low, 4-7 Normal, 8-10 High Priority): the higher weight wins when upsell banners choose a model." />
@@ -76,10 +97,7 @@ export function ModelsTable({
             return (
               <Table.Tr key={m.model} data-model={m.model}>
                 <Table.Td fw={500}>{name}</Table.Td>
-                <Table.Td ta="right">{n(m.impressions)}</Table.Td>
-                <Table.Td ta="right">{n(m.clicks)}</Table.Td>
-                <Table.Td ta="right">{formatCtr(m.ctr)}</Table.Td>
-                <Table.Td ta="right">{n(m.conversions)}</Table.Td>
+                <FigureCells row={m} />
                 <Table.Td ta="right">{m.inventory ? n(m.inventory.units) : '—'}</Table.Td>
                 <Table.Td ta="right">
                   {m.inventory?.agedShare == null ? '—' : (
@@ -95,7 +113,7 @@ export function ModelsTable({
                     '—'
                   ) : (
                     <Stack gap={4} align="flex-start">
-                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0 }}>
+                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0, minWidth: 'max-content' }}>
                         {m.upsellWeight} · {weightLabel(m.upsellWeight).replace(' Priority', '')}
                       </Badge>
                       {canEdit && next !== null && (
@@ -135,12 +153,7 @@ export function SlotsTable({ rows }: { rows: AnalyticsReport['slots'] }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Slot</Table.Th>
-            <Table.Th ta="right">
-              <Explained label="Viewable impressions" tip={VIEWABLE_TIP} />
-            </Table.Th>
-            <Table.Th ta="right">Clicks</Table.Th>
-            <Table.Th ta="right">CTR</Table.Th>
-            <Table.Th ta="right">Conversions</Table.Th>
+            <FigureHeads />
             <Table.Th ta="right">Conversion rate</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -148,10 +161,7 @@ export function SlotsTable({ rows }: { rows: AnalyticsReport['slots'] }) {
           {rows.map((s) => (
             <Table.Tr key={s.slot} data-slot={s.slot}>
               <Table.Td fw={500}>{(SLOT_TEXTS as Record<string, { label: string } | undefined>)[s.slot]?.label ?? s.slot}</Table.Td>
-              <Table.Td ta="right">{n(s.impressions)}</Table.Td>
-              <Table.Td ta="right">{n(s.clicks)}</Table.Td>
-              <Table.Td ta="right">{formatCtr(s.ctr)}</Table.Td>
-              <Table.Td ta="right">{n(s.conversions)}</Table.Td>
+              <FigureCells row={s} />
               <Table.Td ta="right">{formatConversionRate(s.conversionRate)}</Table.Td>
             </Table.Tr>
           ))}

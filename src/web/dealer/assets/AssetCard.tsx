@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Center, Checkbox, FileButton, Group, Image, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { FileName } from '../../components/Truncated';
 import { Modal, Tooltip } from '../../components/deferred';
 import { notifications } from '@mantine/notifications';
 import { CalendarClock, Replace, Trash2 } from 'lucide-react';
@@ -58,9 +59,9 @@ export function AssetCard({
         </Center>
       </Card.Section>
       <Group justify="space-between" mt="sm" wrap="nowrap" gap="xs">
-        <Text size="sm" fw={600} truncate title={a.name}>
+        <FileName size="sm" fw={600}>
           {a.name}
-        </Text>
+        </FileName>
         {canEdit && (
           <Tooltip label="Delete asset" withArrow>
             <ActionIcon variant="subtle" color="red" aria-label={`Delete ${a.name}`} onClick={onDelete}>

@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Button, Code, Group, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { FileName } from '../../components/Truncated';
 import '@mantine/dropzone/styles.css';
 import { Dropzone, type FileRejection, type FileWithPath } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
@@ -288,9 +289,9 @@ function FileRow({ file }: { file: FileState }) {
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Group gap="xs" wrap="nowrap" miw={0}>
           {r ? r.ok ? <CircleCheck size={18} color="var(--mantine-color-teal-7)" aria-label="Valid" /> : <CircleX size={18} color="var(--mantine-color-red-7)" aria-label="Invalid" /> : <ImageUp size={18} aria-hidden />}
-          <Text size="sm" fw={600} truncate title={file.name}>
+          <FileName size="sm" fw={600}>
             {file.name}
-          </Text>
+          </FileName>
           <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
             {formatKb(file.sizeBytes)}
           </Text>

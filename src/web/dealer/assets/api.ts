@@ -185,7 +185,7 @@ export function uploadAssetFile(
       if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
     };
     xhr.onerror = () => reject(new Error('Upload failed: network error'));
-    xhr.onabort = () => reject(new Error('Upload failed: cancelled'));
+    xhr.onabort = () => reject(new Error('Upload failed: canceled'));
     xhr.onload = () => {
       let data: UploadAnswer | null;
       try {

@@ -299,10 +299,10 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
         <Alert icon={<Info size={18} />} color="blue" title="How Upsell Rules Work">
           <List size="sm" spacing={4}>
             <List.Item>When a shopper views a model, the upsell banner shows one of its upsell candidates: the target its rule points to and, with Manufacturer Defaults, the manufacturer's other suggested targets for it.</List.Item>
-            <List.Item>Among several candidates the higher inventory weight wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal weights the rule's target wins, then the higher inventory priority, then catalogue order.</List.Item>
+            <List.Item>Among several candidates the higher inventory weight wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal weights the rule's target wins, then the higher inventory priority, then catalog order.</List.Item>
             <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours exactly as written (weights do not apply).</List.Item>
             <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else the best-weighted model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
-            <List.Item>A rule whose target is the same model is labelled Higher Trim. Banner Preview shows the candidates weighed for any model.</List.Item>
+            <List.Item>A rule whose target is the same model is labeled Higher Trim. Banner Preview shows the candidates weighed for any model.</List.Item>
           </List>
         </Alert>
       </Stack>

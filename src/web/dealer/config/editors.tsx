@@ -16,7 +16,7 @@ export function WeightsRule({ mb }: { mb?: string }) {
   return (
     <Text size="sm" c="dimmed" mb={mb} data-testid="weights-rule">
       1-3 Low, 4-7 Normal, 8-10 High Priority. When a model has several upsell candidates, the one with the higher weight is shown; Low Priority models (1-3) are never
-      chosen while a Normal or High Priority candidate exists. Equal weights: the upsell rule's target, then inventory priority, then catalogue order. Weights only
+      chosen while a Normal or High Priority candidate exists. Equal weights: the upsell rule's target, then inventory priority, then catalog order. Weights only
       choose the upsell banner (Custom Rules are used as written); header and inline banners always show the page's model.
     </Text>
   );

@@ -6,7 +6,8 @@
  * and the most recent assets (with their model's display name).
  */
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Card, Center, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { FileName } from '../../components/Truncated';
 import { BadgeCheck, ChevronRight, Code2, Eye, Images, MousePointerClick, Package, Percent, Settings2, TrendingUp, Upload, type LucideIcon } from 'lucide-react';
 import { TEXT } from '../../../domain/constants';
 import { formatCtr } from '../../../domain/metrics';
@@ -27,7 +28,7 @@ const PERIOD_DAYS = 7;
 const RECENT_ASSETS = 4;
 
 const QUICK_ACTIONS: Array<{ label: string; description: string; to: string; icon: LucideIcon }> = [
-  { label: 'Manage Assets', description: 'Upload and organise banners', to: '/dealer/assets', icon: Images },
+  { label: 'Manage Assets', description: 'Upload and organize banners', to: '/dealer/assets', icon: Images },
   { label: 'Configuration', description: 'Model mappings and banner sizes', to: '/dealer/config', icon: Settings2 },
   { label: 'Upsell Rules', description: 'Which model to promote next', to: '/dealer/upsells', icon: TrendingUp },
   { label: 'Inventory', description: 'Feeds and manual uploads', to: '/dealer/inventory', icon: Package },
@@ -172,9 +173,11 @@ export function DealerDashboard() {
                     <Image src={a.url} alt={a.name} mah={84} maw="100%" w="auto" fit="contain" />
                   </Center>
                 </Card.Section>
-                <Text size="sm" fw={600} mt="xs" truncate title={a.name}>
-                  {a.name}
-                </Text>
+                <Box mt="xs">
+                  <FileName size="sm" fw={600}>
+                    {a.name}
+                  </FileName>
+                </Box>
                 {a.model && (
                   <Text size="xs" c="dimmed" data-testid="recent-asset-model">
                     {modelName(a.model)}

@@ -219,7 +219,7 @@ export function FeedTab({ dealerId, canEdit }: { dealerId: string; canEdit: bool
               Field mapping
             </Text>
             <Text size="xs" c="dimmed" mb="xs">
-              The name of each field in your feed. Common spellings (DaysInStock, daysOnLot, days_on_lot...) are recognised anyway.
+              The name of each field in your feed. Common spellings (DaysInStock, daysOnLot, days_on_lot...) are recognized anyway.
             </Text>
             <SimpleGrid cols={{ base: 2, md: 3 }}>
               {MAPPING_FIELDS.map((f) => (

@@ -192,7 +192,7 @@ export function InventoryDetails({
           <ThemeIcon variant="light" color="teal">
             <TrendingUp size={16} />
           </ThemeIcon>
-          <Title order={5}>Inventory-optimised upsell rules</Title>
+          <Title order={5}>Inventory-optimized upsell rules</Title>
         </Group>
         {rules.length === 0 ? (
           <Text size="sm" c="dimmed">

@@ -48,7 +48,7 @@ function FrameworkSites({ type }: { type: string }) {
         If your server HTML holds shortcodes, add <Code>data-dc-hydrate</Code> to the element your framework hydrates (the container you pass to
         React&apos;s <Code>hydrateRoot</Code>, or <Code>&lt;html&gt;</Code> when it hydrates the whole document): nothing in it changes before it is
         hydrated, so React reports no hydration error (#418) and keeps your server HTML. Next.js (<Code>#__next</Code>), Nuxt, Gatsby and Vue server-rendered
-        roots are recognised without it.
+        roots are recognized without it.
       </Text>
     </Stack>
   );
