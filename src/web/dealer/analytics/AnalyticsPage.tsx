@@ -263,7 +263,7 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
               <Tabs.Panel value="models">
                 <Text size="sm" c="dimmed" mb="sm">
                   Which model to push: its banner figures for {label} beside its stock today. Both priorities use one 1-10 scale: the stock priority is what your
-                  stock suggests, the upsell priority is yours (set on <Anchor component={Link} to="/dealer/upsells" inherit>Upsell Rules</Anchor>) and decides which
+                  stock suggests, the upsell priority is yours (set on <Anchor component={Link} to="/dealer/upsells" inherit underline="always">Upsell Rules</Anchor>) and decides which
                   model upsell banners show; Raise moves it up one band.
                 </Text>
                 <ModelsTable rows={a.models} modelName={modelName} canEdit={canEdit} onRaise={onRaise} raising={raise.isPending ? (raise.variables?.weightKey ?? null) : null} />

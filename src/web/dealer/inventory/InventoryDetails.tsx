@@ -79,7 +79,7 @@ export function InventoryDetails({
           {upsellPriorities && (
             <Text size="xs" c="dimmed">
               Stock priority: what the stock suggests. Upsell priority: yours, on the same 1-10 scale,{' '}
-              <Anchor component={Link} to="/dealer/upsells" size="xs">
+              <Anchor component={Link} to="/dealer/upsells" size="xs" underline="always">
                 set on Upsell Rules
               </Anchor>
             </Text>
