@@ -24,8 +24,8 @@ export function RaiseUpsellButton({ dealerId, model, label }: { dealerId: string
   const priority = entry?.[1] ?? DEFAULT_WEIGHT;
   const next = raisedPriority(priority);
   return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="xs" c="dimmed" data-testid="upsell-priority">
+    <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+      <Text size="xs" c="dimmed" data-testid="upsell-priority" style={{ whiteSpace: 'nowrap' }}>
         Upsell priority {formatPriority(priority)}
       </Text>
       {next !== null && (
