@@ -169,12 +169,5 @@ export function parseAllowedDomains(text: string): string[] {
     .filter((l) => l.length > 0);
 }
 
-/**
- * Label of an inventory weight (DECISIONS 22): 8-10 'High Priority', 4-7 'Normal Priority',
- * 1-3 'Low Priority'. Values outside 1..10 take the nearest band; fractions are compared as is.
- */
-export function weightLabel(w: number): 'High Priority' | 'Normal Priority' | 'Low Priority' {
-  if (w >= 8) return 'High Priority';
-  if (w >= 4) return 'Normal Priority';
-  return 'Low Priority';
-}
+/** Label of an inventory weight (the upsell priority): domain/priority-scale.ts priorityLabel (DECISIONS 22). */
+export { priorityLabel as weightLabel } from './priority-scale';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversionRate, ctr, AB_MIN_IMPRESSIONS, ctrBetter, rotationVerdicts, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
+import { abSampleProgress, notEnoughDataText, conversionRate, ctr, AB_MIN_IMPRESSIONS, ctrBetter, rotationVerdicts, formatConversionRate, formatCount, formatCtr, formatTrend, isAboveAverage, performanceScore, plural, trendPercent } from './metrics';
 
 describe('ctr (spec 01 §9)', () => {
   it('is clicks / impressions x 100', () => {
@@ -136,5 +136,24 @@ describe('rotationVerdicts', () => {
 
   it('calls equal CTRs even', () => {
     expect(rotationVerdicts([{ clicks: 5, impressions: 100 }, { clicks: 10, impressions: 200 }])).toEqual(['even', 'even']);
+  });
+});
+
+describe('abSampleProgress and its text', () => {
+  it('counts each arm up to AB_MIN_IMPRESSIONS out of AB_MIN_IMPRESSIONS per arm', () => {
+    expect(AB_MIN_IMPRESSIONS).toBe(100);
+    expect(abSampleProgress([{ impressions: 6 }, { impressions: 240 }])).toEqual({ seen: 106, needed: 200 });
+    expect(abSampleProgress([{ impressions: 0 }, { impressions: 3 }, { impressions: 99 }])).toEqual({ seen: 102, needed: 300 });
+    expect(notEnoughDataText(abSampleProgress([{ impressions: 6 }, { impressions: 6 }]))).toBe('Not enough data yet (12 of 200 impressions)');
+    expect(notEnoughDataText({ seen: 1500, needed: 2000 })).toBe('Not enough data yet (1,500 of 2,000 impressions)');
+  });
+
+  it('is complete exactly when the verdicts stop collecting', () => {
+    const arms = [[6, 6], [99, 500], [100, 99], [100, 100], [100, 101, 250], [0, 100]];
+    for (const imps of arms) {
+      const group = imps.map((impressions, i) => ({ impressions, clicks: Math.floor(impressions / (i + 5)) }));
+      const { seen, needed } = abSampleProgress(group);
+      expect(seen === needed, imps.join(',')).toBe(!rotationVerdicts(group).includes('collecting'));
+    }
   });
 });

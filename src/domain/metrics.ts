@@ -105,8 +105,37 @@ export function ctrBetter(a: { clicks: number; impressions: number }, b: { click
   return se > 0 && (pa - pb) / se >= 1.645;
 }
 
-/** Fewest impressions each creative of an A/B rotation needs before its CTRs are compared at all. */
+/**
+ * Fewest viewable impressions each creative (arm) of an A/B rotation needs before its CTRs are
+ * compared at all. At 100 per arm a one-sided 95 % test (ctrBetter) can first tell apart CTRs a few
+ * points apart (e.g. 8 % vs 2 %); below it the normal approximation of the z-test is unreliable
+ * for banner CTRs of a few percent, and an early "Leading" is mostly noise.
+ */
 export const AB_MIN_IMPRESSIONS = 100;
+
+/** How far a rotation is towards its minimum sample: `seen` of `needed` impressions. */
+export interface AbSample {
+  seen: number;
+  needed: number;
+}
+
+/**
+ * The sample progress of one rotation (the creatives' viewable impressions, in any order): each
+ * arm counts up to AB_MIN_IMPRESSIONS, so `seen` = sum of min(impressions, AB_MIN_IMPRESSIONS) and
+ * `needed` = AB_MIN_IMPRESSIONS x arms; seen = needed exactly when the verdicts may be named
+ * (rotationVerdicts stops 'collecting'). E.g. arms of 6 and 240 impressions -> 106 of 200.
+ */
+export function abSampleProgress(group: ReadonlyArray<{ impressions: number }>): AbSample {
+  return {
+    seen: group.reduce((n, c) => n + Math.min(AB_MIN_IMPRESSIONS, Math.max(0, c.impressions)), 0),
+    needed: AB_MIN_IMPRESSIONS * group.length,
+  };
+}
+
+/** What a rotation still collecting says: 'Not enough data yet (106 of 200 impressions)'. */
+export function notEnoughDataText(sample: AbSample): string {
+  return `Not enough data yet (${sample.seen.toLocaleString('en-US')} of ${sample.needed.toLocaleString('en-US')} impressions)`;
+}
 
 /** A creative's A/B verdict in its rotation (see rotationVerdicts). */
 export type RotationVerdict = 'best' | 'leading' | 'trailing' | 'even' | 'collecting';

@@ -124,14 +124,5 @@ export function quickRanges(today: string): Array<{ label: string; range: DayRan
   ];
 }
 
-/**
- * The next upsell weight of the 'Raise upsell priority' action, on the dealer's inventory weight
- * scale 1..10 (DECISIONS 22: 1-3 Low, 4-7 Normal, 8-10 High Priority): a Low model moves to Normal
- * (5), a Normal one to High (8), a High one up by one; null at 10 (nothing to raise).
- */
-export function raisedWeight(weight: number): number | null {
-  if (weight >= 10) return null;
-  if (weight < 4) return 5;
-  if (weight < 8) return 8;
-  return weight + 1;
-}
+/** The 'Raise upsell priority' step: domain/priority-scale.ts raisedPriority. */
+export { raisedPriority as raisedWeight } from './priority-scale';

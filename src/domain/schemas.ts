@@ -14,7 +14,7 @@ import {
   FONT_CHOICES,
   TEXT_LIMITS,
 } from './constants';
-import type { RotationVerdict } from './metrics';
+import type { AbSample, RotationVerdict } from './metrics';
 import { beaconModelKey } from './model-keys';
 import { ROTATION_BUCKETS } from './page-constants';
 import { isValidTimeZone, SCHEDULE_STATUSES } from './schedule';
@@ -571,6 +571,11 @@ export interface CreativePerformance {
    * than AB_MIN_IMPRESSIONS; null outside a rotation (domain/metrics.ts rotationVerdicts).
    */
   verdict: RotationVerdict | null;
+  /**
+   * The rotation's progress towards its minimum sample (domain/metrics.ts abSampleProgress: each
+   * creative counts up to AB_MIN_IMPRESSIONS viewable impressions); null outside a rotation.
+   */
+  sample: AbSample | null;
 }
 
 /** Line breaks and control characters (C0, DEL, C1, U+2028/U+2029): never in a one-line name. */

@@ -69,9 +69,12 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
   const table = page.getByRole('table', { name: 'Model performance and inventory' });
   await table.waitFor({ timeout: 30_000 });
   const pilot = table.locator('[data-model="pilot"]');
-  await pilot.getByText('5 · Normal', { exact: true }).waitFor();
+  // Stock and upsell priority: one scale, written alike; Raise moves the upsell priority one band.
+  await pilot.getByTestId('stock-priority').waitFor();
+  expect(await pilot.getByTestId('stock-priority').textContent()).toMatch(/^\d+ · (Low|Normal|High)$/);
+  expect(await pilot.getByTestId('upsell-priority').textContent()).toBe('5 · Normal');
   await pilot.getByRole('button', { name: 'Raise upsell priority of Pilot to 8 (High Priority)' }).click();
-  await pilot.getByText('8 · High', { exact: true }).waitFor({ timeout: 15_000 });
+  await pilot.getByTestId('upsell-priority').getByText('8 · High', { exact: true }).waitFor({ timeout: 15_000 });
 
   // A custom range of local days: today and the 6 days before.
   await page.getByRole('textbox', { name: 'Period' }).click();
@@ -113,9 +116,9 @@ it('the Inventory screen\'s aged inventory insight raises a model\'s upsell prio
     await aged.waitFor({ timeout: 30_000 });
     await settled(page);
     if (name === 'desktop') {
-      // Accord: both units aged, weight 5 (Normal) -> 8 (High).
+      // Accord: both units aged, upsell priority 5 (Normal) -> 8 (High).
       await aged.getByRole('button', { name: 'Raise upsell priority of Accord to 8 (High Priority)' }).click();
-      await aged.getByText('Upsell weight 8').first().waitFor({ timeout: 15_000 });
+      await aged.getByText('Upsell priority 8 · High').first().waitFor({ timeout: 15_000 });
     }
     await aged.scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath(`inventory-aged-action-${name}`), fullPage: false });

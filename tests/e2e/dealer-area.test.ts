@@ -102,7 +102,7 @@ describe('dealer area', () => {
     await app.close();
   });
 
-  it("edits a mapping and a weight, sees 'Unsaved changes', saves and still sees them after a reload", async () => {
+  it("edits a mapping, sees 'Unsaved changes', saves and still sees it after a reload; priorities are edited on Upsell Rules only", async () => {
     const { app } = await freshDealer('Mapping Motors');
     await nav(app, 'Configuration');
     await app.getByRole('tab', { name: 'Model Mapping' }).waitFor();
@@ -114,22 +114,32 @@ describe('dealer area', () => {
     await keys.nth(n - 1).fill('civic sport');
     await app.getByRole('textbox', { name: `Standard model ${n}` }).fill('civic');
     await app.getByText('Unsaved changes').waitFor();
+    // Inventory Logic shows the upsell priorities read-only, and says where they are edited.
     await app.getByRole('tab', { name: 'Inventory Logic' }).click();
-    // Models by their catalogue display names: 'Civic', stored as 'civic'.
-    const slider = app.getByRole('slider', { name: 'Civic weight' });
-    await slider.focus();
-    await app.keyboard.press('ArrowRight');
-    await app.keyboard.press('ArrowRight');
-    await app.keyboard.press('ArrowRight');
-    expect(await app.getByTestId('weight-civic').innerText()).toBe('8');
+    expect(await app.getByTestId('weight-civic').innerText()).toBe('5');
+    expect(await app.getByRole('slider').count()).toBe(0);
     await app.screenshot({ path: screenshotPath('12-config-unsaved'), fullPage: true });
     await save.click();
     await app.getByText('Unsaved changes').waitFor({ state: 'detached' });
     await app.reload();
     await app.getByRole('tab', { name: 'Model Mapping' }).waitFor();
     await expect.poll(async () => (await inputValues(app)).includes('civic sport')).toBe(true);
+
+    // The one place priorities are edited: Upsell Rules. Models by their catalogue display names: 'Civic', stored as 'civic'.
     await app.getByRole('tab', { name: 'Inventory Logic' }).click();
+    await app.getByRole('link', { name: 'Edit on Upsell Rules' }).click();
+    await app.getByRole('heading', { name: 'Upsell Rules' }).waitFor();
+    const slider = app.getByRole('slider', { name: 'Civic upsell priority' });
+    await slider.focus();
+    await app.keyboard.press('ArrowRight');
+    await app.keyboard.press('ArrowRight');
+    await app.keyboard.press('ArrowRight');
     expect(await app.getByTestId('weight-civic').innerText()).toBe('8');
+    await app.getByRole('button', { name: 'Save Changes' }).click();
+    await app.getByText('Unsaved changes').waitFor({ state: 'detached' });
+    await nav(app, 'Configuration');
+    await app.getByRole('tab', { name: 'Inventory Logic' }).click();
+    await expect.poll(() => app.getByTestId('weight-civic').innerText()).toBe('8');
     expect(await app.getByText('High Priority').count()).toBeGreaterThan(0);
     expect(await app.getByText('Unsaved changes').count()).toBe(0);
     await app.screenshot({ path: screenshotPath('13-config-inventory-logic'), fullPage: true });

@@ -70,8 +70,8 @@ describe('inventory', () => {
     expect(await statValue('Total units')).toBe('26');
     expect(await statValue('Models')).toBe('4');
     expect(await statValue('Aged units (60+ days)')).toBe('6');
-    expect(await app.getByTestId('score-accord').textContent()).toBe('10/10');
-    expect(await app.getByTestId('score-pilot').textContent()).toBe('3/10');
+    expect(await app.getByTestId('score-accord').textContent()).toBe('10 · High');
+    expect(await app.getByTestId('score-pilot').textContent()).toBe('3 · Low');
     expect(await app.getByTestId('group-High Priority').textContent()).toContain('Accord');
     expect(await app.getByTestId('deep-trim-models').textContent()).toContain('Civic: Sport (6), EX (5)');
     // Catalogue display names, not model keys: the generated rule accord -> cr-v reads 'Accord', 'CR-V'.
@@ -82,6 +82,11 @@ describe('inventory', () => {
     await app.getByText('Inventory applied').waitFor();
     await app.getByRole('heading', { name: 'Current inventory' }).waitFor();
     expect(await statValue('Total units')).toBe('26');
+    // The stored inventory: each model's stock priority beside the dealer's upsell priority, one scale, edited on Upsell Rules.
+    await app.getByTestId('upsell-accord').waitFor();
+    expect(await app.getByTestId('score-accord').textContent()).toBe('10 · High');
+    expect(await app.getByTestId('upsell-accord').textContent()).toBe('5 · Normal');
+    expect(await app.getByRole('link', { name: 'set on Upsell Rules' }).getAttribute('href')).toBe('/dealer/upsells');
     await app.screenshot({ path: screenshotPath('41-inventory-applied'), fullPage: true });
 
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-inventory-'));

@@ -22,6 +22,7 @@ const creativeSchema = z.object({
   conversions: z.number(),
   ctr: percentOrNull,
   verdict: z.enum(['best', 'leading', 'trailing', 'even', 'collecting']).nullable(),
+  sample: z.object({ seen: z.number(), needed: z.number() }).nullable(),
 });
 
 /** GET /api/dealers/:dealerId/analytics. */

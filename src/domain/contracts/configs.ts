@@ -41,6 +41,22 @@ export const configsViewSchema = editableConfigsSchema.extend({
 });
 export type ConfigsView = z.infer<typeof configsViewSchema>;
 
+/** POST /upsell-priorities/:model/raise: the dealer and the model (a standard model name, matched by model key). */
+export const upsellPriorityParams = z.object({ dealerId: z.string(), model: z.string().min(1).max(100) });
+
+/**
+ * Answer of 'Raise upsell priority' (domain/priority-scale.ts): the model as its priority is stored,
+ * the priority before and after and the new band, and the configs as saved.
+ */
+export const raisedPrioritySchema = z.object({
+  model: z.string(),
+  from: z.number().int(),
+  priority: z.number().int(),
+  label: z.enum(['High Priority', 'Normal Priority', 'Low Priority']),
+  configs: configsViewSchema,
+});
+export type RaisedPriority = z.infer<typeof raisedPrioritySchema>;
+
 /** GET /configs/defaults: 'Reset to {manufacturer} Defaults' data; nothing is stored. */
 export const manufacturerDefaultsSchema = editableConfigsSchema.omit({ customUpsellLogic: true, customUpsellRules: true, dataLayerEvents: true, emptySlots: true });
 export type ManufacturerDefaults = z.infer<typeof manufacturerDefaultsSchema>;

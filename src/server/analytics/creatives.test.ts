@@ -12,6 +12,7 @@ import { DEMO_DEALER } from '../db/seed';
 import { eventRollupsHourly, events } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import type { DealerAnalytics } from '../../domain/schemas';
+import { AB_MIN_IMPRESSIONS } from '../../domain/metrics';
 
 let t: TestApp;
 let manager: string;
@@ -115,6 +116,16 @@ describe('creative analytics', () => {
     expect(rollups.filter((x) => x.creative === (of('view-creative-b') ?? '')).map((x) => [x.impressions, x.clicks, x.conversions])).toEqual([[1, 1, 1]]);
   });
 
+  it('names no A/B verdict before each creative has its minimum sample, and says how far the rotation is', async () => {
+    // One viewable impression per creative and a click on one of them: a 100 % vs 0 % CTR that proves nothing.
+    const a = await analytics();
+    const header = a.creatives.filter((c) => c.kind === 'asset' && c.slot === 'header' && c.width === 1920);
+    expect(header.map((c) => c.impressions)).toEqual([1, 1]);
+    for (const c of header) expect(c).toMatchObject({ verdict: 'collecting', sample: { seen: 2, needed: 2 * AB_MIN_IMPRESSIONS } });
+    // Outside a rotation (the placeholder, the beacons without a creative) there is no sample.
+    expect(a.creatives.filter((c) => c.kind !== 'asset').every((c) => c.verdict === null && c.sample === null)).toBe(true);
+  });
+
   it('lists creatives with figures, the A/B verdict, the placeholder share and the models that need a banner', async () => {
     // 400 more page views per creative of the rotation: 2 clicks on the older one, 40 on the newer.
     for (const [creative, r, clicks] of [[older, 0, 2], [newer, 1, 40]] as const) {
@@ -135,6 +146,7 @@ describe('creative analytics', () => {
     expect(row(newer)).toMatchObject({ kind: 'asset', name: 'new_2026_honda_pilot_touring_blackfriday_1920x300.jpg', model: 'pilot', width: 1920, height: 300, status: 'live', impressions: 401, clicks: 2 });
     expect(row(older)).toMatchObject({ kind: 'asset', name: 'new_2026_honda_pilot_touring_holiday_1920x300.jpg', impressions: 401, clicks: 41, conversions: 1, verdict: 'best' });
     expect(row(newer)!.verdict).toBe('trailing');
+    expect(row(newer)!.sample).toEqual({ seen: 2 * AB_MIN_IMPRESSIONS, needed: 2 * AB_MIN_IMPRESSIONS });
     expect(a.creatives.find((c) => c.kind === 'placeholder' && c.slot === 'upsell')).toMatchObject({ impressions: 1 });
     expect(a.creatives.find((c) => c.kind === 'unknown')).toMatchObject({ impressions: 2 });
     const total = a.creatives.reduce((n, c) => n + c.impressions, 0);

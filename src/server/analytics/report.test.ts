@@ -3,7 +3,7 @@
  * comparison add up to the raw events the volume generator wrote (totals, per local day, per model,
  * per slot), and the CSV has the same rows; beacons sent through the real track route appear per
  * model beside the model's inventory (units, aged share, median days on lot, priority score from
- * the uploaded file); 'Raise upsell priority' (the configs weights API, as the screen calls it)
+ * the uploaded file); 'Raise upsell priority' (POST /upsell-priorities/:model/raise, as the screen calls it)
  * changes the upsell banner delivery serves.
  */
 import { readFileSync } from 'node:fs';
@@ -239,25 +239,44 @@ describe('per-model table with inventory, and Raise upsell priority', () => {
     expect(row('pilot')).toMatchObject({ impressions: 0, clicks: 0, conversions: 0, inventory: { units: 3 } });
   });
 
-  it('Raise upsell priority (the configs weights API) changes the upsell banner delivery serves', async () => {
-    const upsellOfCrv = async () => (await t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=crv&type=upsell` })).headers['x-banner-model'];
-    expect(await upsellOfCrv()).toBe('pilot'); // the Honda rule cr-v -> pilot
+  it('Raise upsell priority changes the one number the upsell choice of delivery follows', async () => {
+    const upsellOfCrv = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/scripts/${DEMO_DEALER.id}/asset?model=crv&type=upsell` });
+      expect(res.statusCode).toBe(200);
+      return res.headers['x-banner-model'];
+    };
+    const raise = (model: string) => t.app.inject({ method: 'POST', url: `/api/dealers/${DEMO_DEALER.id}/upsell-priorities/${encodeURIComponent(model)}/raise`, headers: { cookie: manager } });
+    const priorities = async () => (await get(`/api/dealers/${DEMO_DEALER.id}/configs`, manager)).json().inventoryWeights as Record<string, number>;
+    expect(await upsellOfCrv()).toBe('pilot'); // the Honda rule cr-v -> pilot, both at the neutral 5
     const r = await report(DEMO_DEALER.id, `from=${today}&to=${today}`);
     const passport = r.models.find((m) => m.model === 'passport')!;
     expect(passport.upsellWeight).toBe(5);
-    // What the screen does: read the weights, raise this model's one step, save them.
-    const configs = (await get(`/api/dealers/${DEMO_DEALER.id}/configs`, manager)).json();
-    const next = raisedWeight(passport.upsellWeight!);
-    expect(next).toBe(8); // Normal -> High Priority
-    const save = await t.app.inject({
-      method: 'PUT',
-      url: `/api/dealers/${DEMO_DEALER.id}/configs`,
-      headers: { cookie: manager },
-      payload: { inventoryWeights: { ...configs.inventoryWeights, [passport.weightKey!]: next } },
-    });
-    expect(save.statusCode, save.body).toBe(200);
+
+    // What the screen's button does: one call; the server computes the step (Normal -> High) and stores it.
+    const first = await raise(passport.weightKey!);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ model: 'passport', from: 5, priority: raisedWeight(5), label: 'High Priority' });
+    expect(first.json().configs.inventoryWeights.passport).toBe(8);
     expect(await upsellOfCrv()).toBe('passport');
     const after = await report(DEMO_DEALER.id, `from=${today}&to=${today}`);
     expect(after.models.find((m) => m.model === 'passport')!.upsellWeight).toBe(8);
+
+    // Matched by model key, one band at a time, and refused at the top of the scale; nothing else changes.
+    const before = await priorities();
+    expect((await raise('Passport')).json()).toMatchObject({ from: 8, priority: 9 });
+    expect((await raise('PASSPORT')).json()).toMatchObject({ from: 9, priority: 10 });
+    const top = await raise('passport');
+    expect(top.statusCode).toBe(409);
+    expect(top.json().error.message).toBe('passport already has the highest upsell priority (10)');
+    expect(await priorities()).toEqual({ ...before, passport: 10 });
+    expect((await raise('no-such-model')).statusCode).toBe(404);
+
+    // Raising Pilot to the same priority: equal priorities, so the rule's own target (Pilot) wins again.
+    for (const step of [8, 9, 10]) expect((await raise('pilot')).json().priority).toBe(step);
+    expect(await upsellOfCrv()).toBe('pilot');
+    // Lowering Pilot where priorities are edited (Upsell Rules saves PUT /configs) hands the slot back to Passport.
+    const save = await t.app.inject({ method: 'PUT', url: `/api/dealers/${DEMO_DEALER.id}/configs`, headers: { cookie: manager }, payload: { inventoryWeights: { ...(await priorities()), pilot: 7 } } });
+    expect(save.statusCode, save.body).toBe(200);
+    expect(await upsellOfCrv()).toBe('passport');
   });
 });

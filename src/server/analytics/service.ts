@@ -10,7 +10,7 @@ import { assets } from '../db/schema';
 import type { AnalyticsPeriod, CreativePerformance, DealerAnalytics, DealerStats, ModelPerformance } from '../../domain/schemas';
 import { scheduleStatus } from '../../domain/schedule';
 import { PERIOD_SPANS, periodWindow, previousWindow, type TimeWindow } from '../../domain/periods';
-import { conversionRate, ctr, rotationVerdicts, trendPercent } from '../../domain/metrics';
+import { abSampleProgress, conversionRate, ctr, rotationVerdicts, trendPercent } from '../../domain/metrics';
 import { canonicalModel, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 import { MAX_ANALYTICS_CREATIVES, MAX_ANALYTICS_MODELS } from '../../domain/constants';
 import { dailyByModel, dealerStats, lastEventAt, ranked, series as seriesOf } from '../reporting/service';
@@ -126,6 +126,7 @@ async function creativeAnalytics(
       conversions: x.conversions,
       ctr: ctr(x.clicks, x.impressions),
       verdict: null,
+      sample: null,
     };
   });
   // A/B verdicts per rotation: the same model, slot and size.
@@ -137,12 +138,13 @@ async function creativeAnalytics(
   }
   for (const group of rotations.values()) {
     if (group.length < 2) continue;
-    rotationVerdicts(group).forEach((verdict, i) => (group[i]!.verdict = verdict));
+    const sample = abSampleProgress(group);
+    rotationVerdicts(group).forEach((verdict, i) => Object.assign(group[i]!, { verdict, sample }));
   }
   creatives.sort((a, b) => b.impressions - a.impressions || b.clicks - a.clicks);
   if (rest) {
     const { impressions, clicks, conversions } = rest;
-    creatives.push({ creative: '', kind: 'unknown', name: null, model: OTHER_MODELS, slot: '', width: null, height: null, status: null, impressions, clicks, conversions, ctr: ctr(clicks, impressions), verdict: null });
+    creatives.push({ creative: '', kind: 'unknown', name: null, model: OTHER_MODELS, slot: '', width: null, height: null, status: null, impressions, clicks, conversions, ctr: ctr(clicks, impressions), verdict: null, sample: null });
   }
   const total = creatives.reduce((n, c) => n + c.impressions, 0);
   const placeholders = creatives.filter((c) => c.kind === 'placeholder' && c.impressions > 0);

@@ -72,6 +72,7 @@ const ROWS: Row[] = [
   { method: 'POST', route: '/api/dealers/:dealerId/assets/bulk', url: `/api/dealers/${A}/assets/bulk`, payload: { action: 'deactivate', assetIds: [missing] }, expect: [401, 200, 200, 403, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/configs', url: `/api/dealers/${A}/configs`, expect: [401, 200, 200, 200, 403] },
   { method: 'PUT', route: '/api/dealers/:dealerId/configs', url: `/api/dealers/${A}/configs`, payload: { inventoryWeights: { civic: 6 } }, expect: [401, 200, 200, 403, 403] },
+  { method: 'POST', route: '/api/dealers/:dealerId/upsell-priorities/:model/raise', url: `/api/dealers/${A}/upsell-priorities/pilot/raise`, expect: [401, 200, 200, 403, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/configs/defaults', url: `/api/dealers/${A}/configs/defaults`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/upsell-rules', url: `/api/dealers/${A}/upsell-rules`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/campaigns', url: `/api/dealers/${A}/campaigns`, expect: [401, 200, 200, 200, 403] },

@@ -13,12 +13,14 @@ import {
   manufacturerDefaultsSchema,
   previewAnswerSchema,
   previewQuery,
+  raisedPrioritySchema,
   statsWithTrendSchema,
   trendQuery,
+  upsellPriorityParams,
   upsellRulesViewSchema,
 } from '../../domain/contracts/configs';
 import { getDealer } from '../dealers/service';
-import { coverage, getConfigs, manufacturerDefaults, previewMoment, previewSlots, saveConfigs, statsWithTrend, upsellRules } from './service';
+import { coverage, getConfigs, manufacturerDefaults, previewMoment, previewSlots, raiseUpsellPriority, saveConfigs, statsWithTrend, upsellRules } from './service';
 
 const tags = ['configs'];
 const read = { access: 'dealer-read' as const };
@@ -33,6 +35,20 @@ export async function configRoutes(fastify: FastifyInstance) {
     '/api/dealers/:dealerId/configs',
     { config: { access: 'dealer-write' }, schema: { tags, summary: 'Save config fields, all or nothing', params: dealerParams, body: configsUpdateSchema, response: { 200: configsViewSchema } } },
     async (request) => saveConfigs(app.db, request.params.dealerId, request.body),
+  );
+
+  app.post(
+    '/api/dealers/:dealerId/upsell-priorities/:model/raise',
+    {
+      config: { access: 'dealer-write' },
+      schema: {
+        tags,
+        summary: "Raise a model's upsell priority one band (1-3 -> 5, 4-7 -> 8, 8-9 -> +1); 409 at 10",
+        params: upsellPriorityParams,
+        response: { 200: raisedPrioritySchema },
+      },
+    },
+    async (request) => raiseUpsellPriority(app.db, request.params.dealerId, request.params.model),
   );
 
   app.get(

@@ -14,17 +14,18 @@ import {
   type DealerConfigs,
   type Variant,
 } from '../../domain/schemas';
-import { copySizes, defaultDealerConfigs, weightLabel } from '../../domain/defaults';
+import { copySizes, DEFAULT_WEIGHT, defaultDealerConfigs, weightLabel } from '../../domain/defaults';
+import { priorityLabel, raisedPriority, PRIORITY_MAX } from '../../domain/priority-scale';
 import { TEXT } from '../../domain/constants';
 import { SLOT_TYPES, SLOTS } from '../../domain/slots';
 import { activeUpsellRules } from '../../domain/upsell';
 import { trendPercent } from '../../domain/metrics';
 import { previousWindow, spanWindow } from '../../domain/periods';
-import { Invalid, NotFound } from '../errors';
+import { Conflict, Invalid, NotFound } from '../errors';
 import { parseWindowInput, WINDOW_FORMAT_MESSAGE } from '../../domain/schedule';
 import { windowTimeZone } from '../assets/service';
 import { assertValid } from '../validation';
-import type { ConfigsUpdate, ConfigsView, CoverageAnswer, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
+import type { ConfigsUpdate, ConfigsView, CoverageAnswer, EditableConfigs, RaisedPriority, StatsWithTrend } from '../../domain/contracts/configs';
 import type { PreviewSlot, UpsellRulesView } from '../../domain/configs';
 import type { InventorySummaryView } from '../../domain/inventory';
 import { resolveBanner, type DeliveryContext } from '../delivery/service';
@@ -105,6 +106,35 @@ export async function saveConfigs(db: Db, dealerId: string, update: ConfigsUpdat
     await regenerateInventoryRules(tx, dealerId); // weights and rules feed the inventory strategy's choice
   });
   return getConfigs(db, dealerId);
+}
+
+/**
+ * 'Raise upsell priority' (Analytics, Inventory; domain/priority-scale.ts raisedPriority): in ONE
+ * transaction holding the dealer row lock, moves the model's upsell priority (its inventoryWeights
+ * entry; DEFAULT_WEIGHT when unset) up one band and stores it, so two raises never overwrite each
+ * other and the server alone computes the step. `model` is matched by modelKey against the stored
+ * priorities, then the standard models of the mappings; the answer names it as stored.
+ * @throws NotFound('Dealer not found'), NotFound when the dealer has no such standard model,
+ * Conflict when the priority is already the highest (10).
+ */
+export async function raiseUpsellPriority(db: Db, dealerId: string, model: string): Promise<RaisedPriority> {
+  const done = await db.transaction(async (tx) => {
+    const [row] = await tx.select({ configs: dealers.configs }).from(dealers).where(eq(dealers.id, dealerId)).for('update');
+    if (!row) throw new NotFound(TEXT.dealerNotFound);
+    const key = modelKey(model);
+    const weights = row.configs.inventoryWeights;
+    const name =
+      Object.keys(weights).find((k) => modelKey(k) === key) ?? [...new Set(Object.values(row.configs.modelMap))].find((m) => modelKey(m) === key);
+    if (name === undefined) throw new NotFound(`Model '${model}' is not one of this dealer's standard models`);
+    const from = Object.hasOwn(weights, name) ? weights[name]! : DEFAULT_WEIGHT;
+    const priority = raisedPriority(from);
+    if (priority === null) throw new Conflict(`${name} already has the highest upsell priority (${PRIORITY_MAX})`);
+    const configs = assertValid(dealerConfigsSchema, { ...row.configs, inventoryWeights: { ...weights, [name]: priority } });
+    await tx.update(dealers).set({ configs }).where(eq(dealers.id, dealerId));
+    await regenerateInventoryRules(tx, dealerId); // weights feed the inventory strategy's choice
+    return { model: name, from, priority };
+  });
+  return { ...done, label: priorityLabel(done.priority), configs: await getConfigs(db, dealerId) };
 }
 
 /**

@@ -2,8 +2,8 @@
  * The Analytics screen against a mocked API: the range picker asks the report for a fixed period,
  * a quick range or custom days (refusing an end before the start without asking), the comparison
  * and the CSV export follow the same choice, the model table shows figures beside inventory with
- * both 1-10 scales labelled, and 'Raise upsell priority' saves the raised weight through PUT
- * /configs (hidden for a viewer).
+ * the stock and upsell priorities written alike on the one scale, and 'Raise upsell priority' asks
+ * the server to raise the model (hidden for a viewer).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
@@ -44,7 +44,7 @@ const REPORT: AnalyticsReport = {
   lastUpdated: '2026-03-10T21:35:00.000Z',
 };
 
-/** The dealer's API as the screen reads it: the report queries asked and the PUT /configs bodies. */
+/** The dealer's API as the screen reads it: the report queries asked and the models raised. */
 function dealerApi() {
   const asked: URLSearchParams[] = [];
   const saved: unknown[] = [];
@@ -56,9 +56,9 @@ function dealerApi() {
       return HttpResponse.json(REPORT);
     }),
     http.get(`${BASE}/configs`, () => HttpResponse.json({ inventoryWeights: { civic: 5, passport: 5, pilot: 10 } })),
-    http.put(`${BASE}/configs`, async ({ request }) => {
-      saved.push(await request.json());
-      return HttpResponse.json({ inventoryWeights: {} });
+    http.post(`${BASE}/upsell-priorities/:model/raise`, ({ params }) => {
+      saved.push(params.model);
+      return HttpResponse.json({ model: params.model, from: 5, priority: 8, label: 'High Priority', configs: { inventoryWeights: { civic: 5, passport: 8, pilot: 10 } } });
     }),
   );
   return { asked, saved };
@@ -93,15 +93,15 @@ describe('report helpers', () => {
 });
 
 describe('AnalyticsPage', () => {
-  it('shows each model beside its inventory, with the two 1-10 scales named apart', async () => {
+  it('shows each model beside its inventory, with its stock and upsell priorities on the one scale', async () => {
     const { asked } = await open('dealer-manager');
     expect(last(asked)).toEqual({ period: '7d', compare: 'previous' });
     const table = screen.getByRole('table', { name: 'Model performance and inventory' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Model', 'Viewable impressions', 'Clicks', 'CTR', 'Conversions', 'Units', 'Aged share', 'Median days on lot', 'Inventory priority', 'Upsell weight']);
+    expect(headers).toEqual(['Model', 'Viewable impressions', 'Clicks', 'CTR', 'Conversions', 'Units', 'Aged share', 'Median days on lot', 'Stock priority', 'Upsell priority']);
     const civic = table.querySelector('[data-model="civic"]') as HTMLElement;
     expect([...civic.querySelectorAll('td')].map((c) => c.textContent)).toEqual([
-      'Civic', '1,000', '30', '3.00%', '3', '15', '40 %', '20', '9 / 10', expect.stringMatching(/^5 · Normal/),
+      'Civic', '1,000', '30', '3.00%', '3', '15', '40 %', '20', '9 · High', expect.stringMatching(/^5 · Normal/),
     ]);
     expect(screen.getByText('Total Impressions')).toBeTruthy(); // the spec's card title, explained underneath
     expect(screen.getByText('Viewable impressions only (50 % in view for 1 s)')).toBeTruthy();
@@ -128,12 +128,12 @@ describe('AnalyticsPage', () => {
     expect(screen.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toBe(`${BASE}/analytics/report.csv?from=2026-02-20&to=2026-03-01&compare=previous&table=slots`);
   }, 60_000); // typing dates on a busy 2-core machine
 
-  it('Raise upsell priority saves the next weight band through the configs API; a viewer has no such button', async () => {
+  it('Raise upsell priority asks the server to raise that model; a viewer has no such button', async () => {
     const { user, saved, unmount } = await open('dealer-manager');
     expect(screen.queryByRole('button', { name: /^Raise upsell priority of Pilot/ })).toBeNull(); // already 10
     await user.click(screen.getByRole('button', { name: 'Raise upsell priority of Passport to 8 (High Priority)' }));
     await vi.waitFor(() => expect(saved).toHaveLength(1));
-    expect(saved[0]).toEqual({ inventoryWeights: { civic: 5, passport: 8, pilot: 10 } });
+    expect(saved).toEqual(['passport']);
     unmount();
     await open('viewer');
     expect(screen.queryByRole('button', { name: /^Raise upsell priority/ })).toBeNull();

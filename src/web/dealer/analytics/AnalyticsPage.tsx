@@ -11,13 +11,14 @@
  */
 import { useState } from 'react';
 import { notifications } from '@mantine/notifications';
-import { Badge, Button, Center, Group, Paper, Progress, SegmentedControl, SimpleGrid, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Center, Group, Paper, Progress, SegmentedControl, SimpleGrid, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { Select } from '../../components/deferred';
 import { LineChart } from '../../components/LineChart';
 import { BarChart3, Download, RefreshCw } from 'lucide-react';
 import { TEXT } from '../../../domain/constants';
 import { formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } from '../../../domain/metrics';
-import { weightLabel } from '../../../domain/defaults';
+import { formatPriority } from '../../../domain/priority-scale';
 import { zonedDay, type Comparison } from '../../../domain/ranges';
 import { DETAIL_HOURLY_DAYS, detailDailyCutoff } from '../../../domain/retention';
 import type { AnalyticsPeriod } from '../../../domain/enums';
@@ -103,12 +104,12 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
   const convRate = a && byConversions.length > 0 ? a.current.conversionRate : null;
   const metricLabel = CHART_METRICS.find((m) => m.value === metric)!.label;
 
-  const onRaise = (row: { model: string; weightKey: string | null }, weight: number) => {
+  const onRaise = (row: { model: string; weightKey: string | null }) => {
     if (!row.weightKey) return;
     raise.mutate(
-      { weightKey: row.weightKey, weight },
+      { weightKey: row.weightKey },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: `${modelName(row.model)}: upsell weight ${weight} (${weightLabel(weight)})` }),
+        onSuccess: (r) => notifications.show({ color: 'teal', message: `${modelName(row.model)}: upsell priority ${formatPriority(r.priority)}` }),
         onError: (e) => notifications.show({ color: 'red', title: 'Not saved', message: e.message }),
       },
     );
@@ -262,8 +263,9 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
               </Tabs.List>
               <Tabs.Panel value="models">
                 <Text size="sm" c="dimmed" mb="sm">
-                  Which model to push: its banner figures for {label} beside its stock today. Inventory priority is computed from your stock; upsell weight is your own
-                  setting, and raising it makes upsell banners choose the model sooner.
+                  Which model to push: its banner figures for {label} beside its stock today. Both priorities use one 1-10 scale: the stock priority is what your
+                  stock suggests, the upsell priority is yours (set on <Anchor component={Link} to="/dealer/upsells" inherit underline="always">Upsell Rules</Anchor>) and decides which
+                  model upsell banners show; Raise moves it up one band.
                 </Text>
                 <ModelsTable rows={a.models} modelName={modelName} canEdit={canEdit} onRaise={onRaise} raising={raise.isPending ? (raise.variables?.weightKey ?? null) : null} />
               </Tabs.Panel>

@@ -1,7 +1,8 @@
 /**
  * Creative analytics on the Analytics screen: every creative the dealer's slots showed in
  * the period, with impressions, clicks, CTR and conversions; which creative of an A/B rotation
- * performs better (95 % confidence, or still leading); and the share of impressions that showed a
+ * performs better (95 % confidence, or still leading, and nothing before each creative has its
+ * minimum sample: 'Not enough data yet (N of M impressions)'); and the share of impressions that showed a
  * placeholder, with the models that need a banner and a link to upload one.
  */
 import { Alert, Anchor, Badge, Group, Image, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
@@ -9,7 +10,7 @@ import { Link } from 'react-router';
 import type { CreativePerformance, DealerAnalytics } from '../../../domain/schemas';
 import { CREATIVE_LABELS, DELETED_ASSET_LABEL, OTHER_CREATIVES_LABEL } from '../../../domain/constants';
 import { OTHER_MODELS } from '../../../domain/model-keys';
-import { AB_MIN_IMPRESSIONS, formatCtr, plural } from '../../../domain/metrics';
+import { AB_MIN_IMPRESSIONS, formatCtr, notEnoughDataText, plural } from '../../../domain/metrics';
 import { PeriodCaption } from '../../components/metrics';
 import { ASSET_STATUS_DISPLAY } from '../assets/format';
 
@@ -18,8 +19,11 @@ const VERDICTS = {
   leading: { label: 'Leading', color: 'blue', title: 'Highest CTR of its rotation so far, not yet at 95 % confidence: keep it running' },
   trailing: { label: 'Trailing', color: 'gray', title: 'Lower CTR than the leader of its rotation' },
   even: { label: 'Even so far', color: 'gray', title: 'Same CTR as the other creatives of its rotation so far' },
-  collecting: { label: 'Too early', color: 'gray', title: `Too early to compare: every creative of its rotation needs ${AB_MIN_IMPRESSIONS} impressions first` },
+  collecting: { label: 'Not enough data yet', color: 'gray', title: `No verdict yet: every creative of its rotation needs ${AB_MIN_IMPRESSIONS} viewable impressions first` },
 } as const;
+
+/** The A/B cell's text: the verdict's label, or while collecting 'Not enough data yet (N of M impressions)' with the server's count. */
+const verdictText = (c: CreativePerformance) => (c.verdict === 'collecting' && c.sample ? notEnoughDataText(c.sample) : c.verdict ? VERDICTS[c.verdict].label : '');
 
 /** The creative's name: the asset's file name, or what showed instead; the row summing the creatives beyond the answer's cap says so. */
 const labelOf = (c: CreativePerformance) =>
@@ -68,7 +72,7 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: Pick<Dea
               <Table.Th ta="right">Clicks</Table.Th>
               <Table.Th ta="right">CTR</Table.Th>
               <Table.Th ta="right">Conversions</Table.Th>
-              <Table.Th miw={120}>A/B</Table.Th>
+              <Table.Th miw={150}>A/B</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -115,10 +119,16 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: Pick<Dea
                   <Table.Td ta="right">{formatCtr(c.ctr)}</Table.Td>
                   <Table.Td ta="right">{c.conversions.toLocaleString('en-US')}</Table.Td>
                   <Table.Td>
-                    {verdict && (
-                      <Badge size="sm" variant="light" color={verdict.color} title={verdict.title} tt="none" style={{ overflow: 'visible' }}>
-                        {verdict.label}
-                      </Badge>
+                    {verdict && c.verdict === 'collecting' ? (
+                      <Text size="xs" c="dimmed" title={verdict.title} data-testid="ab-verdict">
+                        {verdictText(c)}
+                      </Text>
+                    ) : (
+                      verdict && (
+                        <Badge size="sm" variant="light" color={verdict.color} title={verdict.title} tt="none" style={{ overflow: 'visible' }} data-testid="ab-verdict">
+                          {verdictText(c)}
+                        </Badge>
+                      )
                     )}
                   </Table.Td>
                 </Table.Tr>
@@ -128,7 +138,8 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: Pick<Dea
         </Table>
       </ScrollArea>
       <Text size="xs" c="dimmed" mt="xs">
-        Creatives of the same model, slot and size rotate evenly; a winner is named once its CTR is higher at 95 % confidence.
+        Creatives of the same model, slot and size rotate evenly. No verdict is given before each creative of a rotation has {AB_MIN_IMPRESSIONS} viewable impressions;
+        then a winner is named once its CTR is higher at 95 % confidence, and &apos;Leading&apos; means highest so far without that confidence.
       </Text>
     </Paper>
   );

@@ -1,15 +1,15 @@
 /**
  * 'Raise upsell priority' for one model outside the Analytics table (the Inventory screen's "Aged
- * inventory to push" insight): reads the dealer's upsell weights, shows the model's weight, and
- * raises it one priority band through the configs API (domain/ranges.ts raisedWeight; DECISIONS 22
- * labels). Nothing for a viewer, at weight 10, or while the weights load.
+ * inventory to push" insight): reads the dealer's upsell priorities, shows the model's one on the
+ * one priority scale (domain/priority-scale.ts), and asks the server to raise it one band. Nothing
+ * for a viewer or while the priorities load; no button at 10.
  */
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ArrowUpCircle } from 'lucide-react';
-import { weightLabel, DEFAULT_WEIGHT } from '../../../domain/defaults';
+import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { modelKey } from '../../../domain/model-keys';
-import { raisedWeight } from '../../../domain/ranges';
+import { formatPriority, priorityLabel, raisedPriority } from '../../../domain/priority-scale';
 import { useCanEdit } from '../../components/auth';
 import { useConfigs } from '../config/api';
 import { useRaiseUpsellPriority } from './report';
@@ -21,12 +21,12 @@ export function RaiseUpsellButton({ dealerId, model, label }: { dealerId: string
   if (!canEdit || !configs.data) return null;
   const entry = Object.entries(configs.data.inventoryWeights).find(([name]) => modelKey(name) === modelKey(model));
   const weightKey = entry?.[0] ?? model;
-  const weight = entry?.[1] ?? DEFAULT_WEIGHT;
-  const next = raisedWeight(weight);
+  const priority = entry?.[1] ?? DEFAULT_WEIGHT;
+  const next = raisedPriority(priority);
   return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="xs" c="dimmed">
-        Upsell weight {weight}
+    <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+      <Text size="xs" c="dimmed" data-testid="upsell-priority" style={{ whiteSpace: 'nowrap' }}>
+        Upsell priority {formatPriority(priority)}
       </Text>
       {next !== null && (
         <Button
@@ -34,12 +34,12 @@ export function RaiseUpsellButton({ dealerId, model, label }: { dealerId: string
           variant="light"
           leftSection={<ArrowUpCircle size={14} />}
           loading={raise.isPending}
-          aria-label={`Raise upsell priority of ${label} to ${next} (${weightLabel(next)})`}
+          aria-label={`Raise upsell priority of ${label} to ${next} (${priorityLabel(next)})`}
           onClick={() =>
             raise.mutate(
-              { weightKey, weight: next },
+              { weightKey },
               {
-                onSuccess: () => notifications.show({ color: 'teal', message: `${label}: upsell weight ${next} (${weightLabel(next)})` }),
+                onSuccess: (r) => notifications.show({ color: 'teal', message: `${label}: upsell priority ${formatPriority(r.priority)}` }),
                 onError: (e) => notifications.show({ color: 'red', title: 'Not saved', message: e.message }),
               },
             )

@@ -1,20 +1,25 @@
 /**
  * The Analytics screen's tables: per model (viewable impressions, clicks, CTR, conversions beside
- * the model's inventory — units, aged share, median days on lot, inventory priority score — and its
- * upsell weight, with 'Raise upsell priority'), and per slot. The two 1-10 scales are different
- * things and labelled so: the inventory priority score is computed from stock (spec 02 §9), the
- * upsell weight is the dealer's own setting (Upsell Rules; DECISIONS 22 labels).
+ * the model's inventory — units, aged share, median days on lot, stock priority — and its upsell
+ * priority, with 'Raise upsell priority'), and per slot. Both priorities are values of the one
+ * priority scale (domain/priority-scale.ts), shown alike: the stock priority is what the stock
+ * suggests (spec 02 §9), the upsell priority is the dealer's number that decides (set on Upsell Rules).
  */
-import { Badge, Button, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Button, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { Tooltip } from '../../components/deferred';
 import { ArrowUpCircle } from 'lucide-react';
-import { weightLabel } from '../../../domain/defaults';
+import { priorityLabel, raisedPriority } from '../../../domain/priority-scale';
+import { PriorityBadge } from '../../components/PriorityBadge';
 import { formatConversionRate, formatCtr } from '../../../domain/metrics';
-import { raisedWeight } from '../../../domain/ranges';
 import { SLOT_TEXTS } from '../../../domain/slots';
 import type { AnalyticsReport, ReportModelRow } from './report';
 
 const n = (v: number) => v.toLocaleString('en-US');
+/** The two columns of the one priority scale, explained alike (domain/priority-scale.ts). */
+export const STOCK_TIP =
+  'Priority 1-10 (1-3 Low, 4-7 Normal, 8-10 High) computed from your stock: units, aged share, days on lot, trims, colours. What the stock suggests; it breaks ties between equal upsell priorities.';
+export const UPSELL_TIP =
+  'Your priority 1-10 on the same scale, set on Upsell Rules: among a model\'s upsell candidates the higher one is shown. Raise moves it up one band.';
 const VIEWABLE_TIP = 'Viewable impressions: at least 50 % of the banner in view for at least one second (IAB/MRC). Only these are counted.';
 
 /** A column header with an explanation on hover and focus. */
@@ -65,7 +70,7 @@ export function ModelsTable({
   rows: ReportModelRow[];
   modelName: (m: string) => string;
   canEdit: boolean;
-  onRaise: (row: ReportModelRow, weight: number) => void;
+  onRaise: (row: ReportModelRow) => void;
   /** The weightKey being saved, if any. */
   raising: string | null;
 }) {
@@ -83,16 +88,16 @@ export function ModelsTable({
             </Table.Th>
             <Table.Th ta="right">Median days on lot</Table.Th>
             <Table.Th ta="right">
-              <Explained label="Inventory priority" tip="Score 1-10 computed from your stock (units, aged share, days on lot, trims, colors): how hard the stock says to push the model." />
+              <Explained label="Stock priority" tip={STOCK_TIP} />
             </Table.Th>
             <Table.Th>
-              <Explained label="Upsell weight" tip="Your setting 1-10 on Upsell Rules (1-3 Low, 4-7 Normal, 8-10 High Priority): the higher weight wins when upsell banners choose a model." />
+              <Explained label="Upsell priority" tip={UPSELL_TIP} />
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {rows.map((m) => {
-            const next = m.upsellWeight === null ? null : raisedWeight(m.upsellWeight);
+            const next = m.upsellWeight === null ? null : raisedPriority(m.upsellWeight);
             const name = m.weightKey ? modelName(m.model) : m.model;
             return (
               <Table.Tr key={m.model} data-model={m.model}>
@@ -107,17 +112,15 @@ export function ModelsTable({
                   )}
                 </Table.Td>
                 <Table.Td ta="right">{m.inventory?.medianDaysOnLot == null ? '—' : n(Math.round(m.inventory.medianDaysOnLot))}</Table.Td>
-                <Table.Td ta="right">{m.inventory ? `${m.inventory.priorityScore} / 10` : '—'}</Table.Td>
+                <Table.Td ta="right">{m.inventory ? <PriorityBadge value={m.inventory.priorityScore} testId="stock-priority" /> : '—'}</Table.Td>
                 <Table.Td>
                   {m.upsellWeight === null || !m.weightKey ? (
                     '—'
                   ) : (
                     <Stack gap={4} align="flex-start">
-                      <Badge variant="light" color={m.upsellWeight >= 8 ? 'teal' : m.upsellWeight <= 3 ? 'gray' : 'blue'} tt="none" title={weightLabel(m.upsellWeight)} style={{ flexShrink: 0, minWidth: 'max-content' }}>
-                        {m.upsellWeight} · {weightLabel(m.upsellWeight).replace(' Priority', '')}
-                      </Badge>
+                      <PriorityBadge value={m.upsellWeight} testId="upsell-priority" />
                       {canEdit && next !== null && (
-                        <Tooltip label={`Raise upsell priority to ${next} (${weightLabel(next)})`} withArrow>
+                        <Tooltip label={`Raise upsell priority to ${next} (${priorityLabel(next)})`} withArrow>
                           <Button
                             size="compact-xs"
                             variant="light"
@@ -125,8 +128,8 @@ export function ModelsTable({
                             leftSection={<ArrowUpCircle size={14} />}
                             loading={raising === m.weightKey}
                             disabled={raising !== null && raising !== m.weightKey}
-                            onClick={() => onRaise(m, next)}
-                            aria-label={`Raise upsell priority of ${name} to ${next} (${weightLabel(next)})`}
+                            onClick={() => onRaise(m)}
+                            aria-label={`Raise upsell priority of ${name} to ${next} (${priorityLabel(next)})`}
                           >
                             Raise
                           </Button>

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnalyticsPeriod } from '../../../domain/schemas';
 import type { AnalyticsReport, ReportModelRow, ReportTable } from '../../../domain/contracts/analytics';
-import type { ConfigsView } from '../../../domain/contracts/configs';
+import type { RaisedPriority } from '../../../domain/contracts/configs';
 import { ANALYTICS_PERIODS } from '../../../domain/enums';
 import { ANALYTICS_REFRESH_MS, PERIOD_LABELS } from '../../../domain/constants';
 import { MAX_RANGE_DAYS, isDayText, quickRanges, rangeDays, type Comparison, type DayRange } from '../../../domain/ranges';
@@ -96,17 +96,16 @@ export function useAnalyticsReport(dealerId: string | null | undefined, range: R
 }
 
 /**
- * 'Raise upsell priority': reads the dealer's weights, raises this model's to `weight` and saves
- * them through PUT /configs (the Upsell Rules screen's own API), then refreshes what reads them.
+ * 'Raise upsell priority': asks the server to raise this model's upsell priority one band
+ * (POST /upsell-priorities/:model/raise; the server computes and stores the step in one
+ * transaction), then refreshes what reads it. `weightKey` is the model as its priority is stored.
  */
 export function useRaiseUpsellPriority(dealerId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async ({ weightKey, weight }: { weightKey: string; weight: number }) => {
-      const configs = await apiFetch<ConfigsView>(`${base(dealerId)}/configs`);
-      return apiFetch<ConfigsView>(`${base(dealerId)}/configs`, { method: 'PUT', json: { inventoryWeights: { ...configs.inventoryWeights, [weightKey]: weight } } });
-    },
-    onSuccess: (data) => qc.setQueryData(configKeys.configs(dealerId), data),
+    mutationFn: ({ weightKey }: { weightKey: string }) =>
+      apiFetch<RaisedPriority>(`${base(dealerId)}/upsell-priorities/${encodeURIComponent(weightKey)}/raise`, { method: 'POST' }),
+    onSuccess: (data) => qc.setQueryData(configKeys.configs(dealerId), data.configs),
     onSettled: () =>
       Promise.all([
         qc.invalidateQueries({ queryKey: ['dealer', dealerId, 'analytics-report'] }),

@@ -6,10 +6,14 @@
  * A @mantine/form checked on every change against the shared domain schemas the server validates
  * with: Save is disabled while a field is invalid, a refused save marks the fields the server names
  * in the user's words, nothing the server decides is filled in here (an empty size or an unset
- * weight is left to the server), and leaving with unsaved changes asks first.
+ * weight is left to the server), and leaving with unsaved changes asks first. The upsell
+ * priorities (inventory weights) are shown read-only on Inventory Logic and edited in one place,
+ * Upsell Rules (domain/priority-scale.ts); Reset still sets them to 5 (spec 02 §4) and Save then
+ * sends them.
  */
 import { lazy, Suspense, useState } from 'react';
-import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { Plus, RotateCcw } from 'lucide-react';
@@ -26,7 +30,7 @@ import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
-import { RowsEditor, WeightSlider, WeightsRule } from './editors';
+import { PrioritiesReadOnly, RowsEditor, WeightsRule } from './editors';
 
 const WebsiteSettings = lazy(() => import('./WebsiteSettings'));
 
@@ -100,7 +104,7 @@ const LABELS: Record<string, string> = {
   mappings: 'Model Mapping',
   upsells: 'Upsell Rules',
   trims: 'Trim Patterns',
-  inventoryWeights: 'Inventory Priority Weights',
+  inventoryWeights: 'Upsell Priorities',
   ...Object.fromEntries(SLOTS.flatMap((slot) => (['width', 'height'] as const).map((dim) => [`bannerSizes.${slot}.${dim}`, `${SLOT_LABELS[slot]} ${dim}`]))),
 };
 
@@ -162,8 +166,11 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
   const labelOf = (field: string) => LABELS[field];
   const refuse = (errors: FieldErrors) => notifications.show({ color: 'red', title: 'Not saved', message: summarizeFieldErrors(errors, labelOf) });
 
-  const onSave = (v: Values) =>
-    save.mutate(bodyOf(v) as Parameters<typeof save.mutate>[0], {
+  // Upsell priorities are edited on Upsell Rules (and raised from Analytics): this form sends them
+  // only when its Reset changed them, so a save here never writes back priorities it merely showed.
+  const onSave = (v: Values) => {
+    const { inventoryWeights, ...rest } = bodyOf(v);
+    return save.mutate((form.isDirty('inventoryWeights') ? { ...rest, inventoryWeights } : rest) as Parameters<typeof save.mutate>[0], {
       // A save that changes nothing keeps dealers.version (the database bumps it on real changes
       // only), so the form starts again from the answer itself, e.g. an emptied size's default.
       onSuccess: (data) => {
@@ -172,6 +179,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
       },
       onError: (e) => showSaveErrors(form, e, fieldOf, labelOf),
     });
+  };
 
   const onReset = async () => {
     setResetting(true);
@@ -293,16 +301,17 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
           <Tabs.Panel value="inventory" pt="md">
             <Stack>
               <Paper withBorder p="lg" radius="md">
-                <Title order={4}>Inventory Priority Weights</Title>
+                <Group justify="space-between" mb="xs" gap="xs">
+                  <Title order={4}>Upsell Priorities (inventory weights)</Title>
+                  <Anchor component={Link} to="/dealer/upsells" size="sm">
+                    Edit on Upsell Rules
+                  </Anchor>
+                </Group>
                 <WeightsRule mb="md" />
                 {models.length === 0 ? (
                   <Text c="dimmed">{TEXT.noModelsAvailable}</Text>
                 ) : (
-                  <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-                    {models.map((m) => (
-                      <WeightSlider key={m} model={m} label={modelName(m)} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
-                    ))}
-                  </SimpleGrid>
+                  <PrioritiesReadOnly models={models} label={modelName} value={(m) => ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} />
                 )}
                 {editorError('inventoryWeights')}
               </Paper>

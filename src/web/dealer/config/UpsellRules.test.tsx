@@ -1,4 +1,4 @@
-/** The Upsell Rules screen: the strategy, custom rules and what a viewer may do. */
+/** The Upsell Rules screen: the strategy, custom rules, the upsell priorities beside the stock's, and what a viewer may do. */
 import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -33,9 +33,10 @@ const RULES: UpsellRulesView = {
 };
 
 /** The dealer's API as the screen reads it; returns the bodies PUT /configs received. */
-function dealerApi() {
+function dealerApi(stock: Array<{ key: string; priorityScore: number }> | null = null) {
   const saved: unknown[] = [];
   server.use(
+    http.get(`${BASE}/inventory`, () => HttpResponse.json({ inventory: stock && { models: stock } })),
     http.get(`${BASE}/configs`, () => HttpResponse.json(CONFIGS)),
     http.get(`${BASE}/upsell-rules`, () => HttpResponse.json(RULES)),
     http.get(`${BASE}/models`, () => HttpResponse.json({ models: [{ name: 'Civic', displayName: 'Civic' }, { name: 'Accord', displayName: 'Accord' }, { name: 'Pilot', displayName: 'Pilot' }] })),
@@ -47,8 +48,8 @@ function dealerApi() {
   return saved;
 }
 
-const open = async (role: Role) => {
-  const saved = dealerApi();
+const open = async (role: Role, stock: Array<{ key: string; priorityScore: number }> | null = null) => {
+  const saved = dealerApi(stock);
   const rendered = renderApp(<UpsellRules />, { user: userOf(role) });
   await screen.findByRole('heading', { name: 'Upsell Rules' });
   return { ...rendered, saved };
@@ -83,5 +84,30 @@ describe('UpsellRules', () => {
     expect(within(dialog).getByRole('button', { name: 'Go to Inventory' })).toBeTruthy();
     expect(screen.getByTestId('strategy-inventory').getAttribute('aria-pressed')).toBe('false');
     expect(screen.getByTestId('strategy-manufacturer').getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('shows each model stock priority beside its upsell priority and copies them with Use stock priorities', async () => {
+    const { user, saved } = await open('dealer-manager', [
+      { key: 'civic', priorityScore: 9 },
+      { key: 'pilot', priorityScore: 2 },
+    ]);
+    expect((await screen.findByTestId('stock-Civic')).textContent).toBe('Stock priority 9 · High');
+    expect(screen.getByTestId('stock-Pilot').textContent).toBe('Stock priority 2 · Low');
+    expect(screen.queryByTestId('stock-Accord')).toBeNull(); // not in stock: nothing suggested
+    expect(screen.getByTestId('weight-Civic').textContent).toBe('5');
+    await user.click(screen.getByRole('button', { name: 'Use stock priorities' }));
+    expect(['Civic', 'Accord', 'Pilot'].map((m) => screen.getByTestId(`weight-${m}`).textContent)).toEqual(['9', '5', '2']);
+    const save = screen.getByRole('button', { name: 'Save Changes' }) as HTMLButtonElement;
+    await vi.waitFor(() => expect(save.disabled).toBe(false));
+    await user.click(save);
+    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ inventoryWeights: { Civic: 9, Accord: 5, Pilot: 2 } });
+  });
+
+  it('offers no stock priorities without inventory', async () => {
+    await open('dealer-manager');
+    await screen.findByTestId('weight-Civic');
+    expect(screen.queryByRole('button', { name: 'Use stock priorities' })).toBeNull();
+    expect(screen.queryByTestId('stock-Civic')).toBeNull();
   });
 });

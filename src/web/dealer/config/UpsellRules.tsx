@@ -1,6 +1,8 @@
 /**
  * Upsell rules (/dealer/upsells; spec 02 §2 Upsell rule management panel, §4 Upsell strategy, §8-§9;
- * DECISIONS 22): strategy cards, inventory data card, weights grid with 'Reset to Neutral', custom
+ * DECISIONS 22): strategy cards, inventory data card, the upsell priorities (the spec's inventory
+ * weights grid, the one place they are edited; domain/priority-scale.ts) with each model's stock
+ * priority, 'Use stock priorities' and 'Reset to Neutral', custom
  * rules editor, the active rules as the server computes them, help, 'Unsaved changes' and Save.
  * A @mantine/form checked against the shared domain schemas (Save disabled while invalid, server
  * refusals marked in the user's words, unset weights left to the server; leaving with unsaved
@@ -24,6 +26,9 @@ import type { UpsellRulesView } from '../../../domain/configs';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { isHigherTrimRule } from '../../../domain/upsell';
+import { modelKey } from '../../../domain/model-keys';
+import { priorityFromStock } from '../../../domain/priority-scale';
+import { useInventory } from '../inventory/api';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
@@ -55,7 +60,7 @@ function bodyOf(v: Values) {
 }
 
 const fieldOf = (path: string) => (path.startsWith('customUpsellRules') ? 'custom' : path.split('.')[0]!);
-const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', custom: 'Custom Rules', inventoryWeights: 'Inventory Weights' };
+const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', custom: 'Custom Rules', inventoryWeights: 'Upsell Priorities' };
 const labelOf = (field: string) => LABELS[field];
 
 /** The upsell settings as the server checks them (the shared domain schemas), fetched after first paint. */
@@ -84,6 +89,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
   const navigate = useNavigate();
   const save = useSaveConfigs(dealerId);
   const modelName = useModelNames(dealerId);
+  const stored = useInventory(dealerId);
   // Inventory Optimized chosen before any inventory exists: say why it cannot be used yet.
   const [needsInventory, setNeedsInventory] = useState(false);
   const form = useForm<Values>({ initialValues: valuesOf(saved), validate });
@@ -106,6 +112,9 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
   const payload = bodyOf(draft);
   const set = (patch: Partial<Values>) => form.setValues(patch);
   const inventory = view.inventory;
+  // Each model's stock priority (the inventory score, same scale), shown beside its slider.
+  const stock = Object.fromEntries((stored.data?.models ?? []).map((m) => [m.key, m.priorityScore]));
+  const stockOf = (m: string) => Object.entries(stock).find(([k]) => modelKey(k) === modelKey(m))?.[1];
 
   const choose = (s: UpsellStrategy) => {
     if (s === 'inventory' && !inventory) {
@@ -160,7 +169,7 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
           <Title order={2}>Upsell Rules</Title>
           <Text c="dimmed">Choose which model the upsell banner promotes next to each model.</Text>
         </div>
-        {!canEdit && <ViewOnlyNotice action="change the upsell strategy, rules or weights" />}
+        {!canEdit && <ViewOnlyNotice action="change the upsell strategy, rules or priorities" />}
         <StickyActionBar>
           <SaveControls dirty={dirty} saving={save.isPending} canEdit={canEdit} invalid={invalid} />
         </StickyActionBar>
@@ -210,13 +219,24 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
           <Paper withBorder p="lg" radius="md">
             <Group justify="space-between" mb="md">
               <div>
-                <Title order={4}>Inventory Weights</Title>
+                <Title order={4}>Upsell Priorities (inventory weights)</Title>
                 <WeightsRule />
               </div>
               {canEdit && (
-                <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ inventoryWeights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
-                  Reset to Neutral
-                </Button>
+                <Group gap="xs">
+                  {Object.keys(stock).length > 0 && (
+                    <Button
+                      variant="default"
+                      leftSection={<Boxes size={16} />}
+                      onClick={() => set({ inventoryWeights: priorityFromStock(models, stock, draft.inventoryWeights, (a, b) => modelKey(a) === modelKey(b), DEFAULT_WEIGHT) })}
+                    >
+                      Use stock priorities
+                    </Button>
+                  )}
+                  <Button variant="default" leftSection={<RotateCcw size={16} />} onClick={() => set({ inventoryWeights: Object.fromEntries(models.map((m) => [m, DEFAULT_WEIGHT])) })}>
+                    Reset to Neutral
+                  </Button>
+                </Group>
               )}
             </Group>
             {models.length === 0 ? (
@@ -224,7 +244,15 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
             ) : (
               <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
                 {models.map((m) => (
-                  <WeightSlider key={m} model={m} label={modelName(m)} value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT} disabled={!canEdit} onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })} />
+                  <WeightSlider
+                    key={m}
+                    model={m}
+                    label={modelName(m)}
+                    value={ownValue(draft.inventoryWeights, m) ?? DEFAULT_WEIGHT}
+                    stock={stockOf(m)}
+                    disabled={!canEdit}
+                    onChange={(v) => set({ inventoryWeights: { ...draft.inventoryWeights, [m]: v } })}
+                  />
                 ))}
               </SimpleGrid>
             )}
@@ -299,9 +327,10 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
         <Alert icon={<Info size={18} />} color="blue" title="How Upsell Rules Work">
           <List size="sm" spacing={4}>
             <List.Item>When a shopper views a model, the upsell banner shows one of its upsell candidates: the target its rule points to and, with Manufacturer Defaults, the manufacturer's other suggested targets for it.</List.Item>
-            <List.Item>Among several candidates the higher inventory weight wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal weights the rule's target wins, then the higher inventory priority, then catalog order.</List.Item>
-            <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours exactly as written (weights do not apply).</List.Item>
-            <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else the best-weighted model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
+            <List.Item>Among several candidates the higher upsell priority wins, so a Low Priority model (1-3) never shows while a Normal (4-7) or High Priority (8-10) one is a candidate. On equal priorities the rule's target wins, then the higher stock priority, then catalog order.</List.Item>
+            <List.Item>Stock priority is the same 1-10 scale computed from your inventory (units, aged share, days on lot). Use stock priorities copies it into the upsell priorities; Analytics and Inventory can raise one model a band.</List.Item>
+            <List.Item>Manufacturer Defaults use the manufacturer's recommended paths; Custom Rules use yours exactly as written (priorities do not apply).</List.Item>
+            <List.Item>Inventory Optimized picks targets you have in depth: a higher trim when you stock it well, else the highest-priority model with at least 5 units, 2 trims and under 60% aged units.</List.Item>
             <List.Item>A rule whose target is the same model is labeled Higher Trim. Banner Preview shows the candidates weighed for any model.</List.Item>
           </List>
         </Alert>

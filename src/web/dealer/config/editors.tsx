@@ -1,37 +1,56 @@
 /**
- * The editors Configuration and Upsell Rules share: the inventory-weight rule text,
- * the weight slider and (from components/RowsEditor.tsx) the key -> value rows editor. A module of their own, so Upsell Rules loads
- * them without the Configuration screen.
+ * The editors Configuration and Upsell Rules share: the upsell-priority rule text, the priority
+ * slider (Upsell Rules), the read-only priorities (Configuration) and (from
+ * components/RowsEditor.tsx) the key -> value rows editor. A module of their own, so Upsell Rules
+ * loads them without the Configuration screen.
  */
-import { Badge, Group, Slider, Text } from '@mantine/core';
-import { weightLabel } from '../../../domain/defaults';
+import { Badge, Group, SimpleGrid, Slider, Text } from '@mantine/core';
+import { formatPriority, priorityColor, priorityLabel, PRIORITY_MAX, PRIORITY_MIN } from '../../../domain/priority-scale';
 
 export { RowsEditor } from '../../components/RowsEditor';
 
 /**
- * What inventory weights do (DECISIONS 22), said where they are edited: they choose among
- * a model's upsell candidates (rankCandidates), and nothing else.
+ * What upsell priorities (the spec's inventory weights) do, said where they are shown: one 1-10
+ * scale with the stock priority (domain/priority-scale.ts); they choose among a model's upsell
+ * candidates (rankCandidates), and nothing else.
  */
 export function WeightsRule({ mb }: { mb?: string }) {
   return (
     <Text size="sm" c="dimmed" mb={mb} data-testid="weights-rule">
-      1-3 Low, 4-7 Normal, 8-10 High Priority. When a model has several upsell candidates, the one with the higher weight is shown; Low Priority models (1-3) are never
-      chosen while a Normal or High Priority candidate exists. Equal weights: the upsell rule's target, then inventory priority, then catalog order. Weights only
-      choose the upsell banner (Custom Rules are used as written); header and inline banners always show the page's model.
+      One priority scale: 1-3 Low, 4-7 Normal, 8-10 High Priority. When a model has several upsell candidates, the one with the higher upsell priority is shown; Low
+      Priority models (1-3) are never chosen while a Normal or High Priority candidate exists. Equal priorities: the upsell rule's target, then the higher stock
+      priority (computed from your inventory on the same scale), then catalog order. Priorities only choose the upsell banner (Custom Rules are used as written);
+      header and inline banners always show the page's model.
     </Text>
   );
 }
 
-/** A weight slider 1..10 with its DECISIONS 22 label; the model shown as `label` (its display name), `model` the key it is stored under. */
-export function WeightSlider({ model, label: name = model, value, disabled, onChange }: { model: string; label?: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
-  const label = weightLabel(value);
+/**
+ * An upsell priority slider 1..10 with its band; the model shown as `label` (its display name),
+ * `model` the key it is stored under; `stock` the model's stock priority, shown beside it when known.
+ */
+export function WeightSlider({
+  model,
+  label: name = model,
+  value,
+  disabled,
+  onChange,
+  stock,
+}: {
+  model: string;
+  label?: string;
+  value: number;
+  disabled: boolean;
+  onChange: (v: number) => void;
+  stock?: number;
+}) {
   return (
     <div>
-      <Group justify="space-between" mb={4}>
+      <Group justify="space-between" mb={4} wrap="nowrap" gap="xs">
         <Text fw={500}>{name}</Text>
-        <Group gap={6}>
-          <Badge variant="light" color={label === 'High Priority' ? 'red' : label === 'Normal Priority' ? 'blue' : 'gray'}>
-            {label}
+        <Group gap={6} wrap="nowrap">
+          <Badge variant="light" color={priorityColor(value)}>
+            {priorityLabel(value)}
           </Badge>
           <Text size="sm" fw={600} w={20} ta="right" data-testid={`weight-${model}`}>
             {value}
@@ -39,16 +58,45 @@ export function WeightSlider({ model, label: name = model, value, disabled, onCh
         </Group>
       </Group>
       <Slider
-        min={1}
-        max={10}
+        min={PRIORITY_MIN}
+        max={PRIORITY_MAX}
         step={1}
         value={value}
         onChange={onChange}
         disabled={disabled}
-        thumbLabel={`${name} weight`}
+        thumbLabel={`${name} upsell priority`}
         marks={[{ value: 1, label: '1' }, { value: 5, label: '5' }, { value: 10, label: '10' }]}
-        mb="md"
+        mb={stock === undefined ? 'md' : 'lg'}
       />
+      {stock !== undefined && (
+        <Text size="xs" c="dimmed" mb="sm" data-testid={`stock-${model}`}>
+          Stock priority {formatPriority(stock)}
+        </Text>
+      )}
     </div>
+  );
+}
+
+/**
+ * Upsell priorities shown, not edited (Configuration's Inventory Logic tab): each model's number and
+ * band, and where they are edited. `weight-{model}` holds the number.
+ */
+export function PrioritiesReadOnly({ models, value, label }: { models: string[]; value: (model: string) => number; label: (model: string) => string }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" data-testid="priorities-read-only">
+      {models.map((m) => (
+        <Group key={m} justify="space-between" wrap="nowrap" gap="xs">
+          <Text fw={500}>{label(m)}</Text>
+          <Group gap={6} wrap="nowrap">
+            <Badge variant="light" color={priorityColor(value(m))}>
+              {priorityLabel(value(m))}
+            </Badge>
+            <Text size="sm" fw={600} w={20} ta="right" data-testid={`weight-${m}`}>
+              {value(m)}
+            </Text>
+          </Group>
+        </Group>
+      ))}
+    </SimpleGrid>
   );
 }

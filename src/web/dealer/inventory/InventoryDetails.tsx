@@ -1,7 +1,9 @@
 /**
  * The parts of an inventory the screen shows, for both a parsed file's preview and the stored
  * inventory (spec 02 §2 Inventory "totals, per-model breakdown, priority groups, marketing
- * insights"; §9 priority score, aged = 60+ days; DECISIONS 22 group labels).
+ * insights"; §9 priority score, aged = 60+ days; DECISIONS 22 group labels). The score is the
+ * model's stock priority on the one priority scale (domain/priority-scale.ts), written like the
+ * upsell priority beside it; the upsell priority is shown here read-only and edited on Upsell Rules.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -11,12 +13,11 @@ import type { InventoryView } from '../../../domain/inventory';
 import { AGED_DAYS } from '../../../domain/constants';
 import { isHigherTrimRule } from '../../../domain/upsell';
 import { plural } from '../../../domain/metrics';
+import { DEFAULT_WEIGHT } from '../../../domain/defaults';
+import { modelKey } from '../../../domain/model-keys';
+import { priorityColor } from '../../../domain/priority-scale';
+import { PriorityBadge } from '../../components/PriorityBadge';
 
-const GROUP_COLOR: Record<string, string> = { 'High Priority': 'red', 'Normal Priority': 'blue', 'Low Priority': 'gray' };
-
-export function scoreColor(score: number): string {
-  return score >= 8 ? 'red' : score >= 4 ? 'blue' : 'gray';
-}
 
 function Stat({ label, value }: { label: string; value: string | number }) {
   return (
@@ -47,12 +48,16 @@ export function InventoryDetails({
   view,
   modelName = (m) => m,
   pushAction,
+  upsellPriorities,
 }: {
   view: InventoryView;
   modelName?: (model: string) => string;
   /** The action beside each aged model of the stored inventory ('Raise upsell priority'); none for a preview. */
   pushAction?: (model: { key: string; name: string }) => ReactNode;
+  /** The dealer's upsell priorities (standard model -> 1..10), shown read-only beside the stock priority; none for a preview. */
+  upsellPriorities?: Record<string, number>;
 }) {
+  const upsellOf = (key: string) => (upsellPriorities ? (Object.entries(upsellPriorities).find(([m]) => modelKey(m) === modelKey(key))?.[1] ?? DEFAULT_WEIGHT) : null);
   const { summary, models, priorityGroups, insights, upsellRules } = view;
   const name = (key: string) => {
     const shown = modelName(key);
@@ -69,9 +74,17 @@ export function InventoryDetails({
       </SimpleGrid>
 
       <Paper withBorder radius="md" p="lg">
-        <Title order={4} mb="sm">
-          Model Breakdown
-        </Title>
+        <Group justify="space-between" mb="sm" gap="xs">
+          <Title order={4}>Model Breakdown</Title>
+          {upsellPriorities && (
+            <Text size="xs" c="dimmed">
+              Stock priority: what the stock suggests. Upsell priority: yours, on the same 1-10 scale,{' '}
+              <Anchor component={Link} to="/dealer/upsells" size="xs" underline="always">
+                set on Upsell Rules
+              </Anchor>
+            </Text>
+          )}
+        </Group>
         <Table.ScrollContainer minWidth={640}>
           <Table striped highlightOnHover verticalSpacing="xs" data-testid="model-breakdown">
             <Table.Thead>
@@ -81,7 +94,8 @@ export function InventoryDetails({
                 <Table.Th ta="right">Aged</Table.Th>
                 <Table.Th ta="right">Avg days</Table.Th>
                 <Table.Th>Trims</Table.Th>
-                <Table.Th ta="right">Priority</Table.Th>
+                <Table.Th ta="right">Stock priority</Table.Th>
+                {upsellPriorities && <Table.Th ta="right">Upsell priority</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -97,10 +111,13 @@ export function InventoryDetails({
                     </Text>
                   </Table.Td>
                   <Table.Td ta="right">
-                    <Badge color={scoreColor(m.priorityScore)} variant="light" data-testid={`score-${m.key}`}>
-                      {m.priorityScore}/10
-                    </Badge>
+                    <PriorityBadge value={m.priorityScore} testId={`score-${m.key}`} />
                   </Table.Td>
+                  {upsellPriorities && (
+                    <Table.Td ta="right">
+                      <PriorityBadge value={upsellOf(m.key)!} testId={`upsell-${m.key}`} />
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -114,7 +131,7 @@ export function InventoryDetails({
             <Group justify="space-between" mb="xs">
               <Text fw={600}>{g.label}</Text>
               <Text size="xs" c="dimmed">
-                score {g.min}-{g.max}
+                stock priority {g.min}-{g.max}
               </Text>
             </Group>
             {g.models.length === 0 ? (
@@ -124,7 +141,7 @@ export function InventoryDetails({
             ) : (
               <Group gap={6}>
                 {g.models.map((k) => (
-                  <Badge key={k} color={GROUP_COLOR[g.label]} variant="light" tt="none">
+                  <Badge key={k} color={priorityColor(g.min)} variant="light" tt="none">
                     {name(k)}
                   </Badge>
                 ))}

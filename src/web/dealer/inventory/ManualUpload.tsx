@@ -19,11 +19,13 @@ import { useModelNames } from '../api';
 import { previewInventoryFile, useApplyInventory, useFeed, useInventory } from './api';
 import { InventoryDetails } from './InventoryDetails';
 import { RaiseUpsellButton } from '../analytics/RaiseUpsellButton';
+import { useConfigs } from '../config/api';
 
 const SKIPS_SHOWN = 10;
 
 export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit: boolean }) {
   const stored = useInventory(dealerId);
+  const configs = useConfigs(dealerId);
   const apply = useApplyInventory(dealerId);
   const feed = useFeed(dealerId).data?.feed ?? null;
   const modelName = useModelNames(dealerId);
@@ -199,7 +201,7 @@ export function ManualUpload({ dealerId, canEdit }: { dealerId: string; canEdit:
           ) : stored.error ? (
             <Text c="red">{stored.error.message}</Text>
           ) : stored.data ? (
-            <InventoryDetails view={stored.data} modelName={modelName} pushAction={(m) => <RaiseUpsellButton dealerId={dealerId} model={m.key} label={m.name} />} />
+            <InventoryDetails view={stored.data} modelName={modelName} upsellPriorities={configs.data?.inventoryWeights} pushAction={(m) => <RaiseUpsellButton dealerId={dealerId} model={m.key} label={m.name} />} />
           ) : (
             <Text c="dimmed">{INVENTORY_TEXT.noData}</Text>
           )}
