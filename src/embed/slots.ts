@@ -90,11 +90,11 @@ export function whenScriptMissing(taken: () => boolean, giveUp: (reason: string)
     'error',
     (e) => {
       const src = (e.target as HTMLScriptElement | null)?.src;
-      if (SCRIPT_PATH.test(src ?? '')) check(`${src} did not load (an ad blocker, a Content-Security-Policy, or its server unreachable)`);
+      if (SCRIPT_PATH.test(src ?? '')) check(`${src} did not load (blocked, or its server is down)`);
     },
     true,
   );
-  const wait = () => void setTimeout(() => check(`the banner script has not started ${SCRIPT_GRACE_MS / 1000} s after the page loaded (is its script tag on the page?)`), SCRIPT_GRACE_MS);
+  const wait = () => void setTimeout(() => check(`the banner script has not started ${SCRIPT_GRACE_MS / 1000} s after load (is its tag on the page?)`), SCRIPT_GRACE_MS);
   if (document.readyState === 'complete') wait();
   else addEventListener('load', wait, { once: true });
 }

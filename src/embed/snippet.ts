@@ -111,7 +111,7 @@ try {
     () => !!dcBanners(),
     (reason) => {
       gaveUp = true;
-      console.warn(`dc-banners: ${reason}; empty banner boxes collapse when out of view`);
+      console.warn(`dc-banners: ${reason}; empty boxes collapse out of view`);
       document.querySelectorAll<HTMLElement>(SLOT_SELECTOR).forEach(fold);
     },
   );

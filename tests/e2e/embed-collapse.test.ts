@@ -119,7 +119,7 @@ describe('our script never takes over', () => {
     await expect.poll(async () => (await slots(page)).header).toMatchObject({ state: 'in view', image: true, linked: false });
     expect((await slots(page)).upsell).toMatchObject({ state: 'in view', image: false, linked: false });
     expect((await slots(page)).upsell!.height).toBeGreaterThan(500); // 350x564 at the dealer's size
-    expect(warnings).toEqual([`dc-banners: ${info.scriptUrl} did not load (an ad blocker, a Content-Security-Policy, or its server unreachable); empty banner boxes collapse when out of view`]);
+    expect(warnings).toEqual([`dc-banners: ${info.scriptUrl} did not load (blocked, or its server is down); empty boxes collapse out of view`]);
     expect(await cls(page)).toBe(0);
 
     await scrollPastTop(page);
@@ -144,7 +144,7 @@ describe('our script never takes over', () => {
     await page.clock.runFor(100);
     await expect.poll(() => stateOf(page, 'primary')).toBe('collapsed');
     expect(await stateOf(page, 'upsell')).toBe('in view');
-    expect(warnings).toEqual([`dc-banners: the banner script has not started ${SCRIPT_GRACE_MS / 1000} s after the page loaded (is its script tag on the page?); empty banner boxes collapse when out of view`]);
+    expect(warnings).toEqual([`dc-banners: the banner script has not started ${SCRIPT_GRACE_MS / 1000} s after load (is its tag on the page?); empty boxes collapse out of view`]);
     expect(await cls(page)).toBe(0);
     await page.close();
   });
