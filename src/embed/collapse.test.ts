@@ -30,11 +30,21 @@ class FakeObserver {
 }
 const observer = () => FakeObserver.all.at(-1)!;
 
+/** Animation frame callbacks waiting (jsdom draws no frames): `frame()` runs the next frame's. */
+let frames: FrameRequestCallback[] = [];
+const frame = () => {
+  const due = frames;
+  frames = [];
+  due.forEach((cb) => cb(0));
+};
+
 let readyState: DocumentReadyState = 'complete';
 beforeEach(() => {
   FakeObserver.all = [];
   readyState = 'complete';
+  frames = [];
   vi.stubGlobal('IntersectionObserver', FakeObserver);
+  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
   vi.spyOn(document, 'readyState', 'get').mockImplementation(() => readyState);
   document.body.innerHTML = '<div class="dc-banner" data-dc-type="header" style="display:block"></div>';
 });
@@ -47,21 +57,51 @@ afterEach(() => {
 const slot = () => document.querySelector<HTMLElement>('.dc-banner')!;
 
 describe('collapseOutOfView', () => {
-  it('collapses a slot below the fold at once and stops watching it', () => {
+  it('collapses a slot below the fold in the next frame and stops watching it', () => {
     collapseOutOfView(slot(), () => true);
     expect(observer().target).toBe(slot());
     observer().report(false);
-    expect(slot().style.display).toBe('none');
     expect(observer().disconnected).toBe(true);
+    frame();
+    expect(slot().style.display).toBe('none');
   });
 
   it('leaves a slot in view as it is and collapses it when the shopper scrolls it away', () => {
     collapseOutOfView(slot(), () => true);
     observer().report(true);
-    expect(slot().style.display).toBe('block');
     observer().report(true);
+    frame();
     expect(slot().style.display).toBe('block');
     observer().report(false);
+    frame();
+    expect(slot().style.display).toBe('none');
+  });
+
+  it('collapses slots one per frame, so what lies between two of them never shifts', () => {
+    document.body.innerHTML += '<div class="dc-banner" data-dc-type="upsell" style="display:block"></div>';
+    const [header, upsell] = [...document.querySelectorAll<HTMLElement>('.dc-banner')];
+    collapseOutOfView(header!, () => true);
+    const first = observer();
+    collapseOutOfView(upsell!, () => true);
+    first.report(false);
+    observer().report(false); // both scrolled away in the same frame
+    frame();
+    expect([header!.style.display, upsell!.style.display]).toEqual(['none', 'block']);
+    frame();
+    expect(upsell!.style.display).toBe('none');
+    expect(frames).toEqual([]); // nothing left waiting
+  });
+
+  it('waits again for a slot that came back into view before its frame', () => {
+    collapseOutOfView(slot(), () => true);
+    observer().report(false);
+    const rect = vi.spyOn(slot(), 'getBoundingClientRect').mockReturnValue({ top: 10, bottom: 200 } as DOMRect); // scrolled back
+    frame();
+    expect(slot().style.display).toBe('block');
+    observer().report(true); // a new watch of the same slot
+    rect.mockRestore();
+    observer().report(false);
+    frame();
     expect(slot().style.display).toBe('none');
   });
 
@@ -72,21 +112,30 @@ describe('collapseOutOfView', () => {
     observer().report(true);
     empty = false; // a banner arrived meanwhile
     observer().report(false);
+    frame();
     expect(hide).not.toHaveBeenCalled();
     expect(slot().style.display).toBe('block');
     expect(observer().disconnected).toBe(true);
 
     collapseOutOfView(slot(), () => true, hide);
     observer().report(false);
+    frame();
     expect(hide).toHaveBeenCalledTimes(1);
     expect(slot().style.display).toBe('block'); // the caller's hide, not display:none
   });
 
-  it('never throws into the page when asking or hiding fails', () => {
+  it('never throws into the page when asking or hiding fails, and goes on with the next slot', () => {
+    document.body.innerHTML += '<div class="dc-banner" data-dc-type="upsell" style="display:block"></div>';
+    const upsell = document.querySelectorAll<HTMLElement>('.dc-banner')[1]!;
     collapseOutOfView(slot(), () => {
       throw new Error('page broke something');
     });
-    expect(() => observer().report(false)).not.toThrow();
+    observer().report(false);
+    collapseOutOfView(upsell, () => true);
+    observer().report(false);
+    expect(() => frame()).not.toThrow();
+    frame();
+    expect(upsell.style.display).toBe('none');
   });
 });
 

@@ -54,23 +54,37 @@ export const slotTypeOf = (el: Element): string => (el.getAttribute('data-dc-typ
  * Collapses a slot element (`hide`, by default display:none) once it is out of the viewport: at
  * once when it is out already (below the fold), else when the shopper scrolls it away. An empty box
  * going never shifts what is in view: a box below the viewport moves only what is below it, and
- * the browser's scroll anchoring keeps what is on screen in place when a box above it goes.
- * `still` is asked at that moment: false (the slot shows something since) leaves it as it is.
- * Used by the main script for a slot whose images failed and by the snippet for the slots of a
- * main script that never took over (whenScriptMissing). Never throws into the page.
+ * the browser's scroll anchoring keeps what is on screen in place when a box above it goes. Boxes
+ * go one per animation frame (collapseNext): two boxes above the viewport going in the same frame
+ * move what lies between them by less than the scroll anchoring's correction, which Chrome counts
+ * as a layout shift. `still` is asked at that moment: false (the slot shows something since)
+ * leaves it as it is. Used by the main script for a slot whose images failed and by the snippet
+ * for the slots of a main script that never took over (whenScriptMissing). Never throws into the page.
  */
 export function collapseOutOfView(el: HTMLElement, still: () => boolean, hide: () => void = () => void (el.style.display = 'none')): void {
   const io = new IntersectionObserver(([e]) => {
     if (e!.isIntersecting) return;
     io.disconnect();
-    try {
-      if (still()) hide();
-    } catch {
-      /* never throw into the host page */
-    }
+    if (collapsing.push([el, still, hide]) === 1) requestAnimationFrame(collapseNext);
   });
   io.observe(el);
 }
+
+/** Slots out of view waiting to collapse (collapseOutOfView), one per frame. */
+const collapsing: Array<[HTMLElement, () => boolean, () => void]> = [];
+
+/** Collapses the first waiting slot (or, back in view meanwhile, waits for it to leave again), the next one in the next frame. */
+const collapseNext = () => {
+  const [el, still, hide] = collapsing.shift()!;
+  const r = el.getBoundingClientRect();
+  try {
+    if (r.bottom > 0 && r.top < innerHeight) collapseOutOfView(el, still, hide);
+    else if (still()) hide();
+  } catch {
+    /* never throw into the host page */
+  }
+  if (collapsing.length) requestAnimationFrame(collapseNext);
+};
 
 /** The main script's URL path as the Script page hands it out: /scripts/dc-banners-{dealerId}.js. */
 const SCRIPT_PATH = /\/scripts\/dc-banners-[^/?#]+\.js/;
