@@ -92,19 +92,6 @@ describe('collapseOutOfView', () => {
     expect(frames).toEqual([]); // nothing left waiting
   });
 
-  it('waits again for a slot that came back into view before its frame', () => {
-    collapseOutOfView(slot(), () => true);
-    observer().report(false);
-    const rect = vi.spyOn(slot(), 'getBoundingClientRect').mockReturnValue({ top: 10, bottom: 200 } as DOMRect); // scrolled back
-    frame();
-    expect(slot().style.display).toBe('block');
-    observer().report(true); // a new watch of the same slot
-    rect.mockRestore();
-    observer().report(false);
-    frame();
-    expect(slot().style.display).toBe('none');
-  });
-
   it('keeps a slot that shows something by the time it leaves the view, and uses the given hide', () => {
     let empty = true;
     const hide = vi.fn();

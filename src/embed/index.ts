@@ -216,7 +216,7 @@ const LAST_CLICK_KEY = 'dcb_c';
    * anchoring keeps what is on screen in place), so the empty box never shifts what is in view.
    */
   const collapse = (b: Banner, img: HTMLImageElement) => {
-    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked, refused or no answer); its box collapses when out of view`);
+    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked or no answer); its box collapses when out of view`);
     // Unless re-rendered since (a new page view tries again).
     collapseOutOfView(b.el, () => b.img === img, () => hide(b));
   };
@@ -270,9 +270,12 @@ const LAST_CLICK_KEY = 'dcb_c';
     img.style.cssText = IMG_STYLE;
     const src = assetUrl(config, pageModel, b.type, variant, trim, bucket);
     b.img = img;
+    /** The timer that gives up an image with no answer (fail below). */
+    let hung: ReturnType<typeof setTimeout>;
     img.addEventListener(
       'load',
       safe(() => {
+        clearTimeout(hung);
         // Not an image this banner has since replaced (a model change while it loaded).
         if (!img.isConnected) return;
         b.el.style.background = config.background;
@@ -285,7 +288,6 @@ const LAST_CLICK_KEY = 'dcb_c';
     // and collapses once out of it (collapse): nothing in view shifts, nothing is counted. An image
     // with neither answer IMAGE_TIMEOUT_MS after it was asked for (a server or proxy that hangs)
     // has failed: changing its src drops the hung request.
-    let hung: ReturnType<typeof setTimeout>;
     const fail = safe(() => {
       clearTimeout(hung);
       if (b.img !== img) return; // replaced since (a model change)
@@ -295,7 +297,6 @@ const LAST_CLICK_KEY = 'dcb_c';
       hung = setTimeout(fail, IMAGE_TIMEOUT_MS);
     });
     img.addEventListener('error', fail);
-    img.addEventListener('load', () => clearTimeout(hung));
     img.srcset = `${src} 1x, ${src}&scale=2 2x`;
     img.src = src;
     hung = setTimeout(fail, IMAGE_TIMEOUT_MS);

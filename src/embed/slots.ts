@@ -73,13 +73,11 @@ export function collapseOutOfView(el: HTMLElement, still: () => boolean, hide: (
 /** Slots out of view waiting to collapse (collapseOutOfView), one per frame. */
 const collapsing: Array<[HTMLElement, () => boolean, () => void]> = [];
 
-/** Collapses the first waiting slot (or, back in view meanwhile, waits for it to leave again), the next one in the next frame. */
+/** Collapses the first waiting slot, the next one in the next frame. */
 const collapseNext = () => {
-  const [el, still, hide] = collapsing.shift()!;
-  const r = el.getBoundingClientRect();
+  const [, still, hide] = collapsing.shift()!;
   try {
-    if (r.bottom > 0 && r.top < innerHeight) collapseOutOfView(el, still, hide);
-    else if (still()) hide();
+    if (still()) hide();
   } catch {
     /* never throw into the host page */
   }

@@ -194,7 +194,7 @@ describe('an image that never answers', () => {
     await expect.poll(() => img.getAttribute('src')).toMatch(/&placeholder=1$/);
     await page.clock.runFor(IMAGE_TIMEOUT_MS);
     await expect.poll(() => img.evaluate((i) => getComputedStyle(i).visibility)).toBe('hidden');
-    expect(warnings).toContain(`dc-banners: no header banner image from ${new URL(info.scriptUrl).origin} (blocked, refused or no answer); its box collapses when out of view`);
+    expect(warnings).toContain(`dc-banners: no header banner image from ${new URL(info.scriptUrl).origin} (blocked or no answer); its box collapses when out of view`);
     expect((await slots(page)).header).toMatchObject({ state: 'in view', image: false });
     expect((await slots(page)).header!.height).toBeGreaterThan(150); // still reserved: nothing in view moves
     await page.clock.runFor(5000);
@@ -222,8 +222,8 @@ describe('the server refusing', () => {
       const origin = new URL(info.scriptUrl).origin;
       await expect.poll(() => warnings).toEqual(
         expect.arrayContaining([
-          `dc-banners: no header banner image from ${origin} (blocked, refused or no answer); its box collapses when out of view`,
-          `dc-banners: no upsell banner image from ${origin} (blocked, refused or no answer); its box collapses when out of view`,
+          `dc-banners: no header banner image from ${origin} (blocked or no answer); its box collapses when out of view`,
+          `dc-banners: no upsell banner image from ${origin} (blocked or no answer); its box collapses when out of view`,
         ]),
       );
       expect(await beaconsOf(page)).toEqual([]); // nothing loaded, nothing to count
