@@ -14,6 +14,24 @@ export const MOBILE_BREAKPOINT_PX = 768;
  */
 export const HYDRATION_WAIT_MS = 10_000;
 
+/**
+ * How long after the page's load event the inline snippet waits for the main script to take the
+ * page over (window.dcBanners) before it gives its empty reserved boxes up (embed/slots.ts
+ * whenScriptMissing). An async script delays the load event until it has run or failed, so at
+ * the load event a working tag has normally run; the wait covers a tag manager that inserts our
+ * script on its "window loaded" trigger (one more round trip, a second or two on a slow phone
+ * network). A script that fails to load is given up at once, without this wait.
+ */
+export const SCRIPT_GRACE_MS = 3_000;
+
+/**
+ * How long a banner image may take to load or fail before the embed treats it as failed (the
+ * placeholder, then collapse; embed/index.ts). A 100-200 KB creative takes 1-2 s on Slow 4G and
+ * about 4 s on a 400 kbit/s link: an image with no answer after 10 s is a server or proxy that
+ * hangs, and its slot must not stay an empty box for good.
+ */
+export const IMAGE_TIMEOUT_MS = 10_000;
+
 /** Provider inventory link year bounds for mxs (spec 01 §9). */
 export const MXS_MIN_YEAR = 2003;
 export const MXS_MAX_YEAR = 2026;

@@ -18,8 +18,9 @@
  * a page model the dealer does not have hides the slots. The slot reserves the configured aspect
  * ratio (the viewport's variant read through a media query, which forces no layout); the creative
  * is shown whole inside it (object-fit: contain, the dealer's colour around it once it has
- * loaded: a late or missing creative leaves empty space, not a coloured block). A failed image is
- * swapped once for the server's placeholder; if that fails too the box stays empty.
+ * loaded: a late or missing creative leaves empty space, not a coloured block). A failed image (an
+ * error, or no answer within IMAGE_TIMEOUT_MS) is swapped once for the server's placeholder; if
+ * that fails too the box stays empty while in view and collapses once out of it.
  *
  * Counting (IAB/MRC viewable impression): the 1-second timer runs only while the creative has
  * loaded, at least 50 % of it is in view, the document is visible and no CSS hides it; once per
@@ -42,12 +43,12 @@
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
 import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
-import { afterHydration, deferText, IMG_STYLE, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
+import { afterHydration, collapseOutOfView, deferText, IMG_STYLE, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
 import { reserveStyle } from '../domain/slot-css';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
 import { modelKey } from '../domain/model-keys';
-import { SCRIPT_URL_WATCH_MS } from '../domain/page-constants';
+import { IMAGE_TIMEOUT_MS, SCRIPT_URL_WATCH_MS } from '../domain/page-constants';
 
 interface Banner {
   el: HTMLElement;
@@ -235,15 +236,9 @@ const LAST_CLICK_KEY = 'dcb_c';
    * anchoring keeps what is on screen in place), so the empty box never shifts what is in view.
    */
   const collapse = (b: Banner, img: HTMLImageElement) => {
-    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked or refused); its box collapses when out of view`);
-    const io = new IntersectionObserver(
-      safe(([e]: IntersectionObserverEntry[]) => {
-        if (e!.isIntersecting) return;
-        io.disconnect();
-        if (b.img === img) hide(b); // not re-rendered since (a new page view tries again)
-      }),
-    );
-    io.observe(b.el);
+    warn(`no ${b.type} banner image from ${config.apiOrigin} (blocked or no answer); its box collapses when out of view`);
+    // Unless re-rendered since (a new page view tries again).
+    collapseOutOfView(b.el, () => b.img === img, () => hide(b));
   };
 
   const recordClick = (b: Banner, model: string) => {
@@ -298,9 +293,12 @@ const LAST_CLICK_KEY = 'dcb_c';
     img.style.cssText = IMG_STYLE;
     const src = assetUrl(config, pageModel, b.type, variant, trim, bucket);
     b.img = img;
+    /** The timer that gives up an image with no answer (fail below). */
+    let hung: ReturnType<typeof setTimeout>;
     img.addEventListener(
       'load',
       safe(() => {
+        clearTimeout(hung);
         // Not an image this banner has since replaced (a model change while it loaded).
         if (!img.isConnected) return;
         b.el.style.background = config.background;
@@ -310,17 +308,21 @@ const LAST_CLICK_KEY = 'dcb_c';
     );
     // A failed creative is swapped once for the server's placeholder (spec 02 §4); if that fails too
     // (our server is unreachable, blocked or refusing) the reserved box stays empty while in view
-    // and collapses once out of it (collapse): nothing in view shifts, nothing is counted.
-    img.addEventListener(
-      'error',
-      safe(() => {
-        if (img.src.endsWith('&placeholder=1')) return void ((img.style.visibility = 'hidden'), collapse(b, img));
-        img.removeAttribute('srcset');
-        img.src = `${src}&placeholder=1`;
-      }),
-    );
+    // and collapses once out of it (collapse): nothing in view shifts, nothing is counted. An image
+    // with neither answer IMAGE_TIMEOUT_MS after it was asked for (a server or proxy that hangs)
+    // has failed: changing its src drops the hung request.
+    const fail = safe(() => {
+      clearTimeout(hung);
+      if (b.img !== img) return; // replaced since (a model change)
+      if (img.src.endsWith('&placeholder=1')) return void ((img.style.visibility = 'hidden'), collapse(b, img));
+      img.removeAttribute('srcset');
+      img.src = `${src}&placeholder=1`;
+      hung = setTimeout(fail, IMAGE_TIMEOUT_MS);
+    });
+    img.addEventListener('error', fail);
     img.srcset = `${src} 1x, ${src}&scale=2 2x`;
     img.src = src;
+    hung = setTimeout(fail, IMAGE_TIMEOUT_MS);
     a.appendChild(img);
     b.el.replaceChildren(a);
     b.el.style.cssText = reserveStyle(maxWidth(b.type), size);

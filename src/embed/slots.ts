@@ -11,7 +11,7 @@
  * CSS alone (veil), which changes no node.
  */
 import { maxWidth, mayHoldShortcode, SHORTCODE, shortcodeTypes, slotSize, unfinishedShortcodeAt } from './shortcodes';
-import { HYDRATION_WAIT_MS, MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS } from '../domain/page-constants';
+import { HYDRATION_WAIT_MS, MOBILE_BREAKPOINT_PX, ROTATION_BUCKETS, SCRIPT_GRACE_MS } from '../domain/page-constants';
 import type { EmbedConfig } from '../domain/embed-config';
 import { reserveStyle } from '../domain/slot-css';
 
@@ -38,6 +38,67 @@ export const SLOT_SELECTOR = '.dc-banner[data-dc-type],[data-dc-banner]';
 
 /** The slot type an element of SLOT_SELECTOR names, lower case ('' for none). */
 export const slotTypeOf = (el: Element): string => (el.getAttribute('data-dc-type') ?? el.getAttribute('data-dc-banner') ?? '').toLowerCase();
+
+/**
+ * Collapses a slot element (`hide`, by default display:none) once it is out of the viewport: at
+ * once when it is out already (below the fold), else when the shopper scrolls it away. An empty box
+ * going never shifts what is in view: a box below the viewport moves only what is below it, and
+ * the browser's scroll anchoring keeps what is on screen in place when a box above it goes. Boxes
+ * go one per animation frame (collapseNext): two boxes above the viewport going in the same frame
+ * move what lies between them by less than the scroll anchoring's correction, which Chrome counts
+ * as a layout shift. `still` is asked at that moment: false (the slot shows something since)
+ * leaves it as it is. Used by the main script for a slot whose images failed and by the snippet
+ * for the slots of a main script that never took over (whenScriptMissing). Never throws into the page.
+ */
+export function collapseOutOfView(el: HTMLElement, still: () => boolean, hide: () => void = () => void (el.style.display = 'none')): void {
+  const io = new IntersectionObserver(([e]) => {
+    if (e!.isIntersecting) return;
+    io.disconnect();
+    if (collapsing.push([el, still, hide]) === 1) requestAnimationFrame(collapseNext);
+  });
+  io.observe(el);
+}
+
+/** Slots out of view waiting to collapse (collapseOutOfView), one per frame. */
+const collapsing: Array<[HTMLElement, () => boolean, () => void]> = [];
+
+/** Collapses the first waiting slot, the next one in the next frame. */
+const collapseNext = () => {
+  const [, still, hide] = collapsing.shift()!;
+  try {
+    if (still()) hide();
+  } catch {
+    /* never throw into the host page */
+  }
+  if (collapsing.length) requestAnimationFrame(collapseNext);
+};
+
+/** The main script's URL path as the Script page hands it out: /scripts/dc-banners-{dealerId}.js. */
+const SCRIPT_PATH = /\/scripts\/dc-banners-[^/?#]+\.js/;
+
+/**
+ * Calls `giveUp(reason)` once when the main script will not take the page over (`taken` still
+ * false then): at once when a `<script src=".../scripts/dc-banners-{id}.js">` fails to load (an ad
+ * blocker, a Content-Security-Policy, our server down or refusing it; a resource error does not
+ * bubble, so it is caught in the capture phase on window), else SCRIPT_GRACE_MS after the page's
+ * load event (the script tag missing, or a script that loaded but never started). `reason` says
+ * which, for the console.
+ */
+export function whenScriptMissing(taken: () => boolean, giveUp: (reason: string) => void): void {
+  let done = false;
+  const check = (reason: string) => void (done || taken() || ((done = true), giveUp(reason)));
+  addEventListener(
+    'error',
+    (e) => {
+      const src = (e.target as HTMLScriptElement | null)?.src;
+      if (SCRIPT_PATH.test(src ?? '')) check(`${src} did not load (blocked, or its server is down)`);
+    },
+    true,
+  );
+  const wait = () => void setTimeout(() => check(`the banner script has not started ${SCRIPT_GRACE_MS / 1000} s after load (is its tag on the page?)`), SCRIPT_GRACE_MS);
+  if (document.readyState === 'complete') wait();
+  else addEventListener('load', wait, { once: true });
+}
 
 /**
  * Roots of markup a framework hydrates: React's `data-reactroot` (React 17 and before), Next.js's

@@ -7,8 +7,12 @@
  * page of a model the dealer has, hidden elsewhere and where the dealer hides a slot without a
  * creative (SnippetConfig.b) (a shortcode the parser delivers across two
  * network chunks is joined first, its start withheld meanwhile). Raw shortcode text is never painted and the
- * banner arriving later shifts nothing; if the main script never loads, the boxes stay reserved
- * (the header with its creative, unlinked and uncounted; the others empty).
+ * banner arriving later shifts nothing. If the main script never takes over (it fails to load: an
+ * ad blocker, a Content-Security-Policy, our server down; or it has not started SCRIPT_GRACE_MS
+ * after the page's load event), the console says why once and the empty boxes collapse once out
+ * of view (slots.ts whenScriptMissing, collapseOutOfView: nothing the shopper is looking at
+ * moves); the header keeps its early creative once loaded (a visible banner, unlinked and
+ * uncounted). A main script arriving later still shows them all.
  *
  * The header creative is requested as soon as the snippet runs, beside the page's own first
  * requests, when the configuration names the image endpoint (apiOrigin, dealerId): the
@@ -33,7 +37,7 @@
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
-import { addedRoots, addSheet, deferText, IMG_STYLE, isHeld, optedOut, rotationBucket, shortcodeTexts, slotsFor, veil, viewportVariant } from './slots';
+import { addedRoots, addSheet, collapseOutOfView, deferText, IMG_STYLE, isHeld, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, veil, viewportVariant, whenScriptMissing } from './slots';
 import { bannerElementCss, reserveStyle } from '../domain/slot-css';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
@@ -90,8 +94,24 @@ try {
   const model = modelOf(new URL(location.href));
   addSheet(model ? bannerElementCss(c.s, maxWidth, '', (t) => bare(model, t)) : '[data-dc-banner]{display:none}');
   const dcBanners = () => (window as { dcBanners?: unknown }).dcBanners;
-  /** Reserves slots the snippet made (none when the main script has taken over: it binds them). */
-  const reserveAll = (slots: HTMLElement[]) => void (dcBanners() || slots.forEach(reserve));
+  /** The main script will not come (whenScriptMissing): the slots' empty boxes go. */
+  let gaveUp = false;
+  /**
+   * A slot of a page whose main script will not come collapses once out of view, unless the main
+   * script has taken it since or it shows the early header creative (a banner the shopper sees,
+   * unlinked and uncounted: removing it would take a picture away and move the page for nothing).
+   */
+  const fold = (el: HTMLElement) => collapseOutOfView(el, () => !dcBanners() && !el.querySelector('img')?.naturalWidth);
+  whenScriptMissing(
+    () => !!dcBanners(),
+    (reason) => {
+      gaveUp = true;
+      console.warn(`dc-banners: ${reason}; empty boxes collapse out of view`);
+      document.querySelectorAll<HTMLElement>(SLOT_SELECTOR).forEach(fold);
+    },
+  );
+  /** Reserves slots the snippet made (none when the main script has taken over: it binds them); once given up, they collapse when out of view. */
+  const reserveAll = (slots: HTMLElement[]) => void (dcBanners() || slots.forEach((el) => (reserve(el), gaveUp && fold(el))));
   /** A text node's slots, reserved. */
   const make = (t: Text) => void (dcBanners() || reserveAll(slotsFor(t, reserveAll)));
   /** Makes a text node's slots now, or, in markup a framework has yet to hydrate, veils it and makes them once hydrated. */

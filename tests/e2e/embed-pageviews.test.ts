@@ -179,7 +179,7 @@ describe('refusals', () => {
     await expect.poll(async () => (await state()).find((s) => s.startsWith('upsell'))).toBe('upsell collapsed');
     await expect.poll(async () => (await state()).filter((s) => s.endsWith('out of view'))).toEqual([]);
     expect((await page.locator('.dc-banner[data-dc-type="header"]').boundingBox())!.height).toBeGreaterThan(150); // in view: still reserved
-    expect(warnings).toContain(`dc-banners: no header banner image from ${server.origin} (blocked or refused); its box collapses when out of view`);
+    expect(warnings).toContain(`dc-banners: no header banner image from ${server.origin} (blocked or no answer); its box collapses when out of view`);
     const shifts = await page.evaluate(() => (window as unknown as { __load: { shifts: Array<{ value: number }> } }).__load.shifts);
     expect(shifts.reduce((sum, x) => sum + x.value, 0)).toBe(0);
     await page.close();

@@ -12,7 +12,8 @@
  *   page parses, before our script has arrived;
  * - a strict Content-Security-Policy (no 'unsafe-inline', the snippet allowed by its hash) blocks
  *   nothing of ours;
- * - when our script is blocked, or our server is down, the slots stay reserved: CLS 0, no raw text.
+ * - when our script is blocked, or our server is down, the slots in view stay reserved and those
+ *   out of view collapse (the snippet gives them up): CLS 0, no raw text.
  * Structure is asserted exactly, on one paired load (with the tag, then the same page without it)
  * per page and profile. The timings (FCP and LCP with and without the tag, their medians over many
  * paired loads) are figures of `npm run bench` (docs/PERFORMANCE.md), not assertions here: on a
@@ -164,7 +165,7 @@ describe('strict Content-Security-Policy', () => {
 });
 
 describe('when our script or our server fails', () => {
-  it('blocked script (ad blocker): the slots stay reserved, nothing shifts, no raw shortcode is painted', async () => {
+  it('blocked script (ad blocker): the slots in view stay reserved, those below the fold collapse, nothing shifts, no raw shortcode is painted', async () => {
     const c = cases.get('mxs')!;
     for (const profile of [DESKTOP, MOBILE]) {
       const load = await measureLoad(browser, c.withTag.origin + c.path, profile, { scriptUrl: c.info.scriptUrl, failScript: true, sampleRaw: true });
@@ -172,20 +173,23 @@ describe('when our script or our server fails', () => {
       expect(load.rawFrames).toEqual([]);
       expect(load.slots.map((s) => s.type).sort()).toEqual(['header', 'primary', 'upsell']);
       for (const slot of load.slots) {
-        expect(slot.shown && slot.height > 100).toBe(true); // reserved at the dealer's size
+        // In view: reserved at the dealer's size (nothing the shopper sees moves); out of view: collapsed.
+        expect({ type: slot.type, shown: slot.shown, reserved: slot.height > 100 }).toEqual({ type: slot.type, shown: slot.inView, reserved: slot.inView });
         expect(slot.linked).toBe(false); // no counted link without the script
       }
       // The header shows the creative the snippet requested; the inline slots stay empty.
+      expect(load.slots.find((s) => s.type === 'header')).toMatchObject({ shown: true, src: expect.stringContaining('type=header') });
       expect(load.slots.filter((s) => s.type !== 'header').every((s) => s.src === '')).toBe(true);
     }
   });
 
-  it('server down (every request to our origin fails): the slots stay reserved and empty, nothing shifts, no raw shortcode', async () => {
+  it('server down (every request to our origin fails): the empty slots in view stay reserved, those below the fold collapse, nothing shifts, no raw shortcode', async () => {
     const c = cases.get('mxs')!;
     const load = await measureLoad(browser, c.withTag.origin + c.path, MOBILE, { scriptUrl: c.info.scriptUrl, serverDown: server.origin, sampleRaw: true, screenshot: screenshotPath('72-page-speed-server-down-mobile') });
     expect(load.cls).toBeLessThan(0.005);
     expect(load.rawFrames).toEqual([]);
     expect(load.slots.length).toBe(3);
-    for (const slot of load.slots) expect(slot).toMatchObject({ shown: true, linked: false, src: '' });
+    expect(load.slots.find((s) => s.type === 'header')).toMatchObject({ shown: true, inView: true });
+    for (const slot of load.slots) expect(slot).toMatchObject({ shown: slot.inView, linked: false, src: '' });
   });
 });

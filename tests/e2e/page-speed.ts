@@ -237,8 +237,8 @@ export interface LoadMetrics {
   cpu?: { longestOurs: number; longTasks: Array<{ start: number; duration: number; ours: number }> };
   /** Elements in the document at the end. */
   elements: number;
-  /** The slots at the end: type, shown, box size, the creative drawn (currentSrc, '' for none) and whether it links. */
-  slots: Array<{ type: string; shown: boolean; width: number; height: number; src: string; linked: boolean }>;
+  /** The slots at the end: type, shown, in the viewport, box size, the creative drawn (currentSrc, '' for none) and whether it links. */
+  slots: Array<{ type: string; shown: boolean; inView: boolean; width: number; height: number; src: string; linked: boolean }>;
 }
 
 /** Options of one measured load. */
@@ -461,9 +461,11 @@ export async function measureLoad(browser: Browser, url: string, profile: Profil
         elements: document.getElementsByTagName('*').length,
         slots: [...document.querySelectorAll<HTMLElement>('.dc-banner')].map((el) => {
           const img = el.querySelector('img');
+          const r = el.getBoundingClientRect();
           return {
             type: el.dataset.dcType ?? '',
             shown: el.style.display !== 'none' && el.offsetHeight > 0,
+            inView: r.height > 0 && r.bottom > 0 && r.top < innerHeight,
             width: el.offsetWidth,
             height: el.offsetHeight,
             src: img && img.naturalWidth > 0 && getComputedStyle(img).visibility !== 'hidden' ? img.currentSrc : '',
