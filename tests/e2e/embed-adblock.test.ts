@@ -95,7 +95,7 @@ function failedRequests(page: Page): Array<{ url: string; error: string }> {
 
 /** The extension's recorded rules that decided a request to `origin`, described. */
 async function rulesFor(origin: string): Promise<Array<{ url: string; type: string; list: string; action: string; pattern: string }>> {
-  return (await browser.matches()).filter((m) => m.url.startsWith(origin)).map((m) => ({ url: m.url, type: m.type, ...describeRule(m.rulesetId, m.ruleId) }));
+  return (await browser.matches()).filter((m) => m.url.startsWith(`${origin}/`)).map((m) => ({ url: m.url, type: m.type, ...describeRule(m.rulesetId, m.ruleId) }));
 }
 
 if (missing) {
@@ -126,7 +126,7 @@ if (missing) {
       const probe = `http://${BLOCKED_HOST}:${new URL(site.origin).port}/probe.js`;
       await page.evaluate((src) => new Promise((resolve) => document.head.append(Object.assign(document.createElement('script'), { src, onload: resolve, onerror: resolve }))), probe);
       expect(failed).toContainEqual({ url: probe, error: BLOCKED });
-      await expect.poll(async () => (await rulesFor(probe)).map((r) => `${r.list}: ${r.action} ${r.pattern}`)).toEqual([`${ADGUARD_LISTS[0]!.name}: block ://banners.$third-party`]);
+      await expect.poll(async () => (await rulesFor(new URL(probe).origin)).filter((r) => r.url === probe).map((r) => `${r.list}: ${r.action} ${r.pattern}`)).toEqual([`${ADGUARD_LISTS[0]!.name}: block ://banners.$third-party`]);
       await page.close();
     });
 
@@ -148,7 +148,7 @@ if (missing) {
           return sent > 0 && got === sent ? 'all counted' : `${got} counted of ${sent} sent`;
         };
         await expect.poll(counted).toBe('all counted');
-        expect(failed.filter((f) => f.url.startsWith(d.publicOrigin))).toEqual([]);
+        expect(failed.filter((f) => f.url.startsWith(`${d.publicOrigin}/`))).toEqual([]);
         expect(await rulesFor(d.publicOrigin)).toEqual([]);
         await page.close();
       });
