@@ -80,7 +80,9 @@ export function serverArgs(): string[] {
 /**
  * Starts the product server and waits until it answers. Its DATA_DIR starts as a copy of the run's
  * migrated and seeded template (global-setup.ts), or empty with `fresh` (or outside a run that built
- * one), when the test is about what a first start does.
+ * one), when the test is about what a first start does. `env` overrides the defaults: with a `PORT`
+ * (say, from freePort) the caller can set `PUBLIC_ORIGIN` to another host name on that port; the
+ * returned `origin` stays `http://localhost:PORT`, where the test reaches it from Node.
  */
 export async function startServer(env: Record<string, string> = {}, opts: { keepData?: boolean; fresh?: boolean } = {}): Promise<RunningServer> {
   const { server, ready } = await spawnServer(env, opts);
@@ -98,7 +100,8 @@ export async function spawnServer(
   env: Record<string, string> = {},
   opts: { keepData?: boolean; fresh?: boolean; logFile?: string } = {},
 ): Promise<{ server: RunningServer; ready: Promise<void> }> {
-  const port = await freePort();
+  // A PORT of the caller's lets it name the server's PUBLIC_ORIGIN (a production-like host) itself.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-'));
   const template = process.env.DCB_E2E_DATA_TEMPLATE;
   if (!opts.fresh && template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
