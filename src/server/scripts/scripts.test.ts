@@ -31,15 +31,7 @@ describe('dealer script', () => {
 
   it('changes when the configuration it carries changes', async () => {
     const before = await t.app.inject({ method: 'GET', url });
-    const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
-    const sizes = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/configs`, headers: { cookie } })).json().bannerSizes;
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: `/api/dealers/${DEMO_DEALER.id}/configs`,
-      headers: { cookie },
-      payload: { bannerSizes: { ...sizes, srpHeaderDesktop: { width: 1600, height: 250 } } },
-    });
-    expect(saved.statusCode).toBe(200);
+    await saveSizes({ srpHeaderDesktop: { width: 1600, height: 250 } });
     const after = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': before.headers.etag as string } });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -53,23 +45,24 @@ describe('dealer script', () => {
   });
 });
 
+/** Saves `changes` over the demo dealer's banner sizes as its manager; resolves with the manager's cookie and the sizes before. */
+async function saveSizes(changes: Record<string, { width: number; height: number }>): Promise<{ cookie: string; sizes: Record<string, { width: number; height: number }> }> {
+  const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+  const sizes = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/configs`, headers: { cookie } })).json().bannerSizes;
+  const saved = await t.app.inject({ method: 'PUT', url: `/api/dealers/${DEMO_DEALER.id}/configs`, headers: { cookie }, payload: { bannerSizes: { ...sizes, ...changes } } });
+  expect(saved.statusCode).toBe(200);
+  return { cookie, sizes };
+}
+
 describe('tag-manager install', () => {
   it("hands out the async script alone, the banner elements and the CSS reserving their boxes from the dealer's sizes", async () => {
-    const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
-    const sizes = (await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/configs`, headers: { cookie } })).json().bannerSizes;
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: `/api/dealers/${DEMO_DEALER.id}/configs`,
-      headers: { cookie },
-      payload: { bannerSizes: { ...sizes, srpHeaderDesktop: { width: 1500, height: 240 }, srpHeaderMobile: { width: 640, height: 480 }, inlineMobile: { width: 300, height: 500 } } },
-    });
-    expect(saved.statusCode).toBe(200);
+    const { cookie, sizes } = await saveSizes({ srpHeaderDesktop: { width: 1500, height: 240 }, srpHeaderMobile: { width: 640, height: 480 }, inlineMobile: { width: 300, height: 500 } });
     const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/script`, headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const { scriptUrl, tagManager } = res.json() as { scriptUrl: string; tagManager: { tag: string; markup: string[]; css: string } };
     expect(tagManager.tag).toBe(`<script src="${scriptUrl}" async></script>`);
     expect(tagManager.markup).toEqual(['<div data-dc-banner="header"></div>', '<div data-dc-banner="primary"></div>', '<div data-dc-banner="upsell"></div>']);
-    const inline = `${sizes.inlineDesktop.width}/${sizes.inlineDesktop.height}`;
+    const inline = `${sizes.inlineDesktop!.width}/${sizes.inlineDesktop!.height}`;
     expect(tagManager.css.split('\n')).toEqual([
       '[data-dc-banner=header i]{display:block;width:100%;max-width:1920px;aspect-ratio:1500/240;margin:0 auto;contain:paint}@media(max-width:768px){[data-dc-banner=header i]{aspect-ratio:640/480}}',
       `[data-dc-banner=primary i]{display:block;width:100%;max-width:350px;aspect-ratio:${inline};margin:0 auto;contain:paint}@media(max-width:768px){[data-dc-banner=primary i]{aspect-ratio:300/500}}`,
