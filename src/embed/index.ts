@@ -42,7 +42,7 @@
  * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
-import { assetUrl, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
+import { assetUrl, isBare, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
 import { afterHydration, collapseOutOfView, deferText, IMG_STYLE, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
 import { reserveStyle } from '../domain/slot-css';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
@@ -266,7 +266,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     // The server's plan for the page's model; a model it does not know hides the slot, and so
     // does a slot without a creative when the dealer hides those (config.bare).
     const plan = pageModel ? planOf(config, pageModel) : null;
-    if (!pageModel || !plan || config.bare?.[modelKey(pageModel)]?.includes(b.type[0]!)) return hide(b);
+    if (!pageModel || !plan || isBare(config.bare, pageModel, b.type)) return hide(b);
     const model = plan[b.type === 'upsell' ? 1 : 0];
     const trim = url.searchParams.get(TRIM_PARAM)?.trim();
     const key = `${location.origin}${location.pathname}|${modelKey(pageModel)}|${trim ?? ''}`;

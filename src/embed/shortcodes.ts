@@ -83,3 +83,10 @@ export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: st
   const upsell = entry ? c.models[entry[1]] : undefined;
   return entry && upsell ? [entry[0], upsell[0]] : null;
 }
+
+/**
+ * True when `bare` (EmbedConfig.bare / SnippetConfig.b: page model key -> first letters of the slot
+ * types without a creative, set only when the dealer hides such slots) lists the `type` slot of
+ * the page's `model`: the snippet reserves no box for it and the script hides it.
+ */
+export const isBare = (bare: Record<string, string> | undefined, model: string, type: SlotType): boolean => !!bare?.[modelKey(model)]?.includes(type[0]!);

@@ -35,7 +35,7 @@
  * gets its box from a style rule here, per viewport, before the first paint.
  */
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
-import { assetUrl, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
+import { assetUrl, isBare, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
 import { addedRoots, addSheet, collapseOutOfView, deferText, IMG_STYLE, isHeld, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, veil, viewportVariant, whenScriptMissing } from './slots';
 import { bannerElementCss, reserveStyle } from '../domain/slot-css';
@@ -51,7 +51,7 @@ try {
     return model && c.k.split('|').includes(modelKey(model)) ? model : undefined;
   };
   /** True when the dealer hides the page's `type` slot: its model has no creative (SnippetConfig.b). */
-  const bare = (model: string, type: Slot) => !!c.b?.[modelKey(model)]?.includes(type[0]!);
+  const bare = (model: string, type: Slot) => isBare(c.b, model, type);
   /** The header creative's URL for this page at `variant`, as the main script will ask for it; undefined without the endpoint or a model, or for a bare header. */
   const headerSrc = (variant: Variant) => {
     const url = new URL(location.href);
