@@ -50,6 +50,30 @@ async function expectCut(l: Locator, cut: boolean): Promise<void> {
   if (cut) await expect.poll(() => l.getAttribute('data-truncated')).toBe('true');
 }
 
+/**
+ * Hovers or focuses `l` until the tooltip with `text` shows. The deferred Tooltip (components/deferred.tsx)
+ * arrives after the screen has painted and replaces the element it wraps, which drops a focus or
+ * hover that came first; a shopper's next hover or Tab works, so the test does that again too.
+ */
+async function showsTooltip(page: Page, l: Locator, how: 'hover' | 'focus', text: string): Promise<void> {
+  const tooltip = page.getByRole('tooltip').filter({ hasText: text });
+  await expect
+    .poll(async () => {
+      if (how === 'hover') {
+        await page.mouse.move(0, 0);
+        await l.hover();
+      } else {
+        await l.blur();
+        await l.focus();
+      }
+      return tooltip.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+    })
+    .toBe(true);
+}
+
 describe('admin screens at 390 px and 1280 px', () => {
   for (const [size, viewport] of sizes) {
     it(`at ${size} px: no screen scrolls sideways; a screenshot of each`, async () => {
@@ -98,12 +122,10 @@ describe('admin screens at 390 px and 1280 px', () => {
       const cardBox = (await card.boundingBox())!;
       const nameBox = (await name.boundingBox())!;
       expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
-      await name.hover();
-      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+      await showsTooltip(page, name, 'hover', LONG_DEALER.name);
       await page.mouse.move(0, 0);
       await expect.poll(() => tooltip.count()).toBe(0);
-      await name.focus();
-      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+      await showsTooltip(page, name, 'focus', LONG_DEALER.name);
       await animationsDone(page);
       await shot(page, `81-admin-long-name-analytics-${size}`, false);
 
@@ -111,14 +133,12 @@ describe('admin screens at 390 px and 1280 px', () => {
       const dealerName = page.getByTestId(`dealer-card-${LONG_DEALER.id}`).getByText(LONG_DEALER.name, { exact: true });
       await expectCut(dealerName, true);
       // Not a link, so the cut name itself takes focus to show its tooltip.
-      await dealerName.focus();
-      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+      await showsTooltip(page, dealerName, 'focus', LONG_DEALER.name);
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
       const row = page.getByTestId('recent-dealers').getByText(LONG_DEALER.name, { exact: true });
       await expectCut(row, true);
-      await row.hover();
-      await tooltip.filter({ hasText: LONG_DEALER.name }).waitFor();
+      await showsTooltip(page, row, 'hover', LONG_DEALER.name);
     });
   }
 });

@@ -19,8 +19,12 @@ import { PARTITION_WEEKS_AHEAD, WEEK_MS, partitionName, weekStart } from './part
 const A = DEMO_DEALER.id;
 const DAY = 86_400_000;
 const RETENTION_DAYS = 7;
-/** The app's clock; each test moves it a fresh hour past the last job claim, so the hourly job is due. */
-let clock = new Date();
+/**
+ * The app's clock; each test moves it a fresh hour and a minute past the last job claim, so the
+ * hourly job is due. It starts five minutes into the current hour so that a test's events, a minute
+ * apart, never straddle an hourly rollup bucket whose end the screens' windows stop at.
+ */
+let clock = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 5 * 60_000);
 const nextHour = () => (clock = new Date(clock.getTime() + RETENTION_INTERVAL_MS + 60_000));
 
 let t: TestApp;
