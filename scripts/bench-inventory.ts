@@ -14,12 +14,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { DEMO_DEALER } from '../src/server/db/seed';
 import { MAX_VEHICLES } from '../src/domain/constants';
 import { multipartBody } from '../tests/fixtures/images';
 import { freePort } from '../tests/e2e/harness';
 import { postgresReachable, startBenchServer } from './bench-process';
+import { dropSchemas } from '../src/server/db/drop-schemas';
 
 const ROUNDS = Number(process.env.BENCH_INVENTORY_ROUNDS ?? 3);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -127,10 +127,7 @@ if (await postgresReachable(PG_URL)) {
   try {
     out.push(...(await measure('PostgreSQL', { BENCH_DATABASE_URL: PG_URL, BENCH_SCHEMA: schema })));
   } finally {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchemas(PG_URL, schema);
   }
 }
 console.log(`Inventory uploads beside the hot banner (${CLIENTS} clients back to back), ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, Node ${process.version}; latencies in ms.

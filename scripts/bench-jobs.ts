@@ -30,7 +30,6 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/server/db/client';
 import { seedCatalogue } from '../src/server/db/seed';
@@ -41,6 +40,7 @@ import { localParts, NOTIFICATION_INTERVAL_MS } from '../src/domain/notification
 import { SERVER_TIME_ZONE } from '../src/server/dealers/service';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { dropSchemas } from '../src/server/db/drop-schemas';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEALERS = Number(process.env.BENCH_JOBS_DEALERS ?? 1000);
@@ -202,10 +202,7 @@ ${row('5 minutes later: nothing due', idle, smtp.received.length - mailsOne - ma
   } finally {
     await smtp.close();
     await database.close();
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
-    await client.end();
+    await dropSchemas(PG_URL, schemaName);
   }
 }
 

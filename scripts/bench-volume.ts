@@ -23,7 +23,6 @@
  * Returns the section as Markdown; progress goes to stderr.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/server/db/client';
 import { seedDemoData, DEMO_ACCOUNTS } from '../src/server/db/seed';
@@ -32,6 +31,7 @@ import { Mailer, NOTIFICATION_JOB, runNotificationJob } from '../src/server/noti
 import { pruneExpired } from '../src/server/maintenance/retention';
 import { loadConfig } from '../src/server/config';
 import { postgresReachable, startBenchServer } from './bench-process';
+import { dropSchemas } from '../src/server/db/drop-schemas';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const VOLUMES = (process.env.BENCH_VOLUMES ?? '1000000,20000000').split(',').map((v) => Number(v.trim()));
@@ -210,10 +210,7 @@ async function measureVolume(events: number): Promise<VolumeRun> {
     };
   } finally {
     await database.close();
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await c.end();
+    await dropSchemas(PG_URL, schema);
   }
 }
 

@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from './config';
@@ -19,6 +18,7 @@ import type { LogStream } from './observability/request-log';
 import { dealers, users } from './db/schema';
 import { pgliteSnapshot, testPasswordHash, TEST_USER_PASSWORD } from './test-snapshot';
 import type { Role, Security } from '../domain/schemas';
+import { dropSchemas } from './db/drop-schemas';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -52,10 +52,7 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
       ...database,
       dispose: async () => {
         await database.close();
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
-        await client.end();
+        await dropSchemas(url, schemaName);
       },
     };
   }

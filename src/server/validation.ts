@@ -12,6 +12,7 @@ import { ZodType, type z } from 'zod';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../domain/constants';
 import { fieldIssuesOf } from '../domain/zod-issues';
 import { Invalid, NotFound } from './errors';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-chars';
 
 /**
  * The message of a failed parse: each issue as `path.join('.') + ': ' + message` (the message
@@ -58,13 +59,6 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
  */
 export const zodSerializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
   route.schema instanceof ZodType ? serializerCompiler(route as Parameters<typeof serializerCompiler>[0]) : (data) => JSON.stringify(data);
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * True when JSON text nests arrays and objects more than `limit` levels deep (`[]` and `{}` are

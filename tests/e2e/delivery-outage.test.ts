@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { startServer, apiSignIn, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
+import { dropSchemas } from '../../src/server/db/drop-schemas';
 
 const url = process.env.TEST_DATABASE_URL;
 const schema = `e2e_stale_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -58,10 +58,7 @@ describe.skipIf(!url)('delivery while PostgreSQL is away (stale-if-error)', () =
   afterAll(async () => {
     await server?.stop();
     await proxy?.close();
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropSchemas(url!, schema);
   });
 
   it('serves the cached banner and script (200) and buffers beacons (204) through the outage; every acknowledged beacon is stored after it', { timeout: 300_000 }, async () => {

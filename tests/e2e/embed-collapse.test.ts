@@ -57,7 +57,7 @@ beforeAll(async () => {
   await uploadCreatives(server.origin, DEALER, 'honda', 'civic', 'accord');
   await requireHttps(false); // served over plain HTTP here; the refusal test turns it on
   info = await fetchScriptInfo(server.origin, DEALER);
-  site = await startDealerSite(info.scriptUrl, 'long-tag-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets() });
+  site = await startDealerSite(info.scriptUrl, 'long-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets(), vars: { UPSELL: 'yes' } });
 });
 afterAll(async () => {
   proxy?.closeAllConnections();

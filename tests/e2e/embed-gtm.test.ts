@@ -1,9 +1,10 @@
 /**
  * The install through a tag manager (README "Installing through a tag manager"), in Chromium on
- * the demo dealer's mxs search page as a Google Tag Manager site has it (gtm-srp.html: the
- * container loader in <head>, a stand-in gtm.js that fires the Custom HTML tag after the container
- * has run, well after the first paint), on the desktop profile and the 390 px phone profile
- * (page-speed.ts DESKTOP, MOBILE: their network and CPU), each load in a fresh context:
+ * the demo dealer's mxs search page as a Google Tag Manager site has it (mxs-srp.html with
+ * TAG_MANAGER: the container loader in <head>, a stand-in gtm.js that fires the Custom HTML tag
+ * after the container has run, well after the first paint), on the desktop profile and the 390 px
+ * phone profile (page-speed.ts DESKTOP, MOBILE: their network and CPU), each load in a fresh
+ * context:
  * - the banner-element install the Script page hands out (the Custom HTML tag with the async script
  *   alone, the banner elements in the template, the banner CSS in the theme's stylesheet): no raw
  *   shortcode frame, CLS 0, the late script fills every element and each page view counts exactly
@@ -65,9 +66,9 @@ function gtmJs(tags: string[]): SiteAsset {
  * stylesheet holds `css`.
  */
 async function gtmSite(slot: (type: string) => string, tag: string, css: string): Promise<DealerSite> {
-  const vars = Object.fromEntries(SLOT_TYPES.map((t) => [`${t.toUpperCase()}_SLOT`, slot(t)]));
-  const s = await startDealerSite(info.scriptUrl, 'gtm-srp.html', {
-    vars,
+  const slots = Object.fromEntries(SLOT_TYPES.map((t) => [`${t.toUpperCase()}_SLOT`, slot(t)]));
+  const s = await startDealerSite(info.scriptUrl, 'mxs-srp.html', {
+    vars: { TAG_MANAGER: 'yes', ...slots },
     assets: { ...(await siteAssets()), '/gtm.js': gtmJs([tag]), '/assets/theme-banners.css': { body: css, type: 'text/css; charset=utf-8' } },
   });
   sites.push(s);

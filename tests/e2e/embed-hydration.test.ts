@@ -37,7 +37,7 @@ afterAll(() => closeAll(browser, sites, server));
 /** The fixture site serving the page React renders for SRP on the server, its container's attributes `rootAttrs`. */
 async function ssrSite(rootAttrs: string): Promise<DealerSite> {
   const html = renderToString(createElement(App, { url: `http://127.0.0.1${SRP}` }));
-  const site = await startDealerSite(info.scriptUrl, 'react-ssr.html', { scriptTag: info.scriptTag, assets: { ...(await siteAssets()), '/assets/react-ssr.js': bundle }, vars: { SSR: html, ROOT_ATTRS: rootAttrs } });
+  const site = await startDealerSite(info.scriptUrl, 'react-srp.html', { scriptTag: info.scriptTag, assets: { ...(await siteAssets()), '/assets/react-ssr.js': bundle }, vars: { BUNDLE: '/assets/react-ssr.js', SSR: html, ROOT_ATTRS: rootAttrs } });
   sites.push(site);
   return site;
 }

@@ -95,7 +95,8 @@ async function trackCls(page: Page) {
 
 beforeAll(async () => {
   server = await startServer();
-  site = await startDealerSite(`${server.origin}/scripts/dc-banners-honda-of-demo.js`, 'long-srp.html');
+  const scriptUrl = `${server.origin}/scripts/dc-banners-honda-of-demo.js`;
+  site = await startDealerSite(scriptUrl, 'long-srp.html', { scriptTag: `<script src="${scriptUrl}" async></script>`, vars: { MODEL_BUTTONS: 'yes' } });
   browser = await launchBrowser();
 });
 afterAll(() => closeAll(browser, site, server));

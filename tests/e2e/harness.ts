@@ -379,11 +379,14 @@ export type SiteAsset = string | { body: Buffer | string; type: string };
 export interface DealerSiteOptions {
   /** Serve the page's `<script src={{SCRIPT_URL}} async>` as a blocking tag. */
   syncScript?: boolean;
-  /** Fills `{{SCRIPT_TAG}}`: the tag the Script page hands out (fetchScriptInfo), or '' for the page without our tag. */
+  /**
+   * Fills `{{SCRIPT_TAG}}`: what the page's <head> loads our script with: the tag the Script page
+   * hands out (fetchScriptInfo), a bare `<script src=… async>`, or '' for the page without our tag.
+   */
   scriptTag?: string;
   /** Other fixture files by exact URL path (the default `page` answers every other path). */
   pages?: Record<string, string>;
-  /** Values of other `{{NAME}}` placeholders; a placeholder without a value becomes ''. */
+  /** Values of the pages' other placeholders and section flags (renderFixture). */
   vars?: Record<string, string>;
   /** Extra headers of the HTML responses (e.g. Content-Security-Policy). */
   headers?: Record<string, string>;
@@ -408,17 +411,33 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Serves a fixture dealer website on 127.0.0.1: the `page` template (a file under
- * tests/fixtures/dealer-site) on any path, with `{{SCRIPT_URL}}` replaced by `scriptUrl` and
- * `{{SCRIPT_TAG}}` by `opts.scriptTag`; other pages, static assets, delayed JSON endpoints and
- * extra headers as `opts` says.
+ * A fixture page as the fixture server sends it, from its template `file` under
+ * tests/fixtures/dealer-site, so that one template serves each page shape:
+ * - a line `{{>part.html}}` stands for that fixture file (a part several pages share, itself a
+ *   template);
+ * - the lines between a line `{{#NAME}}` and a line `{{/NAME}}` are kept when NAME has a non-empty
+ *   value (`{{^NAME}}`: when it has none), those two lines never;
+ * - `{{NAME}}` becomes NAME's value, `{{NAME=text}}` too or else `text`; without either, ''.
+ * Values go in last and in one pass, so nothing inserted (the snippet's code) is read as template.
+ * @throws when a file does not exist.
+ */
+export function renderFixture(file: string, values: Record<string, string | undefined>): string {
+  const withParts = (f: string): string =>
+    readFileSync(path.join(FIXTURE_DIR, f), 'utf8').replace(/^[ \t]*\{\{>([\w.-]+)\}\}\n/gm, (_m, part: string) => withParts(part));
+  return withParts(file)
+    .replace(/^[ \t]*\{\{([#^])([A-Z_]+)\}\}\n([\s\S]*?)^[ \t]*\{\{\/\2\}\}\n/gm, (_m, kind: string, name: string, body: string) => (!!values[name] === (kind === '#') ? body : ''))
+    .replace(/\{\{([A-Z_]+)(?:=([^}]*))?\}\}/g, (_m, name: string, fallback?: string) => values[name] ?? fallback ?? '');
+}
+
+/**
+ * Serves a fixture dealer website on 127.0.0.1: the `page` template (renderFixture) on any path,
+ * with `{{SCRIPT_URL}}` replaced by `scriptUrl`, `{{SCRIPT_TAG}}` by `opts.scriptTag` and other
+ * placeholders by `opts.vars`; other pages, static assets, delayed JSON endpoints and extra
+ * headers as `opts` says.
  */
 export async function startDealerSite(scriptUrl: string, page = 'new-inventory.html', opts: DealerSiteOptions = {}): Promise<DealerSite> {
   const render = (file: string) => {
-    // One pass, so nothing inserted (the snippet's code) is read as a placeholder again.
-    let html = readFileSync(path.join(FIXTURE_DIR, file), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_m, name: string) =>
-      name === 'SCRIPT_URL' ? scriptUrl : name === 'SCRIPT_TAG' ? (opts.scriptTag ?? '') : (opts.vars?.[name] ?? ''),
-    );
+    let html = renderFixture(file, { ...opts.vars, SCRIPT_URL: scriptUrl, SCRIPT_TAG: opts.scriptTag ?? '' });
     // The fixtures load the script with `async`; syncScript serves the same page with a blocking tag.
     if (opts.syncScript) html = html.replace(`<script src="${scriptUrl}" async>`, `<script src="${scriptUrl}">`);
     return html;

@@ -7,12 +7,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import { fetchUnlessShed, startServer, withoutTrackingLimits, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
+import { dropSchemas } from '../../src/server/db/drop-schemas';
 
 /** The loss window the docs promise for kill -9, plus slack for a loaded CI machine. */
 const CRASH_WINDOW_MS = 1000;
@@ -42,10 +42,7 @@ const schemas: string[] = [];
 
 afterAll(async () => {
   if (!pgUrl || schemas.length === 0) return;
-  const c = new pg.Client({ connectionString: pgUrl });
-  await c.connect();
-  for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-  await c.end();
+  await dropSchemas(pgUrl, ...schemas);
 });
 
 describe.each(drivers)('event ingestion on $name (real process)', ({ url }) => {

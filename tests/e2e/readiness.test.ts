@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { startServer, type RunningServer } from './harness';
 import { proxiedDatabase, type PgProxy } from './pg-proxy';
+import { dropSchemas } from '../../src/server/db/drop-schemas';
 
 const url = process.env.TEST_DATABASE_URL;
 const schema = `e2e_ready_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -27,10 +27,7 @@ describe.skipIf(!url)('/readyz on a PostgreSQL that comes and goes', () => {
   afterAll(async () => {
     await server?.stop();
     await proxy?.close();
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await c.end();
+    await dropSchemas(url!, schema);
   });
 
   it('answers 200, then 503 naming the database while PostgreSQL refuses connections, then 200 again', async () => {

@@ -9,32 +9,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startServer, type RunningServer, apiSignIn, saveFeedAndWatchRuns } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
+import { startJsonFeed, type LocalServer } from '../fixtures/http-server';
 import { DEMO_DEALER } from '../../src/server/db/seed';
+import { dropSchemas } from '../../src/server/db/drop-schemas';
 
 const url = process.env.TEST_DATABASE_URL;
 const METRICS_TOKEN = 'two-processes-metrics';
 const schema = `e2e_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 let a: RunningServer;
 let b: RunningServer;
-let feedServer: http.Server;
-let feedHits = 0;
+let feed: LocalServer;
 
 const banner = (origin: string) => fetch(`${origin}/api/scripts/${DEMO_DEALER.id}/asset?model=civic&type=header&variant=desktop`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/156.0' } });
 
 describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
   beforeAll(async () => {
-    const feed = readFileSync('tests/fixtures/inventory/inventory-listofvehicles.json');
-    feedServer = http.createServer((_req, res) => {
-      feedHits += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(feed);
-    });
-    await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
+    feed = await startJsonFeed('tests/fixtures/inventory/inventory-listofvehicles.json');
     // Both schedulers look for due feeds every 200 ms.
     const env = { DATABASE_URL: url!, DATABASE_SCHEMA: schema, LOG_LEVEL: 'error', FEED_ALLOW_PRIVATE_HOSTS: '127.0.0.1/32', FEED_SCHEDULER_INTERVAL_MS: '200', METRICS_TOKEN };
     a = await startServer(env); // migrates and seeds
@@ -43,12 +36,8 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
-    feedServer?.closeAllConnections();
-    await new Promise((r) => feedServer?.close(r));
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await c.end();
+    await feed?.close();
+    await dropSchemas(url!, schema);
   });
 
   /** Whether the process listens for dealer changes (its cached dealer settings then live for minutes). */
@@ -116,9 +105,8 @@ describe.skipIf(!url)('two server processes on one PostgreSQL', () => {
   });
 
   it('runs a due feed once although both processes schedule feeds', async () => {
-    const port = (feedServer.address() as AddressInfo).port;
-    const runs = await saveFeedAndWatchRuns(b.origin, a.origin, DEMO_DEALER.id, `http://127.0.0.1:${port}/feed.json`);
+    const runs = await saveFeedAndWatchRuns(b.origin, a.origin, DEMO_DEALER.id, `${feed.origin}/feed.json`);
     expect(runs.length).toBe(1);
-    expect(feedHits).toBe(1);
+    expect(feed.hits).toHaveLength(1);
   });
 });

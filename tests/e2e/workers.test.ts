@@ -13,19 +13,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { serverArgs, startServer, apiSignIn, withoutTrackingLimits, freePort, saveFeedAndWatchRuns, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { onOneConnection, pidOf, request } from './connections';
 import { parsePrometheus, sampleSum } from './prometheus';
+import { startJsonFeed, type LocalServer } from '../fixtures/http-server';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 import { LOGIN_IP_LIMIT_PER_MINUTE } from '../../src/domain/login-throttle';
 import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../src/domain/constants';
 import { CLIENT_ERRORS_PER_MINUTE } from '../../src/server/admin/client-errors';
 import { MAX_UNSECURED_MS } from '../../src/domain/constants';
 import { mostAcksInWindow, type Ack } from './crash-window';
+import { dropSchemas } from '../../src/server/db/drop-schemas';
 
 const url = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -34,8 +33,7 @@ const TOKEN = `metrics-${randomUUID()}`;
 
 describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis', () => {
   let server: RunningServer;
-  let feedServer: http.Server;
-  let feedHits = 0;
+  let feed: LocalServer;
   let metricsPort: number;
   const healthz = { path: '/healthz' };
   const SCRIPT_PATH = `/scripts/dc-banners-${DEMO_DEALER.id}.js`;
@@ -66,12 +64,7 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
   };
 
   beforeAll(async () => {
-    const feed = readFileSync('tests/fixtures/inventory/inventory-listofvehicles.json');
-    feedServer = http.createServer((_req, res) => {
-      feedHits += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(feed);
-    });
-    await new Promise<void>((r) => feedServer.listen(0, '127.0.0.1', r));
+    feed = await startJsonFeed('tests/fixtures/inventory/inventory-listofvehicles.json');
     metricsPort = await freePort();
     server = await startServer({
       WORKERS: '2',
@@ -94,12 +87,8 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
-    feedServer?.closeAllConnections();
-    await new Promise((r) => feedServer?.close(r));
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await c.end();
+    await feed?.close();
+    await dropSchemas(url!, schema);
   });
 
   it('answers from two worker processes, each ready', async () => {
@@ -191,10 +180,9 @@ describe.skipIf(!url || !redisUrl)('WORKERS=2 on PostgreSQL with a shared Redis'
   });
 
   it('runs a due feed once, and the retention job once, although both workers schedule them', async () => {
-    const port = (feedServer.address() as AddressInfo).port;
-    const runs = await saveFeedAndWatchRuns(server.origin, server.origin, DEMO_DEALER.id, `http://127.0.0.1:${port}/feed.json`);
+    const runs = await saveFeedAndWatchRuns(server.origin, server.origin, DEMO_DEALER.id, `${feed.origin}/feed.json`);
     expect(runs.length).toBe(1);
-    expect(feedHits).toBe(1);
+    expect(feed.hits).toHaveLength(1);
     expect(server.output().match(/retention pruning done/g)).toHaveLength(1);
     await expect.poll(async () => sampleSum(await metrics(), 'dcb_feed_runs_total', { result: 'success' }), { timeout: 30_000 }).toBe(1);
   });

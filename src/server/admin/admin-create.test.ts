@@ -12,10 +12,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
+import { dropSchemas } from '../db/drop-schemas';
 
 const run = promisify(execFile);
 const postgresUrl = process.env.TEST_DB_DRIVER === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -34,10 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (postgresUrl) {
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${dbEnv.DATABASE_SCHEMA}" CASCADE`);
-    await client.end();
+    await dropSchemas(postgresUrl, dbEnv.DATABASE_SCHEMA!);
   } else if (dataDir) {
     await rm(dataDir, { recursive: true, force: true });
   }

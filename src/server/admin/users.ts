@@ -14,6 +14,7 @@ import { type Role } from '../../domain/schemas';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { hashPassword } from '../auth/password';
 import { issueInvitation } from '../auth/invitations';
+import { sessionUserColumns } from '../auth/service';
 import type { AdminUser } from '../../domain/admin';
 import type { createUserSchema, updateUserSchema } from '../../domain/contracts/admin';
 
@@ -21,12 +22,7 @@ import type { createUserSchema, updateUserSchema } from '../../domain/contracts/
 export { MIN_PASSWORD_LENGTH, createUserSchema, resetPasswordSchema, updateUserSchema } from '../../domain/contracts/admin';
 
 const columns = {
-  id: users.id,
-  email: users.email,
-  name: users.name,
-  role: users.role,
-  dealerId: users.dealerId,
-  dealerName: dealers.name,
+  ...sessionUserColumns,
   isActive: users.isActive,
   createdAt: users.createdAt,
 };

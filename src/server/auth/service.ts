@@ -120,17 +120,20 @@ async function countAttempt(db: Db, emailLower: string, key: string, now: Date):
   });
 }
 
+/** The columns of a SessionUser, from `users` left-joined with its dealer (`dealers`). */
+export const sessionUserColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: users.role,
+  dealerId: users.dealerId,
+  dealerName: dealers.name,
+};
+
 /** The active user of an unexpired session, or null. */
 export async function getSessionUser(db: Db, token: string): Promise<SessionUser | null> {
   const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      role: users.role,
-      dealerId: users.dealerId,
-      dealerName: dealers.name,
-    })
+    .select(sessionUserColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(dealers, eq(dealers.id, users.dealerId))

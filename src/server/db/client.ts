@@ -152,16 +152,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (!opts.dataDir) {
     const client = new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
     await client.waitReady;
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    return {
-      db,
-      driver: 'pglite',
-      migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
-      withStartupLock: (fn) => fn(),
-      pendingMigrations: () => countPending(db, 'drizzle'),
-      listen: listenPglite(client),
-      close: () => client.close(),
-    };
+    return pgliteDatabase(client, { close: () => client.close() });
   }
   // One process per data directory: lock before PGlite touches a file, release after it closed.
   const lock = await acquireDataDirLock(opts.dataDir);
@@ -175,14 +166,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const storage = new StorageGuard(lock.dataDir, (opts.dataMinFreeMb ?? 0) * 1024 * 1024);
   failSafePglite(client, storage);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
-    db,
-    driver: 'pglite',
-    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
-    withStartupLock: (fn) => fn(),
-    pendingMigrations: () => countPending(db, 'drizzle'),
-    listen: listenPglite(client),
+  return pgliteDatabase(client, {
     storage,
     close: async () => {
       try {
@@ -192,6 +176,24 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         lock.release();
       }
     },
+  });
+}
+
+/**
+ * The Database over a ready PGlite `client` (in memory or on a data directory): migrations from
+ * MIGRATIONS_FOLDER, no startup lock (one process owns the client), listening in-process;
+ * `parts.close` ends it, `parts.storage` watches its disk.
+ */
+function pgliteDatabase(client: PGlite, parts: Pick<Database, 'close' | 'storage'>): Database {
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    withStartupLock: (fn) => fn(),
+    pendingMigrations: () => countPending(db, 'drizzle'),
+    listen: listenPglite(client),
+    ...parts,
   };
 }
 

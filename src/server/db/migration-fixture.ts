@@ -9,13 +9,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from './client';
 import { seedDemoData } from './seed';
 import { dealers, manufacturers, users } from './schema';
+import { dropSchemas } from './drop-schemas';
 
 /** A database as of before one migration (see module doc). */
 export interface DatabaseBefore {
@@ -75,10 +75,7 @@ export async function openDatabaseBefore(tag: string): Promise<DatabaseBefore> {
       await database.close();
       rmSync(folder, { recursive: true, force: true });
       if (pgUrl) {
-        const c = new pg.Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS "${schemaName}" CASCADE`);
-        await c.end();
+        await dropSchemas(pgUrl, schemaName);
       }
     },
   };

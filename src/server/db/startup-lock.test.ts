@@ -6,9 +6,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { openDatabase, type Database } from './client';
 import { seedDemoData } from './seed';
+import { dropSchemas } from './drop-schemas';
 
 const url = process.env.TEST_DATABASE_URL;
 const onPostgres = process.env.TEST_DB_DRIVER === 'postgres' && !!url;
@@ -18,10 +18,7 @@ const opened: Database[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((d) => d.close()));
   if (!onPostgres) return;
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await c.end();
+  await dropSchemas(url, schema);
 });
 
 describe.skipIf(!onPostgres)('startup lock on PostgreSQL', () => {

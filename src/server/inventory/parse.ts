@@ -26,6 +26,7 @@ import {
 import { canonicalModel } from '../../domain/model-keys';
 import { priorityScore } from '../../domain/priority-score';
 import { Invalid, OverLimit, PayloadTooLarge } from '../errors';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../json-chars';
 
 /** Aliases per field, compared case-insensitively with spaces, dashes and underscores ignored. */
 const ALIASES = {
@@ -179,13 +180,6 @@ export async function readJsonText(source: ByteSource, from: InventorySource, af
   return Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, '');
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACKET = 0x5b;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACKET = 0x5d;
-const CLOSE_BRACE = 0x7d;
 /** Vehicle lists sit at most this deep: `{ "Inventory": { "ListOfVehicles": [ ... ] } }`. */
 const VEHICLE_LIST_DEPTH = 3;
 

@@ -712,6 +712,22 @@ export async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<nu
 /** The batch as rows of EVENT_COLUMNS, once per statement (CTE `batch`), then the statement's CTEs. */
 const batchOf = (events: EventRow[]) => sql`batch AS (SELECT * FROM ${recordset(events)})`;
 
+/** Stores the rows of CTE `once` whose (dealer, page view, slot type) key CTE `keyed` (keyedOnce) took. */
+const INSERT_KEYED_ONCE = sql`
+    INSERT INTO ${events} (${EVENT_COLUMNS})
+    SELECT ${EVENT_COLUMNS} FROM once r
+    WHERE EXISTS (SELECT 1 FROM keyed k WHERE k.dealer_id = r.dealer_id AND k.key = r.page_view AND k.slot_type = coalesce(r.slot_type, ''))`;
+
+/**
+ * CTE `keyed`: takes the `kind` key (dealer, page view, slot type) of each row of CTE `once`, and
+ * returns the keys it took (a key already taken, by a retried beacon or a concurrent writer, is not).
+ */
+const keyedOnce = (kind: 'impression' | 'click') => sql`keyed AS (
+      INSERT INTO ${eventKeys} (dealer_id, kind, key, slot_type, at, model, creative)
+      SELECT dealer_id, ${sql.raw(`'${kind}'`)}, page_view, coalesce(slot_type, ''), occurred_at, model, creative FROM once
+      ON CONFLICT DO NOTHING
+      RETURNING dealer_id, key, slot_type)`;
+
 /**
  * Inserts impressions, at most one per (dealer, page view, slot type): a beacon retried after a
  * 503, or sent twice, is one impression. The first of a batch's duplicates (by occurred_at) is the
@@ -719,24 +735,16 @@ const batchOf = (events: EventRow[]) => sql`batch AS (SELECT * FROM ${recordset(
  * @returns how many impressions were stored.
  */
 function insertImpressions(tx: Tx, batch: EventRow[]): Promise<number> {
-  const k = eventKeys;
   return withRollup(
     tx,
-    sql`
-    INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT ${EVENT_COLUMNS} FROM once r
-    WHERE EXISTS (SELECT 1 FROM keyed k WHERE k.dealer_id = r.dealer_id AND k.key = r.page_view AND k.slot_type = coalesce(r.slot_type, ''))
+    sql`${INSERT_KEYED_ONCE}
     UNION ALL
     SELECT ${EVENT_COLUMNS} FROM batch r WHERE r.page_view IS NULL`,
     sql`${batchOf(batch)},
     once AS (
       SELECT DISTINCT ON (dealer_id, page_view, coalesce(slot_type, '')) * FROM batch
       WHERE page_view IS NOT NULL ORDER BY dealer_id, page_view, coalesce(slot_type, ''), occurred_at),
-    keyed AS (
-      INSERT INTO ${k} (dealer_id, kind, key, slot_type, at, model, creative)
-      SELECT dealer_id, 'impression', page_view, coalesce(slot_type, ''), occurred_at, model, creative FROM once
-      ON CONFLICT DO NOTHING
-      RETURNING dealer_id, key, slot_type)`,
+    ${keyedOnce('impression')}`,
   );
 }
 
@@ -751,10 +759,7 @@ function insertClicks(tx: Tx, clicks: EventRow[]): Promise<number> {
   const k = eventKeys;
   return withRollup(
     tx,
-    sql`
-    INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT ${EVENT_COLUMNS} FROM once r
-    WHERE EXISTS (SELECT 1 FROM keyed k WHERE k.dealer_id = r.dealer_id AND k.key = r.page_view AND k.slot_type = coalesce(r.slot_type, ''))`,
+    INSERT_KEYED_ONCE,
     sql`${batchOf(clicks)},
     once AS (
       SELECT DISTINCT ON (dealer_id, page_view, coalesce(slot_type, '')) * FROM batch b
@@ -763,11 +768,7 @@ function insertClicks(tx: Tx, clicks: EventRow[]): Promise<number> {
         WHERE v.dealer_id = b.dealer_id AND v.kind = 'impression' AND v.key = b.page_view AND v.slot_type = coalesce(b.slot_type, '')
           AND v.model = b.model AND v.at >= b.occurred_at - ${CLICK_WINDOW})
       ORDER BY dealer_id, page_view, coalesce(slot_type, ''), occurred_at),
-    keyed AS (
-      INSERT INTO ${k} (dealer_id, kind, key, slot_type, at, model, creative)
-      SELECT dealer_id, 'click', page_view, coalesce(slot_type, ''), occurred_at, model, creative FROM once
-      ON CONFLICT DO NOTHING
-      RETURNING dealer_id, key, slot_type)`,
+    ${keyedOnce('click')}`,
   );
 }
 

@@ -3,12 +3,13 @@
  * screen reported, newest first, at most 50, each with timestamp, message, page URL, user, stack
  * and component stack. Read-only; Refresh re-queries.
  */
-import { Accordion, Anchor, Badge, Button, Center, Code, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Accordion, Anchor, Badge, Button, Code, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Bug, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import { CLIENT_ERROR_LOG_LIMIT } from '../../domain/constants';
 import { ErrorNotice } from '../components/feedback';
 import { useClientErrors } from './api';
+import { EmptyState } from './parts';
 
 export function ClientErrorsPage() {
   const q = useClientErrors();
@@ -31,17 +32,7 @@ export function ClientErrorsPage() {
       ) : q.isPending ? (
         <Skeleton h={180} radius="md" />
       ) : q.data && q.data.length === 0 ? (
-        <Center py="xl">
-          <Stack align="center" gap={6}>
-            <ThemeIcon size={52} radius="xl" variant="light" color="gray">
-              <Bug size={26} />
-            </ThemeIcon>
-            <Text fw={600}>No client errors logged</Text>
-            <Text size="sm" c="dimmed">
-              Errors that show the &lsquo;Something went wrong&rsquo; screen appear here.
-            </Text>
-          </Stack>
-        </Center>
+        <EmptyState icon={Bug} title="No client errors logged" hint="Errors that show the ‘Something went wrong’ screen appear here." />
       ) : (
         <Paper withBorder radius="md">
           <Accordion variant="default" chevronPosition="right" data-testid="client-errors">

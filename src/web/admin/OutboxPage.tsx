@@ -4,11 +4,12 @@
  * recipients, status and plain-text body. When SMTP_URL is unset nothing is sent and this screen
  * says so: the messages are only kept here. Read-only; Refresh re-queries.
  */
-import { Accordion, Alert, Badge, Button, Center, Code, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Accordion, Alert, Badge, Button, Code, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Info, Mail, RefreshCw } from 'lucide-react';
 import type { OutboxKind } from '../../domain/notifications';
 import { ErrorNotice } from '../components/feedback';
 import { useOutbox } from './outbox-api';
+import { EmptyState } from './parts';
 
 const KIND_LABELS: Record<OutboxKind, string> = {
   'performance-alert': 'Performance alert',
@@ -49,17 +50,7 @@ export function OutboxPage() {
       ) : q.isPending ? (
         <Skeleton h={180} radius="md" />
       ) : q.data.messages.length === 0 ? (
-        <Center py="xl">
-          <Stack align="center" gap={6}>
-            <ThemeIcon size={52} radius="xl" variant="light" color="gray">
-              <Mail size={26} />
-            </ThemeIcon>
-            <Text fw={600}>No notifications yet</Text>
-            <Text size="sm" c="dimmed">
-              Alerts and weekly reports appear here as dealers&rsquo; notification settings send them.
-            </Text>
-          </Stack>
-        </Center>
+        <EmptyState icon={Mail} title="No notifications yet" hint="Alerts and weekly reports appear here as dealers’ notification settings send them." />
       ) : (
         <Paper withBorder radius="md">
           <Accordion chevronPosition="right" data-testid="outbox">

@@ -30,7 +30,7 @@ import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
 import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
-import { PrioritiesReadOnly, RowsEditor, WeightsRule } from './editors';
+import { PrioritiesReadOnly, RowsEditor, UpsellRowsEditor, WeightsRule } from './editors';
 
 const WebsiteSettings = lazy(() => import('./WebsiteSettings'));
 
@@ -282,15 +282,11 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                   </Button>
                 )}
               </Group>
-              <RowsEditor
+              <UpsellRowsEditor
                 rows={draft.upsells}
                 onChange={(upsells) => set({ upsells })}
                 canEdit={canEdit}
-                keyLabel="Primary model"
-                valueLabel="Upsell target"
-                keyOptions={models}
-                valueOptions={models}
-                noOptions={TEXT.noModelsAvailable}
+                models={models}
                 optionLabel={modelName}
                 empty='No upsell rules defined. Click "Add Rule" to get started.'
               />

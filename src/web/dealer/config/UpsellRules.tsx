@@ -35,7 +35,7 @@ import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
-import { RowsEditor, WeightSlider, WeightsRule } from './editors';
+import { UpsellRowsEditor, WeightSlider, WeightsRule } from './editors';
 
 const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
   { value: 'manufacturer', title: 'Manufacturer Defaults', description: "Use the manufacturer's recommended upsell paths.", icon: Factory },
@@ -279,15 +279,11 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
                 </Group>
               )}
             </Group>
-            <RowsEditor
+            <UpsellRowsEditor
               rows={draft.custom}
               onChange={(custom) => set({ custom })}
               canEdit={canEdit}
-              keyLabel="Primary model"
-              valueLabel="Upsell target"
-              keyOptions={models}
-              valueOptions={models}
-              noOptions={TEXT.noModelsAvailable}
+              models={models}
               optionLabel={modelName}
               empty='No custom rules defined. Click "Add Rule" to get started.'
             />

@@ -6,8 +6,18 @@
  */
 import { Badge, Group, SimpleGrid, Slider, Text } from '@mantine/core';
 import { formatPriority, priorityColor, priorityLabel, PRIORITY_MAX, PRIORITY_MIN } from '../../../domain/priority-scale';
+import { TEXT } from '../../../domain/constants';
+import { RowsEditor, type RowsEditorProps } from '../../components/RowsEditor';
 
-export { RowsEditor } from '../../components/RowsEditor';
+export { RowsEditor };
+
+/**
+ * Upsell rule rows, primary model -> upsell target, both chosen from `models` and shown by
+ * `optionLabel` (their display names): Configuration's upsell rules and Upsell Rules' custom rules.
+ */
+export function UpsellRowsEditor({ models, ...props }: Pick<RowsEditorProps, 'rows' | 'onChange' | 'canEdit' | 'optionLabel' | 'empty'> & { models: string[] }) {
+  return <RowsEditor {...props} keyLabel="Primary model" valueLabel="Upsell target" keyOptions={models} valueOptions={models} noOptions={TEXT.noModelsAvailable} />;
+}
 
 /**
  * What upsell priorities (the spec's inventory weights) do, said where they are shown: one 1-10
