@@ -38,8 +38,12 @@
  * creative (dealer setting, default on). A slot whose model has no creative shows the server's
  * placeholder, or nothing at all when the dealer hides such slots (config.bare).
  * Beacons carry only the page's origin, path and model parameters; with Do-Not-Track or Global
- * Privacy Control (when the dealer respects them, the default) banners show but nothing is sent or
- * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
+ * Privacy Control (when the dealer respects them, the default), or while the page's consent
+ * signals deny it (Google Consent Mode's analytics_storage, a TCF v2 or GPP CMP: slots.ts
+ * consentDenied; README "Consent"), banners show but nothing is sent or stored in the browser; a
+ * banner in view when consent is given is counted a second later. Images and beacons go to where
+ * the script was loaded from (a dealer's reverse proxy: README "First-party install").
+ * Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
 import { assetUrl, isBare, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
@@ -133,10 +137,10 @@ const LAST_CLICK_KEY = 'dcb_c';
    * and, for impressions and clicks, its image URL, from which the server knows the creative shown
    * (after a failed image, the placeholder's). Clicks use sendBeacon (it survives the
    * navigation that follows); the rest use a keepalive fetch, retried up to twice, 1-3 s apart,
-   * when the server answers 503 (its buffer is full or behind, or it is restarting).
+   * when the server answers 503 (its buffer is full or behind, or it is restarting). Its callers
+   * send nothing while muted (countable, recordClick, conversion).
    */
   const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img'>, model: string, leadId?: string) => {
-    if (mute()) return;
     const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
     // A string body goes as text/plain;charset=UTF-8 (sendBeacon and fetch alike): no CORS preflight.
@@ -157,13 +161,13 @@ const LAST_CLICK_KEY = 'dcb_c';
   /**
    * Pushes `dc_banner_${event}` ('view' with each impression counted, 'click' with each click) to
    * the page's own `window.dataLayer` (Google Tag Manager) when it is an array and the dealer has
-   * not turned this off; never creates one, pushes nothing when muted. It names the slot's model and
+   * not turned this off; never creates one; called only with a beacon sent (never muted). It names the slot's model and
    * type and the creative, read from the image's resource timing entry (the server's Server-Timing
    * `creative`, as X-Banner-Creative; undefined when the browser kept no entry, e.g. a full timing buffer).
    */
   const push = safe((event: string, b: Pick<Banner, 'type' | 'img'>, model: string) => {
     const layer = (window as { dataLayer?: unknown }).dataLayer;
-    if (!config.dataLayer || mute() || !Array.isArray(layer)) return;
+    if (!config.dataLayer || !Array.isArray(layer)) return;
     const entry = b.img && (performance.getEntriesByName(b.img.currentSrc || b.img.src)[0] as PerformanceResourceTiming | undefined);
     layer.push({ event: `dc_banner_${event}`, dc_model: model, dc_slot: b.type, dc_creative: entry?.serverTiming?.find((t) => t.name === 'creative')?.description });
   });
@@ -179,7 +183,8 @@ const LAST_CLICK_KEY = 'dcb_c';
   const cssVisible = (el: Element) =>
     !el.checkVisibility || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
 
-  const countable = (b: Banner) => b.loaded && b.inView && !isCounted(b) && document.visibilityState === 'visible' && cssVisible(b.el);
+  /** The impression may be timed: muted, it waits (re-evaluated by checkUrl) until consent is given. */
+  const countable = (b: Banner) => !mute() && b.loaded && b.inView && !isCounted(b) && document.visibilityState === 'visible' && cssVisible(b.el);
 
   const stop = (b: Banner) => {
     clearTimeout(b.timer);
@@ -241,6 +246,7 @@ const LAST_CLICK_KEY = 'dcb_c';
   };
 
   const recordClick = (b: Banner, model: string) => {
+    if (mute()) return; // nothing sent or stored, and the impression left to a later consent
     if (!isCounted(b)) {
       // A click proves the banner was seen: its impression goes first if the 1-second view had not
       // completed, because the server counts a click only after its page view's impression.
@@ -250,7 +256,6 @@ const LAST_CLICK_KEY = 'dcb_c';
     }
     send('click', b, model);
     push('click', b, model);
-    if (mute()) return;
     try {
       const click: LastClick = { model, type: b.type, pv: b.pv };
       sessionStorage[LAST_CLICK_KEY] = JSON.stringify(click);
