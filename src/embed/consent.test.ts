@@ -131,6 +131,20 @@ describe('TCF v2 (__tcfapi)', () => {
     expect(slots.consentDenied(true)).toBe(true);
   });
 
+  it('never throws into the page or the CMP: a global that is no CMP, TC data without purposes (both read as a denial)', () => {
+    page.__tcfapi = { version: 2 };
+    expect(() => slots.listenConsent()).not.toThrow();
+    expect(slots.consentDenied(true)).toBe(true);
+    let answered = false;
+    page.__tcfapi = (_command: string, _version: number, callback: (d: unknown, ok: boolean) => void) => {
+      callback({ eventStatus: 'tcloaded', gdprApplies: true }, true);
+      answered = true; // the CMP's own code after the call runs on
+    };
+    expect(() => slots.listenConsent()).not.toThrow();
+    expect(answered).toBe(true);
+    expect(slots.consentDenied(true)).toBe(true);
+  });
+
   it('allows counting where the GDPR does not apply, whatever the purposes', () => {
     tcfCmp().load(tc('tcloaded', false, []));
     slots.listenConsent();

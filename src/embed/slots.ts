@@ -311,13 +311,29 @@ const cmp: { t?: unknown; g?: boolean } = {};
  * denies once one of its parsed sections (usnat, usca, usva, ...) records an opt-out of sale,
  * sharing or targeted advertising (`SaleOptOut`, `SharingOptOut`, `TargetedAdvertisingOptOut`: 1;
  * the notices and the other fields end otherwise). Answers come whenever the CMP gives them (at
- * once from a loaded CMP): nothing waits for them.
+ * once from a loaded CMP): nothing waits for them. Never throws, into the page or into the CMP.
  */
 export function listenConsent(): void {
   const w = window as ConsentWindow;
-  cmp.t = w.__tcfapi;
-  w.__tcfapi?.('addEventListener', 2, (d, ok) => void (ok && (cmp.t = d.gdprApplies && !(d.purpose.consents[1] && d.purpose.consents[7]))));
-  w.__gpp?.('addEventListener', (e) => void (cmp.g = /OptOut":1/.test(JSON.stringify(e))));
+  try {
+    cmp.t = w.__tcfapi;
+    w.__tcfapi?.('addEventListener', 2, (d, ok) => {
+      try {
+        if (ok) cmp.t = d.gdprApplies && !(d.purpose.consents[1] && d.purpose.consents[7]);
+      } catch {
+        cmp.t = 1; // TC data without purposes where the GDPR applies: no consent to read
+      }
+    });
+    w.__gpp?.('addEventListener', (e) => {
+      try {
+        cmp.g = /OptOut":1/.test(JSON.stringify(e));
+      } catch {
+        /* an event that is not JSON: the last answer stands */
+      }
+    });
+  } catch {
+    /* a global of that name that is no CMP's API: no answer comes (TCF: still denied) */
+  }
 }
 
 /**
