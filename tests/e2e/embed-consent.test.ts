@@ -52,7 +52,12 @@ function installCmp(): void {
   w.dataLayer = w.dataLayer || [];
   // eslint-disable-next-line prefer-rest-params -- gtag pushes its arguments object, as Google's snippet does
   const gtag = function (..._args: unknown[]) { w.dataLayer.push(arguments); };
-  let accepted = localStorage.getItem('test-cmp') === 'all';
+  let accepted = false;
+  try {
+    accepted = localStorage.getItem('test-cmp') === 'all';
+  } catch {
+    return; // about:blank has no storage, and no tag
+  }
   const all = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [i + 1, true]));
   gtag('consent', 'default', { analytics_storage: accepted ? 'granted' : 'denied', ad_storage: accepted ? 'granted' : 'denied' });
   type Listener = (data: unknown, ok: boolean) => void;

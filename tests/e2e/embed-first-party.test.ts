@@ -156,7 +156,11 @@ if (missing) {
       const page = await browser.newPage();
       const failed = failedRequests(page);
       const beaconUrls: string[] = [];
-      page.on('request', (r) => void (r.url().includes('/api/analytics/track') && beaconUrls.push(r.url())));
+      const toBlockedHost: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/analytics/track')) beaconUrls.push(r.url());
+        if (r.url().startsWith(`${publicOrigin}/`)) toBlockedHost.push(r.url());
+      });
       await recordBeacons(page);
       // The dealer's own cookie: the proxy keeps it from the banner server.
       await browser.context.addCookies([{ name: 'dealer_session', value: 'secret', url: front.origin }]);
@@ -174,6 +178,7 @@ if (missing) {
       expect(beaconUrls.length).toBeGreaterThan(0);
       expect(beaconUrls.filter((u) => u !== `${front.origin}${PREFIX}/api/analytics/track`)).toEqual([]);
       // Nothing of ours went to the blocked host or failed, and no rule of the lists met a request of ours.
+      expect(toBlockedHost).toEqual([]);
       expect(failed.filter((f) => f.url.startsWith(`${front.origin}${PREFIX}/`) || f.url.startsWith(`${publicOrigin}/`))).toEqual([]);
       const ours = (await browser.matches()).filter((m) => m.url.startsWith(`${front.origin}/`) || m.url.startsWith(`${publicOrigin}/`));
       expect(ours.map((m) => ({ url: m.url, ...describeRule(m.rulesetId, m.ruleId) })).filter((r) => r.action !== 'allow')).toEqual([]);
