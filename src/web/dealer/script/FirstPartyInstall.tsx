@@ -8,6 +8,9 @@ import { Code, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ScriptInfo } from './api';
 import { CopyField } from './CopyField';
 
+/** The tag with the inline snippet's code left out (it is the code of the tag above, shown there): its two edits are what matter here. */
+const abridged = (tag: string) => tag.replace(/^(<script[^>]*>)[\s\S]*?(<\/script>)/, '$1…the code of the tag above…$2');
+
 /** The first-party install section for `install` (the script page's firstParty). */
 export function FirstPartyInstall({ install }: { install: ScriptInfo['firstParty'] }) {
   return (
@@ -30,7 +33,7 @@ export function FirstPartyInstall({ install }: { install: ScriptInfo['firstParty
           <Text size="sm" fw={600}>
             2. In your pages: this tag instead of the one above, first in the &lt;head&gt;
           </Text>
-          <CopyField value={install.tag} label="first-party script tag" />
+          <CopyField value={install.tag} shown={abridged(install.tag)} label="first-party script tag" />
         </Stack>
         <List size="sm" c="dimmed" spacing={4}>
           <List.Item>The shortcodes, banner elements and the Content-Security-Policy hash stay as they are.</List.Item>

@@ -88,7 +88,9 @@ describe("ScriptPage install from the dealer's own domain", () => {
     await openWith('https://dcb.example.com');
     const section = screen.getByRole('region', { name: 'Serve from your own domain' });
     expect(within(section).getByText(/proxy_pass https:\/\/dcb\.example\.com\/;/)).toBeTruthy();
-    expect(within(section).getByText(/<script src="\/dcb\/scripts\/dc-banners-honda-of-demo\.js" async><\/script>/)).toBeTruthy();
+    // The tag's two edits shown, the snippet's code (shown in full in step 1) left out of the box.
+    const tag = within(section).getByText(/<script src="\/dcb\/scripts\/dc-banners-honda-of-demo\.js" async><\/script>/);
+    expect(tag.textContent).toBe('<script data-dc-base="/dcb">…the code of the tag above…</script>\n<script src="/dcb/scripts/dc-banners-honda-of-demo.js" async></script>');
     for (const name of ['Copy proxy configuration', 'Copy first-party script tag']) expect(within(section).getByRole('button', { name })).toBeTruthy();
     expect(section.textContent).toContain("Your site's cookies are not passed on");
   });
