@@ -38,12 +38,16 @@
  * creative (dealer setting, default on). A slot whose model has no creative shows the server's
  * placeholder, or nothing at all when the dealer hides such slots (config.bare).
  * Beacons carry only the page's origin, path and model parameters; with Do-Not-Track or Global
- * Privacy Control (when the dealer respects them, the default) banners show but nothing is sent or
- * stored in the browser. Exactly one global, `window.dcBanners`; nothing ever throws into the page.
+ * Privacy Control (when the dealer respects them, the default), or while the page's consent
+ * signals deny it (Google Consent Mode's analytics_storage, a TCF v2 or GPP CMP: slots.ts
+ * consentDenied; README "Consent"), banners show but nothing is sent or stored in the browser; a
+ * banner in view when consent is given is counted a second later. Images and beacons go to where
+ * the script was loaded from (a dealer's reverse proxy: README "First-party install").
+ * Exactly one global, `window.dcBanners`; nothing ever throws into the page.
  */
 import { CONFIG_PLACEHOLDER, type EmbedConfig } from '../domain/embed-config';
 import { assetUrl, isBare, mayHoldShortcode, maxWidth, planOf, SHORTCODE, slotSize, type Slot } from './shortcodes';
-import { afterHydration, collapseOutOfView, deferText, IMG_STYLE, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
+import { afterHydration, collapseOutOfView, consentDenied, deferText, IMG_STYLE, listenConsent, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, slotTypeOf, viewportVariant, type MadeSlot } from './slots';
 import { reserveStyle } from '../domain/slot-css';
 import { pathSegments, privacySafeUrl } from '../domain/page-url';
 import { inventoryLink, KEPT_PARAMS, pageModel as modelOf, TRIM_PARAM } from './provider';
@@ -83,10 +87,22 @@ const LAST_CLICK_KEY = 'dcb_c';
   const raw: unknown = CONFIG_PLACEHOLDER;
   if (typeof raw === 'string') return; // not configured (served unprocessed)
   const config = raw as EmbedConfig;
-  /** Do-Not-Track or Global Privacy Control, when the dealer respects them: show banners, send and store nothing. */
-  const quiet = config.respectDnt && optedOut();
+  // A first-party install (README "First-party install"): the dealer's own site serves the script
+  // through a reverse proxy (say /dcb/scripts/dc-banners-{id}.js) and the images and beacons go the
+  // same way: the base is the tag's data-dc-base (a script served under another name), else the
+  // part of its src before /scripts/dc-banners-, else the configured origin (PUBLIC_ORIGIN; also
+  // when the script runs without its own tag).
+  const tag = document.currentScript as HTMLScriptElement | null;
+  config.apiOrigin = tag?.dataset.dcBase ?? /^(.+)\/scripts\/dc-banners-/.exec(tag?.src ?? '')?.[1] ?? config.apiOrigin;
+  listenConsent();
+  /**
+   * Nothing is sent or stored now: Do-Not-Track or Global Privacy Control when the dealer respects
+   * them, or the page's consent signals deny it (slots.ts consentDenied; asked at each beacon, so a
+   * CMP's later answer applies from then on). Banners show whatever it says.
+   */
+  const mute = () => consentDenied(config.respectDnt);
   /** The session's rotation bucket: which creative of a rotation this shopper sees. */
-  const bucket = rotationBucket(quiet);
+  const bucket = rotationBucket(mute);
   const banners: Banner[] = [];
   const bound = new WeakSet<Element>();
   /** Text nodes whose shortcodes were blanked -> the slots inserted beside them. */
@@ -121,10 +137,10 @@ const LAST_CLICK_KEY = 'dcb_c';
    * and, for impressions and clicks, its image URL, from which the server knows the creative shown
    * (after a failed image, the placeholder's). Clicks use sendBeacon (it survives the
    * navigation that follows); the rest use a keepalive fetch, retried up to twice, 1-3 s apart,
-   * when the server answers 503 (its buffer is full or behind, or it is restarting).
+   * when the server answers 503 (its buffer is full or behind, or it is restarting). Its callers
+   * send nothing while muted (countable, recordClick, conversion).
    */
   const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img'>, model: string, leadId?: string) => {
-    if (quiet) return;
     const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
     // A string body goes as text/plain;charset=UTF-8 (sendBeacon and fetch alike): no CORS preflight.
@@ -133,8 +149,10 @@ const LAST_CLICK_KEY = 'dcb_c';
       fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
           if (r.status === 503 && retries) setTimeout(() => attempt(retries - 1), 1000 + Math.random() * 2000);
-          // A refusal's body names its reason (any failure to read it ends in the catch below).
-          else if (r.status === 403 || r.status === 429 || r.status === 404) return r.json().then(({ error }: { error: { message: string } }) => refused(r.status, error.message));
+          // A refusal (403, 404, 429) names its reason and the dealer setting or step that changes
+          // it (tracking/intake.ts refusalHint): told to the dealer's developer in the console, once
+          // per reason (any failure to read it ends in the catch below).
+          else if (r.status > 399) return r.json().then(({ error: e }: { error: { message: string; hint?: string } }) => e.hint && warn(`page not counted (${r.status}: ${e.message}); to change: ${e.hint}`));
         })
         .catch(() => undefined);
     attempt(2);
@@ -143,34 +161,19 @@ const LAST_CLICK_KEY = 'dcb_c';
   /**
    * Pushes `dc_banner_${event}` ('view' with each impression counted, 'click' with each click) to
    * the page's own `window.dataLayer` (Google Tag Manager) when it is an array and the dealer has
-   * not turned this off; never creates one, sends nothing when quiet. It names the slot's model and
+   * not turned this off; never creates one; called only with a beacon sent (never muted). It names the slot's model and
    * type and the creative, read from the image's resource timing entry (the server's Server-Timing
    * `creative`, as X-Banner-Creative; undefined when the browser kept no entry, e.g. a full timing buffer).
    */
   const push = safe((event: string, b: Pick<Banner, 'type' | 'img'>, model: string) => {
     const layer = (window as { dataLayer?: unknown }).dataLayer;
-    if (!config.dataLayer || quiet || !Array.isArray(layer)) return;
+    if (!config.dataLayer || !Array.isArray(layer)) return;
     const entry = b.img && (performance.getEntriesByName(b.img.currentSrc || b.img.src)[0] as PerformanceResourceTiming | undefined);
     layer.push({ event: `dc_banner_${event}`, dc_model: model, dc_slot: b.type, dc_creative: entry?.serverTiming?.find((t) => t.name === 'creative')?.description });
   });
 
   /** The console warnings given on this page (each once). */
   const warned = new Set<string>();
-  /**
-   * Tells the dealer's developer in the console, once per reason, why the page is not counted: the
-   * server's refusal of a beacon (`status`, its message) and the dealer setting that decides it.
-   */
-  const refused = (status: number, message: string) => {
-    const setting =
-      status === 429
-        ? "the dealer's Max requests per minute (Security settings)"
-        : status === 404
-          ? 'copy the tag again from the Script page'
-          : /HTTPS/.test(message)
-            ? "serve the page over HTTPS, or turn off the dealer's Require HTTPS (Security settings)"
-            : `add ${location.hostname} to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)`;
-    warn(`page not counted (${status}: ${message}); to change: ${setting}`);
-  };
   const warn = (text: string) => {
     if (!warned.has(text)) console.warn(`dc-banners: ${text}`);
     warned.add(text);
@@ -180,7 +183,8 @@ const LAST_CLICK_KEY = 'dcb_c';
   const cssVisible = (el: Element) =>
     !el.checkVisibility || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
 
-  const countable = (b: Banner) => b.loaded && b.inView && !isCounted(b) && document.visibilityState === 'visible' && cssVisible(b.el);
+  /** The impression may be timed: muted, it waits (re-evaluated by checkUrl) until consent is given. */
+  const countable = (b: Banner) => !mute() && b.loaded && b.inView && !isCounted(b) && document.visibilityState === 'visible' && cssVisible(b.el);
 
   const stop = (b: Banner) => {
     clearTimeout(b.timer);
@@ -242,6 +246,7 @@ const LAST_CLICK_KEY = 'dcb_c';
   };
 
   const recordClick = (b: Banner, model: string) => {
+    if (mute()) return; // nothing sent or stored, and the impression left to a later consent
     if (!isCounted(b)) {
       // A click proves the banner was seen: its impression goes first if the 1-second view had not
       // completed, because the server counts a click only after its page view's impression.
@@ -251,7 +256,6 @@ const LAST_CLICK_KEY = 'dcb_c';
     }
     send('click', b, model);
     push('click', b, model);
-    if (quiet) return;
     try {
       const click: LastClick = { model, type: b.type, pv: b.pv };
       sessionStorage[LAST_CLICK_KEY] = JSON.stringify(click);
@@ -338,7 +342,7 @@ const LAST_CLICK_KEY = 'dcb_c';
   const take = (el: MadeSlot) => {
     const type = slotTypeOf(el) as Slot;
     // A slot type is one the configuration sizes (the server's slot registry), own keys only.
-    if (bound.has(el) || !Object.prototype.hasOwnProperty.call(config.sizes, type)) return;
+    if (bound.has(el) || !{}.hasOwnProperty.call(config.sizes, type)) return;
     bound.add(el);
     // A slot made from a shortcode (by the snippet or here) goes when a framework removes its text
     // node; a dealer's own slot element is never removed.
@@ -429,7 +433,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     // The server counts it only for a click of this page view made within CONVERSION_WINDOW_MS, once
     // per click and per leadId (so a reload or a second call changes nothing).
     conversion: safe((opts?: { model?: string; leadId?: string }) => {
-      const last = quiet ? null : (JSON.parse(sessionStorage[LAST_CLICK_KEY] ?? 'null') as LastClick | null);
+      const last = mute() ? null : (JSON.parse(sessionStorage[LAST_CLICK_KEY] ?? 'null') as LastClick | null);
       if (last) send('conversion', last, opts?.model ?? last.model, opts?.leadId?.slice(0, 100));
     }),
   };

@@ -78,7 +78,7 @@ export function assetUrl(c: Pick<EmbedConfig, 'apiOrigin' | 'dealerId'> & { vers
  */
 export function planOf(c: Pick<EmbedConfig, 'models' | 'aliases'>, pageModel: string): [string, string] | null {
   const key = modelKey(pageModel);
-  const i = Object.prototype.hasOwnProperty.call(c.aliases, key) ? c.aliases[key]! : c.models.findIndex(([name, up]) => up >= 0 && modelKey(name) === key);
+  const i = {}.hasOwnProperty.call(c.aliases, key) ? c.aliases[key]! : c.models.findIndex(([name, up]) => up >= 0 && modelKey(name) === key);
   const entry = key ? c.models[i] : undefined;
   const upsell = entry ? c.models[entry[1]] : undefined;
   return entry && upsell ? [entry[0], upsell[0]] : null;

@@ -274,18 +274,83 @@ export function addedRoots(records: MutationRecord[]): Node[] {
 /**
  * This browser session's rotation bucket (A/B): a whole number below ROTATION_BUCKETS,
  * drawn once and kept in sessionStorage, so a shopper sees the same creative on every page of a
- * visit (and the browser cache serves it); the server shows `rotation[r % n]`. 0 when `quiet`
- * (Do-Not-Track or Global Privacy Control: nothing is stored, and nothing is counted either) or
- * when storage is blocked, so the inline snippet and the main script always ask for the same URL.
+ * visit (and the browser cache serves it); the server shows `rotation[r % n]`. 0 when `quiet()`
+ * says nothing may be stored (Do-Not-Track or Global Privacy Control, a consent denial:
+ * consentDenied; nothing is counted either), when it throws, or when storage is blocked, so the
+ * inline snippet and the main script ask for the same URL (a CMP that answers between the two
+ * can still make them differ on the first page of a session: the header then downloads twice).
  */
-export function rotationBucket(quiet: boolean): number {
+export function rotationBucket(quiet: () => boolean): number {
   try {
-    return quiet ? 0 : +(sessionStorage[BUCKET_KEY] ??= (Math.random() * ROTATION_BUCKETS) | 0);
+    return quiet() ? 0 : +(sessionStorage[BUCKET_KEY] ??= (Math.random() * ROTATION_BUCKETS) | 0);
   } catch {
     return 0;
   }
 }
 const BUCKET_KEY = 'dcb_r';
+
+/** The page's consent APIs as the embed reads them (README "Consent"). */
+type ConsentWindow = {
+  dataLayer?: unknown;
+  __tcfapi?: (command: string, version: number, callback: (data: { gdprApplies?: boolean; purpose: { consents: Record<number, boolean> } }, ok: boolean) => void) => void;
+  __gpp?: (command: string, callback: (event: unknown) => void) => void;
+};
+
+/**
+ * The last answers of the page's consent management platform, by API: `t` TCF v2 (`__tcfapi`),
+ * `g` GPP (`__gpp`); truthy = counting denied, falsy = allowed or no such API on the page.
+ */
+const cmp: { t?: unknown; g?: boolean } = {};
+
+/**
+ * Listens to the page's CMP, if it has one (README "Consent"; the snippet and the main script each
+ * listen for themselves): TCF v2 (`__tcfapi('addEventListener', 2, ...)`) denies while the GDPR
+ * applies and the shopper has not consented to purposes 1 (store or access information on a
+ * device) and 7 (measure advertising performance), and until the CMP's first answer (a stub
+ * queues the call and answers once its CMP has loaded); GPP (`__gpp('addEventListener', ...)`)
+ * denies once one of its parsed sections (usnat, usca, usva, ...) records an opt-out of sale,
+ * sharing or targeted advertising (`SaleOptOut`, `SharingOptOut`, `TargetedAdvertisingOptOut`: 1;
+ * the notices and the other fields end otherwise). Answers come whenever the CMP gives them (at
+ * once from a loaded CMP): nothing waits for them. Never throws, into the page or into the CMP.
+ */
+export function listenConsent(): void {
+  const w = window as ConsentWindow;
+  try {
+    cmp.t = w.__tcfapi;
+    w.__tcfapi?.('addEventListener', 2, (d, ok) => {
+      try {
+        if (ok) cmp.t = d.gdprApplies && !(d.purpose.consents[1] && d.purpose.consents[7]);
+      } catch {
+        cmp.t = 1; // TC data without purposes where the GDPR applies: no consent to read
+      }
+    });
+    w.__gpp?.('addEventListener', (e) => {
+      try {
+        cmp.g = /OptOut":1/.test(JSON.stringify(e));
+      } catch {
+        /* an event that is not JSON: the last answer stands */
+      }
+    });
+  } catch {
+    /* a global of that name that is no CMP's API: no answer comes (TCF: still denied) */
+  }
+}
+
+/**
+ * True when nothing may be sent or stored now (README "Consent"): Google Consent Mode's
+ * `analytics_storage` is 'denied' by the last `consent` command in `window.dataLayer` that names
+ * it (gtag('consent', 'default' | 'update', {...}) pushes ['consent', 'default', {...}]); TCF v2
+ * denies (listenConsent); or, when `optOuts` (the dealer respects Do-Not-Track / Global Privacy
+ * Control), the browser sends either signal or GPP records an opt-out. Read synchronously at each
+ * call, so a later grant or denial applies from the next beacon on. @throws TypeError when the
+ * page's `dataLayer` is set but not iterable (callers treat that as a denial).
+ */
+export function consentDenied(optOuts: boolean): boolean {
+  let state: unknown;
+  // A dataLayer that is not iterable throws: the callers then send and store nothing.
+  for (const e of ((window as ConsentWindow).dataLayer ?? []) as Array<ArrayLike<{ analytics_storage?: string } | string> | null>) if (e?.[0] == 'consent') state = (e[2] as { analytics_storage?: string } | undefined)?.analytics_storage ?? state;
+  return state == 'denied' || !!cmp.t || (optOuts && (optedOut() || !!cmp.g));
+}
 
 /** True when the browser signals Do-Not-Track or Global Privacy Control. */
 export const optedOut = (): boolean => navigator.doNotTrack == '1' || !!(navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl;

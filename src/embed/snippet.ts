@@ -37,7 +37,7 @@
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
 import { assetUrl, isBare, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
-import { addedRoots, addSheet, collapseOutOfView, deferText, IMG_STYLE, isHeld, optedOut, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, veil, viewportVariant, whenScriptMissing } from './slots';
+import { addedRoots, addSheet, collapseOutOfView, deferText, IMG_STYLE, isHeld, listenConsent, consentDenied, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, veil, viewportVariant, whenScriptMissing } from './slots';
 import { bannerElementCss, reserveStyle } from '../domain/slot-css';
 import { pageModel, TRIM_PARAM } from './provider';
 import { pathSegments } from '../domain/page-url';
@@ -45,6 +45,16 @@ import { modelKey } from '../domain/model-keys';
 
 try {
   const c = CONFIG_PLACEHOLDER as unknown as SnippetConfig;
+  // A first-party install (README "First-party install"): the snippet's own tag names the path the
+  // dealer's site proxies to the banner server, `<script data-dc-base="/dcb">`; the header creative
+  // is requested there (the main script finds the same base from its own src).
+  c.apiOrigin = (document.currentScript as HTMLScriptElement | null)?.dataset.dcBase ?? c.apiOrigin;
+  listenConsent();
+  /**
+   * Nothing may be stored now (the rotation bucket): Do-Not-Track, Global Privacy Control or a
+   * GPP opt-out (the dealer's setting is not known here), or a consent denial (slots.ts consentDenied).
+   */
+  const quiet = () => consentDenied(true);
   /** The page's model when it is a search page of a model the dealer has, else undefined (slots hidden). */
   const modelOf = (url: URL) => {
     const model = pageModel(url, pathSegments(url))?.trim();
@@ -56,7 +66,7 @@ try {
   const headerSrc = (variant: Variant) => {
     const url = new URL(location.href);
     const model = modelOf(url);
-    return model && c.apiOrigin && !bare(model, 'header') ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim(), rotationBucket(optedOut())) : undefined;
+    return model && c.apiOrigin && !bare(model, 'header') ? assetUrl(c as Required<SnippetConfig>, model, 'header', variant, url.searchParams.get(TRIM_PARAM)?.trim(), rotationBucket(quiet)) : undefined;
   };
   /** The header image requested early, and its URL: the first header slot of that URL takes it. */
   let early: [string, HTMLImageElement] | undefined;

@@ -28,6 +28,13 @@ export const scriptPageSchema = z.object({
    * theme's stylesheet (domain/slot-css.ts bannerElementCss).
    */
   tagManager: z.object({ tag: z.string(), markup: z.array(z.string()), css: z.string() }),
+  /**
+   * The first-party install (README "First-party install"): `path`, where the dealer's site
+   * serves the banner server (`/dcb`); `tag`, the tag above with the snippet's `data-dc-base` and
+   * the script on that path (the snippet's CSP hash unchanged); `proxy`, an nginx location block
+   * for the dealer's site that forwards `path` to this server.
+   */
+  firstParty: z.object({ path: z.string(), tag: z.string(), proxy: z.string() }),
   content: z.string(),
   dealer: z.object({ id: z.string(), name: z.string(), manufacturer: z.string(), provider: providerSchema, status: z.string() }),
   /**

@@ -92,6 +92,7 @@ describe('dealer security on public endpoints', () => {
     const res = await track({ host: 'banners.example.com', 'x-forwarded-proto': 'http', origin: 'https://www.hondaofdemo.com' });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('HTTPS is required for this dealer');
+    expect(res.json().error.hint).toBe("serve the page over HTTPS, or turn off the dealer's Require HTTPS (Security settings)");
     // The scheme is part of the image URL (and of every CDN's cache key): the refusal is not cached.
     const img = await image({ 'x-forwarded-proto': 'http' });
     expect(img.statusCode).toBe(403);

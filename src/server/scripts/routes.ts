@@ -12,7 +12,7 @@ import { scriptFileParams, scriptPageSchema } from '../../domain/contracts/publi
 import { getDealer } from '../dealers/service';
 import type { DealerDelivery } from '../dealer-sites';
 import { NotFound } from '../errors';
-import { dealerScript, embedBundleFile, embedConfig, snippetBundleFile, snippetConfig, tagManagerInstall } from './service';
+import { dealerScript, embedBundleFile, embedConfig, firstPartyInstall, snippetBundleFile, snippetConfig, tagManagerInstall } from './service';
 import { customCssStatement } from './custom-css';
 import { compressVariants, sendEntity } from '../delivery/encoding';
 import { bareSlots } from '../delivery/service';
@@ -126,6 +126,7 @@ export async function scriptRoutes(fastify: FastifyInstance) {
       return {
         ...info,
         tagManager: tagManagerInstall(delivery, info.scriptUrl),
+        firstParty: firstPartyInstall(info.scriptTag, info.scriptUrl, app.config.publicOrigin),
         content,
         dealer: {
           id: dealer.id,

@@ -3,6 +3,7 @@
  * configuration, a strong ETag with 304 on If-None-Match, a new ETag after a change that affects
  * the script, and a JavaScript comment (404) for an unknown dealer.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
@@ -67,6 +68,31 @@ describe('tag-manager install', () => {
       '[data-dc-banner=header i]{display:block;width:100%;max-width:1920px;aspect-ratio:1500/240;margin:0 auto;contain:paint}@media(max-width:768px){[data-dc-banner=header i]{aspect-ratio:640/480}}',
       `[data-dc-banner=primary i]{display:block;width:100%;max-width:350px;aspect-ratio:${inline};margin:0 auto;contain:paint}@media(max-width:768px){[data-dc-banner=primary i]{aspect-ratio:300/500}}`,
       `[data-dc-banner=upsell i]{display:block;width:100%;max-width:350px;aspect-ratio:${inline};margin:0 auto;contain:paint}@media(max-width:768px){[data-dc-banner=upsell i]{aspect-ratio:300/500}}`,
+    ]);
+  });
+});
+
+describe('first-party install', () => {
+  it("hands out the tag on the dealer's own /dcb path, the snippet's code (and CSP hash) unchanged, and the nginx block that proxies it here", async () => {
+    const cookie = await t.login(DEMO_ACCOUNTS[1]!.email, DEMO_ACCOUNTS[1]!.password);
+    const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/script`, headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const { scriptUrl, scriptTag, snippetHash, firstParty } = res.json() as { scriptUrl: string; scriptTag: string; snippetHash: string; firstParty: { path: string; tag: string; proxy: string } };
+    const origin = scriptUrl.slice(0, scriptUrl.indexOf('/scripts/'));
+    expect(firstParty.path).toBe('/dcb');
+    const [, snippet] = /^<script data-dc-base="\/dcb">([\s\S]*)<\/script>\n<script src="\/dcb\/scripts\/dc-banners-honda-of-demo\.js" async><\/script>$/.exec(firstParty.tag) ?? [];
+    expect(snippet).toBe(/^<script>([\s\S]*)<\/script>\n/.exec(scriptTag)![1]);
+    expect(`'sha256-${createHash('sha256').update(snippet!).digest('base64')}'`).toBe(snippetHash);
+    expect(firstParty.proxy.split('\n')).toEqual([
+      'location /dcb/ {',
+      `    proxy_pass ${origin}/;`,
+      `    proxy_set_header Host ${new URL(origin).host};`,
+      '    proxy_set_header Cookie "";',
+      '    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+      '    proxy_set_header X-Forwarded-Proto $scheme;',
+      '    proxy_http_version 1.1;',
+      '    proxy_set_header Connection "";',
+      '}',
     ]);
   });
 });

@@ -125,3 +125,34 @@ export function tagManagerInstall(dealer: DealerDelivery, scriptUrl: string): { 
     css: bannerElementCss(embedConfig(dealer, '').sizes, (t) => SIZE_FAMILIES[SLOTS[t].family].maxWidthPx, '\n'),
   };
 }
+
+/** The path a first-party install serves the banner server under on the dealer's own site (README "First-party install"). */
+export const FIRST_PARTY_PATH = '/dcb';
+
+/**
+ * The first-party install (README "First-party install"): the dealer's own site serves the
+ * script, images and beacons under `path` through a reverse proxy to `publicOrigin`. `tag` is the
+ * Script page's tag with its two edits: the inline snippet's `data-dc-base` (its code, and so its
+ * CSP hash, unchanged) and the script's address on the dealer's own path (the script builds its
+ * image and beacon addresses from that); `proxy`, an nginx location block for the dealer's site.
+ */
+export function firstPartyInstall(scriptTag: string, scriptUrl: string, publicOrigin: string, path = FIRST_PARTY_PATH): { path: string; tag: string; proxy: string } {
+  const upstream = new URL(publicOrigin);
+  const local = `${path}${scriptUrl.slice(publicOrigin.length)}`;
+  return {
+    path,
+    tag: scriptTag.replace('<script>', `<script data-dc-base="${path}">`).replace(`src="${scriptUrl}"`, `src="${local}"`),
+    proxy: [
+      `location ${path}/ {`,
+      `    proxy_pass ${publicOrigin}/;`,
+      ...(upstream.protocol === 'https:' ? ['    proxy_ssl_server_name on;'] : []),
+      `    proxy_set_header Host ${upstream.host};`,
+      '    proxy_set_header Cookie "";',
+      '    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+      '    proxy_set_header X-Forwarded-Proto $scheme;',
+      '    proxy_http_version 1.1;',
+      '    proxy_set_header Connection "";',
+      '}',
+    ].join('\n'),
+  };
+}

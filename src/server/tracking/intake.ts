@@ -90,10 +90,31 @@ export async function answerBeacon(intake: BeaconIntake, beacon: Omit<Beacon, 's
   } catch (err) {
     const known = err instanceof AppError;
     if (!known) beacon.log.error({ err }, 'unhandled error');
-    const error = known ? errorBody(err) : { code: 'INTERNAL', message: 'Internal server error' };
+    const hint = refusalHint(err, beacon.headers);
+    const error = known ? { ...errorBody(err), ...(hint ? { hint } : {}) } : { code: 'INTERNAL', message: 'Internal server error' };
     Object.assign(headers, { 'content-type': 'application/json; charset=utf-8', 'cache-control': REFUSAL_CACHE_CONTROL });
     return { status: known ? err.statusCode : 500, headers, body: JSON.stringify({ error }) };
   }
+}
+
+/**
+ * What changes a beacon refusal, for the dealer's developer (the embed script prints it in the
+ * console after the refusal's message: "page not counted (403: ...); to change: {hint}"): the
+ * dealer setting that decides it, or the step that fixes it; undefined for any other error. Kept
+ * here rather than in the script, where every byte ships to every dealer page.
+ */
+export function refusalHint(err: unknown, headers: IncomingHttpHeaders): string | undefined {
+  if (err instanceof RateLimited) return "the dealer's Max requests per minute (Security settings)";
+  if (err instanceof NotFound) return 'copy the tag again from the Script page';
+  if (!(err instanceof PolicyRefusal)) return undefined;
+  if (err.reason === 'https') return "serve the page over HTTPS, or turn off the dealer's Require HTTPS (Security settings)";
+  let host = '';
+  try {
+    host = new URL(beaconOrigin(headers.origin, headers.referer)).hostname;
+  } catch {
+    // no usable Origin or Referer (beaconOrigin's placeholder is no URL)
+  }
+  return `${host ? `add ${host}` : 'load the tag on a page of a domain you add'} to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)`;
 }
 
 /** The body as an object: beacons arrive as text/plain JSON text. @throws Invalid for text that is not JSON. */

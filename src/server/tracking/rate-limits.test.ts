@@ -110,7 +110,7 @@ describe('rate limits behind one NAT', () => {
     expect(statuses.filter((s) => s !== 204)).toEqual([]);
     const limited = await beacon({ event: 'impression', type: 'header', pv: 'budget-view-last' }, ip);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().error).toEqual({ code: 'RATE_LIMITED', message: 'Too many requests, please try again later' });
+    expect(limited.json().error).toEqual({ code: 'RATE_LIMITED', message: 'Too many requests, please try again later', hint: "the dealer's Max requests per minute (Security settings)" });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await beacon({ event: 'conversion', pv: 'budget-conversion-last' }, ip)).statusCode).toBe(429);
     // Another IP keeps its own budget; the limited IP's banners are still served.

@@ -55,6 +55,8 @@ describe('event tracking', () => {
   it('refuses unknown dealers', async () => {
     const res = await track({ ...body, dealerId: 'no-such-dealer' });
     expect(res.statusCode).toBe(404);
+    // With the step that fixes it, which the embed script prints after the message.
+    expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: 'Unknown dealer', hint: 'copy the tag again from the Script page' });
   });
 
   it('refuses bodies over 4 KB', async () => {
@@ -118,6 +120,7 @@ describe('event tracking', () => {
     const opaque = await track(body, { origin: 'null' });
     expect(opaque.statusCode).toBe(403);
     expect(opaque.json().error.message).toBe('Beacons from an opaque origin (Origin: null) are refused');
+    expect(opaque.json().error.hint).toBe("load the tag on a page of a domain you add to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)");
     const bare = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA } });
     expect(bare.statusCode).toBe(403);
     expect(bare.json().error.message).toMatch(/allowed domain/);
@@ -126,6 +129,8 @@ describe('event tracking', () => {
     expect(foreign.statusCode).toBe(403);
     expect(foreign.headers['access-control-allow-origin']).toBe('*');
     expect(foreign.json().error.message).toBe('Origin https://evil.example is not an allowed domain for this dealer');
+    // The setting that changes it, naming the page's host (the embed script prints it in the console).
+    expect(foreign.json().error.hint).toBe("add evil.example to the dealer's Allowed domains (Security settings, admins only; example.com covers www.example.com, not the reverse)");
     // A Referer from an allowed page is enough (browsers may omit Origin on same-origin-like requests).
     const referred = await t.app.inject({ method: 'POST', url: '/api/analytics/track', payload: JSON.stringify({ ...body, pv: 'view-referred' }), headers: { 'content-type': 'text/plain', 'user-agent': BROWSER_UA, referer: 'https://www.hondaofdemo.com/new-inventory' } });
     expect(referred.statusCode).toBe(204);

@@ -3,7 +3,7 @@
  * user may not see looks exactly like an unknown one): dealer details and status, Copy Script and
  * Download, the production address, the tag and shortcodes the dealer's own Script page hands out
  * (Copy Script copies that tag, never the script body: a site that pasted the body would run a
- * copy that never updates), the install through a tag manager (TagManagerInstall), whether the tag is working (TagHealthPanel), the script and a
+ * copy that never updates), the install through a tag manager (TagManagerInstall) and from the dealer's own domain (FirstPartyInstall), whether the tag is working (TagHealthPanel), the script and a
  * configuration summary.
  */
 import type { ReactNode } from 'react';
@@ -20,6 +20,7 @@ import { BlocklistNotice } from '../dealer/script/BlocklistNotice';
 import { downloadScript, scriptFileName } from '../dealer/script/download';
 import { TagHealthPanel } from '../dealer/script/TagHealthPanel';
 import { TagManagerInstall } from '../dealer/script/TagManagerInstall';
+import { FirstPartyInstall } from '../dealer/script/FirstPartyInstall';
 
 /** One dealer's embed script with its configuration summary. */
 export function DealerScriptPage() {
@@ -96,6 +97,8 @@ export function DealerScriptPage() {
       </Paper>
 
       <TagManagerInstall install={d.tagManager} />
+
+      <FirstPartyInstall install={d.firstParty} />
 
       <TagHealthPanel dealerId={d.dealer.id} />
 

@@ -3,12 +3,15 @@ import { Button, Code, CopyButton, Group } from '@mantine/core';
 import { Check, Copy } from 'lucide-react';
 import { COPY_CONFIRMATION_MS } from '../../../domain/constants';
 
-/** `value` in a code box with a 'Copy' button that reads 'Copied!' for 2 seconds. */
-export function CopyField({ value, label }: { value: string; label: string }) {
+/**
+ * `value` in a code box with a 'Copy' button that reads 'Copied!' for 2 seconds; `shown`, when
+ * given, is what the box shows instead (a long value abridged), the button still copying `value`.
+ */
+export function CopyField({ value, label, shown }: { value: string; label: string; shown?: string }) {
   return (
     <Group wrap="nowrap" gap="xs" align="stretch">
       <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all', display: 'flex', alignItems: 'center' }} fz="sm">
-        {value}
+        {shown ?? value}
       </Code>
       <CopyButton value={value} timeout={COPY_CONFIRMATION_MS}>
         {({ copied, copy }) => (

@@ -22,6 +22,11 @@ function scriptInfo(origin: string): ScriptInfo {
       markup: ['<div data-dc-banner="hero"></div>'],
       css: '[data-dc-banner=hero i]{display:block;aspect-ratio:3/1}',
     },
+    firstParty: {
+      path: '/dcb',
+      tag: `<script data-dc-base="/dcb">/* snippet */</script>\n<script src="/dcb/scripts/dc-banners-${DEALER}.js" async></script>`,
+      proxy: `location /dcb/ {\n    proxy_pass ${origin}/;\n}`,
+    },
     content: '/* dc-banners */',
     dealer: { id: DEALER, name: 'Honda of Demo', manufacturer: 'Honda', provider: 'custom', status: 'active' },
     security: { allowedDomains: [], enableCors: false, requireHttps: false },
@@ -75,5 +80,18 @@ describe('ScriptPage install through a tag manager', () => {
     expect(within(section).getByText('[data-dc-banner=hero i]{display:block;aspect-ratio:3/1}')).toBeTruthy();
     for (const name of ['Copy tag manager tag', 'Copy hero banner element', 'Copy banner CSS']) expect(within(section).getByRole('button', { name })).toBeTruthy();
     expect(section.textContent).toContain("If a shopper's ad blocker stops the tag manager, the reserved spaces stay empty");
+  });
+});
+
+describe("ScriptPage install from the dealer's own domain", () => {
+  it("hands out the proxy configuration and the tag on the dealer's own path, each copyable", async () => {
+    await openWith('https://dcb.example.com');
+    const section = screen.getByRole('region', { name: 'Serve from your own domain' });
+    expect(within(section).getByText(/proxy_pass https:\/\/dcb\.example\.com\/;/)).toBeTruthy();
+    // The tag's two edits shown, the snippet's code (shown in full in step 1) left out of the box.
+    const tag = within(section).getByText(/<script src="\/dcb\/scripts\/dc-banners-honda-of-demo\.js" async><\/script>/);
+    expect(tag.textContent).toBe('<script data-dc-base="/dcb">…the code of the tag above…</script>\n<script src="/dcb/scripts/dc-banners-honda-of-demo.js" async></script>');
+    for (const name of ['Copy proxy configuration', 'Copy first-party script tag']) expect(within(section).getByRole('button', { name })).toBeTruthy();
+    expect(section.textContent).toContain("Your site's cookies are not passed on");
   });
 });

@@ -2,7 +2,7 @@
  * Script page /dealer/script (spec 02 §2 Script, §9): step 1 the tag (inline snippet and
  * async script) with what it does for page speed and its CSP hash, step 2 the three shortcodes
  * (each copyable) and the banner element for sites a framework hydrates, step 3 the lead page snippet and the script's API, the install through
- * a tag manager (TagManagerInstall), where banners are counted
+ * a tag manager (TagManagerInstall), the install from the dealer's own domain (FirstPartyInstall), where banners are counted
  * (the dealer's allowed domains, read-only here: admins edit them in the dealer's settings, and
  * what one page view counts), whether the tag is working (tag health and "Test my page",
  * TagHealthPanel), a preview of the generated script and its download.
@@ -19,6 +19,7 @@ import { CopyField } from './CopyField';
 import { BlocklistNotice } from './BlocklistNotice';
 import { TagHealthPanel } from './TagHealthPanel';
 import { TagManagerInstall } from './TagManagerInstall';
+import { FirstPartyInstall } from './FirstPartyInstall';
 import { downloadScript, scriptFileName } from './download';
 
 /** What each shortcode's banner is for, by its type (the slot registry's help text). */
@@ -125,6 +126,8 @@ export function ScriptPage() {
       </Step>
 
       {d ? <TagManagerInstall install={d.tagManager} /> : <Skeleton h={120} />}
+
+      {d ? <FirstPartyInstall install={d.firstParty} /> : <Skeleton h={120} />}
 
       <Counting info={d} />
 
