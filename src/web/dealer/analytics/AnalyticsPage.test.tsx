@@ -18,6 +18,7 @@ import { chartRows, customRangeError, reportQuery } from './report';
 const BASE = '/api/dealers/honda-of-demo';
 const zero = { impressions: 0, clicks: 0, conversions: 0 };
 const REPORT: AnalyticsReport = {
+  device: 'all',
   range: { period: '7d', from: '2026-03-04', to: '2026-03-10', label: 'Last 7 Days', timeZone: 'UTC', unit: 'day', utcDays: true },
   window: { from: '2026-03-04T00:00:00.000Z', to: '2026-03-11T00:00:00.000Z' },
   comparison: { compare: 'previous', label: 'vs previous 7 days', from: '2026-02-25T00:00:00.000Z', to: '2026-03-04T00:00:00.000Z', utcDays: true },
