@@ -6,8 +6,9 @@
  * beacons come from phones), a custom range asks for the chosen days, and the dashboard shows
  * Conversions and the trend chart. Desktop (1280) and phone (390) screenshots; axe finds no
  * serious or critical violation on either screen.
+ * The Upsell Rules priority bands read whole at both widths.
  * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-device-{desktop,phone}.png, analytics-custom-range.png,
- * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png.
+ * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png, upsell-priorities-{desktop,phone}.png.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -137,6 +138,25 @@ it('the Inventory screen\'s aged inventory insight raises a model\'s upsell prio
     await aged.scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath(`inventory-aged-action-${name}`), fullPage: false });
     expect(await seriousViolations(page, '[data-testid="aged-models"]')).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
+
+it('Upsell Rules shows every upsell priority band whole, at 1280 and 390', async () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    const { context, page } = await contextPage(browser, viewport);
+    await signInAs(context, server.origin, 'manager');
+    await page.goto(`${server.origin}/dealer/upsells`);
+    await page.getByRole('heading', { name: 'Upsell Priorities (inventory weights)' }).waitFor({ timeout: 30_000 });
+    const bands = page.locator('.mantine-Badge-label', { hasText: /^(Low|Normal|High) Priority$/ });
+    await bands.first().waitFor();
+    await settled(page);
+    // A label cut with '…' is wider inside than the box it shows in.
+    const cut = await bands.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+    expect(await bands.count()).toBeGreaterThan(0);
+    expect(cut).toEqual([]);
+    await page.getByRole('heading', { name: 'Upsell Priorities (inventory weights)' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath(`upsell-priorities-${name}`), fullPage: false });
     await context.close();
   }
 }, 120_000);
