@@ -105,6 +105,8 @@ describe('ManufacturerForm color picker', () => {
     fill(screen.getByRole('textbox', { name: 'Name' }), 'Honda Motor'); // an unsaved edit: closing the drawer would ask to discard it
     const primary = () => screen.getByRole('textbox', { name: 'Primary color' }) as HTMLInputElement;
     await vi.waitFor(() => expect(primary().disabled).toBe(false), { timeout: 20_000 }); // the real field replaces its stand-in
+    // The drawer moves focus into itself just after it opens; a click before that would lose the focus (and the picker) to it.
+    await vi.waitFor(() => expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true));
     await user.click(primary());
     // The dropdown is open: its saturation area (the first of its sliders) is in the document.
     const [saturation] = await screen.findAllByRole('slider');
@@ -120,7 +122,7 @@ describe('ManufacturerForm color picker', () => {
     expect(screen.queryByText('Discard changes?')).toBeNull();
     expect(onClose).not.toHaveBeenCalled();
     // Escape still closes the drawer once no picker is open: it asks first.
-    primary().focus();
+    await user.click(primary());
     await vi.waitFor(() => expect(pickerShown()).toBe(true));
     await user.keyboard('{Escape}');
     await vi.waitFor(() => expect(pickerShown()).toBe(false));
