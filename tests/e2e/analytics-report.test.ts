@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, trackDemo, withoutTrackingLimits, type RunningServer } from './harness';
 import { contextPage, DESKTOP, DEMO_DEALER_ID, MOBILE, seriousViolations, settled, signInAs } from './a11y';
 import { multipartBody } from '../fixtures/images';
@@ -31,6 +31,9 @@ async function track(model: string, type: string, n: number, pv: string, event =
     expect(res.status).toBe(204);
   }
 }
+
+/** The texts of the labels among `labels` cut with '…': wider inside than the box they show in. */
+const cutLabels = (labels: Locator) => labels.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
 
 beforeAll(async () => {
   server = await startServer();
@@ -65,6 +68,8 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
     expect(await page.getByText('Viewable impressions only (50 % in view for 1 s)').count()).toBe(1);
     await page.screenshot({ path: screenshotPath(`analytics-report-${name}`), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
+    // Every stock and upsell priority reads whole ('5 · Normal', not '5 · Nor…').
+    expect(await cutLabels(table.locator('.mantine-Badge-label'))).toEqual([]);
 
     // Mobile only: the CR-V's 25 phone impressions, none of the Civic's (desktop) ones.
     const devices = page.getByRole('radiogroup', { name: 'Device' });
@@ -151,11 +156,9 @@ it('Upsell Rules shows every upsell priority band whole, at 1280 and 390', async
     const bands = page.locator('.mantine-Badge-label', { hasText: /^(Low|Normal|High) Priority$/ });
     await bands.first().waitFor();
     await settled(page);
-    // A label cut with '…' is wider inside than the box it shows in.
-    const cut = await bands.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
     expect(await bands.count()).toBeGreaterThan(0);
-    expect(cut).toEqual([]);
-    await page.getByRole('heading', { name: 'Upsell Priorities (inventory weights)' }).scrollIntoViewIfNeeded();
+    expect(await cutLabels(bands)).toEqual([]);
+    await bands.first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: screenshotPath(`upsell-priorities-${name}`), fullPage: false });
     await context.close();
   }
