@@ -37,7 +37,7 @@ const postgresTests = [
   'src/server/tracking/{ingest,dedup-migration,tracking,forged-models,tag-health}.test.ts',
   'src/server/reporting/*.test.ts',
   'src/server/maintenance/*.test.ts',
-  'src/server/analytics/{analytics,creatives,report}.test.ts',
+  'src/server/analytics/{analytics,creatives,report,device}.test.ts',
   'src/server/admin/{admin,admin-create,dealer-list,import-guards}.test.ts',
   'src/server/notifications/*.test.ts',
   'src/server/delivery/{negative-cache,encode-once,warm-up}.test.ts',

@@ -21,6 +21,20 @@ export const ASSET_TYPES = SLOT_TYPES;
 
 export const TRACK_EVENTS = ['impression', 'click', 'conversion'] as const;
 
+/**
+ * The device class stored with each event and rollup (domain/device.ts deviceOf, migration 0024):
+ * 'unknown' for events stored before the device was recorded.
+ */
+export const DEVICE_CLASSES = ['desktop', 'mobile', 'unknown'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
+/**
+ * The Analytics screen's and API's device filter: every event ('all', unknown devices included),
+ * or one device class.
+ */
+export const DEVICE_FILTERS = ['all', 'desktop', 'mobile'] as const;
+export type DeviceFilter = (typeof DEVICE_FILTERS)[number];
+
 /** Vehicle model categories of the manufacturer catalogue (spec 01 §3). */
 export const MODEL_CATEGORIES = ['sedan', 'hatchback', 'suv', 'truck', 'coupe', 'wagon'] as const;
 

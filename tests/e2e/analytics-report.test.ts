@@ -2,15 +2,17 @@
  * The Analytics screen and the dealer dashboard in a browser, with data that came in the way a
  * dealer's would: an inventory file uploaded through the API and beacons sent to the track route.
  * The per-model table shows viewable impressions beside stock, 'Raise upsell priority' saves the
- * next weight band and the table shows it, a custom range asks for the chosen days, and the
- * dashboard shows Conversions and the trend chart. Desktop (1280) and phone (390) screenshots;
- * axe finds no serious or critical violation on either screen.
- * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-custom-range.png,
- * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png.
+ * next weight band and the table shows it, the device switch shows one device's figures (the CR-V
+ * beacons come from phones), a custom range asks for the chosen days, and the dashboard shows
+ * Conversions and the trend chart. Desktop (1280) and phone (390) screenshots; axe finds no
+ * serious or critical violation on either screen.
+ * The Upsell Rules priority bands read whole at both widths.
+ * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-device-{desktop,phone}.png, analytics-custom-range.png,
+ * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png, upsell-priorities-{desktop,phone}.png.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, trackDemo, withoutTrackingLimits, type RunningServer } from './harness';
 import { contextPage, DESKTOP, DEMO_DEALER_ID, MOBILE, seriousViolations, settled, signInAs } from './a11y';
 import { multipartBody } from '../fixtures/images';
@@ -18,14 +20,20 @@ import { multipartBody } from '../fixtures/images';
 let server: RunningServer;
 let browser: Browser;
 
-/** Impression beacons of `model` in `type` for page views `${pv}-0`..; as the dealer site's script sends them. */
-async function track(model: string, type: string, n: number, pv: string, event = 'impression'): Promise<void> {
+/** A phone's browser: Chrome on Android, with the client hint it sends. */
+const PHONE = { 'user-agent': 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36', 'sec-ch-ua-mobile': '?1' };
+
+/** Impression beacons of `model` in `type` for page views `${pv}-0`..; as the dealer site's script sends them (from a desktop browser unless `from` says otherwise). */
+async function track(model: string, type: string, n: number, pv: string, event = 'impression', from: Record<string, string> = { 'user-agent': DESKTOP_UA }): Promise<void> {
   for (let i = 0; i < n; i++) {
     const body = JSON.stringify({ dealerId: DEMO_DEALER_ID, event, type, model, url: `${DEALER_SITE_ORIGIN}/new-inventory?model=${model}`, pv: `${pv}-${i}` });
-    const res = await fetchUnlessShed(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA, origin: DEALER_SITE_ORIGIN }, body });
+    const res = await fetchUnlessShed(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', ...from, origin: DEALER_SITE_ORIGIN }, body });
     expect(res.status).toBe(204);
   }
 }
+
+/** The texts of the labels among `labels` cut with '…': wider inside than the box they show in. */
+const cutLabels = (labels: Locator) => labels.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
 
 beforeAll(async () => {
   server = await startServer();
@@ -38,7 +46,7 @@ beforeAll(async () => {
   await trackDemo(server.origin, 'impression', 40, 'e2e-civic');
   await trackDemo(server.origin, 'click', 3, 'e2e-civic');
   await track('civic', 'header', 1, 'e2e-civic', 'conversion');
-  await track('crv', 'primary', 25, 'e2e-crv');
+  await track('crv', 'primary', 25, 'e2e-crv', 'impression', PHONE);
   await track('pilot', 'upsell', 12, 'e2e-pilot');
   await track('pilot', 'upsell', 1, 'e2e-pilot', 'click');
 }, 120_000);
@@ -59,6 +67,18 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
     await expect.poll(async () => (await civic.locator('td').allTextContents()).slice(0, 5), { timeout: 15_000 }).toEqual(['Civic', '40', '3', '7.50%', '1']);
     expect(await page.getByText('Viewable impressions only (50 % in view for 1 s)').count()).toBe(1);
     await page.screenshot({ path: screenshotPath(`analytics-report-${name}`), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    // Every stock and upsell priority reads whole ('5 · Normal', not '5 · Nor…').
+    expect(await cutLabels(table.locator('.mantine-Badge-label'))).toEqual([]);
+
+    // Mobile only: the CR-V's 25 phone impressions, none of the Civic's (desktop) ones.
+    const devices = page.getByRole('radiogroup', { name: 'Device' });
+    await devices.getByText('Mobile', { exact: true }).click();
+    await expect.poll(async () => (await civic.locator('td').allTextContents()).slice(0, 2), { timeout: 15_000 }).toEqual(['Civic', '0']);
+    await page.getByText('25', { exact: true }).first().waitFor();
+    expect(await page.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toContain('device=mobile');
+    await settled(page);
+    await page.screenshot({ path: screenshotPath(`analytics-device-${name}`), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   }
@@ -123,6 +143,23 @@ it('the Inventory screen\'s aged inventory insight raises a model\'s upsell prio
     await aged.scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath(`inventory-aged-action-${name}`), fullPage: false });
     expect(await seriousViolations(page, '[data-testid="aged-models"]')).toEqual([]);
+    await context.close();
+  }
+}, 120_000);
+
+it('Upsell Rules shows every upsell priority band whole, at 1280 and 390', async () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    const { context, page } = await contextPage(browser, viewport);
+    await signInAs(context, server.origin, 'manager');
+    await page.goto(`${server.origin}/dealer/upsells`);
+    await page.getByRole('heading', { name: 'Upsell Priorities (inventory weights)' }).waitFor({ timeout: 30_000 });
+    const bands = page.locator('.mantine-Badge-label', { hasText: /^(Low|Normal|High) Priority$/ });
+    await bands.first().waitFor();
+    await settled(page);
+    expect(await bands.count()).toBeGreaterThan(0);
+    expect(await cutLabels(bands)).toEqual([]);
+    await bands.first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: screenshotPath(`upsell-priorities-${name}`), fullPage: false });
     await context.close();
   }
 }, 120_000);

@@ -2,9 +2,16 @@
 import { z } from 'zod';
 import { ANALYTICS_PERIODS, analyticsPeriodSchema, dealerStatsSchema, type DealerAnalytics } from '../schemas';
 import { COMPARISONS, MAX_RANGE_DAYS, isDayText, rangeDays } from '../ranges';
+import { DEVICE_FILTERS } from '../enums';
 
-/** Query of both analytics routes: the period, 7d unless given. */
-export const dealerAnalyticsQuery = z.object({ period: analyticsPeriodSchema.default('7d') });
+/**
+ * The device filter of the analytics routes (migration 0024, domain/device.ts): 'all' (the
+ * default: every event, those stored before devices were recorded included), 'desktop' or 'mobile'.
+ */
+export const deviceFilterSchema = z.enum(DEVICE_FILTERS).default('all');
+
+/** Query of both analytics routes: the period, 7d unless given, and the device, all unless given. */
+export const dealerAnalyticsQuery = z.object({ period: analyticsPeriodSchema.default('7d'), device: deviceFilterSchema });
 
 const percentOrNull = z.number().nullable();
 /** One creative's figures in a window (spec 02 §2 Analytics, creative performance). */
@@ -57,8 +64,8 @@ const dayText = z.string().refine(isDayText, 'Use a date written YYYY-MM-DD');
 /**
  * Query of the report and its CSV: `period` (a fixed period, 7d when nothing is given) or `from`
  * and `to` (days in the dealer's time zone, both included, at most MAX_RANGE_DAYS); `compare` with
- * the previous period of the same length or the same dates last year (not for 24h); `table` picks
- * the CSV's rows.
+ * the previous period of the same length or the same dates last year (not for 24h); `device`
+ * narrows every figure to one device; `table` picks the CSV's rows.
  */
 export const analyticsReportQuery = z
   .object({
@@ -66,6 +73,7 @@ export const analyticsReportQuery = z
     from: dayText.optional(),
     to: dayText.optional(),
     compare: z.enum(COMPARISONS).default('previous'),
+    device: deviceFilterSchema,
     table: z.enum(REPORT_TABLES).default('models'),
   })
   .superRefine((q, ctx) => {
@@ -91,6 +99,8 @@ const seriesPoint = z.object({ bucket: z.string(), impressions: z.number(), clic
 
 /** GET /api/dealers/:dealerId/analytics/report. Counted impressions are viewable impressions (DECISIONS 15). */
 export const analyticsReportSchema = z.object({
+  /** The device whose events every figure counts ('all': every device). */
+  device: z.enum(DEVICE_FILTERS),
   range: z.object({
     /** The fixed period, or null for a custom range. */
     period: z.enum(ANALYTICS_PERIODS).nullable(),

@@ -18,7 +18,7 @@ import { canonicalModel, modelKey, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../..
 import { DEFAULT_WEIGHT } from '../../domain/defaults';
 import { MAX_ANALYTICS_MODELS } from '../../domain/constants';
 import { DETAIL_DAILY_DAYS, detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff } from '../../domain/retention';
-import { lastEventAt, ranked, series as seriesOf, totals, zonedDaySeries, type Counts, type SeriesPoint } from '../reporting/service';
+import { lastEventAt, ranked, series as seriesOf, totals, zonedDaySeries, type Counts, type DealerScope, type SeriesPoint } from '../reporting/service';
 import { inventoryModelFigures } from '../inventory/service';
 import { creativePerformance } from './service';
 import { Invalid } from '../errors';
@@ -52,20 +52,22 @@ function customSide(r: DayRange, timeZone: string, now: Date, detailed: boolean)
   return { window: utcDays ? utcRangeWindow(r) : zoned, keys: rangeDayList(r), unit: 'day', utcDays, zone: utcDays ? null : timeZone };
 }
 
-async function sideSeries(db: Db, dealerId: string, side: Side): Promise<SeriesPoint[]> {
-  if (side.zone) return zonedDaySeries(db, { dealerId }, side.window, side.zone, side.keys);
-  return seriesOf(db, { dealerId }, side.window, side.unit);
+async function sideSeries(db: Db, scope: DealerScope, side: Side): Promise<SeriesPoint[]> {
+  if (side.zone) return zonedDaySeries(db, scope, side.window, side.zone, side.keys);
+  return seriesOf(db, scope, side.window, side.unit);
 }
 
 /**
  * The report of a dealer for a query at `now` (the request time). Fixed periods keep their UTC
  * windows (DECISIONS 18-19, as the other dealer screens); a custom range is days in the dealer's
- * time zone. Bounded whatever is stored: at most MAX_ANALYTICS_MODELS event models (plus an
+ * time zone. Every figure but 'Last updated' and the inventory counts the events of `q.device`
+ * only ('all': every device, those of unknown device included). Bounded whatever is stored: at most MAX_ANALYTICS_MODELS event models (plus an
  * '(other)' row) and the inventory's models, the creatives of creativePerformance, one series entry
  * per bucket.
  */
 export async function analyticsReport(db: Db, dealer: Pick<Dealer, 'id' | 'timeZone' | 'configs'>, q: AnalyticsReportQuery, now: Date): Promise<AnalyticsReport> {
   const dealerId = dealer.id;
+  const scope: DealerScope = { dealerId, device: q.device };
   const tz = dealer.timeZone;
   let current: Side;
   let compared: Side;
@@ -95,20 +97,21 @@ export async function analyticsReport(db: Db, dealer: Pick<Dealer, 'id' | 'timeZ
   }
 
   const [now0, prev0, series, previousSeries, modelRows, slotRows, inventory, creativeFigures, last] = await Promise.all([
-    totals(db, { dealerId }, current.window),
-    totals(db, { dealerId }, compared.window),
-    sideSeries(db, dealerId, current),
-    sideSeries(db, dealerId, compared),
-    ranked(db, dealerId, ['model'], current.window, MAX_ANALYTICS_MODELS),
-    ranked(db, dealerId, ['slot_type'], current.window, MAX_SLOT_ROWS),
+    totals(db, scope, current.window),
+    totals(db, scope, compared.window),
+    sideSeries(db, scope, current),
+    sideSeries(db, scope, compared),
+    ranked(db, scope, ['model'], current.window, MAX_ANALYTICS_MODELS),
+    ranked(db, scope, ['slot_type'], current.window, MAX_SLOT_ROWS),
     inventoryModelFigures(db, dealerId),
-    creativePerformance(db, dealerId, current.window.from, current.window.to, dealer.configs.modelMap, now),
+    creativePerformance(db, dealerId, current.window.from, current.window.to, dealer.configs.modelMap, now, q.device),
     lastEventAt(db, dealerId),
   ]);
   const cur = withRates(now0);
   const prev = withRates(prev0);
 
   return {
+    device: q.device,
     range,
     window: { from: current.window.from.toISOString(), to: current.window.to.toISOString() },
     comparison: { compare: q.compare, label: compareLabel, from: compared.window.from.toISOString(), to: compared.window.to.toISOString(), utcDays: compared.utcDays },
@@ -191,9 +194,10 @@ function modelTable(
 
 const pct = (v: number | null, digits = 2) => (v === null ? '' : v.toFixed(digits));
 
-/** The CSV file name of a report table: dc-banners-{dealer}-{table}-{from}_{to}.csv. */
+/** The CSV file name of a report table: dc-banners-{dealer}-{table}-{from}_{to}.csv, with -{device} before .csv when one device is shown. */
 export function reportCsvName(dealerId: string, report: AnalyticsReport, table: ReportTable): string {
-  return `dc-banners-${dealerId}-${table}-${report.range.from}_${report.range.to}.csv`;
+  const device = report.device === 'all' ? '' : `-${report.device}`;
+  return `dc-banners-${dealerId}-${table}-${report.range.from}_${report.range.to}${device}.csv`;
 }
 
 /**

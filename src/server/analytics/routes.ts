@@ -1,6 +1,6 @@
 /**
  * Dealer analytics routes: the Analytics Dashboard data and its CSV export (spec 02 §2 Analytics,
- * DECISIONS 18).
+ * DECISIONS 18), each for every device or one (`device`: all, desktop or mobile; migration 0024).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,10 +18,10 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
     '/api/dealers/:dealerId/analytics',
     { config: { access: 'dealer-read' }, schema: { tags, summary: 'Analytics of a period', params: dealerParams, querystring: dealerAnalyticsQuery, response: { 200: dealerAnalyticsSchema } } },
     async (request) => {
-      const { period } = request.query;
+      const { period, device } = request.query;
       const dealer = await getDealer(app.db, request.params.dealerId);
       await app.events.flush();
-      return dealerAnalytics(app.db, dealer.id, period, dealer.configs.modelMap, app.now());
+      return dealerAnalytics(app.db, dealer.id, period, dealer.configs.modelMap, app.now(), device);
     },
   );
 
@@ -30,13 +30,14 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
     // text/csv attachment: no JSON answer to describe.
     { config: { access: 'dealer-read' }, schema: { tags, summary: 'Analytics of a period as CSV', params: dealerParams, querystring: dealerAnalyticsQuery } },
     async (request, reply) => {
-      const { period } = request.query;
+      const { period, device } = request.query;
       const dealer = await getDealer(app.db, request.params.dealerId);
       await app.events.flush();
-      const csv = await analyticsCsv(app.db, dealer.id, period, dealer.configs.modelMap, app.now());
+      const csv = await analyticsCsv(app.db, dealer.id, period, dealer.configs.modelMap, app.now(), device);
+      const suffix = device === 'all' ? '' : `-${device}`;
       return reply
         .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="dc-banners-${dealer.id}-${period}.csv"`)
+        .header('Content-Disposition', `attachment; filename="dc-banners-${dealer.id}-${period}${suffix}.csv"`)
         .send(csv);
     },
   );

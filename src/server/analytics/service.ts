@@ -13,7 +13,8 @@ import { PERIOD_SPANS, periodWindow, previousWindow, type TimeWindow } from '../
 import { abSampleProgress, conversionRate, ctr, rotationVerdicts, trendPercent } from '../../domain/metrics';
 import { canonicalModel, OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 import { MAX_ANALYTICS_CREATIVES, MAX_ANALYTICS_MODELS } from '../../domain/constants';
-import { dailyByModel, dealerStats, lastEventAt, ranked, series as seriesOf } from '../reporting/service';
+import type { DeviceFilter } from '../../domain/enums';
+import { dailyByModel, dealerStats, lastEventAt, ranked, series as seriesOf, type DealerScope } from '../reporting/service';
 
 /**
  * How answers name a stored model key: UNKNOWN_MODEL_KEY as itself, '' as '(none)', any other by
@@ -28,18 +29,27 @@ const trendOf = (a: number | null, b: number | null) => (a === null || b === nul
 /**
  * The analytics of one dealer for a period at `now` (the request time): the window and the previous
  * window of domain/periods.ts, one series bucket per hour (24h) or UTC day; model keys are shown as
- * the dealer's canonical names; with the creative analytics of the period. Bounded
+ * the dealer's canonical names; with the creative analytics of the period. Every figure but
+ * 'Last updated' counts the events of `device` only ('all': every device). Bounded
  * whatever is stored: at most MAX_ANALYTICS_MODELS + 1 models and MAX_ANALYTICS_CREATIVES + 1
  * creatives (the rest summed into an OTHER_MODELS row), one series entry per bucket.
  */
-export async function dealerAnalytics(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<DealerAnalytics> {
+export async function dealerAnalytics(
+  db: Db,
+  dealerId: string,
+  period: AnalyticsPeriod,
+  modelMap: Record<string, string>,
+  now: Date,
+  device: DeviceFilter = 'all',
+): Promise<DealerAnalytics> {
   const span = PERIOD_SPANS[period];
   const { from, to } = periodWindow(period, now);
   const prev = previousWindow({ from, to }, span);
-  const [current, previous] = await Promise.all([dealerStats(db, dealerId, from, to), dealerStats(db, dealerId, prev.from, prev.to)]);
+  const scope: DealerScope = { dealerId, device };
+  const [current, previous] = await Promise.all([dealerStats(db, dealerId, from, to, device), dealerStats(db, dealerId, prev.from, prev.to, device)]);
 
   // At most MAX_ANALYTICS_MODELS keys (by impressions); the rest summed into one OTHER_MODELS row.
-  const modelRows = await ranked(db, dealerId, ['model'], { from, to }, MAX_ANALYTICS_MODELS);
+  const modelRows = await ranked(db, scope, ['model'], { from, to }, MAX_ANALYTICS_MODELS);
   const merged = new Map<string, ModelPerformance>();
   for (const row of modelRows) {
     const name = row.rest ? OTHER_MODELS : modelName(row.model, modelMap);
@@ -53,10 +63,10 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
     .map((m) => ({ ...m, ctr: ctr(m.clicks, m.impressions), conversionRate: conversionRate(m.conversions, m.clicks) }))
     .sort((a, b) => b.conversions - a.conversions || b.clicks - a.clicks || b.impressions - a.impressions);
 
-  const series: DealerAnalytics['series'] = await seriesOf(db, { dealerId }, { from, to }, span.unit);
+  const series: DealerAnalytics['series'] = await seriesOf(db, scope, { from, to }, span.unit);
 
   const last = await lastEventAt(db, dealerId);
-  const { creatives, placeholderShare, needBanner } = await creativeAnalytics(db, dealerId, { from, to }, modelMap, now);
+  const { creatives, placeholderShare, needBanner } = await creativeAnalytics(db, scope, { from, to }, modelMap, now);
   return {
     creatives,
     placeholderShare,
@@ -80,9 +90,9 @@ export async function dealerAnalytics(db: Db, dealerId: string, period: Analytic
 
 const SOURCES = new Set(['cdn', 'fallback', 'placeholder']);
 
-/** creativeAnalytics of the hours starting in [from, to) (the weekly report's top creatives). */
-export function creativePerformance(db: Db, dealerId: string, from: Date, to: Date, modelMap: Record<string, string>, now: Date) {
-  return creativeAnalytics(db, dealerId, { from, to }, modelMap, now);
+/** creativeAnalytics of the hours starting in [from, to) (the weekly report's top creatives; the report's, of one device). */
+export function creativePerformance(db: Db, dealerId: string, from: Date, to: Date, modelMap: Record<string, string>, now: Date, device: DeviceFilter = 'all') {
+  return creativeAnalytics(db, { dealerId, device }, { from, to }, modelMap, now);
 }
 
 /**
@@ -95,12 +105,13 @@ export function creativePerformance(db: Db, dealerId: string, from: Date, to: Da
  */
 async function creativeAnalytics(
   db: Db,
-  dealerId: string,
+  scope: DealerScope,
   window: TimeWindow,
   modelMap: Record<string, string>,
   now: Date,
 ): Promise<Pick<DealerAnalytics, 'creatives' | 'placeholderShare' | 'needBanner'>> {
-  const groups = await ranked(db, dealerId, ['creative', 'model', 'slot_type'], window, MAX_ANALYTICS_CREATIVES);
+  const { dealerId } = scope;
+  const groups = await ranked(db, scope, ['creative', 'model', 'slot_type'], window, MAX_ANALYTICS_CREATIVES);
   const rest = groups.find((x) => x.rest);
   const rows = groups.filter((x) => !x.rest).map((x) => ({ ...x, slot: x.slot_type }));
   const ids = [...new Set(rows.map((x) => x.creative).filter((c) => c && !SOURCES.has(c)))];
@@ -157,15 +168,15 @@ async function creativeAnalytics(
 }
 
 /**
- * CSV of the period per day and model: date, model, impressions, clicks, ctr (percent, 2 decimals),
- * conversions; the period's MAX_ANALYTICS_MODELS models with the most impressions get rows of their
+ * CSV of the period per day and model, of `device`'s events ('all': every device): date, model,
+ * impressions, clicks, ctr (percent, 2 decimals), conversions; the period's MAX_ANALYTICS_MODELS models with the most impressions get rows of their
  * own, the others are summed per day into an OTHER_MODELS row (at most days × (cap + 1) rows,
  * whatever keys are stored). A text cell starting with =, +, -, @, tab or CR (a model name from a
  * dealer page) is prefixed with a single quote, so spreadsheets show it instead of running it
  * (OWASP CSV injection).
  */
-export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date): Promise<string> {
-  const rows = await dailyByModel(db, dealerId, periodWindow(period, now), MAX_ANALYTICS_MODELS);
+export async function analyticsCsv(db: Db, dealerId: string, period: AnalyticsPeriod, modelMap: Record<string, string>, now: Date, device: DeviceFilter = 'all'): Promise<string> {
+  const rows = await dailyByModel(db, { dealerId, device }, periodWindow(period, now), MAX_ANALYTICS_MODELS);
   return stringify(
     rows.map((x) => {
       const c = ctr(x.clicks, x.impressions);

@@ -49,7 +49,7 @@ import type {
   VehicleModel,
   AssetReplacement,
 } from '../../domain/schemas';
-import { TRACK_EVENTS } from '../../domain/enums';
+import { DEVICE_CLASSES, TRACK_EVENTS } from '../../domain/enums';
 
 /** PostgreSQL bytea as a Node Buffer (pg returns Buffer, PGlite a Uint8Array: normalised here). */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -252,6 +252,12 @@ export const assetBlobs = pgTable('asset_blobs', {
 export const eventKind = pgEnum('event_kind', TRACK_EVENTS);
 
 /**
+ * device_class (migration 0024): the device a beacon came from (domain/device.ts deviceOf),
+ * 'unknown' for events and rollups stored before it was recorded.
+ */
+export const deviceClass = pgEnum('device_class', DEVICE_CLASSES);
+
+/**
  * Raw tracking events. Migration 0014 makes this a native partitioned table, PARTITION BY RANGE
  * (occurred_at), one partition per UTC week (Monday 00:00) named events_YYYYMMDD, which drizzle
  * cannot express: the definition below is the parent's columns and indexes only. Partitions are
@@ -297,6 +303,8 @@ export const events = pgTable(
      * a conversion takes its click's.
      */
     creative: text('creative'),
+    /** The device the beacon came from (migration 0024; 'unknown' before it); a conversion's is its own request's. */
+    device: deviceClass('device').notNull().default('unknown'),
   },
   (t) => [
     // The only reader by time: lastEventAt looks at one hour of events (analytics/service.ts). A
@@ -340,7 +348,7 @@ export const eventKeys = pgTable(
 );
 
 /**
- * Hourly rollups per dealer, model key, slot type and creative (spec 02 §2 Analytics, DECISIONS 18),
+ * Hourly rollups per dealer, model key, slot type, creative and device (spec 02 §2 Analytics, DECISIONS 18),
  * written with the event batches. Read for the hours of the detailed screens (the 24h period,
  * today's partial day, the weekly report's dealer-local days) and kept DETAIL_HOURLY_DAYS only
  * (reporting/service.ts); older hours live on in the daily rollups and dealer_rollups_hourly.
@@ -358,13 +366,15 @@ export const eventRollupsHourly = pgTable(
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
+    /** events.device (migration 0024). */
+    device: deviceClass('device').notNull().default('unknown'),
   },
   // hour: the platform screens read the last hours of every dealer (24h, today's partial day).
-  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType, t.creative] }), index('event_rollups_hourly_hour_idx').on(t.hour)],
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType, t.creative, t.device] }), index('event_rollups_hourly_hour_idx').on(t.hour)],
 );
 
 /**
- * Daily rollups (UTC day) per dealer, model key, slot type and creative: the full days of every
+ * Daily rollups (UTC day) per dealer, model key, slot type, creative and device: the full days of every
  * dealer screen's models and creatives, export and report (server/reporting). Kept
  * DETAIL_DAILY_DAYS (the longest detailed read is the 90-day period); maintained by database
  * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows
@@ -383,13 +393,14 @@ export const eventRollupsDaily = pgTable(
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
+    device: deviceClass('device').notNull().default('unknown'),
   },
   // day: the retention job's pruning of the days past DETAIL_DAILY_DAYS (domain/retention.ts).
-  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative] }), index('event_rollups_daily_day_idx').on(t.day)],
+  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative, t.device] }), index('event_rollups_daily_day_idx').on(t.day)],
 );
 
 /**
- * One row per dealer and UTC hour: the hour's totals, for the totals of windows whose partial-day
+ * One row per dealer, UTC hour and device (migration 0024): the hour's totals, for the totals of windows whose partial-day
  * edge is older than the detailed hourly rollups are kept (the previous window of the 7, 30 and
  * 90-day periods ends in a partial day one period back). Maintained with the daily rollups by the
  * same triggers (migration 0017); kept HOURLY_ROLLUP_DAYS (domain/retention.ts).
@@ -404,13 +415,15 @@ export const dealerRollupsHourly = pgTable(
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
+    /** Per device (migration 0024), so a device's totals of any window read the same rows. */
+    device: deviceClass('device').notNull().default('unknown'),
   },
   // hour: the platform screens' totals over every dealer, and the pruning.
-  (t) => [primaryKey({ columns: [t.dealerId, t.hour] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
+  (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.device] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
 );
 
 /**
- * One row per dealer and UTC day: the day's totals, for the admin screens and the dealer totals
+ * One row per dealer, UTC day and device (migration 0024): the day's totals, for the admin screens and the dealer totals
  * and series (server/reporting). Maintained with event_rollups_daily by the same triggers.
  */
 export const dealerRollupsDaily = pgTable(
@@ -424,10 +437,11 @@ export const dealerRollupsDaily = pgTable(
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
+    device: deviceClass('device').notNull().default('unknown'),
   },
   // (day, dealer) with the counts: the platform screens' windows as index-only range scans.
   (t) => [
-    primaryKey({ columns: [t.dealerId, t.day] }),
+    primaryKey({ columns: [t.dealerId, t.day, t.device] }),
     index('dealer_rollups_daily_day_idx').on(t.day, t.dealerId, t.impressions, t.clicks, t.conversions),
   ],
 );

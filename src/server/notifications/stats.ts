@@ -39,7 +39,7 @@ export async function weeklyFigures(
   catalogue: Array<{ name: string; displayName: string }>,
   now: Date,
 ): Promise<WeeklyFigures> {
-  const rows = await ranked(db, dealerId, ['model'], { from, to }, MAX_ANALYTICS_MODELS);
+  const rows = await ranked(db, { dealerId }, ['model'], { from, to }, MAX_ANALYTICS_MODELS);
   const sum = (k: 'impressions' | 'clicks' | 'conversions') => rows.reduce((n, x) => n + x[k], 0);
   const names = new Map(catalogue.map((m) => [modelKey(m.name), m.displayName]));
   const models = rows.filter((x) => !x.rest).map((m) => ({ model: names.get(m.model) ?? m.model, impressions: m.impressions, clicks: m.clicks }));

@@ -230,7 +230,7 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
         const mine = inWindow(wd, dealerId);
         const column = rng.pick(['model', 'slot_type', 'creative'] as const);
         const limit = 1 + rng.int(4);
-        const groups = await ranked(t.database.db, dealerId, [column], wd, limit);
+        const groups = await ranked(t.database.db, { dealerId }, [column], wd, limit);
         const expected = new Map<string, Counts>();
         for (const e of mine) {
           const key = column === 'model' ? e.model : column === 'slot_type' ? e.slot : e.creative;
@@ -242,7 +242,7 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
         expect(groups.filter((x) => !x.rest).length + (rest ? 1 : 0), desc).toBe(Math.min(expected.size, limit) + (expected.size > limit ? 1 : 0));
         const sum = groups.reduce((c, g) => ({ impressions: c.impressions + g.impressions, clicks: c.clicks + g.clicks, conversions: c.conversions + g.conversions }), zero());
         expect(sum, desc).toEqual(count(mine));
-        const csvRows = await dailyByModel(t.database.db, dealerId, wd, limit);
+        const csvRows = await dailyByModel(t.database.db, { dealerId }, wd, limit);
         const perDay = new Map<string, Counts>();
         for (const r of csvRows) {
           const c = perDay.get(r.day) ?? zero();

@@ -54,7 +54,7 @@ describe('migration 0015 reporting rollups', () => {
       sql.raw(`INSERT INTO event_rollups_hourly AS r (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
         ('${d}', '2026-03-01T23:00:00Z', 'civic', 'header', '', 3, 1, 1),
         ('${d}', '2026-03-02T05:00:00Z', 'accord', 'primary', 'placeholder', 2, 0, 0)
-        ON CONFLICT (dealer_id, hour, model, slot_type, creative) DO UPDATE SET impressions = r.impressions + excluded.impressions,
+        ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET impressions = r.impressions + excluded.impressions,
           clicks = r.clicks + excluded.clicks, conversions = r.conversions + excluded.conversions`),
     );
     expect(await daily()).toEqual(['2026-03-01 civic/header/ 18/4/2', '2026-03-01 civic/header/cdn 7/0/0', '2026-03-02 accord/primary/placeholder 6/1/1']);

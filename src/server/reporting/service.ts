@@ -3,20 +3,23 @@
  * Admin Dashboard, Platform Analytics, the dealer list, the weekly report and alerts, the dealer
  * stats): one module, so each screen reads the smallest rollups that answer it exactly.
  *
- * What is stored (migrations 0015, 0017; written with each event batch, tracking/service.ts withRollup):
- * - event_rollups_hourly: dealer × UTC hour × model key × slot type × creative. Kept
+ * What is stored (migrations 0015, 0017, 0024; written with each event batch, tracking/service.ts withRollup):
+ * - event_rollups_hourly: dealer × UTC hour × model key × slot type × creative × device. Kept
  *   DETAIL_HOURLY_DAYS (the retention job prunes older hours): the hours of every detailed read
  *   (models, creatives, slots, per day and model) of a screen: the 24h period, today's partial
  *   day, the weekly report's dealer-local days (at most 9 UTC days back);
- * - dealer_rollups_hourly: dealer × UTC hour totals, kept HOURLY_ROLLUP_DAYS: the hours of every
+ * - dealer_rollups_hourly: dealer × UTC hour × device totals, kept HOURLY_ROLLUP_DAYS: the hours of every
  *   totals and series read, whose oldest is the previous window's partial day one period back (90
  *   days for the longest period, domain/periods.ts);
- * - event_rollups_daily: dealer × UTC day × model × slot × creative, kept DETAIL_DAILY_DAYS: the
+ * - event_rollups_daily: dealer × UTC day × model × slot × creative × device, kept DETAIL_DAILY_DAYS: the
  *   whole days of every detailed read, whose oldest is the first day of the 90-day period;
- * - dealer_rollups_daily: dealer × UTC day totals, kept for ever (the totals of any window);
+ * - dealer_rollups_daily: dealer × UTC day × device totals, kept for ever (the totals of any window);
  * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard).
  * The four are kept equal to the hourly rows ever written by database triggers in the writer's
- * own statement (migrations 0015, 0017), so every figure equals the raw events counted, exactly.
+ * own statement (migrations 0015, 0017, 0024), so every figure equals the raw events counted, exactly.
+ * Every table but the all-time totals carries the device (desktop, mobile, or unknown for events
+ * stored before migration 0024), so a dealer's figures of any window narrow to one device
+ * (DealerScope.device) by the same rows; without a device every device is summed.
  *
  * A window (domain/periods.ts TimeWindow) counts the hour buckets that start in [from, to) (the
  * hourly rollups' rule since the first screen): readParts splits it into the whole UTC days inside
@@ -30,6 +33,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollupsDaily, eventRollupsHourly } from '../db/schema';
 import type { DealerStats } from '../../domain/schemas';
+import type { DeviceFilter } from '../../domain/enums';
 import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ctr } from '../../domain/metrics';
 import { detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff } from '../../domain/retention';
@@ -44,8 +48,14 @@ export interface Counts {
   conversions: number;
 }
 
-/** Whose events: one dealer's, or every dealer's (the platform). */
-export type Scope = { dealerId: string } | 'platform';
+/**
+ * One dealer's events: of every device (`device` absent or 'all', events of unknown device
+ * included), or of one device class.
+ */
+export type DealerScope = { dealerId: string; device?: DeviceFilter };
+
+/** Whose events: one dealer's (of one device or all), or every dealer's (the platform). */
+export type Scope = DealerScope | 'platform';
 
 const ZERO: Counts = { impressions: 0, clicks: 0, conversions: 0 };
 
@@ -78,9 +88,12 @@ export function readParts(window: TimeWindow): WindowParts {
 const h = eventRollupsHourly;
 const dh = dealerRollupsHourly;
 
-/** SQL condition on `dealer_id` for a scope, optionally narrowed to some dealers. */
+/** SQL condition on `dealer_id` (and `device`) for a scope, optionally narrowed to some dealers. */
 function scopeSql(scope: Scope, dealerIds?: string[]): SQL {
-  if (scope !== 'platform') return sql`dealer_id = ${scope.dealerId}`;
+  if (scope !== 'platform') {
+    const device = scope.device ?? 'all';
+    return device === 'all' ? sql`dealer_id = ${scope.dealerId}` : sql`dealer_id = ${scope.dealerId} AND device = ${device}::device_class`;
+  }
   if (!dealerIds) return sql`true`;
   return sql`dealer_id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`;
 }
@@ -139,11 +152,11 @@ export async function totals(db: Db, scope: Scope, window: TimeWindow): Promise<
 
 /**
  * A dealer's totals with CTR (the DealerStats of the dealer screens) for the hour buckets
- * starting in [from, to); `from` is rounded down to its hour.
+ * starting in [from, to); `from` is rounded down to its hour. Every device unless `device` names one.
  */
-export async function dealerStats(db: Db, dealerId: string, from: Date, to: Date): Promise<DealerStats> {
+export async function dealerStats(db: Db, dealerId: string, from: Date, to: Date, device: DeviceFilter = 'all'): Promise<DealerStats> {
   const fromHour = new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS);
-  const c = await totals(db, { dealerId }, { from: fromHour, to });
+  const c = await totals(db, { dealerId, device }, { from: fromHour, to });
   return { ...c, ctr: ctr(c.clicks, c.impressions) };
 }
 
@@ -181,7 +194,7 @@ export type RankedRow<C extends RankColumn> = Record<C, string> & Counts & { res
  * summing all the others. The database ranks, so at most `limit` + 1 rows reach the process
  * however many keys are stored; the rows add up to the window's totals.
  */
-export async function ranked<C extends RankColumn>(db: Db, dealerId: string, columns: C[], window: TimeWindow, limit: number): Promise<Array<RankedRow<C>>> {
+export async function ranked<C extends RankColumn>(db: Db, scope: DealerScope, columns: C[], window: TimeWindow, limit: number): Promise<Array<RankedRow<C>>> {
   const cols = sql.raw(columns.join(', '));
   // Ties broken byte-wise: a locale-aware sort of thousands of keys costs far more (PGlite).
   const byName = sql.raw(columns.map((c) => `${c} COLLATE "C"`).join(', '));
@@ -190,7 +203,7 @@ export async function ranked<C extends RankColumn>(db: Db, dealerId: string, col
   const rows = await rowsOf(db, sql`
     WITH g AS (
       SELECT ${cols}, sum(impressions) AS i, sum(clicks) AS c, sum(conversions) AS v
-      FROM (${windowRows({ dealerId }, window, true)}) s GROUP BY ${cols}),
+      FROM (${windowRows(scope, window, true)}) s GROUP BY ${cols}),
     top AS (SELECT * FROM g ORDER BY i DESC, c DESC, v DESC, ${byName} LIMIT ${limit})
     SELECT false AS rest, ${cols}, i::bigint AS impressions, c::bigint AS clicks, v::bigint AS conversions FROM top
     UNION ALL
@@ -214,9 +227,9 @@ export type DayModelRow = Counts & { day: string; model: string | null };
  * most impressions (then clicks, conversions, key) get rows of their own, the others are summed
  * per day into one row with model null. Ordered by day, then impressions descending.
  */
-export async function dailyByModel(db: Db, dealerId: string, window: TimeWindow, limit: number): Promise<DayModelRow[]> {
+export async function dailyByModel(db: Db, scope: DealerScope, window: TimeWindow, limit: number): Promise<DayModelRow[]> {
   const rows = await rowsOf(db, sql`
-    WITH s AS (${windowRows({ dealerId }, window, true)}),
+    WITH s AS (${windowRows(scope, window, true)}),
     top AS (
       SELECT model FROM s GROUP BY model
       ORDER BY sum(impressions) DESC, sum(clicks) DESC, sum(conversions) DESC, model LIMIT ${limit})
@@ -263,7 +276,7 @@ export function dealerWindowTotalsSql(window: TimeWindow): SQL {
 
 /**
  * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
- * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key is
+ * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key starts with
  * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
  * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
  * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
@@ -307,17 +320,17 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): 
   const detail = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
     const deleted = await rowsOf(tx as unknown as Db, sql`
-      DELETE FROM ${h} WHERE (dealer_id, hour, model, slot_type, creative) IN (
-        SELECT dealer_id, hour, model, slot_type, creative FROM ${h} WHERE hour < ${detailCutoff}::timestamptz LIMIT ${batchRows})
+      DELETE FROM ${h} WHERE (dealer_id, hour, model, slot_type, creative, device) IN (
+        SELECT dealer_id, hour, model, slot_type, creative, device FROM ${h} WHERE hour < ${detailCutoff}::timestamptz LIMIT ${batchRows})
       RETURNING 1 AS x`);
     return deleted.length;
   });
   const totalsDeleted = await rowsOf(db, sql`
-    DELETE FROM ${dh} WHERE (dealer_id, hour) IN (SELECT dealer_id, hour FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
+    DELETE FROM ${dh} WHERE (dealer_id, hour, device) IN (SELECT dealer_id, hour, device FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
     RETURNING 1 AS x`);
   const daysDeleted = await rowsOf(db, sql`
-    DELETE FROM ${eventRollupsDaily} WHERE (dealer_id, day, model, slot_type, creative) IN (
-      SELECT dealer_id, day, model, slot_type, creative FROM ${eventRollupsDaily} WHERE day < ${detailDailyCutoff(now)}::date LIMIT ${batchRows})
+    DELETE FROM ${eventRollupsDaily} WHERE (dealer_id, day, model, slot_type, creative, device) IN (
+      SELECT dealer_id, day, model, slot_type, creative, device FROM ${eventRollupsDaily} WHERE day < ${detailDailyCutoff(now)}::date LIMIT ${batchRows})
     RETURNING 1 AS x`);
   return detail + totalsDeleted.length + daysDeleted.length;
 }

@@ -72,7 +72,7 @@ describe('migration 0017 storage compact', () => {
       sql.raw(`INSERT INTO event_rollups_hourly AS r (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
         ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 2, 1, 0),
         ('${d}', '2026-03-03T10:00:00Z', 'civic', 'upsell', '', 4, 0, 0)
-        ON CONFLICT (dealer_id, hour, model, slot_type, creative) DO UPDATE SET impressions = r.impressions + excluded.impressions,
+        ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET impressions = r.impressions + excluded.impressions,
           clicks = r.clicks + excluded.clicks, conversions = r.conversions + excluded.conversions`),
     );
     expect(await dealerHours()).toEqual(['2026-03-01T00 3/2/1', '2026-03-02T05 1/0/0', '2026-03-03T10 4/0/0']);

@@ -13,7 +13,8 @@
  * 3. bots, and visitors sending Do-Not-Track or Global Privacy Control to a dealer that respects
  *    them, are acknowledged and not counted;
  * 4. the event is buffered (503 with Retry-After when the buffer is full or the writer is behind
- *    its crash-loss bound, tracking/service.ts) with its creative, its page URL in the
+ *    its crash-loss bound, tracking/service.ts) with its creative, its device (domain/device.ts
+ *    deviceOf: Sec-CH-UA-Mobile, else the User-Agent), its page URL in the
  *    privacy-safe form and a lead id only as a hash, under its model's key only when
  *    the dealer's page plan knows the model (the cached dealer's `beaconModels`, no query): any
  *    other model is counted under the one UNKNOWN_MODEL_KEY per slot type, so forged models never
@@ -38,6 +39,7 @@ import { REFUSAL_CACHE_CONTROL } from '../delivery/refusals';
 import { PolicyRefusal } from '../delivery/public-policy';
 import { beaconOrigin, type TagHealthReason } from '../../domain/tag-health';
 import { countedModelKey } from '../../domain/slot-plan';
+import { deviceOf } from '../../domain/device';
 import { leadIdHash } from './service';
 
 /** Largest beacon body, bytes (the route's bodyLimit; the hot path leaves longer ones to the route's 413). */
@@ -140,6 +142,9 @@ export function bodyDealerId(body: unknown): string {
  */
 const optedOut = (headers: IncomingHttpHeaders): boolean => headers.dnt === '1' || headers['sec-gpc'] === '1';
 
+/** A header's value as one string (the first of a repeated header), undefined when absent. */
+const headerText = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 /** The dealer's `maxRequestsPerMinute`, or null when nothing is limited (limiting off, or an unknown dealer). */
 const limitOf = (dealer: DealerDelivery | null): number | null => (dealer?.security.rateLimitEnabled ? dealer.security.maxRequestsPerMinute : null);
 
@@ -226,6 +231,7 @@ export class BeaconIntake {
       occurredAt: new Date(),
       pageView: input.pv ?? null,
       leadId: input.leadId === undefined ? null : leadIdHash(input.dealerId, input.leadId),
+      device: deviceOf(headerText(b.headers['sec-ch-ua-mobile']), b.headers['user-agent']),
     });
     if (!accepted) {
       // The embed script retries a 503 once, 1-3 s later.

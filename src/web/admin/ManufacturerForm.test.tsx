@@ -96,3 +96,39 @@ describe('ManufacturerForm', () => {
     expect(within(await screen.findByRole('alert')).getByText('A manufacturer with the id "honda" already exists.')).toBeTruthy();
   });
 });
+
+describe('ManufacturerForm color picker', () => {
+  /** Opens the form with an edit made and the primary color's picker open (its dropdown checked to be in the document). */
+  async function openPicker() {
+    const onClose = vi.fn();
+    const { user } = renderApp(<ManufacturerForm manufacturer={HONDA} onClose={onClose} />);
+    fill(screen.getByRole('textbox', { name: 'Name' }), 'Honda Motor'); // an unsaved edit: closing the drawer would ask to discard it
+    const primary = () => screen.getByRole('textbox', { name: 'Primary color' }) as HTMLInputElement;
+    await vi.waitFor(() => expect(primary().disabled).toBe(false), { timeout: 20_000 }); // the real field replaces its stand-in
+    // The drawer moves focus into itself just after it opens; a click before that would lose the focus (and the picker) to it.
+    await vi.waitFor(() => expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true));
+    await user.click(primary());
+    // The dropdown is open: its saturation area (the first of its sliders) is in the document.
+    const [saturation] = await screen.findAllByRole('slider');
+    expect(document.body.contains(saturation!)).toBe(true);
+    return { user, onClose, primary, saturation: saturation! };
+  }
+  const pickerShown = () => screen.queryAllByRole('slider').length > 0;
+
+  it('Escape pressed inside the dropdown closes the picker, not the form; the next Escape asks to discard the edits', async () => {
+    const { user, onClose, primary, saturation } = await openPicker();
+    fireEvent.keyDown(saturation, { key: 'Escape' });
+    await vi.waitFor(() => expect(pickerShown()).toBe(false));
+    expect(screen.queryByText('Discard changes?')).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+    // Escape still closes the drawer once no picker is open: it asks first.
+    await user.click(primary());
+    await vi.waitFor(() => expect(pickerShown()).toBe(true));
+    await user.keyboard('{Escape}');
+    await vi.waitFor(() => expect(pickerShown()).toBe(false));
+    expect(screen.queryByText('Discard changes?')).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(await screen.findByText('Discard changes?')).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+  }, 60_000); // the picker arrives as a deferred chunk: slow on a busy 2-core machine
+});

@@ -3,7 +3,8 @@
  * a quick range or custom days (refusing an end before the start without asking), the comparison
  * and the CSV export follow the same choice, the model table shows figures beside inventory with
  * the stock and upsell priorities written alike on the one scale, and 'Raise upsell priority' asks
- * the server to raise the model (hidden for a viewer).
+ * the server to raise the model (hidden for a viewer); the device switch narrows the report and its
+ * exports to one device.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
@@ -18,6 +19,7 @@ import { chartRows, customRangeError, reportQuery } from './report';
 const BASE = '/api/dealers/honda-of-demo';
 const zero = { impressions: 0, clicks: 0, conversions: 0 };
 const REPORT: AnalyticsReport = {
+  device: 'all',
   range: { period: '7d', from: '2026-03-04', to: '2026-03-10', label: 'Last 7 Days', timeZone: 'UTC', unit: 'day', utcDays: true },
   window: { from: '2026-03-04T00:00:00.000Z', to: '2026-03-11T00:00:00.000Z' },
   comparison: { compare: 'previous', label: 'vs previous 7 days', from: '2026-02-25T00:00:00.000Z', to: '2026-03-04T00:00:00.000Z', utcDays: true },
@@ -107,6 +109,27 @@ describe('AnalyticsPage', () => {
     expect(screen.getByText('Viewable impressions only (50 % in view for 1 s)')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toBe(`${BASE}/analytics/report.csv?period=7d&compare=previous&table=models`);
   }, 60_000); // typing dates on a busy 2-core machine
+
+  it('narrows the report and its exports to one device with the device switch, and names it in the captions', async () => {
+    const { user, asked } = await open('dealer-manager');
+    server.use(
+      http.get(`${BASE}/analytics/report`, ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        asked.push(q);
+        return HttpResponse.json({ ...REPORT, device: q.get('device') ?? 'all', current: { ...REPORT.current, impressions: 300 } });
+      }),
+    );
+    const devices = screen.getByRole('radiogroup', { name: 'Device' });
+    expect((within(devices).getByRole('radio', { name: 'All devices' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(within(devices).getByText('Mobile'));
+    await vi.waitFor(() => expect(last(asked)).toEqual({ period: '7d', compare: 'previous', device: 'mobile' }));
+    expect(await screen.findByText('300')).toBeTruthy();
+    expect(screen.getAllByText('Last 7 Days · Mobile').length).toBeGreaterThan(0);
+    expect(screen.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toBe(`${BASE}/analytics/report.csv?period=7d&compare=previous&device=mobile&table=models`);
+    expect(screen.getByRole('link', { name: 'Chart CSV' }).getAttribute('href')).toBe(`${BASE}/analytics/report.csv?period=7d&compare=previous&device=mobile&table=days`);
+    await user.click(within(devices).getByText('All devices'));
+    await vi.waitFor(() => expect(last(asked)).toEqual({ period: '7d', compare: 'previous' }));
+  }, 60_000);
 
   it('asks for custom days, and not while the end is before the start', async () => {
     const { user, asked } = await open('dealer-manager');

@@ -1,7 +1,8 @@
 /**
  * Analytics Dashboard (spec 02 §2 Analytics; DECISIONS 15, 18-19, 22): a range picker (the spec's
  * four periods, quick ranges and a custom range of days in the dealer's time zone) with a
- * comparison (the previous period of the same length, or the same dates last year), Refresh, the
+ * comparison (the previous period of the same length, or the same dates last year), a device
+ * switch (all devices, desktop or mobile: every figure below and the exports follow it), Refresh, the
  * spec's four cards with the real change, a chart of one metric at a time (viewable impressions,
  * clicks, CTR or conversions) beside the comparison's, Top Performing Models and Model Performance,
  * then tabs of tables — per model with the model's inventory and 'Raise upsell priority', per slot,
@@ -21,7 +22,7 @@ import { formatConversionRate, formatCtr, formatTrend, isAboveAverage, plural } 
 import { formatPriority } from '../../../domain/priority-scale';
 import { zonedDay, type Comparison } from '../../../domain/ranges';
 import { DETAIL_HOURLY_DAYS, detailDailyCutoff } from '../../../domain/retention';
-import type { AnalyticsPeriod } from '../../../domain/enums';
+import type { AnalyticsPeriod, DeviceFilter } from '../../../domain/enums';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useDealer, useModelNames } from '../api';
@@ -30,6 +31,7 @@ import { CreativesPanel } from './CreativesPanel';
 import { ModelsTable, SlotsTable } from './ReportTables';
 import {
   CHART_METRICS,
+  DEVICE_OPTIONS,
   chartRows,
   customRangeError,
   rangeOfOption,
@@ -87,18 +89,21 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
   const [option, setOption] = useState(`period:${initialPeriod ?? '7d'}`);
   const [custom, setCustom] = useState({ from: '', to: '' });
   const [compare, setCompare] = useState<Comparison>('previous');
+  const [device, setDevice] = useState<DeviceFilter>('all');
   const [metric, setMetric] = useState<ChartMetric>('impressions');
   const [tab, setTab] = useState<ReportTable>('models');
   const customError = option === 'custom' ? customRangeError(custom.from, custom.to) : null;
   const range: RangeChoice | null = option === 'custom' ? (customError ? null : custom) : rangeOfOption(option, today);
   const is24h = range !== null && 'period' in range && range.period === '24h';
-  const q = useAnalyticsReport(dealerId, range, compare);
+  const q = useAnalyticsReport(dealerId, range, compare, device);
   const raise = useRaiseUpsellPriority(dealerId ?? '');
   const modelName = useModelNames(dealerId);
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   const a = q.data;
   const refreshing = q.isFetching;
-  const label = a?.range.label ?? '';
+  // A device filter is named beside the range in every caption ('Last 7 Days · Mobile').
+  const shownDevice = a && a.device !== 'all' ? DEVICE_OPTIONS.find((o) => o.value === a.device)!.label : null;
+  const label = a ? `${a.range.label}${shownDevice ? ` · ${shownDevice}` : ''}` : '';
   const against = a?.comparison.label ?? '';
   const byConversions = a ? [...a.models].filter((m) => m.impressions + m.clicks + m.conversions > 0).sort((x, y) => y.conversions - x.conversions || y.clicks - x.clicks || y.impressions - x.impressions) : [];
   const convRate = a && byConversions.length > 0 ? a.current.conversionRate : null;
@@ -136,10 +141,16 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
             allowDeselect={false}
             w={200}
           />
+          <div>
+            <Text id="analytics-device" size="sm" fw={500} mb={2}>
+              Device
+            </Text>
+            <SegmentedControl aria-labelledby="analytics-device" value={device} onChange={(v) => setDevice(v as DeviceFilter)} data={DEVICE_OPTIONS} />
+          </div>
           <Button variant="default" leftSection={<RefreshCw size={16} />} onClick={() => q.refetch()} disabled={refreshing || !range}>
             {refreshing ? 'Refreshing...' : 'Refresh'}
           </Button>
-          <Button component="a" href={range ? reportCsvUrl(dealerId, range, compare, tab) : undefined} leftSection={<Download size={16} />} variant="light" data-disabled={!range || undefined}>
+          <Button component="a" href={range ? reportCsvUrl(dealerId, range, compare, tab, device) : undefined} leftSection={<Download size={16} />} variant="light" data-disabled={!range || undefined}>
             Export Data
           </Button>
         </Group>
@@ -164,9 +175,11 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
           <Center>
             <Stack align="center" gap="xs">
               <BarChart3 size={44} strokeWidth={1.5} />
-              <Title order={3}>No Analytics Data Yet</Title>
+              <Title order={3}>{shownDevice ? `No ${shownDevice} Data` : 'No Analytics Data Yet'}</Title>
               <Text c="dimmed" ta="center" maw={460}>
-                Viewable impressions appear here once your embed script shows banners on your site.
+                {shownDevice
+                  ? `No viewable impressions from ${shownDevice.toLowerCase()} devices in ${a.range.label}. Choose All devices to see every visit.`
+                  : 'Viewable impressions appear here once your embed script shows banners on your site.'}
               </Text>
               <Button onClick={() => q.refetch()} loading={refreshing}>
                 Check for Data
@@ -196,7 +209,7 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
                 <PeriodCaption label={`${label} ${against}`} testId="analytics-chart-range" />
               </div>
               <Group gap="xs">
-              <Button component="a" size="compact-xs" variant="subtle" href={range ? reportCsvUrl(dealerId, range, compare, 'days') : undefined} leftSection={<Download size={12} />}>
+              <Button component="a" size="compact-xs" variant="subtle" href={range ? reportCsvUrl(dealerId, range, compare, 'days', device) : undefined} leftSection={<Download size={12} />}>
                 Chart CSV
               </Button>
               <SegmentedControl aria-label="Chart metric" value={metric} onChange={(v) => setMetric(v as ChartMetric)} data={CHART_METRICS.map((m) => ({ ...m }))} size="xs" />

@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnalyticsPeriod } from '../../../domain/schemas';
 import type { AnalyticsReport, ReportModelRow, ReportTable } from '../../../domain/contracts/analytics';
 import type { RaisedPriority } from '../../../domain/contracts/configs';
-import { ANALYTICS_PERIODS } from '../../../domain/enums';
+import { ANALYTICS_PERIODS, type DeviceFilter } from '../../../domain/enums';
 import { ANALYTICS_REFRESH_MS, PERIOD_LABELS } from '../../../domain/constants';
 import { MAX_RANGE_DAYS, isDayText, quickRanges, rangeDays, type Comparison, type DayRange } from '../../../domain/ranges';
 import { bucketLabel } from '../../../domain/periods';
@@ -48,19 +48,30 @@ export function customRangeError(from: string, to: string): string | null {
   return null;
 }
 
-/** The query string of a choice ('period=7d&compare=previous'), with `table` for the CSV export. */
-export function reportQuery(range: RangeChoice, compare: Comparison, table?: ReportTable): string {
+/** The device switch's choices: every device, or one (the API's `device` filter). */
+export const DEVICE_OPTIONS: Array<{ value: DeviceFilter; label: string }> = [
+  { value: 'all', label: 'All devices' },
+  { value: 'desktop', label: 'Desktop' },
+  { value: 'mobile', label: 'Mobile' },
+];
+
+/**
+ * The query string of a choice ('period=7d&compare=previous'), with `device` when one device is
+ * chosen ('all' is the API's default and is left out) and `table` for the CSV export.
+ */
+export function reportQuery(range: RangeChoice, compare: Comparison, table?: ReportTable, device: DeviceFilter = 'all'): string {
   const q = new URLSearchParams('period' in range ? { period: range.period } : { from: range.from, to: range.to });
   q.set('compare', 'period' in range && range.period === '24h' ? 'previous' : compare);
+  if (device !== 'all') q.set('device', device);
   if (table) q.set('table', table);
   return q.toString();
 }
 
 const base = (id: string) => `/api/dealers/${encodeURIComponent(id)}`;
 
-/** The CSV export's address of a table for the same choice as the screen. */
-export function reportCsvUrl(dealerId: string, range: RangeChoice, compare: Comparison, table: ReportTable): string {
-  return `${base(dealerId)}/analytics/report.csv?${reportQuery(range, compare, table)}`;
+/** The CSV export's address of a table for the same choice (range, comparison, device) as the screen. */
+export function reportCsvUrl(dealerId: string, range: RangeChoice, compare: Comparison, table: ReportTable, device: DeviceFilter = 'all'): string {
+  return `${base(dealerId)}/analytics/report.csv?${reportQuery(range, compare, table, device)}`;
 }
 
 /** The chart's metrics: one at a time, so each has its own axis. */
@@ -84,11 +95,11 @@ export function chartRows(report: AnalyticsReport, metric: ChartMetric): Array<{
   return report.series.map((p, i) => ({ label: bucketLabel(p.bucket), current: valueOf(p, metric), comparison: valueOf(report.previousSeries[i], metric) }));
 }
 
-/** The report of a choice; refetched by Refresh (DECISIONS 18); disabled without a dealer id. */
-export function useAnalyticsReport(dealerId: string | null | undefined, range: RangeChoice | null, compare: Comparison) {
+/** The report of a choice, of every device or one; refetched by Refresh (DECISIONS 18); disabled without a dealer id. */
+export function useAnalyticsReport(dealerId: string | null | undefined, range: RangeChoice | null, compare: Comparison, device: DeviceFilter = 'all') {
   return useQuery({
-    queryKey: ['dealer', dealerId ?? '', 'analytics-report', range, compare],
-    queryFn: () => apiFetch<AnalyticsReport>(`${base(dealerId!)}/analytics/report?${reportQuery(range!, compare)}`),
+    queryKey: ['dealer', dealerId ?? '', 'analytics-report', range, compare, device],
+    queryFn: () => apiFetch<AnalyticsReport>(`${base(dealerId!)}/analytics/report?${reportQuery(range!, compare, undefined, device)}`),
     enabled: Boolean(dealerId) && range !== null,
     placeholderData: (previous) => previous,
     refetchInterval: (query) => ((query.state.data?.current.impressions ?? 0) > 0 ? ANALYTICS_REFRESH_MS : false),

@@ -56,10 +56,11 @@ export function WeightSlider({
 }) {
   return (
     <div>
-      <Group justify="space-between" mb={4} wrap="nowrap" gap="xs">
+      {/* Wraps before it cuts: the band's badge never shrinks, it moves under a long name. */}
+      <Group justify="space-between" mb={4} gap="xs" style={{ rowGap: 4 }}>
         <Text fw={500}>{name}</Text>
         <Group gap={6} wrap="nowrap">
-          <Badge variant="light" color={priorityColor(value)}>
+          <Badge variant="light" color={priorityColor(value)} tt="none" style={{ flexShrink: 0 }}>
             {priorityLabel(value)}
           </Badge>
           <Text size="sm" fw={600} w={20} ta="right" data-testid={`weight-${model}`}>
@@ -95,10 +96,10 @@ export function PrioritiesReadOnly({ models, value, label }: { models: string[];
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" data-testid="priorities-read-only">
       {models.map((m) => (
-        <Group key={m} justify="space-between" wrap="nowrap" gap="xs">
+        <Group key={m} justify="space-between" gap="xs" style={{ rowGap: 4 }}>
           <Text fw={500}>{label(m)}</Text>
           <Group gap={6} wrap="nowrap">
-            <Badge variant="light" color={priorityColor(value(m))}>
+            <Badge variant="light" color={priorityColor(value(m))} tt="none" style={{ flexShrink: 0 }}>
               {priorityLabel(value(m))}
             </Badge>
             <Text size="sm" fw={600} w={20} ta="right" data-testid={`weight-${m}`}>
