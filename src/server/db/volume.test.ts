@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS } from './seed';
-import { deleteVolumeDealers, generateVolume, type VolumeResult } from './volume';
+import { deleteVolumeDealers, generateVolume, MOBILE_SHARE, type VolumeResult } from './volume';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import type { DealerAnalytics } from '../../domain/schemas';
 import type { DealerListItem } from '../../domain/admin';
@@ -66,6 +66,40 @@ describe('generateVolume', () => {
         expect(a.series.reduce((n, s) => n + s.impressions, 0)).toBe(raw.impressions);
         expect(a.creatives.length).toBeGreaterThan(0);
       }
+    }
+  });
+
+  it('writes a device mix: about MOBILE_SHARE of page views mobile, the rest desktop, one device per page view', async () => {
+    const rows = await query<{ device: string; views: string; n: string }>(sql`
+      SELECT device, count(DISTINCT (dealer_id, page_view)) AS views, count(*) AS n FROM events GROUP BY device ORDER BY device`);
+    const by = Object.fromEntries(rows.map((r) => [r.device, { views: Number(r.views), n: Number(r.n) }]));
+    expect(Object.keys(by).sort()).toEqual(['desktop', 'mobile']);
+    const share = by.mobile!.views / (by.mobile!.views + by.desktop!.views);
+    expect(share).toBeGreaterThan(MOBILE_SHARE - 0.06);
+    expect(share).toBeLessThan(MOBILE_SHARE + 0.06);
+    const [mixed] = await query<{ n: string }>(sql`
+      SELECT count(*) AS n FROM (SELECT dealer_id, page_view FROM events GROUP BY 1, 2 HAVING count(DISTINCT device) > 1) x`);
+    expect(Number(mixed!.n)).toBe(0);
+  });
+
+  it('the hourly rollups equal the raw events per device, and the analytics device filter reads them', async () => {
+    const rawBy = await query<{ key: string; i: string; c: string; v: string }>(sql`
+      SELECT dealer_id || '|' || device AS key, count(*) FILTER (WHERE event = 'impression') AS i, count(*) FILTER (WHERE event = 'click') AS c,
+        count(*) FILTER (WHERE event = 'conversion') AS v FROM events GROUP BY 1 ORDER BY 1`);
+    const rolledBy = await query<{ key: string; i: string; c: string; v: string }>(sql`
+      SELECT dealer_id || '|' || device AS key, sum(impressions) AS i, sum(clicks) AS c, sum(conversions) AS v FROM event_rollups_hourly GROUP BY 1 ORDER BY 1`);
+    const plain = (rows: Array<{ key: string; i: string; c: string; v: string }>) => rows.map((r) => [r.key, Number(r.i), Number(r.c), Number(r.v)]);
+    expect(plain(rolledBy)).toEqual(plain(rawBy));
+    const d = result.dealers[0]!;
+    for (const device of ['desktop', 'mobile'] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${d.id}/analytics?period=30d&device=${device}`, headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      const a = res.json<DealerAnalytics>();
+      const [raw] = await query<{ i: string }>(sql`
+        SELECT count(*) AS i FROM events WHERE dealer_id = ${d.id} AND device = ${device} AND event = 'impression'
+          AND occurred_at >= ${a.from}::timestamptz AND occurred_at < ${a.to}::timestamptz`);
+      expect({ device, impressions: a.current.impressions }).toEqual({ device, impressions: Number(raw!.i) });
+      expect(a.current.impressions).toBeGreaterThan(0);
     }
   });
 

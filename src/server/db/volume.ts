@@ -15,6 +15,10 @@
  *   (50 %), one impression each; header and primary show the page's model, the upsell slot
  *   another model of the dealer's catalogue; models skewed towards the catalogue's first ones;
  *   creative 'cdn', 'fallback' or 'placeholder';
+ * - each page view comes from one device, MOBILE_SHARE (60 %) of them 'mobile' and the rest
+ *   'desktop', decided by a hash of the page-view id (the same id always gets the same device), and
+ *   every impression, click and conversion of the page view carries it, so the rollups split by
+ *   device exactly as the raw events do;
  * - clicks (dealer CTR between 0.5 and 2 %) only on an impression of the same page view, slot,
  *   model and creative, at most one per (page view, slot), 2 s to 2 min after it;
  * - conversions (3-12 % of clicked page views) only on a clicked page view, at most one per page
@@ -46,6 +50,18 @@ export const VOLUME_DEALER_PREFIX = 'volume-';
 export const DEALER_SKEW = 0.9;
 /** Page views generated per SQL statement (one transaction each, one progress line each). */
 export const CHUNK_PAGE_VIEWS = 50_000;
+/**
+ * Share of page views from a phone ('mobile'); the others are 'desktop' (migration 0024's device
+ * classes; a generated event is never 'unknown'). Dealer-site traffic is mostly mobile.
+ */
+export const MOBILE_SHARE = 0.6;
+/**
+ * The device of a page view, as SQL over its id `page_view`: a 32-bit hash of the id mapped to
+ * [0, 1) against MOBILE_SHARE, so a page view's device does not depend on the order rows are drawn in.
+ */
+const DEVICE_OF_PAGE_VIEW = sql.raw(
+  `(CASE WHEN ((hashtext(page_view)::bigint + 2147483648) % 10000) < ${Math.round(MOBILE_SHARE * 10000)} THEN 'mobile' ELSE 'desktop' END)::device_class`,
+);
 /** Share of page views that show each slot type; their sum is the impressions per page view. */
 const SLOT_SHARES: Record<SlotType, number> = { header: 0.9, primary: 0.6, upsell: 0.5 };
 /** Events per page view on average: the impressions, plus about 1.3 % clicks and a few conversions. */
@@ -234,19 +250,19 @@ async function insertGeneratedEvents(
   return withRollup(
     tx,
     sql`
-      INSERT INTO events (dealer_id, event, slot_type, model, url_id, occurred_at, page_view, lead_id, creative)
-      SELECT e.dealer_id, 'impression'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative FROM imp e LEFT JOIN urls u ON u.url = e.url
+      INSERT INTO events (dealer_id, event, slot_type, model, url_id, occurred_at, page_view, lead_id, creative, device)
+      SELECT e.dealer_id, 'impression'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative, e.device FROM imp e LEFT JOIN urls u ON u.url = e.url
       UNION ALL
-      SELECT e.dealer_id, 'click'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative FROM clk e LEFT JOIN urls u ON u.url = e.url
+      SELECT e.dealer_id, 'click'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative, e.device FROM clk e LEFT JOIN urls u ON u.url = e.url
       UNION ALL
       SELECT e.dealer_id, 'conversion'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view,
-        encode(sha256(convert_to(e.dealer_id || E'\\n' || 'lead-' || e.page_view, 'UTF8')), 'hex'), e.creative
+        encode(sha256(convert_to(e.dealer_id || E'\\n' || 'lead-' || e.page_view, 'UTF8')), 'hex'), e.creative, e.device
       FROM conv e LEFT JOIN urls u ON u.url = split_part(e.url, '/new-vehicles/', 1) || '/thank-you'`,
     sql`
     urls AS MATERIALIZED (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify([...urls].map(([url, id]) => ({ url, id })))}::jsonb) AS u(url text, id int)
     ),
-    pv AS MATERIALIZED (
+    pv0 AS (
       SELECT s.dealer_id, s.url, s.ctr, s.conv, ${pageViewPrefix(run)} || g.i AS page_view,
         m.models[1 + floor(cardinality(m.models) * power(random(), 2))::int] AS model, m.models,
         ${SLOT_DRAWS} AS draws,
@@ -262,10 +278,11 @@ async function insertGeneratedEvents(
           -- g.i ties the subquery to its row: uncorrelated, it could be evaluated once for all rows.
           + g.i * interval '0 second' AS at) t
     ),
+    pv AS MATERIALIZED (SELECT pv0.*, ${DEVICE_OF_PAGE_VIEW} AS device FROM pv0),
     imp AS MATERIALIZED (
       SELECT pv.dealer_id, st.slot AS slot_type,
         CASE WHEN st.slot IN (${UPSELL_SLOTS}) THEN pv.models[1 + floor(cardinality(pv.models) * random())::int] ELSE pv.model END AS model,
-        pv.url || '?model=' || pv.model AS url, pv.at, pv.page_view, pv.ctr, pv.conv,
+        pv.url || '?model=' || pv.model AS url, pv.at, pv.page_view, pv.device, pv.ctr, pv.conv,
         (ARRAY['cdn', 'cdn', 'cdn', 'fallback', 'placeholder'])[1 + floor(5 * random())::int] AS creative
       FROM pv CROSS JOIN LATERAL (VALUES ${SLOT_ROWS}) AS st(n, slot, share)
       -- The page view's own draw per slot (a random() here could be evaluated once for the VALUES list).
@@ -273,11 +290,11 @@ async function insertGeneratedEvents(
     ),
     clk AS MATERIALIZED (
       SELECT imp.dealer_id, imp.slot_type, imp.model, imp.url, least(${nowSql}, imp.at + (2 + 118 * random()) * interval '1 second') AS at,
-        imp.page_view, imp.creative, imp.conv
+        imp.page_view, imp.device, imp.creative, imp.conv
       FROM imp WHERE random() < imp.ctr
     ),
     conv AS (
-      SELECT c.dealer_id, c.slot_type, c.model, c.url, least(${nowSql}, c.at + (${windowSeconds - 60} * random()) * interval '1 second') AS at, c.page_view, c.creative
+      SELECT c.dealer_id, c.slot_type, c.model, c.url, least(${nowSql}, c.at + (${windowSeconds - 60} * random()) * interval '1 second') AS at, c.page_view, c.device, c.creative
       FROM (SELECT DISTINCT ON (dealer_id, page_view) * FROM clk ORDER BY dealer_id, page_view, at DESC) c
       WHERE random() < c.conv
     )`,
