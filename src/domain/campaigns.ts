@@ -8,6 +8,7 @@
  * Browser-safe; nothing here reads the clock (callers pass `now`, ms).
  */
 import type { SlotType } from './schemas';
+import { SLOTS } from './slots';
 import { modelKey } from './model-keys';
 import { scheduleStatus, type Instant } from './schedule';
 
@@ -48,4 +49,20 @@ export const campaignLive = (c: Pick<CampaignRule, 'status' | 'startsAt' | 'ends
 export function campaignCovers(c: Pick<CampaignRule, 'models' | 'slots'>, slot: SlotType, model: string): boolean {
   const key = modelKey(model);
   return (c.slots.length === 0 || c.slots.includes(slot)) && (c.models.length === 0 || c.models.some((m) => modelKey(m) === key));
+}
+
+/**
+ * Why an asset cannot be one of a campaign's creatives, or null when it can (an existing asset
+ * attached to a campaign, POST /campaigns/:campaignId/assets, and the creative picker's list):
+ * - 'slots': the asset's type (its size family: 'header' for SRP header sizes, 'primary' for the
+ *   inline ones, slots.ts) fits none of the campaign's slot types (an inline creative fits
+ *   'primary' and 'upsell'); an empty slot list takes every type;
+ * - 'models': its model (compared by modelKey) is none of the campaign's models; empty: all.
+ */
+export function campaignMisfit(c: Pick<CampaignRule, 'models' | 'slots'>, asset: { type: SlotType; model: string }): 'slots' | 'models' | null {
+  const family = SLOTS[asset.type].family;
+  if (c.slots.length > 0 && !c.slots.some((s) => SLOTS[s].family === family)) return 'slots';
+  const key = modelKey(asset.model);
+  if (c.models.length > 0 && !c.models.some((m) => modelKey(m) === key)) return 'models';
+  return null;
 }

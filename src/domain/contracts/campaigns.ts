@@ -51,6 +51,22 @@ export const CAMPAIGN_ACTIONS = ['publish', 'pause', 'resume', 'end'] as const;
 export const campaignActionSchema = z.object({ action: z.enum(CAMPAIGN_ACTIONS) }).strict();
 export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
 
+/**
+ * Body of POST /campaigns/:campaignId/assets: existing assets of the dealer to attach to the
+ * campaign (they become its creatives, exactly as if uploaded into it: they follow its window,
+ * status, slots and models) and to detach from it (they go back to their own schedule). Asset ids;
+ * at least one in all, none in both lists. Written in one transaction.
+ */
+export const campaignAssetsSchema = z
+  .object({
+    attach: z.array(z.uuid({ error: 'Asset not found' })).max(200).default([]),
+    detach: z.array(z.uuid({ error: 'Asset not found' })).max(200).default([]),
+  })
+  .strict()
+  .refine((v) => v.attach.length + v.detach.length > 0, 'Nothing to change')
+  .refine((v) => !v.attach.some((id) => v.detach.includes(id)), { message: 'An asset cannot be attached and detached at once', path: ['detach'] });
+export type CampaignAssets = z.input<typeof campaignAssetsSchema>;
+
 /** A campaign as the API answers it. */
 export const campaignSchema = z.object({
   id: z.string(),
@@ -65,7 +81,7 @@ export const campaignSchema = z.object({
   endsAt: z.string().nullable(),
   models: z.array(z.string()),
   slots: z.array(slotTypeSchema),
-  /** How many creatives (assets) were uploaded into it. */
+  /** How many creatives (assets) it has: uploaded into it or attached to it. */
   assetCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

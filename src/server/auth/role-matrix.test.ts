@@ -79,6 +79,7 @@ const ROWS: Row[] = [
   { method: 'POST', route: '/api/dealers/:dealerId/campaigns', url: `/api/dealers/${A}/campaigns`, payload: { name: '', mode: 'takeover', startsAt: '2026-11-27T00:00' }, expect: [401, 400, 400, 403, 403] },
   { method: 'PATCH', route: '/api/dealers/:dealerId/campaigns/:campaignId', url: `/api/dealers/${A}/campaigns/${missing}`, payload: { name: 'x' }, expect: [401, 404, 404, 403, 403] },
   { method: 'POST', route: '/api/dealers/:dealerId/campaigns/:campaignId/status', url: `/api/dealers/${A}/campaigns/${missing}/status`, payload: { action: 'publish' }, expect: [401, 404, 404, 403, 403] },
+  { method: 'POST', route: '/api/dealers/:dealerId/campaigns/:campaignId/assets', url: `/api/dealers/${A}/campaigns/${missing}/assets`, payload: { attach: [missing] }, expect: [401, 404, 404, 403, 403] },
   { method: 'DELETE', route: '/api/dealers/:dealerId/campaigns/:campaignId', url: `/api/dealers/${A}/campaigns/${missing}`, expect: [401, 404, 404, 403, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/preview', url: `/api/dealers/${A}/preview?model=civic&variant=mobile`, expect: [401, 200, 200, 200, 403] },
   { method: 'GET', route: '/api/dealers/:dealerId/coverage', url: `/api/dealers/${A}/coverage`, expect: [401, 200, 200, 200, 403] },

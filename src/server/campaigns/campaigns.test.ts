@@ -12,6 +12,8 @@ import { eq } from 'drizzle-orm';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
 import { assets, dealers } from '../db/schema';
+import { CATALOGUE } from '../db/seed-catalogue';
+import { newDealerRow } from '../dealers/service';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 
 const D = DEMO_DEALER.id;
@@ -34,13 +36,16 @@ afterAll(() => t.close());
 const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, cookie = manager) =>
   t.app.inject({ method, url, payload: payload as never, headers: { cookie } });
 
-/** Uploads one banner (a colour of its own, so its bytes are new) with optional text fields; returns the request's answer. */
-async function upload(filename: string, color: string, fields: Record<string, string> = {}) {
-  const { body, contentType } = multipartBody([{ filename, data: await makeBanner(1920, 300, 'jpeg', color) }], fields);
-  return t.app.inject({ method: 'POST', url: `${api}/assets`, payload: body, headers: { cookie: manager, 'content-type': contentType } });
+/**
+ * Uploads one banner (a colour of its own, so its bytes are new; 1920x300, a header banner, unless
+ * `size` says otherwise) with optional text fields, to the demo dealer unless `to` names another; returns the request's answer.
+ */
+async function upload(filename: string, color: string, fields: Record<string, string> = {}, size = { width: 1920, height: 300 }, to = { dealerId: D, cookie: '' }) {
+  const { body, contentType } = multipartBody([{ filename, data: await makeBanner(size.width, size.height, 'jpeg', color) }], fields);
+  return t.app.inject({ method: 'POST', url: `/api/dealers/${to.dealerId}/assets`, payload: body, headers: { cookie: to.cookie || manager, 'content-type': contentType } });
 }
-async function uploadOk(filename: string, color: string, fields: Record<string, string> = {}): Promise<{ id: string; campaignId: string | null }> {
-  const res = await upload(filename, color, fields);
+async function uploadOk(filename: string, color: string, fields: Record<string, string> = {}, size?: { width: number; height: number }, to?: { dealerId: string; cookie: string }): Promise<{ id: string; campaignId: string | null }> {
+  const res = await upload(filename, color, fields, size, to);
   expect(res.statusCode, res.body).toBe(200);
   const [r] = res.json().results;
   expect(r.ok, JSON.stringify(r)).toBe(true);
@@ -172,6 +177,99 @@ describe('a rotate campaign', () => {
     setClock('2027-02-15T12:00:00Z');
     expect((await delivered('accord')).sort()).toEqual([promo.id, regular.id].sort());
     expect((await previewSlot('accord', 'header')).rotation.map((a) => a.assetId).sort()).toEqual([promo.id, regular.id].sort());
+  });
+});
+
+describe("a campaign's existing assets", () => {
+  const attach = (id: string, body: unknown, cookie = manager) => send('POST', `${api}/campaigns/${id}/assets`, body, cookie);
+  const assetCampaign = async (id: string) => ((await send('GET', `${api}/assets`, undefined, viewer)).json().assets as Array<{ id: string; campaignId: string | null }>).find((a) => a.id === id)?.campaignId;
+
+  it('attaches an asset of the dealer, which then shows exactly as an uploaded creative, and detaches it again', async () => {
+    setClock('2027-05-01T12:00:00Z');
+    const regular = await uploadOk('new_2026_honda_cr-v_ex_1920x300.jpg', '#113355');
+    const existing = await uploadOk('new_2026_honda_cr-v_ex_memorial_1920x300.jpg', '#551133');
+    // Both standalone, same size and trim: the slot rotates them.
+    expect((await delivered('cr-v')).sort()).toEqual([existing.id, regular.id].sort());
+    const c = await createCampaign({ name: 'Memorial Day', mode: 'takeover', startsAt: '2027-05-20T00:00', endsAt: '2027-06-01T00:00', models: ['CR-V'], slots: ['header'] });
+
+    const v0 = await version();
+    const res = await attach(c.id, { attach: [existing.id] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().campaign).toMatchObject({ id: c.id, assetCount: 1 });
+    expect(await version()).toBeGreaterThan(v0);
+    expect(await assetCampaign(existing.id)).toBe(c.id);
+    // Attaching it again changes nothing.
+    expect((await attach(c.id, { attach: [existing.id] })).json().campaign.assetCount).toBe(1);
+
+    // Now one of a draft campaign's creatives: it no longer shows on its own.
+    expect(await delivered('cr-v')).toEqual([regular.id, regular.id]);
+    await act(c.id, 'publish');
+    expect((await previewSlot('cr-v', 'header', '2027-05-21T00:00')).rotation.map((a) => a.assetId)).toEqual([existing.id]);
+    setClock('2027-05-21T12:00:00Z');
+    // Inside the window, the takeover serves it alone, in delivery, Preview and coverage.
+    expect(await delivered('cr-v')).toEqual([existing.id, existing.id]);
+    expect((await previewSlot('cr-v', 'header')).assetId).toBe(existing.id);
+    const cov = (await send('GET', `${api}/coverage`, undefined, viewer)).json().models as Array<{ model: string; desktop: Array<{ slot: string; assetId: string | null }> }>;
+    expect(cov.find((m) => m.model === 'crv')!.desktop.find((s) => s.slot === 'header')!.assetId).toBe(existing.id);
+
+    // Detached: back to its own (open) schedule beside the regular banner.
+    const off = await attach(c.id, { detach: [existing.id] });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().campaign.assetCount).toBe(0);
+    expect(await assetCampaign(existing.id)).toBeNull();
+    expect((await delivered('cr-v')).sort()).toEqual([existing.id, regular.id].sort());
+    // Detaching what the campaign does not have names the field.
+    const again = await attach(c.id, { detach: [existing.id] });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.fields).toEqual([expect.objectContaining({ path: 'detach.0' })]);
+  });
+
+  it("refuses a viewer (403), another dealer's asset (404) and its staff (403), a misfit (400 naming the field) and another campaign's creative (409)", async () => {
+    setClock('2027-06-10T12:00:00Z');
+    const c = await createCampaign({ name: 'Summer', mode: 'rotate', startsAt: '2027-06-15T00:00', models: ['odyssey'], slots: ['header'] });
+    const header = await uploadOk('new_2026_honda_odyssey_ex-l_1920x300.jpg', '#224466');
+    const inline = await uploadOk('new_2026_honda_odyssey_ex-l_350x564.jpg', '#446622', {}, { width: 350, height: 564 });
+    const otherModel = await uploadOk('new_2026_honda_pilot_ex-l_1920x300.jpg', '#662244');
+
+    const v0 = await version();
+    expect((await attach(c.id, { attach: [header.id] }, viewer)).statusCode).toBe(403);
+    // The inline creative fits neither of the campaign's slots; the Pilot creative not its models.
+    const slot = await attach(c.id, { attach: [header.id, inline.id] });
+    expect(slot.statusCode).toBe(400);
+    expect(slot.json().error.fields).toEqual([expect.objectContaining({ path: 'attach.1', code: 'campaign_misfit' })]);
+    expect(slot.json().error.message).toMatch(/slots/);
+    const model = await attach(c.id, { attach: [otherModel.id] });
+    expect(model.statusCode).toBe(400);
+    expect(model.json().error.fields).toEqual([expect.objectContaining({ path: 'attach.0' })]);
+    // The refused request wrote nothing: not even the asset that fitted.
+    expect(await assetCampaign(header.id)).toBeNull();
+    expect(await version()).toBe(v0);
+
+    // Another dealer's asset is not found here, and that dealer's manager is kept out of this campaign.
+    const B = 'dealer-b-campaigns';
+    await t.database.db
+      .insert(dealers)
+      .values(newDealerRow({ id: B, name: 'Dealer B', manufacturer: 'honda', websiteUrl: 'https://dealer-b.example', provider: 'mxs', status: 'active' }, CATALOGUE.find((m) => m.id === 'honda')!));
+    const bManager = await t.userCookie('dealer-manager', B);
+    const theirs = await uploadOk('new_2026_honda_odyssey_elite_1920x300.jpg', '#246824', {}, undefined, { dealerId: B, cookie: bManager });
+    const foreign = await attach(c.id, { attach: [theirs.id] });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.message).toBe('Asset not found');
+    expect((await attach(c.id, { attach: [header.id] }, bManager)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `/api/dealers/${B}/campaigns/${c.id}/assets`, payload: { attach: [theirs.id] }, headers: { cookie: bManager } })).statusCode).toBe(404);
+
+    // A creative of another campaign is detached there first.
+    const other = await createCampaign({ name: 'Fall', mode: 'rotate', startsAt: '2027-09-01T00:00' });
+    const fall = await uploadOk('new_2026_honda_odyssey_sport_1920x300.jpg', '#864202', { campaignId: other.id });
+    const taken = await attach(c.id, { attach: [fall.id] });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.message).toMatch(/Fall/);
+    // An ended campaign's creatives stay as they are; a body with nothing to do is refused.
+    await act(other.id, 'end');
+    expect((await attach(other.id, { detach: [fall.id] })).statusCode).toBe(409);
+    expect((await attach(c.id, {})).statusCode).toBe(400);
+    expect(await version()).toBeGreaterThan(v0);
+    expect((await attach(c.id, { attach: [header.id] })).json().campaign.assetCount).toBe(1);
   });
 });
 

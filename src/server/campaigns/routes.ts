@@ -10,12 +10,13 @@ import { dealerParams } from '../../domain/contracts/common';
 import {
   campaignActionSchema,
   campaignAnswerSchema,
+  campaignAssetsSchema,
   campaignCreateSchema,
   campaignListSchema,
   campaignParams,
   campaignPatchSchema,
 } from '../../domain/contracts/campaigns';
-import { createCampaign, deleteCampaign, listCampaigns, setCampaignStatus, updateCampaign } from './service';
+import { createCampaign, deleteCampaign, listCampaigns, setCampaignAssets, setCampaignStatus, updateCampaign } from './service';
 
 const tags = ['campaigns'];
 
@@ -43,6 +44,21 @@ export async function campaignRoutes(fastify: FastifyInstance) {
     '/api/dealers/:dealerId/campaigns/:campaignId/status',
     { config: { access: 'dealer-write' }, schema: { tags, summary: 'Publish, pause, resume or end a campaign now', params: campaignParams, body: campaignActionSchema, response: { 200: campaignAnswerSchema } } },
     async (request) => ({ campaign: await setCampaignStatus(app.db, request.params.dealerId, request.params.campaignId, request.body.action, app.now()) }),
+  );
+
+  app.post(
+    '/api/dealers/:dealerId/campaigns/:campaignId/assets',
+    {
+      config: { access: 'dealer-write' },
+      schema: {
+        tags,
+        summary: "Attach the dealer's existing assets to a campaign as its creatives, or detach them (one transaction; each must fit the campaign's slots and models)",
+        params: campaignParams,
+        body: campaignAssetsSchema,
+        response: { 200: campaignAnswerSchema },
+      },
+    },
+    async (request) => ({ campaign: await setCampaignAssets(app.db, request.params.dealerId, request.params.campaignId, request.body, app.now()) }),
   );
 
   app.delete(

@@ -7,12 +7,13 @@
  * `now` (app.now), never the clock.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assets, campaigns } from '../db/schema';
-import { campaignState, type CampaignStatus } from '../../domain/campaigns';
+import { campaignMisfit, campaignState, type CampaignStatus } from '../../domain/campaigns';
 import type { z } from 'zod';
-import type { Campaign, CampaignAction, campaignCreateSchema, CampaignPatch } from '../../domain/contracts/campaigns';
+import type { Campaign, CampaignAction, campaignAssetsSchema, campaignCreateSchema, CampaignPatch } from '../../domain/contracts/campaigns';
+import type { SlotType } from '../../domain/schemas';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { resolveWindow, windowTimeZone } from '../assets/service';
 
@@ -118,6 +119,58 @@ export async function updateCampaign(db: Db, dealerId: string, campaignId: strin
       .where(eq(campaigns.id, row.id))
       .returning();
     return answer(tx, updated!, now);
+  });
+}
+
+/** What a misfit asset is told, by the campaign field it does not fit (domain/campaigns.ts campaignMisfit). */
+const MISFIT: Record<'slots' | 'models', string> = {
+  slots: "does not fit the campaign's slots (its size is for another slot type)",
+  models: "is for a model the campaign does not cover",
+};
+
+/**
+ * Attaches existing assets of the dealer to a campaign and detaches others from it, in one
+ * transaction: an attached asset becomes one of the campaign's creatives exactly as an upload into
+ * the campaign does (assets.campaign_id; delivery, Preview and coverage then serve it while the
+ * campaign is live, for its slots and models), a detached one goes back to its own schedule. The
+ * dealer's version rises with the asset rows (migration 0007's triggers). Attaching a creative the
+ * campaign already has changes nothing.
+ * @throws NotFound for an unknown campaign, or an asset id that is not one of this dealer's assets
+ *   ('Asset not found': another dealer's asset is not told apart from a missing one); Conflict for
+ *   an ended campaign, or an asset that belongs to another campaign (detach it there first);
+ *   Invalid naming `attach.N` for an asset that does not fit the campaign's slots or models, and
+ *   `detach.N` for an asset that is not one of this campaign's creatives.
+ */
+export async function setCampaignAssets(db: Db, dealerId: string, campaignId: string, change: z.output<typeof campaignAssetsSchema>, now: Date): Promise<Campaign> {
+  return db.transaction(async (tx) => {
+    const row = await lockedCampaign(tx, dealerId, campaignId);
+    if (row.status === 'ended') throw new Conflict('This campaign has ended: its creatives can no longer be changed');
+    const ids = [...new Set([...change.attach, ...change.detach])];
+    const found = await tx
+      .select({ id: assets.id, type: assets.type, model: assets.model, name: assets.name, campaignId: assets.campaignId, campaignName: campaigns.name })
+      .from(assets)
+      .leftJoin(campaigns, eq(campaigns.id, assets.campaignId))
+      .where(and(eq(assets.dealerId, dealerId), inArray(assets.id, ids)))
+      .for('update', { of: assets });
+    const byId = new Map(found.map((a) => [a.id, a]));
+    const attach: string[] = [];
+    for (const [i, id] of change.attach.entries()) {
+      const a = byId.get(id);
+      if (!a) throw new NotFound('Asset not found');
+      if (a.campaignId === row.id) continue;
+      if (a.campaignId) throw new Conflict(`${a.name} belongs to the campaign "${a.campaignName ?? ''}": detach it there first`);
+      const misfit = campaignMisfit(row, { type: a.type as SlotType, model: a.model });
+      if (misfit) throw Invalid.field(`attach.${i}`, `${a.name} ${MISFIT[misfit]}`, 'campaign_misfit');
+      attach.push(id);
+    }
+    for (const [i, id] of change.detach.entries()) {
+      const a = byId.get(id);
+      if (!a) throw new NotFound('Asset not found');
+      if (a.campaignId !== row.id) throw Invalid.field(`detach.${i}`, `${a.name} is not one of this campaign's creatives`, 'custom');
+    }
+    if (attach.length > 0) await tx.update(assets).set({ campaignId: row.id }).where(inArray(assets.id, attach));
+    if (change.detach.length > 0) await tx.update(assets).set({ campaignId: null }).where(inArray(assets.id, change.detach));
+    return answer(tx, row, now);
   });
 }
 
