@@ -40,7 +40,7 @@ const send = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?
  * Uploads one banner (a colour of its own, so its bytes are new; 1920x300, a header banner, unless
  * `size` says otherwise) with optional text fields, to the demo dealer unless `to` names another; returns the request's answer.
  */
-async function upload(filename: string, color: string, fields: Record<string, string> = {}, size = { width: 1920, height: 300 }, to = { dealerId: D, cookie: '' }) {
+async function upload(filename: string, color: string, fields: Record<string, string> = {}, size = { width: 1920, height: 300 }, to: { dealerId: string; cookie: string } = { dealerId: D, cookie: '' }) {
   const { body, contentType } = multipartBody([{ filename, data: await makeBanner(size.width, size.height, 'jpeg', color) }], fields);
   return t.app.inject({ method: 'POST', url: `/api/dealers/${to.dealerId}/assets`, payload: body, headers: { cookie: to.cookie || manager, 'content-type': contentType } });
 }

@@ -2,14 +2,14 @@
  * Campaigns (/dealer/campaigns; domain/campaigns.ts): a dealer's named promotions, each with a
  * window in the dealer's time zone, the models and slots it covers, its mode (takeover: its
  * creatives replace the regular ones; rotate: they join the rotation) and its status. Dealer
- * managers create and edit them, upload creatives into them (drafts until published and inside
- * the window), publish, pause, resume, end now and delete (ending and deleting ask first);
+ * managers create and edit them, upload creatives into them or choose existing assets as their
+ * creatives (CreativePicker; drafts until published and inside the window), publish, pause, resume, end now and delete (ending and deleting ask first);
  * viewers read. Every state comes from the server (its badge is the server's `state`).
  */
 import { useState } from 'react';
 import { Badge, Button, Checkbox, FileButton, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { CalendarPlus, Pause, Pencil, Play, Send, Square, Trash2, Upload } from 'lucide-react';
+import { CalendarPlus, Images, Pause, Pencil, Play, Send, Square, Trash2, Upload } from 'lucide-react';
 import { Modal } from '../../components/deferred';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
@@ -24,6 +24,7 @@ import { standardModels } from '../config/draft';
 import { uploadAssetFile } from '../assets/api';
 import { formatInZone } from '../assets/format';
 import { ScheduleFields, windowErrors, type WindowValue } from '../assets/ScheduleFields';
+import { CreativePicker } from './CreativePicker';
 import { useCampaignAction, useCampaigns, useDeleteCampaign, useRefreshCampaigns, useSaveCampaign, type Campaign, type CampaignAction } from './api';
 
 const STATE_BADGES: Record<Campaign['state'], { label: string; color: string }> = {
@@ -43,6 +44,7 @@ export function CampaignsPage() {
   const list = useCampaigns(dealerId);
   const [editing, setEditing] = useState<Campaign | 'new' | null>(null);
   const [confirming, setConfirming] = useState<{ campaign: Campaign; what: 'end' | 'delete' } | null>(null);
+  const [picking, setPicking] = useState<Campaign | null>(null);
 
   if (!dealerId) return <ErrorNotice message={TEXT.dealerIdNotFound} />;
   return (
@@ -76,11 +78,12 @@ export function CampaignsPage() {
       ) : (
         <Stack gap="sm">
           {list.data.campaigns.map((c) => (
-            <CampaignCard key={c.id} campaign={c} dealerId={dealerId} timeZone={list.data.timeZone} canEdit={canEdit} onEdit={() => setEditing(c)} onConfirm={(what) => setConfirming({ campaign: c, what })} />
+            <CampaignCard key={c.id} campaign={c} dealerId={dealerId} timeZone={list.data.timeZone} canEdit={canEdit} onEdit={() => setEditing(c)} onPick={() => setPicking(c)} onConfirm={(what) => setConfirming({ campaign: c, what })} />
           ))}
         </Stack>
       )}
       {canEdit && editing !== null && list.data && <CampaignForm dealerId={dealerId} campaign={editing === 'new' ? null : editing} timeZone={list.data.timeZone} onClose={() => setEditing(null)} />}
+      {canEdit && picking && list.data && <CreativePicker dealerId={dealerId} campaign={list.data.campaigns.find((c) => c.id === picking.id) ?? picking} campaigns={list.data.campaigns} onClose={() => setPicking(null)} />}
       {canEdit && <ConfirmModal dealerId={dealerId} target={confirming} onClose={() => setConfirming(null)} />}
     </Stack>
   );
@@ -91,7 +94,23 @@ function windowText(c: Campaign, timeZone: string): string {
   return c.endsAt ? `${from} – ${formatInZone(c.endsAt, timeZone)} (${timeZone})` : `From ${from}, no end (${timeZone})`;
 }
 
-function CampaignCard({ campaign: c, dealerId, timeZone, canEdit, onEdit, onConfirm }: { campaign: Campaign; dealerId: string; timeZone: string; canEdit: boolean; onEdit: () => void; onConfirm: (what: 'end' | 'delete') => void }) {
+function CampaignCard({
+  campaign: c,
+  dealerId,
+  timeZone,
+  canEdit,
+  onEdit,
+  onPick,
+  onConfirm,
+}: {
+  campaign: Campaign;
+  dealerId: string;
+  timeZone: string;
+  canEdit: boolean;
+  onEdit: () => void;
+  onPick: () => void;
+  onConfirm: (what: 'end' | 'delete') => void;
+}) {
   const modelName = useModelNames(dealerId);
   const action = useCampaignAction(dealerId);
   const refresh = useRefreshCampaigns(dealerId);
@@ -163,6 +182,9 @@ function CampaignCard({ campaign: c, dealerId, timeZone, canEdit, onEdit, onConf
                     </Button>
                   )}
                 </FileButton>
+                <Button size="xs" variant="default" leftSection={<Images size={14} />} onClick={onPick}>
+                  Choose creatives
+                </Button>
                 <Button size="xs" variant="default" leftSection={<Pencil size={14} />} onClick={onEdit}>
                   Edit
                 </Button>

@@ -4,7 +4,7 @@
  * and the asset list are refreshed too.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Campaign, CampaignAction, CampaignCreate, CampaignList, CampaignPatch } from '../../../domain/contracts/campaigns';
+import type { Campaign, CampaignAction, CampaignAssets, CampaignCreate, CampaignList, CampaignPatch } from '../../../domain/contracts/campaigns';
 import { apiFetch } from '../../api/client';
 import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
 import { configKeys } from '../config/api';
@@ -50,6 +50,18 @@ export function useCampaignAction(dealerId: string) {
   const refresh = useRefresh(dealerId);
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: CampaignAction }) => apiFetch<{ campaign: Campaign }>(`${dealerPath(dealerId)}/campaigns/${id}/status`, { method: 'POST', json: { action } }),
+    onSettled: refresh,
+  });
+}
+
+/**
+ * POST /campaigns/:id/assets: attaches existing assets of the dealer to the campaign as its
+ * creatives and detaches others (one transaction on the server; a refusal changes nothing).
+ */
+export function useCampaignAssets(dealerId: string) {
+  const refresh = useRefresh(dealerId);
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: CampaignAssets }) => apiFetch<{ campaign: Campaign }>(`${dealerPath(dealerId)}/campaigns/${id}/assets`, { method: 'POST', json: body }),
     onSettled: refresh,
   });
 }
