@@ -64,8 +64,8 @@ function assetOf(id: string, name: string, partial: Partial<Asset> = {}): Asset 
 const memorial = campaignOf({});
 const fall = campaignOf({ id: 'c-fall', name: 'Fall', models: [], slots: [] });
 const ASSETS = [
-  assetOf('a-own', 'new_2026_honda_cr-v_ex_memorial_1920x300.jpg', { campaignId: memorial.id }),
-  assetOf('a-free', 'new_2026_honda_cr-v_ex_1920x300.jpg'),
+  assetOf('a-own', 'new_2026_honda_cr-v_ex_memorial_1920x300.jpg', { campaignId: memorial.id, model: 'cr-v', trim: 'EX' }),
+  assetOf('a-free', 'new_2026_honda_cr-v_ex_1920x300.jpg', { model: 'cr-v', trim: 'EX' }),
   assetOf('a-fall', 'new_2026_honda_cr-v_lx_fall_1920x300.jpg', { campaignId: fall.id }),
   // Misfits: an inline creative (the campaign is header only) and another model's.
   assetOf('a-inline', 'new_2026_honda_cr-v_ex_350x564.jpg', { type: 'primary', dimensions: { width: 350, height: 564 } }),
@@ -77,6 +77,7 @@ function open(onPost: (body: unknown) => Response) {
     http.get(`/api/dealers/${DEALER}/assets`, () => HttpResponse.json({ assets: ASSETS, usage: { usedBytes: 0, quotaBytes: 1 } })),
     http.post(`/api/dealers/${DEALER}/campaigns/${memorial.id}/assets`, async ({ request }) => onPost(await request.json())),
     http.get(`/api/dealers/${DEALER}/campaigns`, () => HttpResponse.json({ campaigns: [memorial, fall], timeZone: 'America/New_York' })),
+    http.get(`/api/dealers/${DEALER}/models`, () => HttpResponse.json({ models: [{ name: 'cr-v', displayName: 'CR-V' }, { name: 'pilot', displayName: 'Pilot' }] })),
   );
   const onClose = vi.fn();
   const view = renderApp(<CreativePicker dealerId={DEALER} campaign={memorial} campaigns={[memorial, fall]} onClose={onClose} />, { user: userOf('dealer-manager') });
@@ -102,6 +103,7 @@ describe('CreativePicker', () => {
     const taken = screen.getByRole('checkbox', { name: 'new_2026_honda_cr-v_lx_fall_1920x300.jpg' }) as HTMLInputElement;
     expect([own.checked, free.checked, taken.checked, taken.disabled]).toEqual([true, false, false, true]);
     expect(screen.getByText('In Fall')).toBeTruthy();
+    expect(await within(list).findAllByText('CR-V EX · 1920x300')).toHaveLength(3);
     const saveButton = screen.getByRole('button', { name: 'Save creatives' }) as HTMLButtonElement;
     expect(saveButton.disabled).toBe(true);
 

@@ -7,7 +7,7 @@
  * ticked (they are detached there first); assets that do not fit are counted, not listed.
  */
 import { useMemo, useState } from 'react';
-import { Badge, Button, Center, Checkbox, Group, Image, Paper, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Center, Checkbox, Group, Image, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Modal } from '../../components/deferred';
 import { FileName } from '../../components/Truncated';
@@ -15,6 +15,7 @@ import { ErrorNotice } from '../../components/feedback';
 import { campaignMisfit } from '../../../domain/campaigns';
 import { SLOT_TEXTS } from '../../../domain/slots';
 import type { Asset } from '../../../domain/schemas';
+import { useModelNames } from '../api';
 import { useAssets } from '../assets/api';
 import { useCampaignAssets, type Campaign } from './api';
 
@@ -22,6 +23,7 @@ import { useCampaignAssets, type Campaign } from './api';
 export function CreativePicker({ dealerId, campaign, campaigns, onClose }: { dealerId: string; campaign: Campaign; campaigns: readonly Campaign[]; onClose: () => void }) {
   const list = useAssets(dealerId);
   const save = useCampaignAssets(dealerId);
+  const modelName = useModelNames(dealerId);
   const [serverError, setServerError] = useState<string | null>(null);
   const all = useMemo(() => list.data?.assets ?? [], [list.data]);
   const current = useMemo(() => new Set(all.filter((a) => a.campaignId === campaign.id).map((a) => a.id)), [all, campaign.id]);
@@ -79,7 +81,8 @@ export function CreativePicker({ dealerId, campaign, campaigns, onClose }: { dea
             </Text>
           </Paper>
         ) : (
-          <ScrollArea.Autosize mah="55vh" type="auto" offsetScrollbars>
+          // A plain scroll box: Mantine's ScrollArea lays its content out as a table, which a long file name would widen instead of being cut.
+          <Box mah="55vh" style={{ overflowY: 'auto' }} pr={4}>
             <Stack gap={6} role="list" aria-label="Assets that fit this campaign">
               {rows.map((a) => {
                 const elsewhere = a.campaignId !== null && a.campaignId !== campaign.id;
@@ -92,8 +95,8 @@ export function CreativePicker({ dealerId, campaign, campaigns, onClose }: { dea
                         disabled={elsewhere}
                         onChange={(e) => toggle(a.id, e.currentTarget.checked)}
                       />
-                      <Center w={96} h={48} bg="var(--mantine-color-gray-1)" style={{ flex: 'none', borderRadius: 4 }}>
-                        <Image src={`${a.url}&size=thumb`} alt="" mah={44} maw={92} w="auto" fit="contain" onError={(e) => (e.currentTarget.style.visibility = 'hidden')} />
+                      <Center w={{ base: 64, sm: 96 }} h={48} bg="var(--mantine-color-gray-1)" style={{ flex: 'none', borderRadius: 4 }}>
+                        <Image src={`${a.url}&size=thumb`} alt="" mah={44} maw="100%" w="auto" fit="contain" onError={(e) => (e.currentTarget.style.visibility = 'hidden')} />
                       </Center>
                       <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
                         <FileName size="sm" fw={600}>
@@ -104,7 +107,7 @@ export function CreativePicker({ dealerId, campaign, campaigns, onClose }: { dea
                             {SLOT_TEXTS[a.type].short}
                           </Badge>
                           <Text size="xs" c="dimmed">
-                            {[a.model, a.trim].filter(Boolean).join(' ')} · {a.dimensions.width}x{a.dimensions.height}
+                            {[modelName(a.model), a.trim].filter(Boolean).join(' ')} · {a.dimensions.width}x{a.dimensions.height}
                           </Text>
                           {elsewhere && (
                             <Text size="xs" c="orange.8">
@@ -118,7 +121,7 @@ export function CreativePicker({ dealerId, campaign, campaigns, onClose }: { dea
                 );
               })}
             </Stack>
-          </ScrollArea.Autosize>
+          </Box>
         )}
         {hidden > 0 && (
           <Text size="xs" c="dimmed" data-testid="picker-hidden">
