@@ -2,11 +2,12 @@
  * Campaigns in the one asset choice (asset-choice.ts chooseRotation): a campaign's creative shows
  * only while its campaign is published and inside its window, only in the campaign's slots and
  * models; a live takeover campaign's creatives replace the regular ones, a rotate campaign's join
- * them. And the state a campaign's badge reads (campaignState).
+ * them. And the state a campaign's badge reads (campaignState), and which existing assets may
+ * become a campaign's creatives (campaignMisfit).
  */
 import { describe, expect, it } from 'vitest';
 import { chooseRotation, type ChoosableAsset } from './asset-choice';
-import { campaignCovers, campaignState, type CampaignRule } from './campaigns';
+import { campaignCovers, campaignMisfit, campaignState, type CampaignRule } from './campaigns';
 import { sizesWithFallback } from './defaults';
 
 const sizes = sizesWithFallback({});
@@ -55,5 +56,21 @@ describe('campaignState', () => {
     expect(campaignState(rule(), START)).toBe('live');
     expect(campaignState(rule(), END)).toBe('ended');
     expect(campaignState(rule({ endsAt: null }), END * 2)).toBe('live');
+  });
+});
+
+describe('campaignMisfit', () => {
+  it('lets an asset join when its size family serves one of the slots and its model is covered; empty lists take all', () => {
+    expect(campaignMisfit(rule(), { type: 'header', model: 'Civic' })).toBeNull();
+    expect(campaignMisfit(rule({ slots: ['header'], models: ['civic'] }), { type: 'header', model: 'CIVIC' })).toBeNull();
+    // An inline creative ('primary') serves the upsell slot too: same size family.
+    expect(campaignMisfit(rule({ slots: ['upsell'] }), { type: 'primary', model: 'civic' })).toBeNull();
+  });
+
+  it('names the field that does not fit: the slots first, then the models', () => {
+    expect(campaignMisfit(rule({ slots: ['header'] }), { type: 'primary', model: 'civic' })).toBe('slots');
+    expect(campaignMisfit(rule({ slots: ['primary', 'upsell'] }), { type: 'header', model: 'pilot' })).toBe('slots');
+    expect(campaignMisfit(rule({ models: ['cr-v'] }), { type: 'header', model: 'Civic' })).toBe('models');
+    expect(campaignMisfit(rule({ models: ['CR-V'] }), { type: 'header', model: 'crv' })).toBeNull();
   });
 });

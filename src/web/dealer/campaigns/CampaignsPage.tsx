@@ -314,7 +314,7 @@ function ConfirmModal({ dealerId, target, onClose }: { dealerId: string; target:
           <Text size="sm">
             {deleting ? (
               <>
-                <b>{target.campaign.name}</b> and its {target.campaign.assetCount} {target.campaign.assetCount === 1 ? 'creative' : 'creatives'} will be removed and stop showing on your site. This cannot be undone.
+                <b>{target.campaign.name}</b> and its {target.campaign.assetCount} {target.campaign.assetCount === 1 ? 'creative' : 'creatives'} will be removed and stop showing on your site, those chosen from your assets too (untick them under Choose creatives first to keep them). This cannot be undone.
               </>
             ) : (
               <>
