@@ -1,7 +1,8 @@
 /**
  * Campaigns in Chromium, as a dealer manager works: the empty Campaigns screen, a new campaign
  * created through the form by keyboard-usable controls (name, window in the dealer's time zone,
- * takeover, one slot, one model), a creative uploaded into it (a draft until published), publish,
+ * takeover, one slot, one model), a creative uploaded into it (a draft until published), an
+ * existing asset of the dealer chosen as another (Choose creatives), publish,
  * Banner Preview "as of" the campaign's weekend showing its creative while now still shows the
  * regular one, and End now after a confirmation. The server's clock is pinned (TEST_CLOCK_FILE,
  * test-clock.ts). Screenshots at 1280 and 390 px; axe finds no serious or critical violation.
@@ -40,6 +41,10 @@ beforeAll(async () => {
   const { body, contentType } = multipartBody([{ filename: 'new_2026_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#2255aa') }]);
   const res = await fetch(`${server.origin}/api/dealers/${dealer.dealerId}/assets`, { method: 'POST', headers: { cookie, 'content-type': contentType }, body: new Uint8Array(body) });
   expect(res.status).toBe(200);
+  // A banner already in the library, newer than the regular one, that the campaign will take as a creative.
+  const existing = multipartBody([{ filename: 'new_2026_honda_civic_lx_holiday_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#22aa77') }]);
+  const res2 = await fetch(`${server.origin}/api/dealers/${dealer.dealerId}/assets`, { method: 'POST', headers: { cookie, 'content-type': existing.contentType }, body: new Uint8Array(existing.body) });
+  expect(res2.status).toBe(200);
 });
 afterAll(async () => {
   await browser?.close();
@@ -95,6 +100,16 @@ describe('Campaigns screen', () => {
     await card.getByRole('button', { name: 'Upload creatives' }).click();
     await (await chooser).setFiles([{ name: 'new_2026_honda_civic_sport_blackfriday_1920x300.jpg', mimeType: 'image/jpeg', buffer: await makeBanner(1920, 300, 'jpeg', '#aa2222') }]);
     await card.getByText('1 creative').waitFor({ timeout: 30_000 });
+
+    // An existing asset chosen as a creative too: the library's holiday banner leaves the regular rotation.
+    await card.getByRole('button', { name: 'Choose creatives' }).click();
+    const picker = page.getByRole('dialog', { name: 'Creatives of Black Friday' });
+    await picker.getByRole('checkbox', { name: 'new_2026_honda_civic_lx_holiday_1920x300.jpg' }).check();
+    await animationsDone(page, '[role="dialog"]');
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await picker.getByRole('button', { name: 'Save creatives' }).click();
+    await picker.waitFor({ state: 'hidden' });
+    await card.getByText('2 creatives').waitFor({ timeout: 30_000 });
 
     await card.getByRole('button', { name: 'Publish' }).click();
     await expect.poll(() => card.getByTestId('campaign-state').textContent(), { timeout: 30_000 }).toBe('Scheduled');
