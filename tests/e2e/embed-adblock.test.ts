@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { blocklistMatch, publicAddresses } from '../../src/domain/blocklist-names';
 import { ADGUARD_LISTS, describeRule, launchAdblockBrowser, rulesetsMissing, rulesetsVersion, type AdblockBrowser } from './adblock';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { allowPlainHttp, apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
 import { observeLoad, rawTextFrames, siteAssets, uploadCreatives } from './page-speed';
 
 const DEALER = 'honda-of-demo';
@@ -59,16 +59,7 @@ async function deploy(host?: string): Promise<Deployment> {
   const server = await startServer({ PORT: String(port), PUBLIC_ORIGIN: publicOrigin, MAX_EVENT_LOOP_DELAY_MS: '0' });
   try {
     const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
-    if (host) {
-      const read = await fetch(`${server.origin}/api/dealers/${DEALER}`, { headers: { cookie: admin } });
-      const { dealer } = (await read.json()) as { dealer: { security: Record<string, unknown> } };
-      const saved = await fetch(`${server.origin}/api/admin/dealers/${DEALER}/settings`, {
-        method: 'PUT',
-        headers: { cookie: admin, 'content-type': 'application/json' },
-        body: JSON.stringify({ security: { ...dealer.security, requireHttps: false } }),
-      });
-      if (saved.status !== 200) throw new Error(`switching requireHttps off answered ${saved.status}: ${await saved.text()}`);
-    }
+    if (host) await allowPlainHttp(server.origin, admin, DEALER);
     await uploadCreatives(server.origin, DEALER, 'honda', 'civic', 'accord', admin);
     const info = await fetchScriptInfo(server.origin, DEALER);
     const site = await startDealerSite(info.scriptUrl, 'mxs-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets() });

@@ -350,6 +350,22 @@ export async function fetchUnlessShed(url: string, init?: RequestInit, attempts 
 }
 
 /**
+ * Switches the dealer's "require HTTPS" off as the admin (`adminCookie`), for a test whose dealer
+ * page is served over plain HTTP from a public-looking host name (where the HTTPS rule applies).
+ * @throws unless the settings are saved (200), naming the answer.
+ */
+export async function allowPlainHttp(origin: string, adminCookie: string, dealerId: string): Promise<void> {
+  const read = await fetch(`${origin}/api/dealers/${dealerId}`, { headers: { cookie: adminCookie } });
+  const { dealer } = (await read.json()) as { dealer: { security: Record<string, unknown> } };
+  const saved = await fetch(`${origin}/api/admin/dealers/${dealerId}/settings`, {
+    method: 'PUT',
+    headers: { cookie: adminCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ security: { ...dealer.security, requireHttps: false } }),
+  });
+  if (saved.status !== 200) throw new Error(`switching requireHttps off answered ${saved.status}: ${await saved.text()}`);
+}
+
+/**
  * Switches a dealer's tracking limits off as the admin (per page view, and that times
  * RATE_LIMIT_NAT_FACTOR per client IP), for tests whose thousands of beacons come from one address.
  * @throws unless the settings are saved (200).
