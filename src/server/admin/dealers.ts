@@ -317,9 +317,10 @@ export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const staff = await tx.update(users).set({ isActive: false, updatedAt: new Date() }).where(eq(users.dealerId, dealerId)).returning({ id: users.id });
     if (staff.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, staff.map((u) => u.id)));
-    const deleted = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
-    if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
-    await tx.insert(dealerPurges).values({ dealerId }).onConflictDoNothing();
+    const [deleted] = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ key: dealers.key });
+    if (!deleted) throw new NotFound(TEXT.dealerNotFound);
+    // The key goes with the id: its events carry the key (migration 0025), the other traffic rows the id.
+    await tx.insert(dealerPurges).values({ dealerId, dealerKey: deleted.key }).onConflictDoNothing();
   });
 }
 

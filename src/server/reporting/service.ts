@@ -264,7 +264,7 @@ export function dealerWindowTotalsSql(window: TimeWindow): SQL {
 /**
  * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
  * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key is
- * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
+ * dealer and hour), then the dealer's newest raw event (by its key) within that hour: events carry only a BRIN
  * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
  * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
  * hours are pruned (dealer_rollups_daily); GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
@@ -284,7 +284,7 @@ export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<str
     CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_id = d.id) hr
     CROSS JOIN LATERAL (
       SELECT max(occurred_at) AS at FROM events
-      WHERE dealer_id = d.id AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
+      WHERE dealer_key = d.key AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
     CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_id = d.id) dd
     WHERE d.id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`);
   const out = new Map<string, Date>();
