@@ -403,16 +403,17 @@ export const eventRollupsDaily = pgTable(
 export const dealerRollupsHourly = pgTable(
   'dealer_rollups_hourly',
   {
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
+    // The hour first, then the dealer's dealers.key (migration 0025): no alignment padding, 4 bytes where the text id took about 18.
     hour: timestamp('hour', { withTimezone: true }).notNull(),
+    dealerKey: integer('dealer_key')
+      .notNull()
+      .references(() => dealers.key, { onDelete: 'cascade' }),
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
   // hour: the platform screens' totals over every dealer, and the pruning.
-  (t) => [primaryKey({ columns: [t.dealerId, t.hour] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
+  (t) => [primaryKey({ columns: [t.dealerKey, t.hour] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
 );
 
 /**
@@ -422,10 +423,11 @@ export const dealerRollupsHourly = pgTable(
 export const dealerRollupsDaily = pgTable(
   'dealer_rollups_daily',
   {
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
+    /** The dealer's dealers.key (migration 0025): 4 bytes where the text id took about 18, in the row and the primary key. */
+    dealerKey: integer('dealer_key')
+      .notNull()
+      .references(() => dealers.key, { onDelete: 'cascade' }),
     // integer, not bigint (migration 0017): a dealer's day is far below 2^31 events, and its two index entries are 12 bytes shorter.
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
@@ -433,7 +435,7 @@ export const dealerRollupsDaily = pgTable(
   },
   // day: the platform screens' windows (every dealer, a range of days). Not covering (migration
   // 0025): the counts are read from the heap, and each entry is 20 bytes where it took 52.
-  (t) => [primaryKey({ columns: [t.dealerId, t.day] }), index('dealer_rollups_daily_day_idx').on(t.day)],
+  (t) => [primaryKey({ columns: [t.dealerKey, t.day] }), index('dealer_rollups_daily_day_idx').on(t.day)],
 );
 
 /** Every dealer's all-time totals (the dealer list and the Admin Dashboard), maintained with the daily rollups. */

@@ -132,7 +132,7 @@ describe('retention job', () => {
       db()
         .select({ impressions: dealerRollupsDaily.impressions })
         .from(dealerRollupsDaily)
-        .where(and(eq(dealerRollupsDaily.dealerId, A), eq(dealerRollupsDaily.day, at.toISOString().slice(0, 10))));
+        .where(and(eq(dealerRollupsDaily.dealerKey, dealerKeyOf(A)), eq(dealerRollupsDaily.day, at.toISOString().slice(0, 10))));
     expect(await dealerDay(old)).toEqual([{ impressions: 3 }]);
     expect(await dealerDay(ancient)).toEqual([{ impressions: 5 }]);
     expect(await dayOf(weeksAgo, 'pilot')).toEqual([{ impressions: 7 }]);

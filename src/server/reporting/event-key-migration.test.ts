@@ -1,7 +1,8 @@
 /**
  * Migration 0025_event_dealer_key on a database that already holds events: every dealer gets its
  * own integer key and every event of an existing dealer is kept, column for column, carrying that
- * key instead of the text id, without its lead id (the lead's key in event_keys stays); the events
+ * key instead of the text id, without its lead id (the lead's key in event_keys stays), and so are
+ * the dealer hours and days, which the rollup triggers then keep equal to the hourly rows; the events
  * of a dealer deleted and not yet purged are not copied, and its purge then completes. The dealer
  * day index is on the day alone. Afterwards the same dealer's beacons are stored under its key.
  */
@@ -34,10 +35,29 @@ beforeAll(async () => {
       ('2026-03-02T06:00:00Z', 'impression', NULL, '${GONE}', 'header', 'civic', 'view-gone', NULL, 'cdn')`),
   );
   await database.db.execute(sql.raw(`INSERT INTO event_keys (dealer_id, kind, key, slot_type, at) VALUES ('${d}', 'lead', 'abc123', '', '2026-03-01T00:20:00Z')`));
+  // Their hourly rollups: the triggers write the dealer hours and days (keyed by the text id before 0025).
+  await database.db.execute(
+    sql.raw(`INSERT INTO event_rollups_hourly (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
+      ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 1, 1, 0),
+      ('${d}', '2026-03-01T00:00:00Z', 'civic', '', 'cdn', 0, 0, 1),
+      ('${d}', '2026-03-08T05:00:00Z', 'accord', 'primary', '', 1, 0, 0)`),
+  );
   await database.db.execute(sql.raw(`INSERT INTO dealer_purges (dealer_id, deleted_at) VALUES ('${GONE}', '2026-03-03T00:00:00Z')`));
   await database.migrate();
 });
 afterAll(() => before?.dispose());
+
+/** The dealer hours and days as `<dealer> <hour or day> i/c/v`, the dealer named through its key. */
+const dealerRollups = async () => {
+  const hours = await rows<Record<string, unknown>>(sql`
+    SELECT d.id AS dealer, to_char(r.hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24') AS at, r.impressions, r.clicks, r.conversions
+    FROM dealer_rollups_hourly r JOIN dealers d ON d.key = r.dealer_key ORDER BY 2`);
+  const days = await rows<Record<string, unknown>>(sql`
+    SELECT d.id AS dealer, to_char(r.day, 'YYYY-MM-DD') AS at, r.impressions, r.clicks, r.conversions
+    FROM dealer_rollups_daily r JOIN dealers d ON d.key = r.dealer_key ORDER BY 2`);
+  const text = (x: Record<string, unknown>) => `${String(x.dealer)} ${String(x.at)} ${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`;
+  return { hours: hours.map(text), days: days.map(text) };
+};
 
 describe('migration 0025 event dealer key', () => {
   it("gives every dealer a key and keeps each existing dealer's events under it, without the lead id", async () => {
@@ -62,6 +82,26 @@ describe('migration 0025 event dealer key', () => {
     expect(columns.map((c) => c.column_name)).toEqual(['occurred_at', 'event', 'url_id', 'dealer_key', 'slot_type', 'model', 'page_view', 'creative']);
     // The lead stays counted once by its key.
     expect(await rows(sql`SELECT key FROM event_keys WHERE kind = 'lead'`)).toEqual([{ key: 'abc123' }]);
+  });
+
+  it('keeps the dealer hours and days under the dealer key, and the triggers keep them equal to the hourly rows', async () => {
+    expect(await dealerRollups()).toEqual({
+      hours: [`${d} 2026-03-01T00 1/1/1`, `${d} 2026-03-08T05 1/0/0`],
+      days: [`${d} 2026-03-01 1/1/1`, `${d} 2026-03-08 1/0/0`],
+    });
+    // The ingestion's upsert (one row raised, one new), then a corrective delete.
+    await database.db.execute(
+      sql.raw(`INSERT INTO event_rollups_hourly AS r (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
+        ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 2, 0, 0),
+        ('${d}', '2026-03-08T06:00:00Z', 'pilot', 'upsell', '', 4, 0, 0)
+        ON CONFLICT (dealer_id, hour, model, slot_type, creative) DO UPDATE SET impressions = r.impressions + excluded.impressions,
+          clicks = r.clicks + excluded.clicks, conversions = r.conversions + excluded.conversions`),
+    );
+    await database.db.execute(sql.raw(`DELETE FROM event_rollups_hourly WHERE slot_type = ''`));
+    expect(await dealerRollups()).toEqual({
+      hours: [`${d} 2026-03-01T00 3/1/0`, `${d} 2026-03-08T05 1/0/0`, `${d} 2026-03-08T06 4/0/0`],
+      days: [`${d} 2026-03-01 3/1/0`, `${d} 2026-03-08 5/0/0`],
+    });
   });
 
   it("drops a deleted dealer's events, whose purge then completes; indexes the dealer days by day alone", async () => {

@@ -8,9 +8,15 @@
 -- - events lose `lead_id`: nothing read it; the conversion's lead hash is the 'lead' row of
 --   event_keys (the rule "one conversion per lead"), kept as long as the events. With 8 columns the
 --   row's null bitmap takes 1 byte instead of 2 and its header 24 bytes instead of 32.
+-- - dealer_rollups_hourly and dealer_rollups_daily (the dealer totals per hour and per day, the
+--   latter kept for ever) carry the key too, in their rows and primary keys, with the time first
+--   (no alignment padding); their foreign key is to dealers.key, still ON DELETE CASCADE. The rollup
+--   triggers (migrations 0015, 0017) look the key up by the dealer id of the hourly rows. The
+--   detailed rollups keep the text id.
 -- - dealer_rollups_daily's covering index (day, dealer_id, counts) becomes an index on day alone:
 --   the platform windows (every dealer, a range of days) read the day range through it and the
---   rows from the heap; the covering entries took 52 bytes a row where these take 20.
+--   rows from the heap; the covering entries took 52 bytes a row where these take a few (a btree
+--   stores each day once with its rows' list).
 -- The events are rebuilt as migration 0022 did: the old table and its weekly partitions are
 -- renamed, the new partitioned table created with the same weekly partitions
 -- (event_partitions_ensure, migration 0014), every row of an existing dealer copied with its key
@@ -19,8 +25,141 @@
 ALTER TABLE "dealers" ADD COLUMN "key" integer GENERATED ALWAYS AS IDENTITY;--> statement-breakpoint
 ALTER TABLE "dealers" ADD CONSTRAINT "dealers_key_unique" UNIQUE("key");--> statement-breakpoint
 ALTER TABLE "dealer_purges" ADD COLUMN "dealer_key" integer;--> statement-breakpoint
+ALTER TABLE "dealer_rollups_hourly" RENAME TO "dealer_rollups_hourly_by_id";--> statement-breakpoint
+DROP INDEX "dealer_rollups_hourly_hour_idx";--> statement-breakpoint
+CREATE TABLE "dealer_rollups_hourly" (
+	"hour" timestamp with time zone NOT NULL,
+	"dealer_key" integer NOT NULL,
+	"impressions" integer DEFAULT 0 NOT NULL,
+	"clicks" integer DEFAULT 0 NOT NULL,
+	"conversions" integer DEFAULT 0 NOT NULL
+);--> statement-breakpoint
+INSERT INTO "dealer_rollups_hourly" ("hour", "dealer_key", "impressions", "clicks", "conversions")
+SELECT r."hour", d."key", r."impressions", r."clicks", r."conversions" FROM "dealer_rollups_hourly_by_id" r JOIN "dealers" d ON d."id" = r."dealer_id"
+ORDER BY r."hour", d."key";--> statement-breakpoint
+DROP TABLE "dealer_rollups_hourly_by_id";--> statement-breakpoint
+ALTER TABLE "dealer_rollups_hourly" ADD CONSTRAINT "dealer_rollups_hourly_dealer_key_hour_pk" PRIMARY KEY("dealer_key","hour");--> statement-breakpoint
+ALTER TABLE "dealer_rollups_hourly" ADD CONSTRAINT "dealer_rollups_hourly_dealer_key_dealers_key_fk" FOREIGN KEY ("dealer_key") REFERENCES "dealers"("key") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "dealer_rollups_hourly_hour_idx" ON "dealer_rollups_hourly" USING btree ("hour");--> statement-breakpoint
+ALTER TABLE "dealer_rollups_daily" RENAME TO "dealer_rollups_daily_by_id";--> statement-breakpoint
 DROP INDEX "dealer_rollups_daily_day_idx";--> statement-breakpoint
+CREATE TABLE "dealer_rollups_daily" (
+	"day" date NOT NULL,
+	"dealer_key" integer NOT NULL,
+	"impressions" integer DEFAULT 0 NOT NULL,
+	"clicks" integer DEFAULT 0 NOT NULL,
+	"conversions" integer DEFAULT 0 NOT NULL
+);--> statement-breakpoint
+INSERT INTO "dealer_rollups_daily" ("day", "dealer_key", "impressions", "clicks", "conversions")
+SELECT r."day", d."key", r."impressions", r."clicks", r."conversions" FROM "dealer_rollups_daily_by_id" r JOIN "dealers" d ON d."id" = r."dealer_id"
+ORDER BY r."day", d."key";--> statement-breakpoint
+DROP TABLE "dealer_rollups_daily_by_id";--> statement-breakpoint
+ALTER TABLE "dealer_rollups_daily" ADD CONSTRAINT "dealer_rollups_daily_dealer_key_day_pk" PRIMARY KEY("dealer_key","day");--> statement-breakpoint
+ALTER TABLE "dealer_rollups_daily" ADD CONSTRAINT "dealer_rollups_daily_dealer_key_dealers_key_fk" FOREIGN KEY ("dealer_key") REFERENCES "dealers"("key") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "dealer_rollups_daily_day_idx" ON "dealer_rollups_daily" USING btree ("day");--> statement-breakpoint
+-- Migration 0017's function, with the dealer hours and days keyed by the dealer's key.
+CREATE OR REPLACE FUNCTION "rollups_from_hourly"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    IF current_setting('dc_banners.rollup_prune', true) = 'on' OR NOT EXISTS (SELECT 1 FROM "old_rows") THEN
+      RETURN NULL;
+    END IF;
+    -- Only rows that exist are lowered: a dealer's cascade delete may have removed them already.
+    WITH d AS (
+      SELECT "dealer_id", "hour", "model", "slot_type", "creative",
+        sum("impressions") AS i, sum("clicks") AS c, sum("conversions") AS v
+      FROM "old_rows" GROUP BY 1, 2, 3, 4, 5),
+    daily AS (
+      UPDATE "event_rollups_daily" t SET "impressions" = t."impressions" - d.i, "clicks" = t."clicks" - d.c, "conversions" = t."conversions" - d.v
+      FROM (SELECT "dealer_id", ("hour" AT TIME ZONE 'UTC')::date AS "day", "model", "slot_type", "creative", sum(i) AS i, sum(c) AS c, sum(v) AS v FROM d GROUP BY 1, 2, 3, 4, 5) d
+      WHERE t."dealer_id" = d."dealer_id" AND t."day" = d."day" AND t."model" = d."model" AND t."slot_type" = d."slot_type" AND t."creative" = d."creative"),
+    per_hour AS (
+      UPDATE "dealer_rollups_hourly" t SET "impressions" = t."impressions" - d.i, "clicks" = t."clicks" - d.c, "conversions" = t."conversions" - d.v
+      FROM (SELECT k."key", d."hour", sum(i) AS i, sum(c) AS c, sum(v) AS v FROM d JOIN "dealers" k ON k."id" = d."dealer_id" GROUP BY 1, 2) d
+      WHERE t."dealer_key" = d."key" AND t."hour" = d."hour"),
+    per_day AS (
+      UPDATE "dealer_rollups_daily" t SET "impressions" = t."impressions" - d.i, "clicks" = t."clicks" - d.c, "conversions" = t."conversions" - d.v
+      FROM (SELECT k."key", (d."hour" AT TIME ZONE 'UTC')::date AS "day", sum(i) AS i, sum(c) AS c, sum(v) AS v FROM d JOIN "dealers" k ON k."id" = d."dealer_id" GROUP BY 1, 2) d
+      WHERE t."dealer_key" = d."key" AND t."day" = d."day")
+    UPDATE "dealer_rollup_totals" t SET "impressions" = t."impressions" - d.i, "clicks" = t."clicks" - d.c, "conversions" = t."conversions" - d.v
+    FROM (SELECT "dealer_id", sum(i) AS i, sum(c) AS c, sum(v) AS v FROM d GROUP BY 1) d
+    WHERE t."dealer_id" = d."dealer_id";
+    RETURN NULL;
+  END IF;
+  -- An ingestion statement fires both triggers; the one whose rows are empty costs a lookup only.
+  IF NOT EXISTS (SELECT 1 FROM "new_rows") THEN
+    RETURN NULL;
+  END IF;
+  -- Summed per hour first, then per day; in key order, so concurrent writers lock shared rows in the
+  -- same order. (Two branches: an INSERT trigger has no "old_rows".)
+  IF TG_OP = 'INSERT' THEN
+    -- INSERT: the new rows.
+    WITH changed AS (
+      SELECT "dealer_id", "hour", "model", "slot_type", "creative", "impressions", "clicks", "conversions" FROM "new_rows"),
+    h AS (
+      SELECT "dealer_id", "hour", "model", "slot_type", "creative",
+        sum("impressions") AS i, sum("clicks") AS c, sum("conversions") AS v
+      FROM changed GROUP BY 1, 2, 3, 4, 5
+      HAVING sum("impressions") <> 0 OR sum("clicks") <> 0 OR sum("conversions") <> 0),
+    d AS (
+      SELECT "dealer_id", ("hour" AT TIME ZONE 'UTC')::date AS "day", "model", "slot_type", "creative", sum(i) AS i, sum(c) AS c, sum(v) AS v
+      FROM h GROUP BY 1, 2, 3, 4, 5),
+    daily AS (
+      INSERT INTO "event_rollups_daily" AS t ("dealer_id", "day", "model", "slot_type", "creative", "impressions", "clicks", "conversions")
+      SELECT "dealer_id", "day", "model", "slot_type", "creative", i, c, v FROM d ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT ("dealer_id", "day", "model", "slot_type", "creative") DO UPDATE
+      SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions"),
+    per_hour AS (
+      INSERT INTO "dealer_rollups_hourly" AS t ("dealer_key", "hour", "impressions", "clicks", "conversions")
+      SELECT k."key", h."hour", sum(i), sum(c), sum(v) FROM h JOIN "dealers" k ON k."id" = h."dealer_id" GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT ("dealer_key", "hour") DO UPDATE
+      SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions"),
+    per_day AS (
+      INSERT INTO "dealer_rollups_daily" AS t ("dealer_key", "day", "impressions", "clicks", "conversions")
+      SELECT k."key", d."day", sum(i), sum(c), sum(v) FROM d JOIN "dealers" k ON k."id" = d."dealer_id" GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT ("dealer_key", "day") DO UPDATE
+      SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions")
+    INSERT INTO "dealer_rollup_totals" AS t ("dealer_id", "impressions", "clicks", "conversions")
+    SELECT "dealer_id", sum(i), sum(c), sum(v) FROM d GROUP BY 1 ORDER BY 1
+    ON CONFLICT ("dealer_id") DO UPDATE
+    SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions";
+  ELSE
+    -- UPDATE (the ingestion's ON CONFLICT DO UPDATE): new minus old.
+    WITH changed AS (
+      SELECT "dealer_id", "hour", "model", "slot_type", "creative", "impressions", "clicks", "conversions" FROM "new_rows"
+      UNION ALL
+      SELECT "dealer_id", "hour", "model", "slot_type", "creative", -"impressions", -"clicks", -"conversions" FROM "old_rows"),
+    h AS (
+      SELECT "dealer_id", "hour", "model", "slot_type", "creative",
+        sum("impressions") AS i, sum("clicks") AS c, sum("conversions") AS v
+      FROM changed GROUP BY 1, 2, 3, 4, 5
+      HAVING sum("impressions") <> 0 OR sum("clicks") <> 0 OR sum("conversions") <> 0),
+    d AS (
+      SELECT "dealer_id", ("hour" AT TIME ZONE 'UTC')::date AS "day", "model", "slot_type", "creative", sum(i) AS i, sum(c) AS c, sum(v) AS v
+      FROM h GROUP BY 1, 2, 3, 4, 5),
+    daily AS (
+      INSERT INTO "event_rollups_daily" AS t ("dealer_id", "day", "model", "slot_type", "creative", "impressions", "clicks", "conversions")
+      SELECT "dealer_id", "day", "model", "slot_type", "creative", i, c, v FROM d ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT ("dealer_id", "day", "model", "slot_type", "creative") DO UPDATE
+      SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions"),
+    per_hour AS (
+      INSERT INTO "dealer_rollups_hourly" AS t ("dealer_key", "hour", "impressions", "clicks", "conversions")
+      SELECT k."key", h."hour", sum(i), sum(c), sum(v) FROM h JOIN "dealers" k ON k."id" = h."dealer_id" GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT ("dealer_key", "hour") DO UPDATE
+      SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions"),
+    per_day AS (
+      INSERT INTO "dealer_rollups_daily" AS t ("dealer_key", "day", "impressions", "clicks", "conversions")
+      SELECT k."key", d."day", sum(i), sum(c), sum(v) FROM d JOIN "dealers" k ON k."id" = d."dealer_id" GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT ("dealer_key", "day") DO UPDATE
+      SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions")
+    INSERT INTO "dealer_rollup_totals" AS t ("dealer_id", "impressions", "clicks", "conversions")
+    SELECT "dealer_id", sum(i), sum(c), sum(v) FROM d GROUP BY 1 ORDER BY 1
+    ON CONFLICT ("dealer_id") DO UPDATE
+    SET "impressions" = t."impressions" + excluded."impressions", "clicks" = t."clicks" + excluded."clicks", "conversions" = t."conversions" + excluded."conversions";
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
 DROP INDEX "events_occurred_brin";--> statement-breakpoint
 ALTER TABLE "events" RENAME TO "events_before_keys";--> statement-breakpoint
 DO $$
