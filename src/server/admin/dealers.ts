@@ -304,8 +304,8 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
 
 /**
  * Deletes a dealer and everything it owns, in one short transaction: the dealer row and its
- * bounded settings rows (assets, inventory, feeds, daily rollups: foreign keys ON DELETE CASCADE
- * through dealer_id indexes), so it is gone from every screen, delivery and beacon at once. Its
+ * bounded settings rows (assets, inventory, feeds, daily rollups, dealer hours: foreign keys ON
+ * DELETE CASCADE through indexes that start with the dealer's id or key), so it is gone from every screen, delivery and beacon at once. Its
  * traffic rows (events, event_keys, hourly rollups: a year of them for a busy dealer) are not
  * touched here: the id goes to dealer_purges and the maintenance job purges them in bounded
  * batches (maintenance/dealer-purge.ts, migration 0021). Its users are deactivated and signed out
