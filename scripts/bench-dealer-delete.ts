@@ -27,7 +27,15 @@ const ranked = await rows<{ dealer_id: string }>(
 );
 const [victim, other] = [ranked[0]?.dealer_id, ranked[1]?.dealer_id];
 if (!victim || !other) throw new Error('no generated dealers: run `npm run seed:volume` first');
-const count = async (table: string) => Number((await rows<{ n: string }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE dealer_id = ${victim}`))[0]!.n);
+// Events carry the dealer's integer key since migration 0025 (dealers.key), its text id before.
+const keyed =
+  Number((await rows<{ n: string }>(sql`SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'dealer_key' AND table_schema = current_schema()`))[0]!.n) > 0;
+// Read before the deletion: the events are counted by it after the dealer row is gone.
+const victimKey = keyed ? Number((await rows<{ key: number }>(sql`SELECT key FROM dealers WHERE id = ${victim}`))[0]!.key) : null;
+const count = async (table: string) =>
+  Number(
+    (await rows<{ n: string }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE ${table === 'events' && keyed ? sql`dealer_key = ${victimKey}` : sql`dealer_id = ${victim}`}`))[0]!.n,
+  );
 const before = { events: await count('events'), eventKeys: await count('event_keys'), hourlyRollups: await count('event_rollups_hourly') };
 const hasPurge = (await rows<{ t: string | null }>(sql`SELECT to_regclass('dealer_purges')::text AS t`))[0]!.t !== null;
 
@@ -37,7 +45,11 @@ const ingest = { inserts: 0, slowestMs: 0 };
 const writer = (async () => {
   while (ingesting) {
     const t0 = performance.now();
-    await db.execute(sql`INSERT INTO events (dealer_id, event, slot_type, model, occurred_at) VALUES (${other}, 'impression', 'header', 'civic', now())`);
+    await db.execute(
+      keyed
+        ? sql`INSERT INTO events (dealer_key, event, slot_type, model, occurred_at) SELECT key, 'impression', 'header', 'civic', now() FROM dealers WHERE id = ${other}`
+        : sql`INSERT INTO events (dealer_id, event, slot_type, model, occurred_at) VALUES (${other}, 'impression', 'header', 'civic', now())`,
+    );
     ingest.slowestMs = Math.max(ingest.slowestMs, performance.now() - t0);
     ingest.inserts++;
   }

@@ -143,7 +143,7 @@ async function measureVolume(events: number): Promise<VolumeRun> {
     );
     const big = gen.dealers[0]!;
     const median = gen.dealers[Math.floor(gen.dealers.length / 2)]!;
-    const count = async (id: string) => Number((await one<{ n: string }>(sql`SELECT count(*) AS n FROM events WHERE dealer_id = ${id}`)).n);
+    const count = async (id: string) => Number((await one<{ n: string }>(sql`SELECT count(*) AS n FROM events WHERE dealer_key = (SELECT key FROM dealers WHERE id = ${id})`)).n);
 
     // The notification job once, in this process, when the weekly report is due; then kept from the server's own scheduler.
     const mailer = new Mailer(undefined, 'bench <bench@localhost>');

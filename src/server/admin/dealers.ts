@@ -304,8 +304,8 @@ export async function updateDealerSettings(db: Db, dealerId: string, update: Dea
 
 /**
  * Deletes a dealer and everything it owns, in one short transaction: the dealer row and its
- * bounded settings rows (assets, inventory, feeds, daily rollups: foreign keys ON DELETE CASCADE
- * through dealer_id indexes), so it is gone from every screen, delivery and beacon at once. Its
+ * bounded settings rows (assets, inventory, feeds, daily rollups, dealer hours: foreign keys ON
+ * DELETE CASCADE through indexes that start with the dealer's id or key), so it is gone from every screen, delivery and beacon at once. Its
  * traffic rows (events, event_keys, hourly rollups: a year of them for a busy dealer) are not
  * touched here: the id goes to dealer_purges and the maintenance job purges them in bounded
  * batches (maintenance/dealer-purge.ts, migration 0021). Its users are deactivated and signed out
@@ -317,9 +317,10 @@ export async function deleteDealer(db: Db, dealerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const staff = await tx.update(users).set({ isActive: false, updatedAt: new Date() }).where(eq(users.dealerId, dealerId)).returning({ id: users.id });
     if (staff.length > 0) await tx.delete(sessions).where(inArray(sessions.userId, staff.map((u) => u.id)));
-    const deleted = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ id: dealers.id });
-    if (deleted.length === 0) throw new NotFound(TEXT.dealerNotFound);
-    await tx.insert(dealerPurges).values({ dealerId }).onConflictDoNothing();
+    const [deleted] = await tx.delete(dealers).where(eq(dealers.id, dealerId)).returning({ key: dealers.key });
+    if (!deleted) throw new NotFound(TEXT.dealerNotFound);
+    // The key goes with the id: its events carry the key (migration 0025), the other traffic rows the id.
+    await tx.insert(dealerPurges).values({ dealerId, dealerKey: deleted.key }).onConflictDoNothing();
   });
 }
 

@@ -167,7 +167,8 @@ export async function exportPlatform(db: Db): Promise<PlatformExport> {
     version: EXPORT_VERSION,
     exportedAt: new Date().toISOString(),
     manufacturers: ms.map((m) => manufacturerSchema.parse({ ...m, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) })),
-    dealers: ds.map(({ version: _v, manufacturerId, ...d }) =>
+    // The key is the database's own (events.dealer_key): an import's dealer gets a key of its own.
+    dealers: ds.map(({ version: _v, key: _k, manufacturerId, ...d }) =>
       exportedDealerSchema.parse({ ...d, manufacturer: manufacturerId, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt) }),
     ),
     users: us.map((u) => exportedUserSchema.parse(u)),

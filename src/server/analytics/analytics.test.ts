@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { ensureEventPartitions } from '../maintenance/partitions';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
+import { dealerKeyOf } from '../db/dealer-row';
 import { eq } from 'drizzle-orm';
 import { eventRollupsHourly, events } from '../db/schema';
 
@@ -101,13 +102,13 @@ describe('dealer analytics', () => {
     const at = (min: number) => new Date(hoursAgo(2).getTime() + min * 60_000 + 345);
     await ensureEventPartitions(t.database.db, at(10), at(36)); // the writer does this itself; this test writes rows directly
     await t.database.db.insert(events).values([
-      { dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(35) },
-      { dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(10) },
+      { dealerKey: dealerKeyOf(DEMO_DEALER.id), event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(35) },
+      { dealerKey: dealerKeyOf(DEMO_DEALER.id), event: 'impression', slotType: 'header', model: 'civic', occurredAt: at(10) },
     ]);
     const a = (await get('/analytics?period=24h')).json();
     expect(a.lastUpdated).toBe('2026-03-10T21:35:00.345Z');
     // Raw events removed by retention: the newest rollup hour still answers.
-    await t.database.db.delete(events).where(eq(events.dealerId, DEMO_DEALER.id));
+    await t.database.db.delete(events).where(eq(events.dealerKey, dealerKeyOf(DEMO_DEALER.id)));
     expect((await get('/analytics?period=24h')).json().lastUpdated).toBe(hoursAgo(2).toISOString());
   });
 

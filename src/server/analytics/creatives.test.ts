@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
+import { dealerKeyOf } from '../db/dealer-row';
 import { eventRollupsHourly, events } from '../db/schema';
 import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
 import type { DealerAnalytics } from '../../domain/schemas';
@@ -101,7 +102,7 @@ describe('creative analytics', () => {
     expect((await track({ event: 'impression', type: 'header', model: 'pilot', pv: 'view-creative-d' })).statusCode).toBe(204);
     expect((await track({ event: 'impression', type: 'header', model: 'pilot', pv: 'view-creative-e', asset: 'r=99999&type=nope' })).statusCode).toBe(204);
     await t.app.events.flush();
-    const rows = await t.database.db.select({ pv: events.pageView, event: events.event, creative: events.creative }).from(events).where(eq(events.dealerId, DEMO_DEALER.id));
+    const rows = await t.database.db.select({ pv: events.pageView, event: events.event, creative: events.creative }).from(events).where(eq(events.dealerKey, dealerKeyOf(DEMO_DEALER.id)));
     const of = (pv: string, event = 'impression') => rows.find((x) => x.pv === pv && x.event === event)?.creative;
     expect(of('view-creative-a')).toBe(await creativeOf(0));
     expect(of('view-creative-b')).toBe(await creativeOf(1));

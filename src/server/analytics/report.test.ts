@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS, DEMO_DEALER } from '../db/seed';
+import { dealerKeyOf } from '../db/dealer-row';
 import { generateVolume, type VolumeResult } from '../db/volume';
 import { multipartBody } from '../../../tests/fixtures/images';
 import type { AnalyticsReport } from '../../domain/contracts/analytics';
@@ -48,7 +49,7 @@ async function raw(id: string, from: Date, to: Date, group: 'model' | 'slot_type
   const rows = await query<{ k: string; i: string; c: string; v: string }>(sql`
     SELECT ${key} AS k, count(*) FILTER (WHERE event = 'impression') AS i, count(*) FILTER (WHERE event = 'click') AS c,
       count(*) FILTER (WHERE event = 'conversion') AS v
-    FROM events WHERE dealer_id = ${id} AND occurred_at >= ${from.toISOString()}::timestamptz AND occurred_at < ${to.toISOString()}::timestamptz
+    FROM events WHERE dealer_key = ${dealerKeyOf(id)} AND occurred_at >= ${from.toISOString()}::timestamptz AND occurred_at < ${to.toISOString()}::timestamptz
     GROUP BY 1`);
   return rows.map((r) => ({ key: r.k, impressions: Number(r.i), clicks: Number(r.c), conversions: Number(r.v) }));
 }

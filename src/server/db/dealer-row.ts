@@ -3,6 +3,7 @@
  * layer, below the features, so the dealers feature (admin "Add dealer") and the demo seed build
  * new dealers the same way without the seed importing a feature service.
  */
+import { sql, type SQL } from 'drizzle-orm';
 import { dealers } from './schema';
 import type { Manufacturer, Provider } from '../../domain/schemas';
 import {
@@ -35,3 +36,10 @@ export function newDealerRow(
     notifications: defaultNotifications(),
   };
 }
+
+/**
+ * The dealer's integer key (dealers.key) as an SQL scalar subquery, for comparing events.dealer_key
+ * (migration 0025) with a dealer id: `eq(events.dealerKey, dealerKeyOf(id))`. NULL, so matching
+ * nothing, for an unknown or deleted dealer.
+ */
+export const dealerKeyOf = (dealerId: string): SQL<number | null> => sql`(SELECT ${dealers.key} FROM ${dealers} WHERE ${dealers.id} = ${dealerId})`;

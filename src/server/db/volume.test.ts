@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_ACCOUNTS } from './seed';
+import { dealerKeyOf } from './dealer-row';
 import { deleteVolumeDealers, generateVolume, MOBILE_SHARE, type VolumeResult } from './volume';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import type { DealerAnalytics } from '../../domain/schemas';
@@ -27,7 +28,7 @@ async function query<T>(q: ReturnType<typeof sql>): Promise<T[]> {
 async function rawCounts(dealerId: string, from: Date, to: Date) {
   const [row] = await query<{ i: string; c: string; v: string }>(sql`
     SELECT count(*) FILTER (WHERE event = 'impression') AS i, count(*) FILTER (WHERE event = 'click') AS c, count(*) FILTER (WHERE event = 'conversion') AS v
-    FROM events WHERE dealer_id = ${dealerId} AND occurred_at >= ${from.toISOString()}::timestamptz AND occurred_at < ${to.toISOString()}::timestamptz`);
+    FROM events WHERE dealer_key = ${dealerKeyOf(dealerId)} AND occurred_at >= ${from.toISOString()}::timestamptz AND occurred_at < ${to.toISOString()}::timestamptz`);
   return { impressions: Number(row!.i), clicks: Number(row!.c), conversions: Number(row!.v) };
 }
 
@@ -71,21 +72,21 @@ describe('generateVolume', () => {
 
   it('writes a device mix: about MOBILE_SHARE of page views mobile, the rest desktop, one device per page view', async () => {
     const rows = await query<{ device: string; views: string; n: string }>(sql`
-      SELECT device, count(DISTINCT (dealer_id, page_view)) AS views, count(*) AS n FROM events GROUP BY device ORDER BY device`);
+      SELECT device, count(DISTINCT (dealer_key, page_view)) AS views, count(*) AS n FROM events GROUP BY device ORDER BY device`);
     const by = Object.fromEntries(rows.map((r) => [r.device, { views: Number(r.views), n: Number(r.n) }]));
     expect(Object.keys(by).sort()).toEqual(['desktop', 'mobile']);
     const share = by.mobile!.views / (by.mobile!.views + by.desktop!.views);
     expect(share).toBeGreaterThan(MOBILE_SHARE - 0.06);
     expect(share).toBeLessThan(MOBILE_SHARE + 0.06);
     const [mixed] = await query<{ n: string }>(sql`
-      SELECT count(*) AS n FROM (SELECT dealer_id, page_view FROM events GROUP BY 1, 2 HAVING count(DISTINCT device) > 1) x`);
+      SELECT count(*) AS n FROM (SELECT dealer_key, page_view FROM events GROUP BY 1, 2 HAVING count(DISTINCT device) > 1) x`);
     expect(Number(mixed!.n)).toBe(0);
   });
 
   it('the hourly rollups equal the raw events per device, and the analytics device filter reads them', async () => {
     const rawBy = await query<{ key: string; i: string; c: string; v: string }>(sql`
-      SELECT dealer_id || '|' || device AS key, count(*) FILTER (WHERE event = 'impression') AS i, count(*) FILTER (WHERE event = 'click') AS c,
-        count(*) FILTER (WHERE event = 'conversion') AS v FROM events GROUP BY 1 ORDER BY 1`);
+      SELECT d.id || '|' || e.device AS key, count(*) FILTER (WHERE e.event = 'impression') AS i, count(*) FILTER (WHERE e.event = 'click') AS c,
+        count(*) FILTER (WHERE e.event = 'conversion') AS v FROM events e JOIN dealers d ON d.key = e.dealer_key GROUP BY 1 ORDER BY 1`);
     const rolledBy = await query<{ key: string; i: string; c: string; v: string }>(sql`
       SELECT dealer_id || '|' || device AS key, sum(impressions) AS i, sum(clicks) AS c, sum(conversions) AS v FROM event_rollups_hourly GROUP BY 1 ORDER BY 1`);
     const plain = (rows: Array<{ key: string; i: string; c: string; v: string }>) => rows.map((r) => [r.key, Number(r.i), Number(r.c), Number(r.v)]);
@@ -96,7 +97,7 @@ describe('generateVolume', () => {
       expect(res.statusCode).toBe(200);
       const a = res.json<DealerAnalytics>();
       const [raw] = await query<{ i: string }>(sql`
-        SELECT count(*) AS i FROM events WHERE dealer_id = ${d.id} AND device = ${device} AND event = 'impression'
+        SELECT count(*) AS i FROM events WHERE dealer_key = ${dealerKeyOf(d.id)} AND device = ${device} AND event = 'impression'
           AND occurred_at >= ${a.from}::timestamptz AND occurred_at < ${a.to}::timestamptz`);
       expect({ device, impressions: a.current.impressions }).toEqual({ device, impressions: Number(raw!.i) });
       expect(a.current.impressions).toBeGreaterThan(0);
@@ -118,12 +119,12 @@ describe('generateVolume', () => {
   it('clicks only on an impression of the same page view, slot and model, at most one each; CTR between 0.1 and 4 %', async () => {
     const [orphans] = await query<{ n: string }>(sql`
       SELECT count(*) AS n FROM events c WHERE c.event = 'click' AND NOT EXISTS (
-        SELECT 1 FROM events i WHERE i.event = 'impression' AND i.dealer_id = c.dealer_id AND i.page_view = c.page_view
+        SELECT 1 FROM events i WHERE i.event = 'impression' AND i.dealer_key = c.dealer_key AND i.page_view = c.page_view
           AND i.slot_type = c.slot_type AND i.model = c.model AND i.creative = c.creative AND i.occurred_at <= c.occurred_at)`);
     expect(Number(orphans!.n)).toBe(0);
     const [over] = await query<{ n: string }>(sql`
       SELECT count(*) AS n FROM (
-        SELECT dealer_id, page_view, slot_type FROM events GROUP BY 1, 2, 3
+        SELECT dealer_key, page_view, slot_type FROM events GROUP BY 1, 2, 3
         HAVING count(*) FILTER (WHERE event = 'click') > count(*) FILTER (WHERE event = 'impression')
           OR count(*) FILTER (WHERE event = 'impression') > 1) x`);
     expect(Number(over!.n)).toBe(0);
@@ -131,17 +132,16 @@ describe('generateVolume', () => {
     expect(result.events.click).toBeLessThan(0.04 * result.events.impression);
   });
 
-  it('conversions only on a clicked page view within the conversion window, at most one per page view and lead', async () => {
+  it('conversions only on a clicked page view within the conversion window, at most one per page view', async () => {
     const [unattributed] = await query<{ n: string }>(sql`
       SELECT count(*) AS n FROM events v WHERE v.event = 'conversion' AND NOT EXISTS (
-        SELECT 1 FROM events c WHERE c.event = 'click' AND c.dealer_id = v.dealer_id AND c.page_view = v.page_view
+        SELECT 1 FROM events c WHERE c.event = 'click' AND c.dealer_key = v.dealer_key AND c.page_view = v.page_view
           AND c.occurred_at <= v.occurred_at AND c.occurred_at >= v.occurred_at - ${CONVERSION_WINDOW_MS / 1000} * interval '1 second')`);
     expect(Number(unattributed!.n)).toBe(0);
     const [twice] = await query<{ views: string; leads: string; n: string }>(sql`
-      SELECT count(DISTINCT (dealer_id, page_view)) AS views, count(DISTINCT (dealer_id, lead_id)) AS leads, count(*) AS n FROM events WHERE event = 'conversion'`);
+      SELECT count(DISTINCT (dealer_key, page_view)) AS views, count(*) AS n FROM events WHERE event = 'conversion'`);
     expect(Number(twice!.n)).toBe(result.events.conversion);
     expect(Number(twice!.views)).toBe(result.events.conversion);
-    expect(Number(twice!.leads)).toBe(result.events.conversion);
     expect(result.events.conversion).toBeLessThanOrEqual(result.events.click);
   });
 

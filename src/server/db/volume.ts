@@ -22,7 +22,7 @@
  * - clicks (dealer CTR between 0.5 and 2 %) only on an impression of the same page view, slot,
  *   model and creative, at most one per (page view, slot), 2 s to 2 min after it;
  * - conversions (3-12 % of clicked page views) only on a clicked page view, at most one per page
- *   view and one per lead (the lead id hashed as leadIdHash does), within the conversion window
+ *   view (each its own lead; like every event key, its 'lead' key is not written), within the conversion window
  *   after the page view's newest click, with its slot, model and creative.
  * Every chunk's page URLs go into the URL dictionary first by the ingestion's own storeUrls, the
  * events carrying their ids (events.url_id), and its rows are rolled up in the same statement by
@@ -250,25 +250,25 @@ async function insertGeneratedEvents(
   return withRollup(
     tx,
     sql`
-      INSERT INTO events (dealer_id, event, slot_type, model, url_id, occurred_at, page_view, lead_id, creative, device)
-      SELECT e.dealer_id, 'impression'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative, e.device FROM imp e LEFT JOIN urls u ON u.url = e.url
+      INSERT INTO events (dealer_key, event, slot_type, model, url_id, occurred_at, page_view, creative, device)
+      SELECT e.dealer_key, 'impression'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, e.creative, e.device FROM imp e LEFT JOIN urls u ON u.url = e.url
       UNION ALL
-      SELECT e.dealer_id, 'click'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, NULL, e.creative, e.device FROM clk e LEFT JOIN urls u ON u.url = e.url
+      SELECT e.dealer_key, 'click'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, e.creative, e.device FROM clk e LEFT JOIN urls u ON u.url = e.url
       UNION ALL
-      SELECT e.dealer_id, 'conversion'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view,
-        encode(sha256(convert_to(e.dealer_id || E'\\n' || 'lead-' || e.page_view, 'UTF8')), 'hex'), e.creative, e.device
+      SELECT e.dealer_key, 'conversion'::event_kind, e.slot_type, e.model, u.id, e.at, e.page_view, e.creative, e.device
       FROM conv e LEFT JOIN urls u ON u.url = split_part(e.url, '/new-vehicles/', 1) || '/thank-you'`,
     sql`
     urls AS MATERIALIZED (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify([...urls].map(([url, id]) => ({ url, id })))}::jsonb) AS u(url text, id int)
     ),
     pv0 AS (
-      SELECT s.dealer_id, s.url, s.ctr, s.conv, ${pageViewPrefix(run)} || g.i AS page_view,
+      SELECT k.key AS dealer_key, s.dealer_id, s.url, s.ctr, s.conv, ${pageViewPrefix(run)} || g.i AS page_view,
         m.models[1 + floor(cardinality(m.models) * power(random(), 2))::int] AS model, m.models,
         ${SLOT_DRAWS} AS draws,
         CASE WHEN t.at > ${nowSql} THEN t.at - interval '1 day' ELSE t.at END AS at
       FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb)
         AS s(dealer_id text, url text, models text, ctr float8, conv float8, lo int, hi int)
+      JOIN dealers k ON k.id = s.dealer_id
       CROSS JOIN LATERAL (SELECT string_to_array(s.models, ',') AS models) m
       CROSS JOIN LATERAL generate_series(s.lo, s.hi - 1) AS g(i)
       CROSS JOIN LATERAL (
@@ -280,7 +280,7 @@ async function insertGeneratedEvents(
     ),
     pv AS MATERIALIZED (SELECT pv0.*, ${DEVICE_OF_PAGE_VIEW} AS device FROM pv0),
     imp AS MATERIALIZED (
-      SELECT pv.dealer_id, st.slot AS slot_type,
+      SELECT pv.dealer_key, pv.dealer_id, st.slot AS slot_type,
         CASE WHEN st.slot IN (${UPSELL_SLOTS}) THEN pv.models[1 + floor(cardinality(pv.models) * random())::int] ELSE pv.model END AS model,
         pv.url || '?model=' || pv.model AS url, pv.at, pv.page_view, pv.device, pv.ctr, pv.conv,
         (ARRAY['cdn', 'cdn', 'cdn', 'fallback', 'placeholder'])[1 + floor(5 * random())::int] AS creative
@@ -289,12 +289,12 @@ async function insertGeneratedEvents(
       WHERE pv.draws[st.n] < st.share
     ),
     clk AS MATERIALIZED (
-      SELECT imp.dealer_id, imp.slot_type, imp.model, imp.url, least(${nowSql}, imp.at + (2 + 118 * random()) * interval '1 second') AS at,
+      SELECT imp.dealer_key, imp.dealer_id, imp.slot_type, imp.model, imp.url, least(${nowSql}, imp.at + (2 + 118 * random()) * interval '1 second') AS at,
         imp.page_view, imp.device, imp.creative, imp.conv
       FROM imp WHERE random() < imp.ctr
     ),
     conv AS (
-      SELECT c.dealer_id, c.slot_type, c.model, c.url, least(${nowSql}, c.at + (${windowSeconds - 60} * random()) * interval '1 second') AS at, c.page_view, c.device, c.creative
+      SELECT c.dealer_key, c.dealer_id, c.slot_type, c.model, c.url, least(${nowSql}, c.at + (${windowSeconds - 60} * random()) * interval '1 second') AS at, c.page_view, c.device, c.creative
       FROM (SELECT DISTINCT ON (dealer_id, page_view) * FROM clk ORDER BY dealer_id, page_view, at DESC) c
       WHERE random() < c.conv
     )`,

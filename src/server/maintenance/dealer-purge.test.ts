@@ -7,11 +7,12 @@
  * clock is injected, so nothing sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
-import { dealerPurges, eventKeys, eventRollupsDaily, eventRollupsHourly, events } from '../db/schema';
+import { dealerPurges, dealers, eventKeys, eventRollupsDaily, eventRollupsHourly, events } from '../db/schema';
+import { dealerKeyOf } from '../db/dealer-row';
 import { ensureEventPartitions } from './partitions';
 import { DEALER_PURGE_GRACE_MS, DEALER_PURGE_INTERVAL_MS, purgeDeletedDealers } from './dealer-purge';
 
@@ -40,7 +41,7 @@ beforeAll(async () => {
     const weeks = Array.from({ length: WEEKS }, (_, w) => new Date(now - w * 7 * DAY - 3_600_000));
     await db()
       .insert(events)
-      .values(weeks.flatMap((occurredAt) => (['impression', 'impression', 'click'] as const).map((event) => ({ dealerId, event, slotType: 'header', model: 'civic', occurredAt }))));
+      .values(weeks.flatMap((occurredAt) => (['impression', 'impression', 'click'] as const).map((event) => ({ dealerKey: dealerKeyOf(dealerId), event, slotType: 'header', model: 'civic', occurredAt }))));
     await db()
       .insert(eventRollupsHourly)
       .values(weeks.map((at) => ({ dealerId, hour: new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000), model: 'civic', slotType: 'header', creative: 'placeholder', impressions: 2, clicks: 1 })));
@@ -52,7 +53,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.database.db;
-const rowsOf = (table: PgTable, dealerId: string) => db().$count(table, sql`dealer_id = ${dealerId}`);
+/** The dealers' keys as last seen: events carry the key (migration 0025), so a deleted dealer's are counted by its old one. */
+const keyOf = new Map<string, number>();
+const rowsOf = async (table: PgTable, dealerId: string) => {
+  if (table !== events) return db().$count(table, sql`dealer_id = ${dealerId}`);
+  const [row] = await db().select({ key: dealers.key }).from(dealers).where(eq(dealers.id, dealerId));
+  if (row) keyOf.set(dealerId, row.key);
+  return db().$count(events, eq(events.dealerKey, keyOf.get(dealerId)!));
+};
 const traffic = async (dealerId: string) => ({
   events: await rowsOf(events, dealerId),
   eventKeys: await rowsOf(eventKeys, dealerId),
@@ -92,6 +100,8 @@ describe('deleting a dealer with a year of traffic', () => {
     // Its daily rollups went with the dealer (they cascade); the traffic rows wait for the purge.
     expect(await rowsOf(eventRollupsDaily, GONE)).toBe(0);
     expect(await traffic(GONE)).toEqual(before);
+    // The purge finds its events by the key they carry.
+    expect(await db().select({ key: dealerPurges.dealerKey }).from(dealerPurges).where(eq(dealerPurges.dealerId, GONE))).toEqual([{ key: keyOf.get(GONE) }]);
     // The id is not free while its rows remain.
     expect((await createGone()).statusCode).toBe(409);
 

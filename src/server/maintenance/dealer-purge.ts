@@ -4,8 +4,8 @@
  * event_keys and hourly rollups (no foreign key to dealers) are deleted here, later, in bounded
  * batches: at most DEALER_PURGE_BATCH_ROWS rows per DELETE statement, each its own transaction, so
  * no statement holds row locks for long and ingestion, which writes other dealers' rows into the
- * same tables, never waits on it. Events are deleted partition by partition (they have no index on
- * dealer_id: each batch scans one week's partition); event_keys and hourly rollups through their
+ * same tables, never waits on it. Events are deleted partition by partition, by the dealer's key
+ * kept in dealer_purges (they have no index on dealer_key: each batch scans one week's partition); event_keys and hourly rollups through their
  * primary keys, which start with dealer_id. The hourly rollups go with the rollup triggers told it
  * is pruning (dc_banners.rollup_prune, migration 0015): the dealer's daily rollups went with it.
  * When every table is clean the dealer_purges row goes, and the id may be given to a new dealer.
@@ -70,7 +70,7 @@ export async function purgeDeletedDealers(db: Db, opts: DealerPurgeOptions = {})
   const shouldStop = opts.shouldStop ?? (() => false);
   const counts: DealerPurgeCounts = { dealers: 0, events: 0, eventKeys: 0, hourlyRollups: 0, batches: 0 };
   const due = await db
-    .select({ dealerId: dealerPurges.dealerId })
+    .select({ dealerId: dealerPurges.dealerId, dealerKey: dealerPurges.dealerKey })
     .from(dealerPurges)
     .where(lte(dealerPurges.deletedAt, new Date(now.getTime() - (opts.graceMs ?? DEALER_PURGE_GRACE_MS))))
     .orderBy(asc(dealerPurges.deletedAt), asc(dealerPurges.dealerId));
@@ -88,12 +88,13 @@ export async function purgeDeletedDealers(db: Db, opts: DealerPurgeOptions = {})
     }
   };
 
-  for (const { dealerId } of due) {
-    for (const p of partitions) {
+  for (const { dealerId, dealerKey } of due) {
+    // Events carry the dealer's key (migration 0025); a dealer deleted before it has none left.
+    for (const p of dealerKey === null ? [] : partitions) {
       // A leaf partition by name: its rows have a ctid, and a batch scans this week only.
       const table = sql.identifier(p.name);
       const done = await drain(
-        () => deleted(db, sql`DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE dealer_id = ${dealerId} LIMIT ${batchRows})) RETURNING 1`),
+        () => deleted(db, sql`DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE dealer_key = ${dealerKey} LIMIT ${batchRows})) RETURNING 1`),
         'events',
       );
       if (!done) return counts;

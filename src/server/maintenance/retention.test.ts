@@ -14,6 +14,7 @@ import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
+import { dealerKeyOf } from '../db/dealer-row';
 import { startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
 import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, dealerRollupsDaily, dealerRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_LEASE_MS, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
@@ -75,7 +76,7 @@ describe('retention job', () => {
     // Events go by whole weekly partitions: `old` is in a week wholly past the 90 days, `recent` in one that is not.
     const old = new Date(now.getTime() - 100 * DAY);
     const recent = new Date(now.getTime() - 89 * DAY);
-    const ev = (occurredAt: Date) => ({ dealerId: A, event: 'impression' as const, slotType: 'header', model: 'civic', occurredAt });
+    const ev = (occurredAt: Date) => ({ dealerKey: dealerKeyOf(A), event: 'impression' as const, slotType: 'header', model: 'civic', occurredAt });
     await Promise.all([db().delete(events), db().delete(eventRollupsHourly), db().delete(dealerRollupsHourly), db().delete(eventDeadLetters)]);
     for (const at of [old, recent, now]) await ensureEventPartitions(db(), at, new Date(at.getTime() + 1));
     const sessionsBefore = await rows(sessions); // the test's own sign-in, valid for days
@@ -131,7 +132,7 @@ describe('retention job', () => {
       db()
         .select({ impressions: dealerRollupsDaily.impressions })
         .from(dealerRollupsDaily)
-        .where(and(eq(dealerRollupsDaily.dealerId, A), eq(dealerRollupsDaily.day, at.toISOString().slice(0, 10))));
+        .where(and(eq(dealerRollupsDaily.dealerKey, dealerKeyOf(A)), eq(dealerRollupsDaily.day, at.toISOString().slice(0, 10))));
     expect(await dealerDay(old)).toEqual([{ impressions: 3 }]);
     expect(await dealerDay(ancient)).toEqual([{ impressions: 5 }]);
     expect(await dayOf(weeksAgo, 'pilot')).toEqual([{ impressions: 7 }]);
@@ -147,7 +148,7 @@ describe('retention job', () => {
     await Promise.all([db().delete(events), db().delete(eventKeys)]);
     const ages = [15, 15, 6]; // days before now: the week of 15 days ago is wholly past 7 days, that of 6 is not
     for (const d of ages) await ensureEventPartitions(db(), new Date(now.getTime() - d * DAY), new Date(now.getTime() - d * DAY + 1));
-    await db().insert(events).values(ages.map((d) => ({ dealerId: A, event: 'click' as const, occurredAt: new Date(now.getTime() - d * DAY) })));
+    await db().insert(events).values(ages.map((d) => ({ dealerKey: dealerKeyOf(A), event: 'click' as const, occurredAt: new Date(now.getTime() - d * DAY) })));
     // Keys: five past EVENT_KEY_TTL_MS, a lead key as old (kept for the retention period), a fresh one.
     const key = (kind: string, k: string, ageMs: number) => ({ dealerId: A, kind, key: k, at: new Date(now.getTime() - ageMs) });
     await db().insert(eventKeys).values([

@@ -10,11 +10,11 @@
  * A failure names the seed (REPORTING_SEED reruns it) and the case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
-import { events } from '../db/schema';
+import { dealers, events } from '../db/schema';
 import type { AcceptedEvent } from '../tracking/service';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
 import { PERIOD_SPANS, bucketKey, bucketKeys, periodWindow, previousWindow, spanWindow, type PeriodUnit, type TimeWindow } from '../../domain/periods';
@@ -116,7 +116,7 @@ beforeAll(async () => {
     for (const e of batch) expect(t.app.events.enqueue(e)).toBe(true);
     await t.app.events.flush();
   }
-  raw = (await t.database.db.select().from(events)).map((e) => ({
+  raw = (await t.database.db.select({ ...getTableColumns(events), dealerId: dealers.id }).from(events).innerJoin(dealers, eq(dealers.key, events.dealerKey))).map((e) => ({
     dealerId: e.dealerId,
     event: e.event,
     model: e.model,

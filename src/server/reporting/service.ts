@@ -87,6 +87,13 @@ export function readParts(window: TimeWindow): WindowParts {
 
 const h = eventRollupsHourly;
 const dh = dealerRollupsHourly;
+/**
+ * The dealer totals tables as read: carrying the dealer's key (migration 0025), joined to dealers
+ * for its id, so every read keeps its `dealer_id` and `device` columns and scope conditions (the
+ * planner pushes a `dealer_id = ...` down to the dealer's row, then the table's primary key on its key).
+ */
+const dealerHours = sql`(SELECT k.id AS dealer_id, r.hour, r.device, r.impressions, r.clicks, r.conversions FROM ${dh} r JOIN dealers k ON k.key = r.dealer_key) AS dealer_hours`;
+const dealerDays = sql`(SELECT k.id AS dealer_id, r.day, r.device, r.impressions, r.clicks, r.conversions FROM ${dealerRollupsDaily} r JOIN dealers k ON k.key = r.dealer_key) AS dealer_days`;
 
 /** SQL condition on `dealer_id` (and `device`) for a scope, optionally narrowed to some dealers. */
 function scopeSql(scope: Scope, dealerIds?: string[]): SQL {
@@ -118,8 +125,8 @@ function windowRows(scope: Scope, window: TimeWindow, detail: boolean, dealerIds
   const parts = readParts(window);
   const keys = sql.raw(detail ? 'model, slot_type, creative, ' : '');
   const who = scopeSql(scope, dealerIds);
-  const daily = detail ? eventRollupsDaily : dealerRollupsDaily;
-  const hourly = detail ? h : dh;
+  const daily = detail ? sql`${eventRollupsDaily}` : dealerDays;
+  const hourly = detail ? sql`${h}` : dealerHours;
   const dayRows = parts.days
     ? sql`SELECT dealer_id, to_char(day, 'YYYY-MM-DD') AS day, ${keys}impressions::bigint AS impressions, clicks::bigint AS clicks, conversions::bigint AS conversions
         FROM ${daily} WHERE ${who} AND day >= ${parts.days.from}::date AND day < ${parts.days.to}::date`
@@ -173,7 +180,7 @@ export async function series(db: Db, scope: Scope, window: TimeWindow, unit: Per
       ? await rowsOf(db, sql`
           SELECT to_char(hour AT TIME ZONE 'UTC', '${sql.raw(BUCKET_SQL_FORMAT.hour)}') AS bucket,
             sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-          FROM ${dh} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+          FROM ${dealerHours} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
           GROUP BY 1`)
       : await rowsOf(db, sql`
           SELECT day AS bucket, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
@@ -277,7 +284,7 @@ export function dealerWindowTotalsSql(window: TimeWindow): SQL {
 /**
  * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
  * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key starts with
- * dealer and hour), then the dealer's newest raw event within that hour: events carry only a BRIN
+ * the dealer's key and hour), then the dealer's newest raw event (by its key) within that hour: events carry only a BRIN
  * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
  * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
  * hours are pruned (dealer_rollups_daily); GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
@@ -294,11 +301,11 @@ export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<str
   const rows = await rowsOf(db, sql`
     SELECT d.id AS dealer_id, to_char(greatest(ev.at, hr.hour, dd.day) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
     FROM dealers d
-    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_id = d.id) hr
+    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_key = d.key) hr
     CROSS JOIN LATERAL (
       SELECT max(occurred_at) AS at FROM events
-      WHERE dealer_id = d.id AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
-    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_id = d.id) dd
+      WHERE dealer_key = d.key AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
+    CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_key = d.key) dd
     WHERE d.id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`);
   const out = new Map<string, Date>();
   for (const r of rows) if (r.at) out.set(String(r.dealer_id), new Date(String(r.at)));
@@ -326,7 +333,7 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): 
     return deleted.length;
   });
   const totalsDeleted = await rowsOf(db, sql`
-    DELETE FROM ${dh} WHERE (dealer_id, hour, device) IN (SELECT dealer_id, hour, device FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
+    DELETE FROM ${dh} WHERE (dealer_key, hour, device) IN (SELECT dealer_key, hour, device FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
     RETURNING 1 AS x`);
   const daysDeleted = await rowsOf(db, sql`
     DELETE FROM ${eventRollupsDaily} WHERE (dealer_id, day, model, slot_type, creative, device) IN (
@@ -345,7 +352,7 @@ export async function zonedDaySeries(db: Db, scope: Scope, window: TimeWindow, t
   const rows = await rowsOf(db, sql`
     SELECT to_char(hour AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS bucket,
       sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-    FROM ${dh} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+    FROM ${dealerHours} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
     GROUP BY 1`);
   const byBucket = new Map(rows.map((r) => [String(r.bucket), countsOf(r)]));
   return days.map((bucket) => ({ bucket, ...(byBucket.get(bucket) ?? ZERO) }));

@@ -49,13 +49,13 @@ describe('migration 0017 storage compact', () => {
   it('keeps every event without its client timestamp, backfills the dealer hours and keeps the dealer days', async () => {
     const stored = await rows<Record<string, unknown>>(sql`
       SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at, event::text AS event, pg_typeof(event)::text AS kind, slot_type, model,
-        coalesce((SELECT url FROM event_urls WHERE id = url_id), '') AS url, page_view, lead_id, creative
+        coalesce((SELECT url FROM event_urls WHERE id = url_id), '') AS url, page_view, creative, (SELECT id FROM dealers WHERE key = dealer_key) AS dealer
       FROM events ORDER BY occurred_at`);
     expect(stored).toEqual([
-      { at: '2026-03-01T00:10', event: 'impression', kind: 'event_kind', slot_type: 'header', model: 'civic', url: 'https://www.example.com/new/?model=civic', page_view: 'view-0001', lead_id: null, creative: 'cdn' },
-      { at: '2026-03-01T00:11', event: 'click', kind: 'event_kind', slot_type: 'header', model: 'civic', url: 'https://www.example.com/new/?model=civic', page_view: 'view-0001', lead_id: null, creative: 'cdn' },
-      { at: '2026-03-01T00:20', event: 'conversion', kind: 'event_kind', slot_type: null, model: 'civic', url: 'https://www.example.com/thank-you', page_view: 'view-0001', lead_id: 'abc123', creative: 'cdn' },
-      { at: '2026-03-02T05:00', event: 'impression', kind: 'event_kind', slot_type: 'primary', model: 'accord', url: '', page_view: 'view-0002', lead_id: null, creative: null },
+      { at: '2026-03-01T00:10', event: 'impression', kind: 'event_kind', slot_type: 'header', model: 'civic', url: 'https://www.example.com/new/?model=civic', page_view: 'view-0001', creative: 'cdn', dealer: d },
+      { at: '2026-03-01T00:11', event: 'click', kind: 'event_kind', slot_type: 'header', model: 'civic', url: 'https://www.example.com/new/?model=civic', page_view: 'view-0001', creative: 'cdn', dealer: d },
+      { at: '2026-03-01T00:20', event: 'conversion', kind: 'event_kind', slot_type: null, model: 'civic', url: 'https://www.example.com/thank-you', page_view: 'view-0001', creative: 'cdn', dealer: d },
+      { at: '2026-03-02T05:00', event: 'impression', kind: 'event_kind', slot_type: 'primary', model: 'accord', url: '', page_view: 'view-0002', creative: null, dealer: d },
     ]);
     expect(await rows(sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'client_timestamp' AND table_schema = current_schema()`)).toEqual([]);
     expect(await dealerHours()).toEqual(['2026-03-01T00 1/1/1', '2026-03-02T05 1/0/0']);

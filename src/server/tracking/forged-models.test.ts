@@ -17,6 +17,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
+import { dealerKeyOf } from '../db/dealer-row';
 import { eventRollupsHourly, events } from '../db/schema';
 import { MAX_ANALYTICS_CREATIVES, MAX_ANALYTICS_MODELS, MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
 import { OTHER_MODELS, UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
@@ -186,7 +187,7 @@ describe('the budget of one page view', () => {
     const [forged] = await t.database.db
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(events)
-      .where(and(eq(events.dealerId, DEMO_DEALER.id), sql`${events.pageView} like 'minted-view-%'`));
+      .where(and(eq(events.dealerKey, dealerKeyOf(DEMO_DEALER.id)), sql`${events.pageView} like 'minted-view-%'`));
     expect(forged!.n).toBe(5 * 3); // an impression, a click and a conversion per minted page view
   });
 });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
-import { events, eventUrls } from '../db/schema';
+import { dealerKeyOf } from '../db/dealer-row';
+import { eventKeys, events, eventUrls } from '../db/schema';
 import { embeddedConfig } from '../scripts/service';
 import { leadIdHash } from './service';
 import type { TrackEventName } from '../../domain/schemas';
@@ -42,7 +43,7 @@ const stored = async (event: TrackEventName, pageView: string) => {
     .select({ ...getTableColumns(events), url: sql<string>`coalesce(${eventUrls.url}, '')` })
     .from(events)
     .leftJoin(eventUrls, eq(eventUrls.id, events.urlId))
-    .where(and(eq(events.dealerId, DEMO_DEALER.id), eq(events.event, event), eq(events.pageView, pageView)));
+    .where(and(eq(events.dealerKey, dealerKeyOf(DEMO_DEALER.id)), eq(events.event, event), eq(events.pageView, pageView)));
 };
 const security = async (dealerId = DEMO_DEALER.id) =>
   (await t.app.inject({ method: 'GET', url: `/api/dealers/${dealerId}`, headers: { cookie: admin } })).json().dealer.security;
@@ -134,9 +135,12 @@ describe('conversions count only after a banner click, once', () => {
     await t.app.events.flush();
     await ok({ event: 'conversion', pv: 'dddddddddddd0002', leadId: ' jane@example.com ' });
     expect(await stats()).toMatchObject({ conversions: before.conversions + 1 });
-    const [row] = await stored('conversion', 'dddddddddddd0001');
-    expect(row!.leadId).toBe(leadIdHash(DEMO_DEALER.id, 'jane@example.com'));
+    expect(await stored('conversion', 'dddddddddddd0001')).toHaveLength(1);
+    // The lead is kept as its hash only, in the key that makes it count once (events carry no lead id).
+    const leads = await t.database.db.select({ key: eventKeys.key }).from(eventKeys).where(and(eq(eventKeys.dealerId, DEMO_DEALER.id), eq(eventKeys.kind, 'lead')));
+    expect(leads.map((l) => l.key)).toContain(leadIdHash(DEMO_DEALER.id, 'jane@example.com'));
     expect(JSON.stringify(await t.database.db.select().from(events))).not.toContain('jane@');
+    expect(JSON.stringify(await t.database.db.select().from(eventKeys))).not.toContain('jane@');
   });
 
   it('refuses a leadId on other events, a long or control-character leadId (400 naming the field)', async () => {

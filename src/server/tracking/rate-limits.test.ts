@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
+import { dealerKeyOf } from '../db/dealer-row';
 import { dealers, events } from '../db/schema';
 import { MAX_REQUESTS_PER_MINUTE, RATE_LIMIT_NAT_FACTOR } from '../../domain/constants';
 import type { Security, TrackEventName } from '../../domain/schemas';
@@ -34,7 +35,7 @@ const beacon = (body: Record<string, unknown>, remoteAddress: string) =>
   });
 const stored = async (event: TrackEventName, pvPrefix: string) => {
   await t.app.events.flush();
-  return t.database.db.$count(events, and(eq(events.dealerId, DEMO_DEALER.id), eq(events.event, event), like(events.pageView, `${pvPrefix}%`)));
+  return t.database.db.$count(events, and(eq(events.dealerKey, dealerKeyOf(DEMO_DEALER.id)), eq(events.event, event), like(events.pageView, `${pvPrefix}%`)));
 };
 
 async function security(): Promise<Security> {

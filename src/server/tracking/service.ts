@@ -78,7 +78,7 @@ export interface AcceptedEvent {
 }
 
 /**
- * What `events.lead_id` stores of a conversion's lead id: its SHA-256, hex, salted with
+ * What is stored of a conversion's lead id (the 'lead' key of event_keys): its SHA-256, hex, salted with
  * the dealer id. Equal ids of one dealer give equal hashes (one conversion per lead), and a site
  * that uses an e-mail address as its lead id does not make the server store that address.
  */
@@ -652,7 +652,7 @@ export async function storeUrls(db: Db | Tx, urls: string[]): Promise<Map<string
   return new Map(result.rows.map((r) => [r.url, Number(r.id)]));
 }
 
-/** An event as the batch statements write it: EVENT_COLUMNS, the URL as its dictionary id. */
+/** An event as the batch statements read it (`recordset`), the URL as its dictionary id. */
 interface EventRow {
   dealer_id: string;
   event: TrackEventName;
@@ -679,11 +679,22 @@ const rowOf = (e: AcceptedEvent, urlIds: Map<string, number>): EventRow => ({
   device: e.device ?? 'unknown',
 });
 
-/** The events table's columns a batch writes, in the order of `recordset`. */
-const EVENT_COLUMNS = sql.raw('dealer_id, event, slot_type, model, url_id, occurred_at, page_view, lead_id, creative, device');
+/**
+ * The events table's columns a batch writes (migration 0025: the dealer's key, no lead id; migration
+ * 0024: the device), in the order of STORED_VALUES.
+ */
+const STORED_COLUMNS = sql.raw('dealer_key, event, slot_type, model, url_id, occurred_at, page_view, creative, device');
+/**
+ * The values of STORED_COLUMNS from a batch row `r`: the dealer's key looked up by its id (the unique
+ * index of dealers.key's owner row, no row lock). An unknown or deleted dealer has none: its NULL
+ * fails the NOT NULL of events.dealer_key and the batch is refused, as a foreign key would.
+ */
+const STORED_VALUES = sql.raw(
+  '(SELECT d.key FROM dealers d WHERE d.id = r.dealer_id), r.event, r.slot_type, r.model, r.url_id, r.occurred_at, r.page_view, r.creative, r.device',
+);
 
 /**
- * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EVENT_COLUMNS:
+ * A batch as ONE json parameter expanded by jsonb_to_recordset into rows `r` with EventRow's columns:
  * a fixed, short statement instead of 10 bound parameters per row, which is several times cheaper
  * to build and to parse on both PGlite and PostgreSQL.
  */
@@ -700,12 +711,12 @@ const recordset = (batch: EventRow[]) => sql`jsonb_to_recordset(${JSON.stringify
 export async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<number> {
   const r = eventRollupsHourly;
   const result = (await tx.execute(sql`
-    WITH ${prelude ? sql`${prelude},` : sql``} stored AS (${insert} RETURNING dealer_id, event, slot_type, model, creative, device, occurred_at),
+    WITH ${prelude ? sql`${prelude},` : sql``} stored AS (${insert} RETURNING dealer_key, event, slot_type, model, creative, device, occurred_at),
     rolled AS (
       INSERT INTO ${r} (dealer_id, hour, model, slot_type, creative, device, impressions, clicks, conversions)
-      SELECT dealer_id, to_timestamp(floor(extract(epoch FROM occurred_at) / 3600) * 3600), model, coalesce(slot_type, ''), coalesce(creative, ''), device,
-        count(*) FILTER (WHERE event = 'impression'), count(*) FILTER (WHERE event = 'click'), count(*) FILTER (WHERE event = 'conversion')
-      FROM stored GROUP BY 1, 2, 3, 4, 5, 6
+      SELECT d.id, to_timestamp(floor(extract(epoch FROM s.occurred_at) / 3600) * 3600), s.model, coalesce(s.slot_type, ''), coalesce(s.creative, ''), s.device,
+        count(*) FILTER (WHERE s.event = 'impression'), count(*) FILTER (WHERE s.event = 'click'), count(*) FILTER (WHERE s.event = 'conversion')
+      FROM stored s JOIN dealers d ON d.key = s.dealer_key GROUP BY 1, 2, 3, 4, 5, 6
       ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET
         impressions = ${r.impressions} + excluded.impressions,
         clicks = ${r.clicks} + excluded.clicks,
@@ -714,13 +725,13 @@ export async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<nu
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** The batch as rows of EVENT_COLUMNS, once per statement (CTE `batch`), then the statement's CTEs. */
+/** The batch as rows of EventRow's columns, once per statement (CTE `batch`), then the statement's CTEs. */
 const batchOf = (events: EventRow[]) => sql`batch AS (SELECT * FROM ${recordset(events)})`;
 
 /** Stores the rows of CTE `once` whose (dealer, page view, slot type) key CTE `keyed` (keyedOnce) took. */
 const INSERT_KEYED_ONCE = sql`
-    INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT ${EVENT_COLUMNS} FROM once r
+    INSERT INTO ${events} (${STORED_COLUMNS})
+    SELECT ${STORED_VALUES} FROM once r
     WHERE EXISTS (SELECT 1 FROM keyed k WHERE k.dealer_id = r.dealer_id AND k.key = r.page_view AND k.slot_type = coalesce(r.slot_type, ''))`;
 
 /**
@@ -744,7 +755,7 @@ function insertImpressions(tx: Tx, batch: EventRow[]): Promise<number> {
     tx,
     sql`${INSERT_KEYED_ONCE}
     UNION ALL
-    SELECT ${EVENT_COLUMNS} FROM batch r WHERE r.page_view IS NULL`,
+    SELECT ${STORED_VALUES} FROM batch r WHERE r.page_view IS NULL`,
     sql`${batchOf(batch)},
     once AS (
       SELECT DISTINCT ON (dealer_id, page_view, coalesce(slot_type, '')) * FROM batch
@@ -797,8 +808,8 @@ function insertConversions(tx: Tx, conversions: EventRow[]): Promise<number> {
   return withRollup(
     tx,
     sql`
-    INSERT INTO ${events} (${EVENT_COLUMNS})
-    SELECT r.dealer_id, r.event, r.slot_type, r.model, r.url_id, r.occurred_at, r.page_view, r.lead_id, r.creative, r.device
+    INSERT INTO ${events} (${STORED_COLUMNS})
+    SELECT ${STORED_VALUES}
     FROM once r
     WHERE EXISTS (SELECT 1 FROM viewed v WHERE v.dealer_id = r.dealer_id AND v.key = r.page_view)`,
     sql`${batchOf(conversions)},

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
-import { events } from '../db/schema';
-import { like } from 'drizzle-orm';
+import { dealers, events } from '../db/schema';
+import { eq, like } from 'drizzle-orm';
 import { UNKNOWN_MODEL_KEY } from '../../domain/model-keys';
 
 let t: TestApp;
@@ -41,7 +41,11 @@ describe('event tracking', () => {
     expect((await track({ ...body, pv: 'view-tracking-2' })).statusCode).toBe(204); // another page view (one impression per page view and slot)
     expect((await track({ ...body, event: 'click' }, { 'content-type': 'text/plain;charset=UTF-8' })).statusCode).toBe(204);
     expect(await stats()).toEqual({ impressions: 2, clicks: 1, conversions: 0, ctr: 50 });
-    const rows = await t.database.db.select().from(events);
+    // Events carry the dealer's integer key (migration 0025): the dealer row it names.
+    const rows = await t.database.db
+      .select({ dealerId: dealers.id, slotType: events.slotType, model: events.model })
+      .from(events)
+      .innerJoin(dealers, eq(dealers.key, events.dealerKey));
     expect(rows[0]).toMatchObject({ dealerId: DEMO_DEALER.id, slotType: 'header', model: 'civic' });
   });
 
