@@ -84,7 +84,7 @@ interface SizeRange {
  * Per slot type, what the screens say about it:
  * - label: its name in the asset filter and lists ('SRP Header'); group: its asset group title
  *   (spec 02 §2 Asset Manager); short: its coverage column; help: the Script page's line about it;
- * - color: its badge colour (Mantine colour name).
+ * - color: its badge color (Mantine color name).
  */
 export const SLOT_TEXTS = {
   header: {

@@ -83,6 +83,9 @@ describe('admin screens at 390 px and 1280 px', () => {
         await openScreen(page, suite.origin, screen);
         const { scrollWidth, widest } = await horizontalOverflow(page);
         if (scrollWidth > viewport.width) problems.push(`${screen.path}: scrollWidth ${scrollWidth} (${widest.join(', ')})`);
+        // A Copy button keeps a button's height beside a long tag: the tag's box scrolls instead.
+        const copyHeights = await page.getByRole('button', { name: /^Copy / }).evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+        for (const h of copyHeights) if (h > 48) problems.push(`${screen.path}: a Copy button ${h} px tall`);
         await shot(page, `80-admin-${screen.shot}-${size}`, true);
         if (viewport === MOBILE) await shot(page, `80-admin-${screen.shot}-${size}-top`, false);
       }

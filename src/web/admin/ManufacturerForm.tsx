@@ -1,6 +1,6 @@
 /**
  * The manufacturer add/edit form (spec 01 §2, §4 "Manufacturer form", §5): name (required), logo
- * URL, colours with picker and text field, provider compatibility, asset naming convention; and,
+ * URL, colors with picker and text field, provider compatibility, asset naming convention; and,
  * beyond the spec, the catalogue: models (name, display name, category, MSRP range, active,
  * priority, upsell targets) with their trims (name, display name, MSRP, popular, priority), and the
  * default model mappings, upsell rules and trim patterns. Opens empty (add) or prefilled (edit);

@@ -1,6 +1,6 @@
 /**
  * Manufacturer Management (/admin/manufacturers; spec 01 §2, §3, §5; DECISIONS 9): search by name,
- * cards (initial, name, counts of models, mappings, upsell rules and trim patterns, colour dots,
+ * cards (initial, name, counts of models, mappings, upsell rules and trim patterns, color dots,
  * creation date, provider compatibility chips, edit and delete), both empty states, and the
  * add/edit form. Beyond the spec the form also edits the catalogue (ManufacturerForm.tsx).
  */

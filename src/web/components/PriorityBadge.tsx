@@ -1,6 +1,6 @@
 /**
  * A value of the one priority scale (domain/priority-scale.ts) as every screen shows it: '9 · High'
- * in its band's colour, with the full band name for assistive technology and on hover. Used for
+ * in its band's color, with the full band name for assistive technology and on hover. Used for
  * both the stock priority and the upsell priority, so the two read alike. Never narrower than its
  * text: in a table's auto layout a badge that may shrink made its column too narrow ('5 · Nor…').
  */

@@ -17,7 +17,7 @@ import type { AnalyticsReport, ReportModelRow } from './report';
 const n = (v: number) => v.toLocaleString('en-US');
 /** The two columns of the one priority scale, explained alike (domain/priority-scale.ts). */
 export const STOCK_TIP =
-  'Priority 1-10 (1-3 Low, 4-7 Normal, 8-10 High) computed from your stock: units, aged share, days on lot, trims, colours. What the stock suggests; it breaks ties between equal upsell priorities.';
+  'Priority 1-10 (1-3 Low, 4-7 Normal, 8-10 High) computed from your stock: units, aged share, days on lot, trims, colors. What the stock suggests; it breaks ties between equal upsell priorities.';
 export const UPSELL_TIP =
   'Your priority 1-10 on the same scale, set on Upsell Rules: among a model\'s upsell candidates the higher one is shown. Raise moves it up one band.';
 const VIEWABLE_TIP = 'Viewable impressions: at least 50 % of the banner in view for at least one second (IAB/MRC). Only these are counted.';

@@ -65,6 +65,13 @@ function applyFilters(list: Asset[], f: Filters): Asset[] {
 }
 
 /** The dealer's banner assets: upload, browse by type, activate and delete. */
+/**
+ * What the Upsell Banners group (spec 02 §2) says while empty: an upload is stored as a header or an
+ * inline banner by its shape, and the upsell slot shows the inline banner of the model one step up
+ * (the dealer's upsell rules), so the group only fills with assets imported as type upsell.
+ */
+const UPSELL_GROUP_EMPTY = 'Upsell slots show your Inline banners of the model one step up (set on Upsell Rules): no separate upload is needed.';
+
 export function AssetManager() {
   const { user } = useAuth();
   const dealerId = user?.dealerId ?? null;
@@ -295,7 +302,7 @@ export function AssetManager() {
                   </Group>
                   {items.length === 0 ? (
                     <Text c="dimmed" size="sm">
-                      No {g.label.toLowerCase()} banners uploaded.
+                      {g.type === 'upsell' ? UPSELL_GROUP_EMPTY : `No ${g.label.toLowerCase()} banners uploaded.`}
                     </Text>
                   ) : (
                     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

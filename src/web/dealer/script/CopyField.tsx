@@ -9,8 +9,10 @@ import { COPY_CONFIRMATION_MS } from '../../../domain/constants';
  */
 export function CopyField({ value, label, shown }: { value: string; label: string; shown?: string }) {
   return (
-    <Group wrap="nowrap" gap="xs" align="stretch">
-      <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all', display: 'flex', alignItems: 'center' }} fz="sm">
+    <Group wrap="nowrap" gap="xs" align="flex-start">
+      {/* A long value (the inline tag is several KB) scrolls inside the box instead of making the page and
+          the button thousands of pixels tall on a phone; the box takes focus so a keyboard can scroll it. */}
+      <Code block tabIndex={0} aria-label={label} style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all', maxHeight: '16rem', overflowY: 'auto' }} fz="sm">
         {shown ?? value}
       </Code>
       <CopyButton value={value} timeout={COPY_CONFIRMATION_MS}>
@@ -21,7 +23,7 @@ export function CopyField({ value, label, shown }: { value: string; label: strin
             onClick={copy}
             leftSection={copied ? <Check size={14} /> : <Copy size={14} />}
             aria-label={copied ? `${label} copied` : `Copy ${label}`}
-            style={{ flexShrink: 0, height: 'auto', minHeight: 36 }}
+            style={{ flexShrink: 0 }}
             miw={96}
           >
             {copied ? 'Copied!' : 'Copy'}
