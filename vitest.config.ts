@@ -2,7 +2,10 @@
  * Test projects:
  * - unit: pure domain rules and the embed script's helpers (no I/O).
  * - web: the web app's logic-bearing components and hooks in jsdom with Testing Library, the API
- *   answered at the fetch layer by MSW (src/web/test/setup.ts); no server, no browser.
+ *   answered at the fetch layer by MSW (src/web/test/setup.ts); no server, no browser. Its files
+ *   share one process and one jsdom (oneProcess below): React, Mantine and the app's modules
+ *   imported once instead of per file (their import and jsdom's set-up were over half the
+ *   project's time); each test unmounts what it rendered and its MSW handlers go after it.
  * - api: server tests through fastify.inject on a fresh in-memory PGlite per file, loaded from a
  *   migrated (or migrated and seeded) dump that the globalSetup builds once per run from the
  *   migrations present (src/server/test-snapshot.ts), with the test passwords hashed once per run.
@@ -38,7 +41,7 @@ const postgresTests = [
   'src/server/reporting/*.test.ts',
   'src/server/maintenance/*.test.ts',
   'src/server/analytics/{analytics,creatives,report,device}.test.ts',
-  'src/server/admin/{admin,admin-create,dealer-list,import-guards}.test.ts',
+  'src/server/admin/{admin,admin-create,dealer-list,import-guards,portfolio-tag-health}.test.ts',
   'src/server/notifications/*.test.ts',
   'src/server/delivery/{negative-cache,encode-once,warm-up}.test.ts',
   'src/server/dealer-sites/{read-model,cache}.test.ts',
@@ -57,14 +60,15 @@ const serverSetup = ['src/server/test-snapshot.ts'];
  * them: the server's module graph is imported and PGlite's WebAssembly compiled once per project,
  * not once per file (that was about five of every ten seconds a server file took). What a file
  * changes must not reach the next one: the apps a file builds are closed in its afterAll, clocks
- * and environment are injected per app, and no server file uses vi.mock (which would leak).
+ * and environment are injected per app, and no server or web file uses vi.mock (which would
+ * leak); a web file's set-up runs again before it in the same jsdom (src/web/test/setup.ts).
  */
 const oneProcess = { poolOptions: { forks: { singleFork: true, isolate: false } } };
 const projects = [
   { test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/embed/**/*.test.ts'], ...oneProcess } },
   {
     esbuild: { jsx: 'automatic' as const },
-    test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/web/test/setup.ts'], testTimeout: 20_000 },
+    test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/web/test/setup.ts'], testTimeout: 20_000, ...oneProcess },
   },
   { test: { name: 'api', include: serverTests, globalSetup: serverSetup, testTimeout: 30_000, hookTimeout: 60_000, ...oneProcess } },
   ...(process.env.TEST_DATABASE_URL

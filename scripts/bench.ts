@@ -21,7 +21,8 @@
  * - cold restart (per database, without and with the start-up banner warm-up): p99 of the hot banner in the first 4 s after a restart under
  *   load against the steady state, and the encodings the restarted process made of it;
  * - the embed script size, the page speed of the tag on the fixture dealer pages in Debian
- *   Chromium (CLS, FCP and LCP deltas), and the web app's first load per route (scripts/web-budget.ts).
+ *   Chromium (CLS, FCP and LCP deltas), the tag on the e2e tests' fixture dealer pages with exact
+ *   counting (scripts/bench-sites.ts), and the web app's first load per route (scripts/web-budget.ts).
  * - spread dealers (scripts/bench-spread.ts): the hot banner and the beacons of the one-dealer rows
  *   spread evenly over BENCH_DEALERS copies of the demo dealer, against the one-dealer rows;
  * - data volume (scripts/bench-volume.ts): generated dealers and events on PostgreSQL, the
@@ -35,6 +36,9 @@
  * - `volume` (or `--volume-only`): the data-volume table;
  * - `cold-restart`: the cold-restart section;
  * - `jobs`: the notification-job section;
+ * - `sites`: the dealer-sites section (scripts/bench-sites.ts; BENCH_SITES_LOADS pairs, default 10;
+ *   BENCH_SITES_ONLY, a case-insensitive regex, picks pages by name); with `--write` it replaces
+ *   only that section of docs/PERFORMANCE.md;
  * - any other value, a case-insensitive regex: only the load rows whose name matches (and the
  *   ceilings), their table, then stop (no abuse, integrity, page-speed or web-size sections), e.g.
  *   `BENCH_ONLY='hot WebP banner|track, (PGlite|PostgreSQL)(, spread|$)'` for the one-dealer and spread rows.
@@ -60,11 +64,12 @@ import { multipartBody } from '../tests/fixtures/images';
 import { freePort, startServer } from '../tests/e2e/harness';
 import { DEALER_CACHE_TTL_MS } from '../src/server/dealer-sites';
 import { measurePageSpeed, pageSpeedMarkdown } from '../tests/e2e/page-speed';
-import { volumeBench, volumeOnly } from './bench-volume';
+import { volumeBench, volumeOnly, withVolumeSection } from './bench-volume';
 import { jobsBench } from './bench-jobs';
 import { postgresReachable, startBenchServer, type BenchServer } from './bench-process';
 import { SPREAD_DEALER_PREFIX } from './bench-spread';
 import { WARM_UP_SHAPES } from '../src/server/delivery/warm-up';
+import { sitesBench, writeSitesSection } from './bench-sites';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -518,7 +523,20 @@ ${lines.join('\n')}
 // ---------------------------------------------------------------------------------------------
 
 if (volumeOnly()) {
-  process.stdout.write(await volumeBench());
+  // With --write, docs/PERFORMANCE.md's data-volume section is replaced after each volume (a long 20M run cut short keeps the 1M figures).
+  const doc = path.resolve('docs/PERFORMANCE.md');
+  const write = (section: string) => {
+    if (process.argv.includes('--write')) writeFileSync(doc, withVolumeSection(readFileSync(doc, 'utf8'), section));
+  };
+  process.stdout.write(await volumeBench(write));
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'sites') {
+  // The dealer-sites section alone; with --write it replaces its section of docs/PERFORMANCE.md after each page and profile.
+  const write = process.argv.includes('--write');
+  const section = await sitesBench((partial) => write && writeSitesSection(partial));
+  if (write) writeSitesSection(section);
+  process.stdout.write(section);
   process.exit(0);
 }
 if (process.env.BENCH_ONLY === 'jobs') {
@@ -621,6 +639,7 @@ const pageSpeed = await measurePageSpeed(PAGE_LOADS);
 if (spawnSync('npm', ['run', 'build:web'], { stdio: 'ignore' }).status !== 0) throw new Error('bench: npm run build:web failed');
 const webSizes = routeSizes();
 const volumeSection = await volumeBench();
+const sitesSection = await sitesBench();
 const jobsSection = (await postgresReachable(PG_URL)) ? await jobsBench() : '## Notification job\n\nNot measured: no PostgreSQL at BENCH_DATABASE_URL.\n';
 
 // ---------------------------------------------------------------------------------------------
@@ -713,6 +732,8 @@ ${crashes
 
 ${coldRestart}
 ${pageSpeedMarkdown(pageSpeed, PAGE_LOADS)}
+
+${sitesSection}
 
 ## Web app first load per route
 

@@ -3,6 +3,7 @@
  * and the admin screens (src/web/admin).
  */
 import type { AnalyticsPeriod, Dealer, Manufacturer, Role } from './schemas';
+import type { TagRefusalReason } from './tag-health';
 
 /**
  * A dealer card of Dealer Management and a row of the dashboard's Recent Dealers: only the fields
@@ -19,6 +20,19 @@ export interface DealerListItem extends Pick<Dealer, 'id' | 'name' | 'manufactur
   coverageGaps?: { count: number; models: string[] };
   /** With `period` only: ISO time of the dealer's newest recorded event (reporting lastEventAt), null before any. */
   lastEventAt?: string | null;
+  /** With `period` only: the dealer's tag health of the last 24 h (whatever the period). */
+  tagHealth?: PortfolioTagHealth;
+}
+
+/**
+ * A dealer's beacons of the tag-health window (the last TAG_HEALTH_WINDOW_HOURS, domain/tag-health.ts)
+ * for the portfolio table: how many were counted, how many were refused or dropped in all, and how
+ * many for each reason (every reason present, 0 when none).
+ */
+export interface PortfolioTagHealth {
+  counted: number;
+  refused: number;
+  byReason: Record<TagRefusalReason, number>;
 }
 
 /**
@@ -42,10 +56,11 @@ export const DEALER_LIST_SORTS = ['name', 'manufacturer', 'status', 'created', '
 export type DealerListSort = (typeof DEALER_LIST_SORTS)[number];
 /**
  * What GET /api/admin/dealers sorts by: the card sorts plus conversions and, with a period only,
- * the trend of viewable impressions against the previous period (the portfolio table; figures
- * are of the period's window when a period is given).
+ * the trend of viewable impressions against the previous period and the beacons refused or
+ * dropped in the last 24 h (the portfolio table; figures are of the period's window when a
+ * period is given).
  */
-export const PORTFOLIO_SORTS = [...DEALER_LIST_SORTS, 'conversions', 'trend'] as const;
+export const PORTFOLIO_SORTS = [...DEALER_LIST_SORTS, 'conversions', 'trend', 'refused'] as const;
 export type PortfolioSort = (typeof PORTFOLIO_SORTS)[number];
 export const DEALER_LIST_DEFAULT_PAGE_SIZE = 24;
 export const DEALER_LIST_MAX_PAGE_SIZE = 100;
@@ -60,6 +75,7 @@ export const DEALER_LIST_DEFAULT_ORDER: Record<PortfolioSort, 'asc' | 'desc'> = 
   ctr: 'desc',
   conversions: 'desc',
   trend: 'desc',
+  refused: 'desc',
 };
 
 /** GET /api/admin/dealers: one page of the dealer list and how many dealers match in all. */

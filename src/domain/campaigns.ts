@@ -18,6 +18,13 @@ export type CampaignMode = (typeof CAMPAIGN_MODES)[number];
 export const CAMPAIGN_STATUSES = ['draft', 'published', 'paused', 'ended'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /**
+ * Where an asset was uploaded: 'campaign' = into a campaign (it is the campaign's own and goes when
+ * the campaign is deleted); 'library' = to the dealer's assets (a campaign it is chosen into only
+ * borrows it: deleting that campaign returns it to the library with its own schedule).
+ */
+export const ASSET_ORIGINS = ['library', 'campaign'] as const;
+export type AssetOrigin = (typeof ASSET_ORIGINS)[number];
+/**
  * Where a campaign stands at a moment, as its badge reads: 'draft', 'paused', 'ended' as set, else
  * by its window: 'scheduled' (published, before its start), 'live', or 'ended' (after its end).
  */

@@ -15,6 +15,7 @@
 import { tz } from '@date-fns/tz';
 import { startOfDay, subDays } from 'date-fns';
 import { ctr, formatCount, formatCtr, plural } from './metrics';
+import { wallClock } from './schedule';
 
 /** Fewest impressions in the 7-day window for a CTR alert to be meaningful. */
 export const PERFORMANCE_ALERT_MIN_IMPRESSIONS = 100;
@@ -47,28 +48,9 @@ export function allows(s: NotificationSwitches, kind: NotificationKind): boolean
   return s.errorAlerts;
 }
 
-/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with it (a pass over thousands of dealers). */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Wall-clock parts of `at` in IANA time zone `timeZone` (e.g. 'Europe/Berlin'). @throws RangeError for an unknown zone. */
 export function localParts(at: Date, timeZone: string): { date: string; weekday: number; hour: number; minute: number; second: number } {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    // Bounded: zones are validated names (a few hundred), and an unknown one threw above.
-    formatters.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(wallClock(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday ?? '');
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,

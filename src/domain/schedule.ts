@@ -67,9 +67,14 @@ export function nextBoundary(boundaries: readonly number[], now: number): number
 /** `YYYY-MM-DDTHH:mm`, optional `:ss` and fraction, optional `Z` or `±HH:mm`: what the window fields accept. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with it (a pass over thousands of dealers). */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-/** A cached formatter giving the wall-clock fields of an instant in `timeZone`. @throws RangeError for an unknown zone. */
-function wallClock(timeZone: string): Intl.DateTimeFormat {
+/**
+ * A cached formatter giving the wall-clock fields of an instant in IANA zone `timeZone`, for
+ * `formatToParts`: year, 2-digit month and day, short English weekday ('Mon'), 2-digit hour
+ * (00-23), minute and second. @throws RangeError for an unknown zone.
+ */
+export function wallClock(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
@@ -78,10 +83,12 @@ function wallClock(timeZone: string): Intl.DateTimeFormat {
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
+      weekday: 'short',
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
     });
+    // Bounded: zones are validated names (a few hundred), and an unknown one threw above.
     formatters.set(timeZone, f);
   }
   return f;
@@ -90,7 +97,7 @@ function wallClock(timeZone: string): Intl.DateTimeFormat {
 /** The wall-clock fields of instant `ms` in `timeZone`. */
 function wallFields(ms: number, timeZone: string): { y: number; mo: number; d: number; h: number; mi: number; s: number } {
   const parts: Record<string, number> = {};
-  for (const p of wallClock(timeZone).formatToParts(ms)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  for (const p of wallClock(timeZone).formatToParts(ms)) if (p.type !== 'literal' && p.type !== 'weekday') parts[p.type] = Number(p.value);
   return { y: parts.year!, mo: parts.month!, d: parts.day!, h: parts.hour! % 24, mi: parts.minute!, s: parts.second! };
 }
 

@@ -101,11 +101,12 @@ const RENDERED_TEXTS: Array<[string, string, string]> = [
   ['01 §2, 02 §2 Shell', "'Admin'", 'web/components/Shell.tsx'],
   ['01 §2, 02 §2 Shell', 'Sign Out', 'web/components/Shell.tsx'],
   // spec 01 §2 Dealer Management
-  ['01 §2 Dealer Management', 'All Manufacturers', 'web/admin/DealersPage.tsx'],
+  ['01 §2 Dealer Management', 'All Manufacturers', 'web/admin/dealer-list.tsx'],
   ['01 §2 Dealer Management', 'Visit Site', 'web/admin/DealersPage.tsx'],
   ['01 §2 Dealer Management', 'View Script', 'web/admin/DealersPage.tsx'],
-  ['01 §2 Dealer Management', 'No dealers found', 'web/admin/DealersPage.tsx'],
-  ['01 §2 Dealer Management', 'Try adjusting your search or filter criteria.', 'web/admin/DealersPage.tsx'],
+  // Dealer Management's dealers are the admin's one dealer table, which renders the empty state.
+  ['01 §2 Dealer Management', 'No dealers found', 'web/admin/dealer-table.tsx'],
+  ['01 §2 Dealer Management', 'Try adjusting your search or filter criteria.', 'web/admin/dealer-table.tsx'],
   // spec 01 §2 Dealer Settings, §8
   ['01 §2 Dealer Settings, §8', 'Dealer Not Found', 'web/admin/DealerSettingsPage.tsx'],
   ['01 §2 Dealer Settings, §8', 'The requested dealer could not be found.', 'web/admin/DealerSettingsPage.tsx'],
@@ -131,7 +132,7 @@ const RENDERED_TEXTS: Array<[string, string, string]> = [
   ['02 §2 Configuration manager', 'Save Changes', 'web/components/SaveControls.tsx'],
   ['02 §2 Configuration manager', 'Saving...', 'web/components/SaveControls.tsx'],
   ['02 §8', 'No model mappings defined. Click "Add Mapping" to get started.', 'web/dealer/config/ConfigManager.tsx'],
-  ['02 §8', 'No upsell rules defined. Click "Add Rule" to get started.', 'web/dealer/config/ConfigManager.tsx'],
+  ['02 §8', 'No upsell rules defined. Click "Add Rule" to get started.', 'web/dealer/config/UpsellRules.tsx'],
   // spec 02 §2 Upsell rule management panel, §8
   ['02 §2 Upsell rules', 'Reset to Neutral', 'web/dealer/config/UpsellRules.tsx'],
   ['02 §2 Upsell rules', 'Load Manufacturer Defaults', 'web/dealer/config/UpsellRules.tsx'],

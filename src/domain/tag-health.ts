@@ -20,9 +20,20 @@ export const TAG_HEALTH_REASONS = ['counted', 'bot', 'domain', 'https', 'rate-li
 export type TagHealthReason = (typeof TAG_HEALTH_REASONS)[number];
 /** The reasons a beacon was refused or dropped (every reason but `counted`). */
 export type TagRefusalReason = Exclude<TagHealthReason, 'counted'>;
+/** The refusal reasons in the order screens list them. */
+export const TAG_REFUSAL_REASONS = TAG_HEALTH_REASONS.filter((r): r is TagRefusalReason => r !== 'counted');
 
 /** Hours of refusal counts the Script page shows (the last 24 h). */
 export const TAG_HEALTH_WINDOW_HOURS = 24;
+/**
+ * Start of the tag-health window at `now`: the UTC hour TAG_HEALTH_WINDOW_HOURS - 1 hours before
+ * the current one, so the window holds the current hour and the 23 whole ones before it.
+ */
+export function tagHealthSince(now: Date): Date {
+  const hour = 3_600_000;
+  return new Date(Math.floor(now.getTime() / hour) * hour - (TAG_HEALTH_WINDOW_HOURS - 1) * hour);
+}
+
 /** Days the hourly tag-health counters are kept before the retention job deletes them. */
 export const TAG_HEALTH_KEPT_DAYS = 7;
 /**

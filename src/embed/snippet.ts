@@ -14,11 +14,14 @@
  * moves); the header keeps its early creative once loaded (a visible banner, unlinked and
  * uncounted). A main script arriving later still shows them all.
  *
- * The header creative is requested as soon as the snippet runs, beside the page's own first
- * requests, when the configuration names the image endpoint (apiOrigin, dealerId): the
- * header is usually the page's largest element, and waiting for the main script would delay the
- * page's LCP by the script's round trip. On a model search page without a header shortcode that
- * request is wasted. The header's URL names no dealer version (shortcodes.ts assetUrl), so it
+ * The header creative is requested as soon as the page shows its first banner (the parser adds a
+ * shortcode or slot element; at once when the snippet runs after parsing, from a tag manager),
+ * when the configuration names the image endpoint (apiOrigin, dealerId): the header is usually
+ * the page's largest element, and waiting for the main script would delay the page's LCP by the
+ * script's round trip. Not before: on a page drawn client-side (an empty root its bundle fills)
+ * the image would share a slow network with the bundle its first paint waits for (bench: +254 ms
+ * FCP on a phone at Slow 4G). On a model search page without a header shortcode that request is
+ * wasted. The header's URL names no dealer version (shortcodes.ts assetUrl), so it
  * stays the URL the main script asks for whatever settings changed since the tag was pasted:
  * the script's image of the same URL is drawn from the memory cache, and the header downloads once.
  *
@@ -35,7 +38,7 @@
  * gets its box from a style rule here, per viewport, before the first paint.
  */
 import { CONFIG_PLACEHOLDER, type SnippetConfig } from '../domain/embed-config';
-import { assetUrl, isBare, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
+import { assetUrl, isBare, mayHoldShortcode, maxWidth, slotSize, variantFor, type Slot } from './shortcodes';
 import type { Variant } from '../domain/slots';
 import { addedRoots, addSheet, collapseOutOfView, deferText, IMG_STYLE, isHeld, listenConsent, consentDenied, rotationBucket, shortcodeTexts, SLOT_SELECTOR, slotsFor, veil, viewportVariant, whenScriptMissing } from './slots';
 import { bannerElementCss, reserveStyle } from '../domain/slot-css';
@@ -93,11 +96,21 @@ try {
     const src = type === 'header' && headerSrc(variant);
     if (src) el.appendChild(image(src));
   };
-  // The header creative is requested at once, beside the page's first requests. Before the
-  // viewport meta is parsed a phone reports a 980 px layout viewport: its screen width is what the
-  // page will have (on a desktop the window is never wider than the screen).
-  const src = headerSrc(variantFor(Math.min(innerWidth, screen.width)));
-  if (src) early = [src, image(src)];
+  /** The header creative has been asked for early (or need not be: startHeader ran). */
+  let started = false;
+  /**
+   * Requests the header creative once, when the page first shows a banner (below) or at once when
+   * the snippet runs after the page was parsed (a tag manager). Before the viewport meta is parsed
+   * a phone reports a 980 px layout viewport: its screen width is what the page will have (on a
+   * desktop the window is never wider than the screen).
+   */
+  const startHeader = () => {
+    if (started) return;
+    started = true;
+    const src = headerSrc(variantFor(Math.min(innerWidth, screen.width)));
+    if (src) early = [src, image(src)];
+  };
+  if (document.readyState !== 'loading') startHeader();
   // The framework component form, <div data-dc-banner="header">: its box reserved by CSS alone
   // (the element is the framework's; the main script fills it once it is hydrated), per viewport
   // through a media query; hidden on a page of a model the dealer does not have, and a bare slot.
@@ -142,7 +155,12 @@ try {
       // shortcode) is a characterData record; once parsed, only the rest of a withheld shortcode
       // is (the parser may append it and finish in one task), the others are the page's own updates.
       const texts = records.flatMap((r) => (r.type === 'characterData' && (document.readyState === 'loading' || isHeld(r.target)) ? [r.target] : []));
-      [...texts, ...addedRoots(records)].forEach((n) => (n.nodeType === 3 ? [n as Text] : shortcodeTexts(n)).forEach(take));
+      const found = [...texts, ...addedRoots(records)].flatMap((n) => (n.nodeType === 3 ? [n as Text] : shortcodeTexts(n)));
+      // The page's first banner (a shortcode, even the start of one a network chunk splits or one
+      // veiled until hydration, or a slot element) starts the header request: why not earlier, in
+      // the module comment.
+      if (!started && (found.some((t) => mayHoldShortcode(t.nodeValue)) || records.some((r) => [...r.addedNodes].some((n) => n.nodeType === 1 && (n as Element).matches(SLOT_SELECTOR))))) startHeader();
+      found.forEach(take);
     } catch {
       /* never throw into the host page */
     }

@@ -96,6 +96,17 @@ const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/**
+ * An optional URL of `scheme` or its TLS form (`scheme` 'redis': redis:// or rediss://); any other
+ * is refused with a message naming both ('must be a redis:// or rediss:// URL', `article` 'a').
+ */
+const optionalUrlOfScheme = (scheme: string, article: 'a' | 'an') =>
+  z
+    .string()
+    .url()
+    .refine((v) => [`${scheme}:`, `${scheme}s:`].includes(new URL(v).protocol), `must be ${article} ${scheme}:// or ${scheme}s:// URL`)
+    .optional();
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -131,11 +142,7 @@ const envSchema = z.object({
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   EVENT_MAX_UNSECURED_MS: z.coerce.number().int().min(0).default(MAX_UNSECURED_MS),
   WORKERS: z.coerce.number().int().min(1).max(256).default(1),
-  REDIS_URL: z
-    .string()
-    .url()
-    .refine((v) => /^rediss?:$/.test(new URL(v).protocol), 'must be a redis:// or rediss:// URL')
-    .optional(),
+  REDIS_URL: optionalUrlOfScheme('redis', 'a'),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('dc-banners:'),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(400),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -144,11 +151,7 @@ const envSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   LOG_PUBLIC_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).default(15_000),
-  SMTP_URL: z
-    .string()
-    .url()
-    .refine((v) => /^smtps?:$/.test(new URL(v).protocol), 'must be an smtp:// or smtps:// URL')
-    .optional(),
+  SMTP_URL: optionalUrlOfScheme('smtp', 'an'),
   MAIL_FROM: z.string().min(3).max(200).default('dc-banners <notifications@localhost>'),
   NOTIFICATION_INTERVAL_MS: z.coerce.number().int().min(0).default(NOTIFICATION_INTERVAL_MS),
   DELIVERY_MAX_STALE_MS: z.coerce.number().int().min(0).default(DELIVERY_MAX_STALE_MS),

@@ -7,9 +7,10 @@
  *   workers, each of which runs this file as a worker: the app on the shared port, no migrations;
  *   and one standby worker, which builds the app and listens only when told (a worker died).
  * Lifecycle (close-with-grace): on SIGTERM/SIGINT (or the primary's shutdown message) the
- * process stops accepting, aborts running feed fetches, finishes in-flight requests, flushes
- * buffered events, closes the database and exits 0, or exits 1 after SHUTDOWN_GRACE_MS; an
- * uncaught exception or unhandled rejection is logged and shuts down the same way with exit 1.
+ * process stops accepting, aborts running feed fetches, finishes in-flight requests (cutting
+ * those still open after a third of the grace), flushes buffered events, closes the database
+ * and exits 0, or exits 1 after SHUTDOWN_GRACE_MS; an uncaught exception or unhandled rejection
+ * is logged and shuts down the same way with exit 1.
  */
 import cluster from 'node:cluster';
 import type http from 'node:http';
@@ -60,7 +61,9 @@ async function runServer(config: Config): Promise<void> {
       if (err) app.log.fatal({ err }, 'fatal error; shutting down');
       else app.log.info({ signal: signal ?? (manual ? SHUTDOWN_MESSAGE : 'exit') }, 'shutting down');
       metricsServer?.close();
+      const drain = drainConnections(app, Math.floor(config.shutdownGraceMs / 3));
       await app.close(); // stops accepting, aborts feed fetches, waits for in-flight requests, flushes events (onClose)
+      clearTimeout(drain);
       await database.close();
     },
   );
@@ -89,6 +92,22 @@ async function runServer(config: Config): Promise<void> {
       contentType: app.metrics.contentType,
     });
   }
+}
+
+/**
+ * The shutdown's connection drain: requests still open `afterMs` after the close began (a client
+ * that never finishes sending its request, a stalled proxy connection) would hold the server's
+ * close, and every onClose hook behind it (the event buffer's write), until the grace runs out.
+ * They are cut then, and the log names how many and what else the process still waits on.
+ * Returns the timer, to clear once the app has closed.
+ */
+function drainConnections(app: Awaited<ReturnType<typeof buildApp>>, afterMs: number): NodeJS.Timeout {
+  return setTimeout(() => {
+    app.server.getConnections((_err, connections) => {
+      app.log.warn({ connections, waitingOn: process.getActiveResourcesInfo(), afterMs }, 'closing connections still open after the drain');
+      app.server.closeAllConnections();
+    });
+  }, afterMs).unref();
 }
 
 async function main() {

@@ -162,6 +162,15 @@ export async function createSignedInTestApp(role: Role, opts: Parameters<typeof 
 }
 
 /**
+ * Adds a dealer as an admin does on Add Dealer (POST /api/admin/dealers) with the admin session
+ * `adminCookie`: `manufacturer` 'honda' and provider 'mxs' unless given. Resolves to the answer
+ * (201 with `{ dealer }` when added, 409 when a dealer of that name's id exists).
+ */
+export function addDealerAsAdmin(t: TestApp, adminCookie: string, dealer: { name: string; websiteUrl: string; manufacturer?: string }): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method: 'POST', url: '/api/admin/dealers', headers: { cookie: adminCookie }, payload: { manufacturer: 'honda', provider: 'mxs', ...dealer } });
+}
+
+/**
  * `db` whose every call (select, insert, transaction, execute, …) throws what `failure()` returns
  * while it returns an error, like a pool that cannot connect; `db` itself answers otherwise.
  */

@@ -23,7 +23,8 @@ createRoot(document.getElementById('root')!, { onCaughtError: onRenderError, onU
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       {/* Bottom right: page actions sit at the top (sticky on long forms) and in drawer headers,
-          so a toast never covers Save, Reset or Add. */}
+          so a toast never covers Save, Reset or Add; at the top while a dialog (its Save at its
+          bottom) is open (components/toasts.tsx). */}
       <DeferredNotifications position="bottom-right" limit={3} />
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>

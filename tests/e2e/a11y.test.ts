@@ -7,7 +7,7 @@
  * password toggle. Any console error a test did not expect fails it.
  */
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, MOBILE, SCREENS_BY_ROLE, animationsDone, horizontalOverflow, openScreen, seriousViolations, settled, type Role, screenSuite } from './a11y';
+import { DESKTOP, MOBILE, SCREENS_BY_ROLE, SIGNED_OUT_SCREENS, animationsDone, horizontalOverflow, openScreen, seriousViolations, settled, shown, type Role, screenSuite } from './a11y';
 
 // Its own server: it walks every screen of every role with axe, which must see the seeded data as
 // seeded, not as the other screen files leave it.
@@ -55,11 +55,11 @@ describe("the admin's drawers and dialogs", () => {
       await openScreen(page, suite.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/manufacturers')!);
       await page.getByRole('button', { name: 'Edit Honda' }).click();
       const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
-      await drawer.waitFor();
+      await shown(drawer);
       await check('drawer: details', '.mantine-Drawer-content');
       await drawer.getByRole('tab', { name: /^Models/ }).click();
       await drawer.getByRole('button', { name: /^Civic sedan/ }).click();
-      await drawer.getByLabel('Trim name', { exact: true }).first().waitFor();
+      await shown(drawer.getByLabel('Trim name', { exact: true }).first());
       await check('drawer: models', '.mantine-Drawer-content');
       // The trim rows fit the drawer: nothing reaches past its right edge.
       const drawerBox = (await page.locator('.mantine-Drawer-content').boundingBox())!;
@@ -73,20 +73,20 @@ describe("the admin's drawers and dialogs", () => {
       await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Honda Motor');
       await page.keyboard.press('Escape');
       const discard = page.getByRole('dialog', { name: 'Discard changes?' });
-      await discard.waitFor();
+      await shown(discard);
       await check('discard question', '.mantine-Modal-content');
       await discard.getByRole('button', { name: 'Discard changes' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
       await page.getByRole('button', { name: 'Delete Honda' }).click();
-      await page.getByRole('dialog', { name: 'Delete Honda?' }).waitFor();
+      await shown(page.getByRole('dialog', { name: 'Delete Honda?' }));
       await check('delete confirmation', '.mantine-Modal-content');
       await page.getByRole('dialog', { name: 'Delete Honda?' }).getByRole('button', { name: 'Cancel' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
       await openScreen(page, suite.origin, SCREENS_BY_ROLE.admin.find((s) => s.path === '/admin/users')!);
       await page.getByRole('button', { name: 'Add User' }).click();
-      await page.getByRole('dialog', { name: 'Add User' }).waitFor();
+      await shown(page.getByRole('dialog', { name: 'Add User' }));
       await check('Add User', '.mantine-Modal-content');
       expect(problems).toEqual([]);
     });
@@ -97,7 +97,7 @@ describe('keyboard', () => {
   it('signs in by keyboard alone: Tab reaches a named password toggle that shows the password, Enter submits', async () => {
     const page = await open('signed-out', DESKTOP);
     await page.goto(suite.origin);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shown(page.getByRole('heading', { name: 'Sign in' }));
     await settled(page);
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('autocomplete') ?? document.activeElement?.tagName);
     const tabTo = async (want: string) => {
@@ -120,7 +120,7 @@ describe('keyboard', () => {
     await expect.poll(() => password.getAttribute('type')).toBe('password');
     await password.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await shown(page.getByRole('heading', { name: 'Admin Dashboard' }));
     expect(await page.title()).toBe('Admin Dashboard · dc-banners');
   });
 
@@ -131,14 +131,33 @@ describe('keyboard', () => {
       if (new URL(r.url()).pathname === '/api/auth/me') meStatuses.push(r.status());
     });
     await page.goto(suite.origin);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shown(page.getByRole('heading', { name: 'Sign in' }));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Enter a valid email address').waitFor();
-    await page.getByText('Password is required').waitFor();
+    await shown(page.getByText('Enter a valid email address'));
+    await shown(page.getByText('Password is required'));
     expect(await page.locator('form').first().getAttribute('novalidate')).not.toBeNull();
     expect(meStatuses).toEqual([200]);
     // The demo accounts fit the narrow screen.
     const table = (await page.getByTestId('demo-accounts').boundingBox())!;
     expect(table.x + table.width).toBeLessThanOrEqual(MOBILE.width);
+  });
+});
+
+describe('the check itself', () => {
+  it('finds a violation planted in a screen, once more on the same page, and only inside the part it is asked about', async () => {
+    const page = await open('signed-out', DESKTOP);
+    await openScreen(page, suite.origin, SIGNED_OUT_SCREENS[0]!);
+    expect(await seriousViolations(page)).toEqual([]);
+    // A button with no accessible name, after axe-core has already been put into the page.
+    await page.evaluate(() => {
+      const planted = document.createElement('div');
+      planted.id = 'planted';
+      planted.innerHTML = '<button type="button"></button>';
+      document.body.append(planted);
+    });
+    const found = await seriousViolations(page);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^button-name \(critical\):.*#planted/);
+    expect(await seriousViolations(page, 'form')).toEqual([]);
   });
 });

@@ -188,7 +188,7 @@ describe('admin area', () => {
   it('searches and filters dealers, and refuses a duplicate dealer', async () => {
     await nav('Dealers');
     await app.getByRole('heading', { name: 'Dealer Management' }).waitFor();
-    const cards = app.locator('[data-testid^="dealer-card-"]');
+    const cards = app.locator('[data-testid^="portfolio-row-"]');
     await expect.poll(() => cards.count()).toBe(2);
     await app.getByLabel('Search').fill('spring');
     await expect.poll(() => cards.count()).toBe(1);
@@ -204,7 +204,7 @@ describe('admin area', () => {
     await choose('Manufacturer', 'All Manufacturers');
     await expect.poll(() => cards.count()).toBe(2);
     // CTR with two decimals on every screen (domain/metrics FIGURE_DECIMALS).
-    expect(await app.getByTestId('dealer-card-honda-of-demo').textContent()).toContain('5.00%');
+    expect(await app.getByTestId('portfolio-ctr-honda-of-demo').textContent()).toBe('5.00%');
     await shot('54-admin-dealers');
 
     await app.getByRole('link', { name: 'Add Dealer' }).click();
@@ -349,7 +349,7 @@ describe('admin area', () => {
     await app.getByRole('button', { name: 'Delete Short Lived Motors' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await app.getByText('Short Lived Motors deleted').waitFor();
-    await expect.poll(() => app.locator('[data-testid^="dealer-card-"]').count()).toBe(2);
+    await expect.poll(() => app.locator('[data-testid^="portfolio-row-"]').count()).toBe(2);
   });
 
   it('signs out; the new dealer-manager signs in and lands on the new dealer dashboard', async () => {

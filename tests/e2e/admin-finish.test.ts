@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, settled, type Role, screenSuite } from './a11y';
+import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, settled, shown, type Role, screenSuite } from './a11y';
 
 const suite = screenSuite();
 
@@ -36,7 +36,7 @@ describe('routing guard (spec 01 §2)', () => {
       const page = await pageAs(role);
       for (const path of ['/admin', '/admin/users', '/admin/no-such-screen', '/admin/dealers/honda-of-demo/settings', '/admin/a/b/c']) {
         await page.goto(`${suite.origin}${path}`);
-        await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+        await shown(page.getByRole('heading', { name: /^Welcome back/ }));
         expect(new URL(page.url()).pathname, path).toBe('/dealer');
       }
     });
@@ -45,7 +45,7 @@ describe('routing guard (spec 01 §2)', () => {
   it("shows an admin 'Page Not Found' on an unknown admin path", async () => {
     const page = await pageAs('admin');
     await page.goto(`${suite.origin}/admin/no-such-screen`);
-    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await shown(page.getByRole('heading', { name: 'Page Not Found' }));
     expect(new URL(page.url()).pathname).toBe('/admin/no-such-screen');
   });
 });
@@ -60,18 +60,29 @@ describe('Dealer Settings', () => {
     await field.pressSequentially('50.5');
     expect(await field.inputValue()).toBe('505');
     await page.keyboard.press('Enter');
-    await page.getByText('Dealer settings saved').waitFor();
+    await shown(page.getByText('Dealer settings saved'));
     await page.reload();
-    await page.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
+    await shown(page.getByRole('heading', { name: 'Dealer Settings' }));
     expect(await page.getByLabel('Max requests per minute').inputValue()).toBe('505');
     expect(puts).toHaveLength(1);
 
+    // Enter before the form's check (a chunk fetched after first paint) has arrived waits for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/dealer-settings-schema-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await shown(page.getByRole('heading', { name: 'Dealer Settings' }));
+    await expect.poll(() => field.inputValue()).toBe('505');
     await field.fill('5000');
     await page.keyboard.press('Enter');
-    await page.getByText('Must be 10-1,000', { exact: true }).waitFor();
+    release();
+    await shown(page.getByText('Must be 10-1,000', { exact: true }));
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    await page.getByRole('alert').filter({ hasText: 'Max requests per minute: Must be 10-1,000.' }).waitFor();
-    await page.getByText('Unsaved changes').waitFor();
+    await shown(page.getByRole('alert').filter({ hasText: 'Max requests per minute: Must be 10-1,000.' }));
+    await shown(page.getByText('Unsaved changes'));
     expect(puts).toHaveLength(1); // the form's own check: nothing sent
     await field.fill('100');
     await expect.poll(() => page.getByText('Must be 10-1,000', { exact: true }).count()).toBe(0);
@@ -88,10 +99,10 @@ describe('Dealer Settings', () => {
     const refused = page.waitForResponse((r) => r.url().endsWith('/settings') && r.request().method() === 'PUT');
     await website.press('Enter');
     expect((await refused).status()).toBe(400);
-    await page.getByText('Must be a URL starting with http:// or https://', { exact: true }).waitFor();
+    await shown(page.getByText('Must be a URL starting with http:// or https://', { exact: true }));
     expect(await website.getAttribute('aria-invalid')).toBe('true');
-    await page.getByRole('alert').filter({ hasText: 'Save failed' }).filter({ hasText: 'Website URL: Must be a URL starting with http:// or https://.' }).waitFor();
-    await page.getByText('Unsaved changes').waitFor();
+    await shown(page.getByRole('alert').filter({ hasText: 'Save failed' }).filter({ hasText: 'Website URL: Must be a URL starting with http:// or https://.' }));
+    await shown(page.getByText('Unsaved changes'));
     await website.fill('https://www.hondaofdemo.com');
     await expect.poll(() => website.getAttribute('aria-invalid')).toBe('false');
     await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
@@ -105,10 +116,10 @@ describe('Dealer Settings', () => {
     const field = page.getByLabel('Custom CSS');
     await field.fill(css);
     // The shared schema's limit: the form says so on the field and Save waits.
-    await page.getByText('At most 20,000 characters', { exact: true }).waitFor();
+    await shown(page.getByText('At most 20,000 characters', { exact: true }));
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);
-    await page.getByText('Unsaved changes').waitFor();
+    await shown(page.getByText('Unsaved changes'));
     expect(puts).toEqual([]);
     // The same body sent anyway: the server's answer (DECISIONS 1).
     const res = await page.request.put(`${suite.origin}/api/admin/dealers/${DEMO_DEALER_ID}/settings`, {
@@ -125,17 +136,18 @@ describe('one error state per failure', () => {
     const page = await pageAs('admin');
     suite.consoleWatch.expect(/status of 500/);
     let fail = true;
-    await page.route('**/api/admin/dealers', (route) =>
+    // The list asks with its query (period, sort, page size): match the path, whatever the query.
+    await page.route((url) => url.pathname === '/api/admin/dealers', (route) =>
       fail ? route.fulfill({ status: 500, json: { error: { code: 'INTERNAL', message: 'Internal server error' } } }) : route.continue(),
     );
     await page.goto(`${suite.origin}/admin/dealers`);
-    await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).filter({ hasText: 'Internal server error' }).waitFor();
+    await shown(page.getByRole('alert').filter({ hasText: 'Something went wrong' }).filter({ hasText: 'Internal server error' }));
     await settled(page);
     expect(await page.getByText('No dealers found').count()).toBe(0);
     expect(await page.getByText('Try adjusting your search or filter criteria.').count()).toBe(0);
     fail = false;
     await page.getByRole('button', { name: 'Try again' }).click();
-    await page.getByTestId(`dealer-card-${DEMO_DEALER_ID}`).waitFor();
+    await shown(page.getByTestId(`portfolio-row-${DEMO_DEALER_ID}`));
     expect(await page.getByText('Something went wrong').count()).toBe(0);
   });
 });
@@ -148,11 +160,11 @@ describe('forms', () => {
     await openScreen(page, suite.origin, screen('/admin/dealers/new'));
     expect(await page.locator('form').evaluate((f) => (f as HTMLFormElement).noValidate)).toBe(true);
     await page.getByLabel(/^Dealer name/).press('Enter');
-    await page.getByText('Name is required').waitFor();
-    await page.getByText('Choose a manufacturer').waitFor();
+    await shown(page.getByText('Name is required'));
+    await shown(page.getByText('Choose a manufacturer'));
     await page.getByLabel(/^Website URL/).fill('not a url');
     await page.getByLabel(/^Website URL/).press('Enter');
-    await page.getByText('Enter the website URL, e.g. https://www.example.com').waitFor();
+    await shown(page.getByText('Enter the website URL, e.g. https://www.example.com'));
 
     await openScreen(page, suite.origin, screen('/admin/users'));
     await page.getByRole('button', { name: 'Add User' }).click();
@@ -160,12 +172,12 @@ describe('forms', () => {
     await animationsDone(page);
     expect(await dialog.locator('form').evaluate((f) => (f as HTMLFormElement).noValidate)).toBe(true);
     await dialog.getByLabel(/^Email/).press('Enter');
-    await dialog.getByText('Enter a valid email address').waitFor();
-    await dialog.getByText('Name is required').waitFor();
+    await shown(dialog.getByText('Enter a valid email address'));
+    await shown(dialog.getByText('Name is required'));
     // The initial password is optional (an invitation e-mail lets the user set one); a short one is refused.
     await dialog.getByLabel(/^Initial password/).fill('short');
     await dialog.getByLabel(/^Initial password/).press('Enter');
-    await dialog.locator('.mantine-InputWrapper-error').filter({ hasText: 'At least 8 characters' }).waitFor();
+    await shown(dialog.locator('.mantine-InputWrapper-error').filter({ hasText: 'At least 8 characters' }));
     expect(posts).toEqual([]);
   });
 
@@ -173,10 +185,10 @@ describe('forms', () => {
     const page = await pageAs('admin');
     await page.route('**/api/admin/manufacturers', (route) => route.fulfill({ json: { manufacturers: [] } }));
     await openScreen(page, suite.origin, screen('/admin/dealers/new'));
-    await page.getByText('There are no manufacturers yet.').waitFor();
+    await shown(page.getByText('There are no manufacturers yet.'));
     expect(await page.getByRole('link', { name: 'Add one under Manufacturers' }).getAttribute('href')).toBe('/admin/manufacturers');
     await page.getByRole('textbox', { name: /^Manufacturer/ }).click();
-    await page.getByText('No manufacturers yet: add one under Manufacturers first').waitFor();
+    await shown(page.getByText('No manufacturers yet: add one under Manufacturers first'));
   });
 
   it('the manufacturer drawer closes at once when clean, asks before Escape discards edits, and saves on Enter', async () => {
@@ -186,7 +198,7 @@ describe('forms', () => {
     const name = drawer.getByRole('textbox', { name: 'Name', exact: true });
 
     await page.getByRole('button', { name: 'Edit Toyota' }).click();
-    await name.waitFor();
+    await shown(name);
     await animationsDone(page);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -207,7 +219,7 @@ describe('forms', () => {
     const naming = drawer.getByLabel('Asset naming convention');
     await naming.fill('toyota_{model}_{trim}_{size}.{ext}');
     await naming.press('Enter');
-    await page.getByText('Toyota saved').waitFor();
+    await shown(page.getByText('Toyota saved'));
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page.getByRole('button', { name: 'Edit Toyota' }).click();
     expect(await drawer.getByLabel('Asset naming convention').inputValue()).toBe('toyota_{model}_{trim}_{size}.{ext}');
@@ -221,11 +233,11 @@ describe('one CTR format, page titles and the sidebar', () => {
     expect(await page.getByTestId('metric-Average CTR').textContent()).toBe('5.00%');
     expect(await page.getByTestId('recent-dealers').getByRole('row', { name: /Honda of Demo/ }).textContent()).toContain('5.00%');
     await openScreen(page, suite.origin, screen('/admin/dealers'));
-    expect(await page.getByTestId(`dealer-card-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
+    expect(await page.getByTestId(`portfolio-ctr-${DEMO_DEALER_ID}`).textContent()).toBe('5.00%');
     await openScreen(page, suite.origin, screen('/admin/analytics'));
     expect(await page.getByTestId(`portfolio-row-${DEMO_DEALER_ID}`).textContent()).toContain('5.00%');
     await openScreen(page, suite.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
-    await page.getByText('5.00%').waitFor();
+    await shown(page.getByText('5.00%'));
 
     await suite.context.close();
     const manager = await pageAs('manager');
@@ -233,7 +245,7 @@ describe('one CTR format, page titles and the sidebar', () => {
     expect(await manager.getByTestId('stat-ctr').textContent()).toBe('5.00%');
     await openScreen(manager, suite.origin, screen('/dealer/analytics'));
     // The Click-through Rate card (the creative table below shows each creative's own CTR).
-    await manager.locator('.mantine-Paper-root', { hasText: 'Click-through Rate' }).getByText('5.00%', { exact: true }).waitFor();
+    await shown(manager.locator('.mantine-Paper-root', { hasText: 'Click-through Rate' }).getByText('5.00%', { exact: true }));
   });
 
   it("lights the sidebar's Dashboard on the Client Error Log and Dealers on a dealer's script page", async () => {

@@ -2,20 +2,27 @@
  * The Analytics screen and the dealer dashboard in a browser, with data that came in the way a
  * dealer's would: an inventory file uploaded through the API and beacons sent to the track route.
  * The per-model table shows viewable impressions beside stock, 'Raise upsell priority' saves the
- * next weight band and the table shows it, the device switch shows one device's figures (the CR-V
- * beacons come from phones), a custom range asks for the chosen days, and the dashboard shows
+ * next weight band, the table shows it and the banner endpoint then serves the raised model in the
+ * upsell slot of a page where it was the runner-up (Prologue: CR-V, then Pilot), the device
+ * switch shows one device's figures (the CR-V beacons come from phones), every per-model row
+ * matches the API's answer to the same query, 'Same period last year' asks for compare=year and
+ * shows that comparison, the chart metric switch renames the chart and its legend, a custom range asks for the chosen days, and the dashboard shows
  * Conversions and the trend chart. Desktop (1280) and phone (390) screenshots; axe finds no
- * serious or critical violation on either screen.
+ * serious or critical violation on either screen, nor in the By slot and By creative tabs.
  * The Upsell Rules priority bands read whole at both widths.
- * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-device-{desktop,phone}.png, analytics-custom-range.png,
+ * Screenshots: test-results/analytics-report-{desktop,phone}.png, analytics-device-{desktop,phone}.png, analytics-raise-priority.png,
+ * analytics-by-{slot,creative}-{desktop,phone}.png, analytics-compare-year-clicks.png, analytics-custom-range.png,
  * dashboard-trend-{desktop,phone}.png, inventory-aged-action-{desktop,phone}.png, upsell-priorities-{desktop,phone}.png.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, trackDemo, withoutTrackingLimits, type RunningServer } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, trackDemo, patchDealerSettings, type RunningServer } from './harness';
 import { contextPage, DESKTOP, DEMO_DEALER_ID, MOBILE, seriousViolations, settled, signInAs } from './a11y';
 import { multipartBody } from '../fixtures/images';
+import type { AnalyticsReport } from '../../src/domain/contracts/analytics';
+import { formatCtr, formatTrend } from '../../src/domain/metrics';
+import { formatPriority } from '../../src/domain/priority-scale';
 
 let server: RunningServer;
 let browser: Browser;
@@ -32,13 +39,25 @@ async function track(model: string, type: string, n: number, pv: string, event =
   }
 }
 
+/**
+ * The model the public banner endpoint shows in the upsell slot of a search page for `pageModel`
+ * (X-Banner-Model, the model key), as the demo dealer's site asks for it (desktop, no dealer
+ * version in the URL: the server's current choice).
+ */
+async function upsellServed(pageModel: string): Promise<string> {
+  const res = await fetchUnlessShed(`${server.origin}/api/scripts/${DEMO_DEALER_ID}/asset?model=${pageModel}&type=upsell&variant=desktop`);
+  expect(res.status).toBeLessThan(400);
+  await res.arrayBuffer();
+  return res.headers.get('x-banner-model') ?? '';
+}
+
 /** The texts of the labels among `labels` cut with '…': wider inside than the box they show in. */
 const cutLabels = (labels: Locator) => labels.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  await withoutTrackingLimits(server.origin, DEMO_DEALER_ID);
+  await patchDealerSettings(server.origin, DEMO_DEALER_ID, { rateLimitEnabled: false });
   const manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');
   const { body, contentType } = multipartBody([{ filename: 'honda-inventory.csv', data: readFileSync(new URL('../fixtures/inventory/honda-inventory.csv', import.meta.url)) }]);
   const up = await fetchUnlessShed(`${server.origin}/api/dealers/${DEMO_DEALER_ID}/inventory`, { method: 'POST', body: new Uint8Array(body), headers: { cookie: manager, 'content-type': contentType, origin: server.origin } });
@@ -71,6 +90,17 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
     // Every stock and upsell priority reads whole ('5 · Normal', not '5 · Nor…').
     expect(await cutLabels(table.locator('.mantine-Badge-label'))).toEqual([]);
 
+    // The other two tables, each checked with axe inside its tab panel.
+    for (const [tab, tableName, shot] of [['By slot', 'Slot performance', 'analytics-by-slot'], ['By creative', 'Creative performance', 'analytics-by-creative']] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.getByRole('table', { name: tableName }).waitFor();
+      await settled(page);
+      expect(await seriousViolations(page, '[role="tabpanel"]')).toEqual([]);
+      await page.getByRole('tabpanel').screenshot({ path: screenshotPath(`${shot}-${name}`) });
+    }
+    await page.getByRole('tab', { name: 'By model' }).click();
+    await table.waitFor();
+
     // Mobile only: the CR-V's 25 phone impressions, none of the Civic's (desktop) ones.
     const devices = page.getByRole('radiogroup', { name: 'Device' });
     await devices.getByText('Mobile', { exact: true }).click();
@@ -85,6 +115,10 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
 
   const { context, page } = await contextPage(browser, DESKTOP);
   await signInAs(context, server.origin, 'manager');
+  const reportUrls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/analytics/report?')) reportUrls.push(r.url());
+  });
   await page.goto(`${server.origin}/dealer/analytics`);
   const table = page.getByRole('table', { name: 'Model performance and inventory' });
   await table.waitFor({ timeout: 30_000 });
@@ -93,8 +127,63 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
   await pilot.getByTestId('stock-priority').waitFor();
   expect(await pilot.getByTestId('stock-priority').textContent()).toMatch(/^\d+ · (Low|Normal|High)$/);
   expect(await pilot.getByTestId('upsell-priority').textContent()).toBe('5 · Normal');
+  // The Prologue page's upsell candidates are CR-V (the manufacturer rule) and Pilot, both at 5: the rule's CR-V shows.
+  expect(await upsellServed('prologue')).toBe('crv');
   await pilot.getByRole('button', { name: 'Raise upsell priority of Pilot to 8 (High Priority)' }).click();
   await pilot.getByTestId('upsell-priority').getByText('8 · High', { exact: true }).waitFor({ timeout: 15_000 });
+  // Pilot now outranks CR-V: the banner endpoint serves Pilot in the Prologue page's upsell slot.
+  expect(await upsellServed('prologue')).toBe('pilot');
+  await page.screenshot({ path: screenshotPath('analytics-raise-priority'), fullPage: false });
+
+  // Every row of the per-model table against the API's answer to the same query (the screen's
+  // last report request, asked again): figures, units, aged share, days on lot and both priorities.
+  const screenAsked = reportUrls.at(-1)!;
+  const answer = (await page.evaluate(async (url) => (await fetch(url)).json(), screenAsked)) as AnalyticsReport;
+  expect(answer.models.length).toBeGreaterThan(0);
+  expect(await table.locator('tbody tr').count()).toBe(answer.models.length);
+  for (const m of answer.models) {
+    const row = table.locator(`[data-model="${m.model}"]`);
+    const inv = m.inventory;
+    expect((await row.locator('td').allTextContents()).slice(1, 9), m.model).toEqual([
+      m.impressions.toLocaleString('en-US'),
+      m.clicks.toLocaleString('en-US'),
+      formatCtr(m.ctr),
+      m.conversions.toLocaleString('en-US'),
+      inv ? inv.units.toLocaleString('en-US') : '—',
+      inv?.agedShare == null ? '—' : `${inv.agedShare.toFixed(0)} %`,
+      inv?.medianDaysOnLot == null ? '—' : Math.round(inv.medianDaysOnLot).toLocaleString('en-US'),
+      inv ? formatPriority(inv.priorityScore) : '—',
+    ]);
+    if (m.upsellWeight === null || !m.weightKey) expect(await row.locator('td').nth(9).textContent()).toBe('—');
+    else expect(await row.getByTestId('upsell-priority').textContent()).toBe(formatPriority(m.upsellWeight));
+  }
+  expect(answer.models.find((m) => m.model === 'pilot')?.upsellWeight).toBe(8);
+
+  // Same period last year: the screen asks for compare=year, and the comparison label and the
+  // cards' changes follow the API's answer to it.
+  const chartCaption = page.getByTestId('analytics-chart-range');
+  expect(await chartCaption.textContent()).toBe(`${answer.range.label} ${answer.comparison.label}`);
+  const yearAsked = page.waitForResponse((r) => r.url().includes('/analytics/report?') && new URL(r.url()).searchParams.get('compare') === 'year');
+  await page.getByRole('textbox', { name: 'Compare with' }).click();
+  await page.getByRole('option', { name: 'Same period last year' }).click();
+  const yearReport = (await (await yearAsked).json()) as AnalyticsReport;
+  expect(yearReport.comparison.compare).toBe('year');
+  expect(yearReport.comparison.label).not.toBe(answer.comparison.label);
+  expect(yearReport.comparison.from.slice(0, 4)).toBe(String(Number(answer.range.from.slice(0, 4)) - 1));
+  await expect.poll(() => chartCaption.textContent(), { timeout: 15_000 }).toBe(`${yearReport.range.label} ${yearReport.comparison.label}`);
+  await page.getByText(`${formatTrend(yearReport.trends.impressions)} ${yearReport.comparison.label}`, { exact: true }).first().waitFor();
+  expect(await page.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toContain('compare=year');
+
+  // The chart's metric switch: its title and both legend entries name the chosen metric.
+  // The legend's entries, in text order (the chart draws them in an order of its own).
+  const legend = async () => (await page.locator('[class*="-legendItemName"]').allTextContents()).sort();
+  const comparedWith = yearReport.comparison.label.replace(/^vs /, '');
+  expect(await legend()).toEqual([`Viewable impressions (${yearReport.range.label})`, `Viewable impressions (${comparedWith})`].sort());
+  await page.getByRole('radiogroup', { name: 'Chart metric' }).getByText('Clicks', { exact: true }).click();
+  await expect.poll(legend, { timeout: 15_000 }).toEqual([`Clicks (${yearReport.range.label})`, `Clicks (${comparedWith})`].sort());
+  await page.getByRole('heading', { name: 'Clicks', level: 4 }).waitFor();
+  await settled(page);
+  await page.screenshot({ path: screenshotPath('analytics-compare-year-clicks'), fullPage: true });
 
   // A custom range of local days: today and the 6 days before.
   await page.getByRole('textbox', { name: 'Period' }).click();

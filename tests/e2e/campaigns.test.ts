@@ -4,17 +4,34 @@
  * takeover, one slot, one model), a creative uploaded into it (a draft until published), an
  * existing asset of the dealer chosen as another (Choose creatives), publish,
  * Banner Preview "as of" the campaign's weekend showing its creative while now still shows the
- * regular one, and End now after a confirmation. The server's clock is pinned (TEST_CLOCK_FILE,
- * test-clock.ts). Screenshots at 1280 and 390 px; axe finds no serious or critical violation.
+ * regular one (and the coverage matrix's Civic header cell its creative), and End now after a
+ * confirmation. The server's clock is pinned (TEST_CLOCK_FILE,
+ * test-clock.ts). Screenshots at 1280 and 390 px; axe finds no serious or critical violation on the
+ * screen or its dialogs (form, creative picker, End and Delete confirmations) at either width.
+ * Then, for a dealer of its own with the clock moved: a takeover campaign created with future
+ * dates serves nothing before its start (banner endpoint and fixture page), shows in Preview as
+ * of its start, takes the slot over at its start (Pause through its card brings the regular banner
+ * back, Resume the campaign's; the Edit and Delete dialogs pass axe at 1280 px) and stops at its
+ * end; a rotate campaign made on a
+ * phone splits the rotation buckets evenly with the regular banner, and End now stops it.
+ * Screenshots: 90-94 (the screen), 97-campaign-journey-* (takeover), 98-campaign-* (rotate, 390 px).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, launchBrowser, screenshotPath, seedDealer, startServer, type RunningServer, type SeededDealer } from './harness';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { allowFixtureSites, apiSignIn, fetchUnlessShed, launchBrowser, newPage, screenshotPath, seedDealer, startDealerSite, startServer, type DealerSite, type RunningServer, type SeededDealer } from './harness';
 import { animationsDone, contextPage, DESKTOP, MOBILE, seriousViolations } from './a11y';
 import { makeBanner, multipartBody } from '../fixtures/images';
+
+/** A dialog once open and settled: no serious or critical axe violation in it, and its screenshot `shot`. */
+async function dialogChecked(page: Page, dialog: Locator, shot: string): Promise<void> {
+  await dialog.waitFor();
+  await animationsDone(page, '[role="dialog"]');
+  expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+  await page.screenshot({ path: screenshotPath(shot) });
+}
 
 const clockDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-clock-'));
 const CLOCK_FILE = path.join(clockDir, 'now');
@@ -52,10 +69,10 @@ afterAll(async () => {
   rmSync(clockDir, { recursive: true, force: true });
 });
 
-/** A page in its own browser context (what axe needs) at `viewport`, signed in as the seeded dealer's manager. */
-async function managerPage(viewport: { width: number; height: number }): Promise<Page> {
+/** A page in its own browser context (what axe needs) at `viewport`, signed in as the manager of `of` (the seeded dealer unless given). */
+async function managerPage(viewport: { width: number; height: number }, of: SeededDealer = dealer): Promise<Page> {
   const { context, page } = await contextPage(browser, viewport);
-  const [name, value] = (await apiSignIn(server.origin, dealer.email, dealer.password)).split(/=(.*)/s) as [string, string];
+  const [name, value] = (await apiSignIn(server.origin, of.email, of.password)).split(/=(.*)/s) as [string, string];
   await context.addCookies([{ name, value, url: server.origin }]);
   return page;
 }
@@ -125,7 +142,14 @@ describe('Campaigns screen', () => {
     expect(await previewHeaderName(page)).toBe('new_2026_honda_civic_sport_1920x300.jpg');
     await page.getByTestId('preview-as-of').fill('2026-11-28T10:00');
     await expect.poll(() => previewHeaderName(page), { timeout: 30_000 }).toBe('new_2026_honda_civic_sport_blackfriday_1920x300.jpg');
-    await page.getByTestId('coverage-civic-header').first().waitFor();
+    // The coverage matrix as of the same moment: the Civic header cell shows the campaign's
+    // creative (the image Preview names), not the regular banner it shows now.
+    const { assets } = (await (await fetch(`${server.origin}/api/dealers/${dealer.dealerId}/assets`, { headers: { cookie: await apiSignIn(server.origin, dealer.email, dealer.password) } })).json()) as { assets: Array<{ id: string; name: string }> };
+    const creative = assets.find((a) => a.name === 'new_2026_honda_civic_sport_blackfriday_1920x300.jpg');
+    expect(creative).toBeDefined();
+    const cell = page.getByTestId('coverage-civic-header').first();
+    await expect.poll(() => cell.locator('img').getAttribute('src'), { timeout: 30_000 }).toBe(`/api/dealers/${dealer.dealerId}/assets/${creative!.id}/image`);
+    expect(await cell.getByTestId('coverage-source').textContent()).toBe('Asset');
     await animationsDone(page);
     // The screen itself (the toasts above it come and go).
     expect(await seriousViolations(page, 'main')).toEqual([]);
@@ -135,7 +159,7 @@ describe('Campaigns screen', () => {
     await page.goto(`${server.origin}/dealer/campaigns`);
     await card.getByRole('button', { name: 'End now' }).click();
     const confirm = page.getByRole('dialog', { name: 'End campaign now?' });
-    await confirm.waitFor();
+    await dialogChecked(page, confirm, '94-campaign-end-confirm-desktop');
     await confirm.getByRole('button', { name: 'End now' }).click();
     await expect.poll(() => card.getByTestId('campaign-state').textContent(), { timeout: 30_000 }).toBe('Ended');
     await page.context().close();
@@ -151,6 +175,249 @@ describe('Campaigns screen', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: screenshotPath('93-campaigns-phone'), fullPage: true });
+    // The Delete confirmation (an ended campaign can still be deleted) reads on a phone too.
+    await page.getByRole('article', { name: 'Black Friday' }).getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete campaign?' });
+    await confirm.waitFor();
+    await animationsDone(page, '[role="dialog"]');
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: screenshotPath('94-campaign-delete-confirm-phone') });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await page.context().close();
+  });
+});
+
+/**
+ * The campaign windows as the dealer's site sees them, with the server's clock moved instead of
+ * waiting: campaigns created, filled and published through the Campaigns screen of a dealer of
+ * their own (New York time, its fixture search page allowed), then the public banner endpoint
+ * (X-Banner-Creative per rotation bucket `r`) and the fixture page's header image prove what shows
+ * before, at and after each window. Nothing is written while the clock moves, so the server's
+ * choice caches must expire at the window's boundaries on their own.
+ */
+describe('campaign windows on the dealer page (clock moved)', () => {
+  let windowDealer: SeededDealer;
+  let site: DealerSite;
+  let regularId = '';
+  /** Moves the server's clock (app.now) to `iso`. */
+  const setServerClock = (iso: string) => writeFileSync(CLOCK_FILE, iso);
+
+  beforeAll(async () => {
+    setServerClock('2026-12-10T12:00:00Z');
+    windowDealer = await seedDealer(server.origin, 'Honda Window Motors');
+    await allowFixtureSites(server.origin, windowDealer.dealerId, 'America/New_York');
+    // The regular Civic header banner, live all along.
+    const cookie = await apiSignIn(server.origin, windowDealer.email, windowDealer.password);
+    const { body, contentType } = multipartBody([{ filename: 'new_2026_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300, 'jpeg', '#2255aa') }]);
+    const res = await fetch(`${server.origin}/api/dealers/${windowDealer.dealerId}/assets`, { method: 'POST', headers: { cookie, 'content-type': contentType }, body: new Uint8Array(body) });
+    expect(res.status).toBe(200);
+    regularId = ((await res.json()) as { results: Array<{ asset: { id: string } }> }).results[0]!.asset.id;
+    site = await startDealerSite(`${server.origin}/scripts/dc-banners-${windowDealer.dealerId}.js`, 'provider-srp.html');
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  /** The id of the dealer's asset uploaded as `filename` (the asset list, as its manager reads it). */
+  async function assetId(filename: string): Promise<string> {
+    const cookie = await apiSignIn(server.origin, windowDealer.email, windowDealer.password);
+    const { assets } = (await (await fetch(`${server.origin}/api/dealers/${windowDealer.dealerId}/assets`, { headers: { cookie } })).json()) as { assets: Array<{ id: string; name: string }> };
+    const found = assets.find((a) => a.name === filename);
+    if (!found) throw new Error(`no asset ${filename} among ${assets.map((a) => a.name).join(', ')}`);
+    return found.id;
+  }
+
+  /** The creatives the public banner endpoint answers for the Civic desktop header, rotation buckets 0..n-1 (X-Banner-Creative). */
+  async function delivered(n: number): Promise<string[]> {
+    const out: string[] = [];
+    for (let r = 0; r < n; r++) {
+      // Asked again after a load-shedding 503 on a busy machine, as the embed script's image would be.
+      const res = await fetchUnlessShed(`${server.origin}/api/scripts/${windowDealer.dealerId}/asset?model=civic&type=header&variant=desktop&r=${r}`);
+      expect(res.status).toBeLessThan(400);
+      await res.arrayBuffer();
+      out.push(res.headers.get('x-banner-creative') ?? '');
+    }
+    return out;
+  }
+
+  /**
+   * Opens the fixture Civic search page in a fresh browser (no HTTP cache) whose session drew
+   * rotation bucket `bucket`, and says which creative its header image is (X-Banner-Creative);
+   * with `shot`, a screenshot of the page at `viewport` once the image has loaded.
+   */
+  async function pageHeader(bucket: number, shot?: string, viewport: { width: number; height: number } = DESKTOP): Promise<string> {
+    const page = await newPage(browser, { viewport });
+    try {
+      await page.addInitScript((r) => sessionStorage.setItem('dcb_r', r), String(bucket));
+      const image = page.waitForResponse((r) => r.url().includes('/asset?') && new URL(r.url()).searchParams.get('type') === 'header');
+      await page.goto(`${site.origin}/new-inventory?new=true&model=civic`);
+      const creative = (await image).headers()['x-banner-creative'] ?? '';
+      await page.waitForFunction(() => (document.querySelector('.dc-banner[data-dc-type="header"] img') as HTMLImageElement | null)?.complete === true);
+      if (shot) await page.screenshot({ path: screenshotPath(shot) });
+      return creative;
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  /** Fills and submits the New campaign form for a Civic header campaign; with `axeShot`, first checks the filled form with axe and takes that screenshot. */
+  async function createCampaign(page: Page, c: { name: string; mode: 'Takeover' | 'Rotate'; starts: string; ends: string }, axeShot?: string): Promise<void> {
+    await page.getByRole('button', { name: 'New campaign' }).click();
+    const form = page.getByRole('dialog', { name: 'New campaign' });
+    await form.waitFor();
+    await form.getByLabel(/^Name/).fill(c.name);
+    await form.getByLabel('Starts').fill(c.starts);
+    await form.getByLabel('Ends').fill(c.ends);
+    await form.getByText(c.mode, { exact: true }).click();
+    await form.getByRole('checkbox', { name: 'Header', exact: true }).check();
+    await form.getByRole('checkbox', { name: 'Civic', exact: true }).check();
+    if (axeShot) {
+      await animationsDone(page, '[role="dialog"]');
+      expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+      await page.screenshot({ path: screenshotPath(axeShot) });
+    }
+    await form.getByRole('button', { name: 'Create draft' }).click();
+    await form.waitFor({ state: 'hidden' });
+  }
+
+  /** Uploads `filename` (a 1920x300 banner of `color`) into the campaign card `card` through its Upload creatives button. */
+  async function uploadInto(page: Page, card: ReturnType<Page['getByRole']>, filename: string, color: string): Promise<void> {
+    const chooser = page.waitForEvent('filechooser');
+    await card.getByRole('button', { name: 'Upload creatives' }).click();
+    await (await chooser).setFiles([{ name: filename, mimeType: 'image/jpeg', buffer: await makeBanner(1920, 300, 'jpeg', color) }]);
+    await card.getByText('1 creative').waitFor({ timeout: 30_000 });
+  }
+
+  const state = (card: ReturnType<Page['getByRole']>) => card.getByTestId('campaign-state').textContent();
+
+  it('a takeover campaign with future dates shows nothing live, shows in Preview as of its start, takes over at its start and stops at its end', async () => {
+    const page = await managerPage(DESKTOP, windowDealer);
+    await page.goto(`${server.origin}/dealer/campaigns`);
+    await page.getByText('No campaigns yet').waitFor({ timeout: 30_000 });
+    // Dec 19 00:00 to Dec 22 00:00 New York time (EST, UTC-5): 05:00 UTC.
+    await createCampaign(page, { name: 'Holiday Sale', mode: 'Takeover', starts: '2026-12-19T00:00', ends: '2026-12-22T00:00' });
+    const card = page.getByRole('article', { name: 'Holiday Sale' });
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Draft');
+    await uploadInto(page, card, 'new_2026_honda_civic_sport_holiday_1920x300.jpg', '#aa2222');
+    const holidayId = await assetId('new_2026_honda_civic_sport_holiday_1920x300.jpg');
+    // A draft's creative is not live: the regular banner still shows.
+    expect(await delivered(2)).toEqual([regularId, regularId]);
+    await card.getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Scheduled');
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('97-campaign-journey-1-scheduled'), fullPage: true });
+
+    // Published, but before its window: nothing of it is live, on the endpoint or on the page.
+    expect(await delivered(2)).toEqual([regularId, regularId]);
+    expect(await pageHeader(0, '97-campaign-journey-2-page-before')).toBe(regularId);
+
+    // Preview: now the regular banner, as of the campaign's start its creative.
+    await page.goto(`${server.origin}/dealer/preview`);
+    await page.getByRole('button', { name: /^Preview header for Civic:/ }).first().click();
+    expect(await previewHeaderName(page)).toBe('new_2026_honda_civic_sport_1920x300.jpg');
+    await page.getByTestId('preview-as-of').fill('2026-12-19T00:00');
+    await expect.poll(() => previewHeaderName(page), { timeout: 30_000 }).toBe('new_2026_honda_civic_sport_holiday_1920x300.jpg');
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('97-campaign-journey-3-preview-as-of-start'), fullPage: true });
+
+    // One second before its start (Dec 18, 23:59:59 in New York): still the regular banner.
+    setServerClock('2026-12-19T04:59:59Z');
+    expect(await delivered(2)).toEqual([regularId, regularId]);
+    // At its start it takes the slot over: every bucket, and the page.
+    setServerClock('2026-12-19T05:00:00Z');
+    expect(await delivered(4)).toEqual([holidayId, holidayId, holidayId, holidayId]);
+    expect(await pageHeader(1, '97-campaign-journey-4-page-takeover')).toBe(holidayId);
+    await page.goto(`${server.origin}/dealer/campaigns`);
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Live');
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('97-campaign-journey-5-live'), fullPage: true });
+
+    // Pause through the card: the regular banner is back in every bucket; Resume: the campaign's again.
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Paused');
+    await expect.poll(() => delivered(2), { timeout: 30_000 }).toEqual([regularId, regularId]);
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('97-campaign-journey-5a-paused'), fullPage: true });
+    await card.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Live');
+    await expect.poll(() => delivered(2), { timeout: 30_000 }).toEqual([holidayId, holidayId]);
+
+    // The Edit campaign dialog at 1280 px (opened, checked with axe, left unchanged).
+    await card.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit campaign' });
+    await expect.poll(() => edit.getByLabel(/^Name/).inputValue(), { timeout: 30_000 }).toBe('Holiday Sale');
+    await dialogChecked(page, edit, '97-campaign-journey-5b-edit-desktop');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'hidden' });
+
+    // The last second of its window, then its end: the regular banner is back.
+    setServerClock('2026-12-22T04:59:59Z');
+    expect(await delivered(2)).toEqual([holidayId, holidayId]);
+    setServerClock('2026-12-22T05:00:00Z');
+    expect(await delivered(4)).toEqual([regularId, regularId, regularId, regularId]);
+    expect(await pageHeader(0, '97-campaign-journey-6-page-after')).toBe(regularId);
+    await page.reload();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Ended');
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('97-campaign-journey-7-ended'), fullPage: true });
+    // The Delete confirmation at 1280 px (checked with axe, cancelled).
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirmDelete = page.getByRole('dialog', { name: 'Delete campaign?' });
+    await dialogChecked(page, confirmDelete, '97-campaign-journey-8-delete-confirm-desktop');
+    await confirmDelete.getByRole('button', { name: 'Cancel' }).click();
+    await confirmDelete.waitFor({ state: 'hidden' });
+    await page.context().close();
+  });
+
+  it('a rotate campaign made on a phone splits the slot with the regular banner inside its window, and End now stops it', async () => {
+    setServerClock('2027-01-05T12:00:00Z');
+    const page = await managerPage(MOBILE, windowDealer);
+    await page.goto(`${server.origin}/dealer/campaigns`);
+    await page.getByRole('article', { name: 'Holiday Sale' }).waitFor({ timeout: 30_000 });
+    await createCampaign(page, { name: 'Winter Rotate', mode: 'Rotate', starts: '2027-01-08T00:00', ends: '2027-01-11T00:00' }, '98-campaign-form-phone');
+    const card = page.getByRole('article', { name: 'Winter Rotate' });
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Draft');
+    await uploadInto(page, card, 'new_2026_honda_civic_sport_winter_1920x300.jpg', '#7722aa');
+    const winterId = await assetId('new_2026_honda_civic_sport_winter_1920x300.jpg');
+
+    // The creative picker reads on a phone (opened and left unchanged).
+    await card.getByRole('button', { name: 'Choose creatives' }).click();
+    const picker = page.getByRole('dialog', { name: 'Creatives of Winter Rotate' });
+    await picker.getByRole('checkbox', { name: 'new_2026_honda_civic_sport_winter_1920x300.jpg' }).waitFor();
+    await animationsDone(page, '[role="dialog"]');
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: screenshotPath('98-campaign-picker-phone') });
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+    await picker.waitFor({ state: 'hidden' });
+
+    await card.getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Scheduled');
+    const N = 10;
+    const count = (list: string[]) => ({ regular: list.filter((c) => c === regularId).length, winter: list.filter((c) => c === winterId).length });
+    expect(count(await delivered(N))).toEqual({ regular: N, winter: 0 });
+
+    // From its start (Jan 8, 00:00 New York = 05:00 UTC) the buckets split evenly between the two.
+    setServerClock('2027-01-08T05:00:00Z');
+    expect(count(await delivered(N))).toEqual({ regular: N / 2, winter: N / 2 });
+    // On the page: two sessions of different buckets see the two creatives.
+    const shown = [await pageHeader(0, '98-campaign-rotate-page-bucket0-phone', MOBILE), await pageHeader(1, '98-campaign-rotate-page-bucket1-phone', MOBILE)];
+    expect(shown.sort()).toEqual([regularId, winterId].sort());
+
+    // End now, after the confirmation (checked with axe on the phone): the regular banner alone again.
+    await page.reload();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Live');
+    await card.getByRole('button', { name: 'End now' }).click();
+    const confirm = page.getByRole('dialog', { name: 'End campaign now?' });
+    await confirm.waitFor();
+    await animationsDone(page, '[role="dialog"]');
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: screenshotPath('98-campaign-end-confirm-phone') });
+    await confirm.getByRole('button', { name: 'End now' }).click();
+    await expect.poll(() => state(card), { timeout: 30_000 }).toBe('Ended');
+    expect(count(await delivered(N))).toEqual({ regular: N, winter: 0 });
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('98-campaign-rotate-ended-phone'), fullPage: true });
     await page.context().close();
   });
 });

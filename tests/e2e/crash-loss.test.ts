@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startServer, apiSignIn, withoutTrackingLimits, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { startServer, apiSignIn, patchDealerSettings, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { proxiedDatabase, type PgProxy } from './pg-proxy';
 import { DEMO_DEALER } from '../../src/server/db/seed';
 import { MAX_UNSECURED_MS } from '../../src/domain/constants';
@@ -46,7 +46,7 @@ describe.skipIf(!url)('kill -9 loses at most MAX_UNSECURED_MS of acknowledged be
     env = { DATABASE_URL: viaProxy.toString(), DATABASE_SCHEMA: schema, DATA_DIR: dataDir, LOG_LEVEL: 'warn', FEED_SCHEDULER_INTERVAL_MS: '0', MAX_EVENT_LOOP_DELAY_MS: '0', EVENT_MAX_UNSECURED_MS: String(MAX_UNSECURED_MS) };
     server = await startServer(env);
     // The dealer's tracking limits off: thousands of beacons come from this one address.
-    await withoutTrackingLimits(server.origin, DEMO_DEALER.id);
+    await patchDealerSettings(server.origin, DEMO_DEALER.id, { rateLimitEnabled: false });
     db = new pg.Client({ connectionString: url });
     await db.connect();
   }, 120_000);

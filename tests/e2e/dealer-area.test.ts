@@ -40,7 +40,35 @@ async function freshDealer(name: string): Promise<{ app: Page; dealer: SeededDea
   return { app, dealer, cookie };
 }
 
+/**
+ * A test on a dealer of its own: `body` gets freshDealer(`dealerName`)'s signed-in page, dealer and
+ * cookie; the page is closed after it, whether it passed or failed.
+ */
+const onFreshDealer =
+  (dealerName: string, body: (fresh: { app: Page; dealer: SeededDealer; cookie: string }) => Promise<void>) =>
+  async () => {
+    const fresh = await freshDealer(dealerName);
+    try {
+      await body(fresh);
+    } finally {
+      await fresh.app.close();
+    }
+  };
+
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+/**
+ * Writes `files` (name and bytes) to a folder of their own and drops them at once on the Asset
+ * Manager's upload zone, from the Assets screen; the caller waits for what the upload shows.
+ */
+async function uploadFiles(app: Page, files: ReadonlyArray<readonly [string, Buffer]>): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
+  for (const [name, data] of files) writeFileSync(path.join(dir, name), data);
+  await nav(app, 'Assets');
+  await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
+  await app.getByRole('button', { name: 'Start Upload' }).first().click();
+  await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+}
 const inputValues = (page: Page) => page.locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
 
 beforeAll(async () => {
@@ -53,19 +81,12 @@ afterAll(async () => {
 });
 
 describe('dealer area', () => {
-  it('uploads three files at once: two stored, one refused with its error', async () => {
-    const { app } = await freshDealer('Upload Motors');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
-    const files = [
+  it('uploads three files at once: two stored, one refused with its error', onFreshDealer('Upload Motors', async ({ app }) => {
+    await uploadFiles(app, [
       ['new_2025_honda_civic_sport_1920x300.jpg', await makeBanner(1920, 300)],
       ['new_2025_honda_civic_sport_350x564.jpg', await makeBanner(350, 564, 'jpeg', '#0055aa')],
       ['civic-banner-final.jpg', await makeBanner(350, 564)],
-    ] as const;
-    for (const [name, data] of files) writeFileSync(path.join(dir, name), data);
-    await nav(app, 'Assets');
-    await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
-    await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+    ]);
     await app.getByText(/Invalid filename format/).first().waitFor();
     await app.getByText('Header Banner', { exact: true }).waitFor();
     await app.getByText('Inline Banner', { exact: true }).waitFor();
@@ -75,17 +96,10 @@ describe('dealer area', () => {
     await app.getByRole('button', { name: 'Close Upload' }).click();
     await app.getByRole('switch', { name: 'Active: new_2025_honda_civic_sport_350x564.jpg' }).waitFor();
     await app.screenshot({ path: screenshotPath('11-asset-manager'), fullPage: true });
-    await app.close();
-  });
+  }));
 
-  it('keeps a "Will never show" result on screen until the dealer dismisses it', async () => {
-    const { app } = await freshDealer('Typo Motors');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
-    const file = path.join(dir, 'new_2025_honda_civc_sport_1920x300.jpg');
-    writeFileSync(file, await makeBanner(1920, 300));
-    await nav(app, 'Assets');
-    await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(file);
+  it('keeps a "Will never show" result on screen until the dealer dismisses it', onFreshDealer('Typo Motors', async ({ app }) => {
+    await uploadFiles(app, [['new_2025_honda_civc_sport_1920x300.jpg', await makeBanner(1920, 300)]]);
     const text = 'Will never show: "civc" is not a model of this dealer. Did you mean Civic?';
     const card = app.getByTestId('asset-never-shows');
     const result = app.getByText(text).and(app.locator(':not([data-testid="asset-never-shows"])'));
@@ -99,11 +113,9 @@ describe('dealer area', () => {
     await dismiss.click();
     await expect.poll(() => result.count()).toBe(0);
     expect(await card.textContent()).toBe(text); // the card keeps saying it
-    await app.close();
-  });
+  }));
 
-  it("edits a mapping, sees 'Unsaved changes', saves and still sees it after a reload; priorities are edited on Upsell Rules only", async () => {
-    const { app } = await freshDealer('Mapping Motors');
+  it("edits a mapping, sees 'Unsaved changes', saves and still sees it after a reload; priorities are edited on Upsell Rules only", onFreshDealer('Mapping Motors', async ({ app }) => {
     await nav(app, 'Configuration');
     await app.getByRole('tab', { name: 'Model Mapping' }).waitFor();
     const save = app.getByRole('button', { name: 'Save Changes' });
@@ -146,11 +158,9 @@ describe('dealer area', () => {
     await app.getByRole('tab', { name: 'Banner Sizes' }).click();
     await app.getByRole('button', { name: 'Compact' }).waitFor();
     await app.screenshot({ path: screenshotPath('14-config-banner-sizes'), fullPage: true });
-    await app.close();
-  });
+  }));
 
-  it('switches to Custom Rules, adds a rule and saves', async () => {
-    const { app } = await freshDealer('Custom Rule Motors');
+  it('switches to Custom Rules, adds a rule and saves', onFreshDealer('Custom Rule Motors', async ({ app }) => {
     await nav(app, 'Upsell Rules');
     await app.getByRole('heading', { name: 'How Upsell Rules Work' }).or(app.getByText('How Upsell Rules Work')).first().waitFor();
     await app.getByTestId('strategy-custom').click();
@@ -168,11 +178,9 @@ describe('dealer area', () => {
     await app.reload();
     await app.getByTestId('active-rules').getByText('pilot').waitFor();
     expect(await app.getByTestId('strategy-custom').getAttribute('aria-pressed')).toBe('true');
-    await app.close();
-  });
+  }));
 
-  it('previews the model: the uploaded header in the header slot, a placeholder where nothing matches', async () => {
-    const { app, dealer, cookie } = await freshDealer('Preview Motors');
+  it('previews the model: the uploaded header in the header slot, a placeholder where nothing matches', onFreshDealer('Preview Motors', async ({ app, dealer, cookie }) => {
     // Seeded through the API: the Civic Sport header (no inline creative) and the custom rule civic → pilot.
     await seedAssets(server.origin, cookie, dealer.dealerId, [{ filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) }]);
     const rules = await fetch(`${server.origin}/api/dealers/${dealer.dealerId}/configs`, {
@@ -204,17 +212,14 @@ describe('dealer area', () => {
     // The 1920x300 header in the 600x500 mobile slot: marked in amber with both sizes, not 'found'.
     await app.getByTestId('status-header').getByText('Shape differs: 1920x300 in a 600x500 slot').waitFor();
     await app.screenshot({ path: screenshotPath('17-preview-mobile'), fullPage: true });
-    await app.close();
-  });
+  }));
 
-  it("'Free up space' groups by model, trim, slot and size, shows what is kept and deletes only the ticked assets", async () => {
-    const { app, dealer, cookie } = await freshDealer('Space Motors');
+  it("'Free up space' groups by model, trim, slot and size, shows what is kept and deletes only the ticked assets", onFreshDealer('Space Motors', async ({ app, dealer, cookie }) => {
     // Seeded first (so older): the Sport header and inline the new uploads replace.
     await seedAssets(server.origin, cookie, dealer.dealerId, [
       { filename: 'new_2025_honda_civic_sport_1920x300.jpg', data: await makeBanner(1920, 300) },
       { filename: 'new_2025_honda_civic_sport_350x564.jpg', data: await makeBanner(350, 564, 'jpeg', '#0055aa') },
     ]);
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-dealer-area-'));
     // A Touring header beside the Sport one (another trim: nothing offered), and a newer Sport header
     // and inline (the older Sport ones, once switched off, are offered; the newer ones are what the site shows, so kept).
     const files = [
@@ -222,11 +227,7 @@ describe('dealer area', () => {
       ['new_2025_honda_civic_sport_spring_1920x300.jpg', await makeBanner(1920, 300, 'jpeg', '#aa3377')],
       ['new_2025_honda_civic_sport_spring_350x564.jpg', await makeBanner(350, 564, 'jpeg', '#aa3377')],
     ] as const;
-    for (const [name, data] of files) writeFileSync(path.join(dir, name), data);
-    await nav(app, 'Assets');
-    await app.getByRole('heading', { name: 'Asset Manager' }).waitFor();
-    await app.getByRole('button', { name: 'Start Upload' }).first().click();
-    await app.locator('.mantine-Dropzone-root input[type=file]').setInputFiles(files.map(([name]) => path.join(dir, name)));
+    await uploadFiles(app, files);
     for (const [name] of files) await app.getByRole('switch', { name: `Active: ${name}` }).waitFor();
     // The new promotion replaces the old one: the dealer switches the older Sport banners off (live
     // ones of the same size would rotate, A/B, and are never offered).
@@ -272,8 +273,7 @@ describe('dealer area', () => {
     expect(await dialog.getByRole('group').count()).toBe(1);
     await app.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    await app.close();
-  });
+  }));
 
   it('shows the dashboard with trend texts', async () => {
     const app = await newPage(browser);

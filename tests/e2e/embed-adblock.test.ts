@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { blocklistMatch, publicAddresses } from '../../src/domain/blocklist-names';
 import { ADGUARD_LISTS, describeRule, launchAdblockBrowser, rulesetsMissing, rulesetsVersion, type AdblockBrowser } from './adblock';
-import { allowPlainHttp, apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { patchDealerSettings, apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
 import { observeLoad, rawTextFrames, siteAssets, uploadCreatives } from './page-speed';
 
 const DEALER = 'honda-of-demo';
@@ -59,7 +59,7 @@ async function deploy(host?: string): Promise<Deployment> {
   const server = await startServer({ PORT: String(port), PUBLIC_ORIGIN: publicOrigin, MAX_EVENT_LOOP_DELAY_MS: '0' });
   try {
     const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
-    if (host) await allowPlainHttp(server.origin, admin, DEALER);
+    if (host) await patchDealerSettings(server.origin, DEALER, { requireHttps: false }, admin);
     await uploadCreatives(server.origin, DEALER, 'honda', 'civic', 'accord', admin);
     const info = await fetchScriptInfo(server.origin, DEALER);
     const site = await startDealerSite(info.scriptUrl, 'mxs-srp.html', { scriptTag: info.scriptTag, assets: await siteAssets() });

@@ -16,7 +16,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeRule, launchAdblockBrowser, rulesetsMissing, type AdblockBrowser } from './adblock';
-import { allowPlainHttp, apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { patchDealerSettings, apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
 import { siteAssets, uploadCreatives } from './page-speed';
 
 const DEALER = 'honda-of-demo';
@@ -122,7 +122,7 @@ if (missing) {
     server = await startServer({ PORT: String(port), PUBLIC_ORIGIN: publicOrigin, MAX_EVENT_LOOP_DELAY_MS: '0' });
     const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
     // A public-looking host: the test speaks plain HTTP, so the dealer's requireHttps goes off.
-    await allowPlainHttp(server.origin, admin, DEALER);
+    await patchDealerSettings(server.origin, DEALER, { requireHttps: false }, admin);
     await uploadCreatives(server.origin, DEALER, 'honda', 'civic', 'accord', admin);
     info = await fetchScriptInfo(server.origin, DEALER);
     manager = await apiSignIn(server.origin, 'manager@hondaofdemo.com', 'manager123');

@@ -17,12 +17,12 @@
  * - the Script page's "Install through a tag manager" section, for the dealer's manager and the
  *   admin, at 1280 and 390 px wide (screenshots in test-results).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, recordBeacons, RESULTS_DIR, screenshotPath, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo, type SiteAsset } from './harness';
-import { DESKTOP, measureLoad, MOBILE, siteAssets, startDemoEmbed, type LoadMetrics, type LoadOptions, type Profile } from './page-speed';
+import { apiSignIn, beaconsOf, closeAll, recordBeacons, RESULTS_DIR, screenshotPath, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { DESKTOP, gtmContainer, measureLoad, MOBILE, siteAssets, startDemoEmbed, type LoadMetrics, type LoadOptions, type Profile } from './page-speed';
 import { SLOT_TYPES } from '../../src/domain/slots';
 
 const SRP = '/new-inventory?new=true&model=civic';
@@ -54,13 +54,6 @@ async function impressions(): Promise<number> {
   return ((await res.json()) as { current: { impressions: number } }).current.impressions;
 }
 
-/** The fixture's gtm.js firing `tags` (Custom HTML) GTM_DELAY_MS after it runs. */
-function gtmJs(tags: string[]): SiteAsset {
-  const text = readFileSync(path.resolve('tests/fixtures/dealer-site/gtm.js'), 'utf8');
-  const tagsJs = JSON.stringify(tags).replace(/</g, '\\u003c');
-  return { body: text.replace('__GTM_TAGS__', () => tagsJs).replace('__GTM_DELAY_MS__', String(GTM_DELAY_MS)), type: 'text/javascript; charset=utf-8' };
-}
-
 /**
  * A GTM search page: each banner place holds `slot(type)`, the container fires `tag`, the theme's
  * stylesheet holds `css`.
@@ -69,7 +62,7 @@ async function gtmSite(slot: (type: string) => string, tag: string, css: string)
   const slots = Object.fromEntries(SLOT_TYPES.map((t) => [`${t.toUpperCase()}_SLOT`, slot(t)]));
   const s = await startDealerSite(info.scriptUrl, 'mxs-srp.html', {
     vars: { TAG_MANAGER: 'yes', ...slots },
-    assets: { ...(await siteAssets()), '/gtm.js': gtmJs([tag]), '/assets/theme-banners.css': { body: css, type: 'text/css; charset=utf-8' } },
+    assets: { ...(await siteAssets()), '/gtm.js': gtmContainer([tag], GTM_DELAY_MS), '/assets/theme-banners.css': { body: css, type: 'text/css; charset=utf-8' } },
   });
   sites.push(s);
   return s;

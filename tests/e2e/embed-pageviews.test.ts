@@ -68,9 +68,16 @@ describe('page-view identity', () => {
     let expected = 0;
     for (let load = 0; load < 2; load++) {
       const page = await clockedPage({ viewport: MOBILE.viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: MOBILE.userAgent });
+      // The page is drawn by its bundle: the snippet asks for the header creative once the first
+      // banner shows, not while the bundle the first paint waits for is still downloading.
+      const order: string[] = [];
+      page.on('requestfinished', (r) => void (r.url().includes('/assets/react-remount.js') && order.push('bundle')));
+      page.on('request', (r) => void (/\/asset\?.*type=header/.test(r.url()) && order.push('header')));
       await page.goto(s.origin + SRP);
       await page.locator('[data-generation="1"]').waitFor(); // the re-render after the first one
       await creativeShown(page, 'header');
+      expect(order[0]).toBe('bundle');
+      expect(order).toContain('header');
       await page.clock.runFor(1100);
       const header = async () => (await impressionKeys(page)).filter((k) => k.endsWith(' header'));
       expect(await header()).toHaveLength(1);

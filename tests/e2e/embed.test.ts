@@ -73,21 +73,28 @@ const drawn = (page: Page, type: string, model = '') =>
 const beaconList = async (page: Page) => (await beaconsOf(page)).map((b) => `${b.event}:${b.type}:${b.model}`);
 
 /**
- * Records the layout shift that happens after the banner slot exists (the moment the script
- * replaces the shortcode text), i.e. what the image loading causes: the slot's reserved
- * aspect ratio must make it zero.
+ * Records the layout shift that happens after the banner slots exist and have been drawn once,
+ * i.e. what the image loading causes: the slots' reserved aspect ratio must make it zero. The
+ * frame that first draws a slot moves what follows the shortcode (this page has no inline snippet):
+ * counting starts after that frame, whenever a busy machine gets to it, and starts over if
+ * another slot appears.
  */
 async function trackCls(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __cls: number; __slotAt: number };
     w.__cls = 0;
     w.__slotAt = Infinity;
+    let slots = 0;
     new MutationObserver(() => {
-      if (w.__slotAt === Infinity && document.querySelector('.dc-banner')) w.__slotAt = performance.now();
+      const now = document.querySelectorAll('.dc-banner').length;
+      if (now === slots) return;
+      slots = now;
+      w.__slotAt = Infinity;
+      requestAnimationFrame(() => setTimeout(() => slots === now && (w.__slotAt = performance.now())));
     }).observe(document, { childList: true, subtree: true });
     new PerformanceObserver((list) => {
       for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
-        if (!e.hadRecentInput && e.startTime > w.__slotAt + 50) w.__cls += e.value;
+        if (!e.hadRecentInput && e.startTime > w.__slotAt) w.__cls += e.value;
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });

@@ -3,13 +3,15 @@
  * unsaved-changes prompt), through the browser: Save is disabled while a field is invalid
  * and the field says why; a value only the server refuses is marked on its field in the user's
  * words; an empty number is left to the server's schema default, and the screen shows what the
- * server stored; leaving a form with unsaved changes asks first. Each test seeds what it needs
- * (seedScreens) and works on its own. Screenshots of the four screens in test-results/.
+ * server stored; leaving a form with unsaved changes asks first; the Configuration screen's
+ * Website tab has no serious or critical axe violation at 1280 or 390 px; the manufacturer form's
+ * Fill from models dialog previews a pattern for every model and applies it as rows, on a phone. Each test seeds what it
+ * needs (seedScreens) and works on its own. Screenshots of the four screens in test-results/.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotPath } from './harness';
-import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, animationsDone, openScreen, type Role, screenSuite } from './a11y';
+import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, type Role, screenSuite, seriousViolations, settled } from './a11y';
 import { BANNER_SIZE_RANGES, DEFAULT_BANNER_SIZES, MAX_REQUESTS_PER_MINUTE } from '../../src/domain/constants';
 
 const suite = screenSuite();
@@ -28,6 +30,9 @@ describe('Configuration (dealer manager)', () => {
     const save = page.getByRole('button', { name: 'Save Changes' });
     const width = page.getByLabel('SRP Header Desktop width');
     const range = BANNER_SIZE_RANGES.srpHeaderDesktop.width;
+    // The form is filled from the saved configuration once it has loaded; an edit made before
+    // that would be replaced by the saved value.
+    await expect.poll(() => width.inputValue()).not.toBe('');
 
     await width.fill(String(range.max + 1));
     await page.getByText(`Must be ${range.min}-${range.max}`, { exact: true }).waitFor();
@@ -82,6 +87,20 @@ describe('Configuration (dealer manager)', () => {
     await page.getByText('How Upsell Rules Work').waitFor();
     expect(await prompt.count()).toBe(0);
   });
+});
+
+describe('Configuration, Website tab', () => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    it(`reads on ${name} (${viewport.width} px) with no serious or critical axe violation`, async () => {
+      const page = await suite.open('manager', viewport);
+      await openScreen(page, suite.origin, screen('/dealer/config'));
+      await page.getByRole('tab', { name: 'Website' }).click();
+      await page.getByRole('switch', { name: "Send banner events to the page's dataLayer (Google Tag Manager)" }).waitFor();
+      await settled(page);
+      expect(await seriousViolations(page, '[role="tabpanel"]')).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`forms-config-website-${name}`), fullPage: true });
+    });
+  }
 });
 
 describe('Dealer Settings (admin)', () => {
@@ -156,5 +175,39 @@ describe('Manufacturer form (admin)', () => {
     expect(await drawer.getByRole('button', { name: 'Save Manufacturer' }).isDisabled()).toBe(true);
     await from.fill('29300');
     await expect.poll(() => drawer.getByRole('button', { name: 'Save Manufacturer' }).isEnabled()).toBe(true);
+  });
+
+  it('Fill from models on a phone: a pattern previewed for every model, then applied as mapping rows', async () => {
+    const page = await suite.open('admin', MOBILE);
+    await openScreen(page, suite.origin, screen('/admin/manufacturers'));
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
+    await drawer.getByRole('tab', { name: 'Defaults' }).click();
+    const mappingNames = drawer.getByRole('textbox', { name: /^Inventory model name \d+$/ });
+    const before = await Promise.all((await mappingNames.all()).map((f) => f.inputValue()));
+    await drawer.getByRole('button', { name: 'Fill from models' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Fill mappings from models' });
+    await dialog.getByRole('textbox', { name: 'Inventory model name' }).fill('toyota {key}');
+    await dialog.getByRole('radio', { name: /^All models/ }).check();
+    // The preview: one added row per catalogue model.
+    const preview = dialog.getByRole('table', { name: 'Mappings the fill makes' });
+    const rows = async () => Promise.all((await preview.locator('tbody tr').all()).map((r) => r.locator('td').allTextContents()));
+    await expect.poll(async () => (await rows()).map((r) => r[1]), { timeout: 15_000 }).toEqual(['corolla', 'camry', 'rav4', 'highlander', 'grand-highlander', 'tacoma', 'tundra']);
+    const planned = await rows();
+    for (const [name, , state] of planned) {
+      expect(name).toMatch(/^toyota \S+$/);
+      expect(state).toBe('Added');
+    }
+    await animationsDone(page, '.mantine-Modal-content');
+    expect(await seriousViolations(page, '.mantine-Modal-content')).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: screenshotPath('forms-manufacturer-fill-phone') });
+    // Applied: the admin's rows kept, one row per model after them.
+    await dialog.getByRole('button', { name: 'Apply 7 mappings' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => Promise.all((await mappingNames.all()).map((f) => f.inputValue()))).toEqual([...before, ...planned.map((r) => r[0])]);
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('forms-manufacturer-fill-applied-phone') });
   });
 });

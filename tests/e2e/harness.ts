@@ -350,37 +350,24 @@ export async function fetchUnlessShed(url: string, init?: RequestInit, attempts 
 }
 
 /**
- * Switches the dealer's "require HTTPS" off as the admin (`adminCookie`), for a test whose dealer
- * page is served over plain HTTP from a public-looking host name (where the HTTPS rule applies).
- * @throws unless the settings are saved (200), naming the answer.
+ * Changes some of a dealer's security settings as the admin (`adminCookie`, else a session signed in
+ * for the seeded admin), keeping the others as they are: `{ requireHttps: false }` for a test whose
+ * dealer page is served over plain HTTP from a public-looking host name (where the HTTPS rule
+ * applies), `{ rateLimitEnabled: false }` for tests whose thousands of beacons come from one address
+ * (the per-page-view limit, and that times RATE_LIMIT_NAT_FACTOR per client IP).
+ * @throws unless the dealer is read (200) and its settings saved (200), naming the answer.
  */
-export async function allowPlainHttp(origin: string, adminCookie: string, dealerId: string): Promise<void> {
-  const read = await fetch(`${origin}/api/dealers/${dealerId}`, { headers: { cookie: adminCookie } });
-  const { dealer } = (await read.json()) as { dealer: { security: Record<string, unknown> } };
-  const saved = await fetch(`${origin}/api/admin/dealers/${dealerId}/settings`, {
-    method: 'PUT',
-    headers: { cookie: adminCookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ security: { ...dealer.security, requireHttps: false } }),
-  });
-  if (saved.status !== 200) throw new Error(`switching requireHttps off answered ${saved.status}: ${await saved.text()}`);
-}
-
-/**
- * Switches a dealer's tracking limits off as the admin (per page view, and that times
- * RATE_LIMIT_NAT_FACTOR per client IP), for tests whose thousands of beacons come from one address.
- * @throws unless the settings are saved (200).
- */
-export async function withoutTrackingLimits(origin: string, dealerId: string): Promise<void> {
-  const admin = await apiSignIn(origin, 'admin@dc-banners.com', 'admin123');
+export async function patchDealerSettings(origin: string, dealerId: string, security: Record<string, unknown>, adminCookie?: string): Promise<void> {
+  const admin = adminCookie ?? (await apiSignIn(origin, 'admin@dc-banners.com', 'admin123'));
   const read = await fetchUnlessShed(`${origin}/api/dealers/${dealerId}`, { headers: { cookie: admin } });
   if (read.status !== 200) throw new Error(`reading dealer ${dealerId} answered ${read.status}: ${await read.text()}`);
   const { dealer } = (await read.json()) as { dealer: { security: Record<string, unknown> } };
   const saved = await fetchUnlessShed(`${origin}/api/admin/dealers/${dealerId}/settings`, {
     method: 'PUT',
     headers: { cookie: admin, 'content-type': 'application/json', origin },
-    body: JSON.stringify({ security: { ...dealer.security, rateLimitEnabled: false } }),
+    body: JSON.stringify({ security: { ...dealer.security, ...security } }),
   });
-  if (saved.status !== 200) throw new Error(`switching the tracking limits of ${dealerId} off answered ${saved.status}: ${await saved.text()}`);
+  if (saved.status !== 200) throw new Error(`saving ${JSON.stringify(security)} for ${dealerId} answered ${saved.status}: ${await saved.text()}`);
 }
 
 export interface DealerSite {
@@ -665,6 +652,9 @@ export interface SeededDealer {
 }
 
 const adminSessions = new Map<string, Promise<string>>();
+/** The admin session of the server at `origin`, one for all seeding: sign-ins are limited per IP (20 a minute). */
+const adminSession = (origin: string): Promise<string> =>
+  adminSessions.get(origin) ?? adminSessions.set(origin, apiSignIn(origin, 'admin@dc-banners.com', 'admin123')).get(origin)!;
 
 /**
  * Creates a dealer of `manufacturer` through the admin API (name → slug id, manufacturer default
@@ -672,8 +662,7 @@ const adminSessions = new Map<string, Promise<string>>();
  * its own known state instead of one an earlier test left. @throws unless both calls answer 201.
  */
 export async function seedDealer(origin: string, name: string, manufacturer = 'honda'): Promise<SeededDealer> {
-  // One admin session per server for all seeding: sign-ins are limited per IP (20 a minute).
-  const admin = await (adminSessions.get(origin) ?? adminSessions.set(origin, apiSignIn(origin, 'admin@dc-banners.com', 'admin123')).get(origin)!);
+  const admin = await adminSession(origin);
   const post = (url: string, body: unknown) =>
     fetch(`${origin}${url}`, { method: 'POST', headers: { cookie: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const dealerRes = await post('/api/admin/dealers', { name, manufacturer, websiteUrl: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com`, provider: 'mxs' });
@@ -683,6 +672,22 @@ export async function seedDealer(origin: string, name: string, manufacturer = 'h
   const userRes = await post('/api/admin/users', { ...user, role: 'dealer-manager', dealerId });
   if (userRes.status !== 201) throw new Error(`creating the manager of ${dealerId} answered ${userRes.status}: ${await userRes.text()}`);
   return { dealerId, ...user };
+}
+
+/**
+ * Lets the dealer's script run on the fixture dealer sites (127.0.0.1 added as its only allowed
+ * domain, its other security settings kept) and sets its time zone (IANA name), as an admin does on
+ * Dealer Settings. @throws unless the save answers 200.
+ */
+export async function allowFixtureSites(origin: string, dealerId: string, timeZone: string): Promise<void> {
+  const admin = await adminSession(origin);
+  const current = (await (await fetch(`${origin}/api/dealers/${dealerId}`, { headers: { cookie: admin } })).json()) as { dealer: { security: Record<string, unknown> } };
+  const saved = await fetch(`${origin}/api/admin/dealers/${dealerId}/settings`, {
+    method: 'PUT',
+    headers: { cookie: admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ security: { ...current.dealer.security, allowedDomains: ['127.0.0.1'] }, timeZone }),
+  });
+  if (saved.status !== 200) throw new Error(`saving the settings of ${dealerId} answered ${saved.status}: ${await saved.text()}`);
 }
 
 /** Uploads banner files to a dealer through the asset API as `cookie`'s user. @throws unless every file is stored. */

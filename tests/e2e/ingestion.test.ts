@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { fetchUnlessShed, startServer, withoutTrackingLimits, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
+import { fetchUnlessShed, startServer, patchDealerSettings, DESKTOP_UA, DEALER_SITE_ORIGIN, type RunningServer } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -51,7 +51,7 @@ describe.each(drivers)('event ingestion on $name (real process)', ({ url }) => {
     const schema = `e2e_ing_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     if (url) schemas.push(schema);
     const server = await startServer(url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : {}, { keepData: true });
-    await withoutTrackingLimits(server.origin, DEMO_DEALER.id);
+    await patchDealerSettings(server.origin, DEMO_DEALER.id, { rateLimitEnabled: false });
     const stored = async (model: string) => {
       const database = await openDatabase(url ? { databaseUrl: url, schemaName: schema } : { dataDir: server.dataDir });
       try {

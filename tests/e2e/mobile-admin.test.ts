@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { screenshotPath } from './harness';
-import { ADMIN_SCREENS, DESKTOP, LONG_DEALER, MOBILE, animationsDone, horizontalOverflow, openScreen, settled, type Screen, screenSuite } from './a11y';
+import { ADMIN_SCREENS, DESKTOP, LONG_DEALER, MOBILE, animationsDone, horizontalOverflow, openScreen, settled, shown, type Screen, screenSuite } from './a11y';
 
 const suite = screenSuite();
 
@@ -38,40 +38,29 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
-/** The element is cut by its own box (it ends in '…'), once the app has noticed (its tooltip is on then). */
 /**
- * Whether the text is wider than its box, asked of the element the locator finds each time: the
- * deferred tooltip arrives after the first paint and React mounts a new element then, so an element
- * found before it may be detached (no width) by the time it is measured. A cut text also says so
- * (`data-truncated`), which is what shows its tooltip.
+ * The element is cut by its own box (it ends in '…'), and the app has noticed: it says so
+ * (`data-truncated`), which is what switches its tooltip on.
  */
 async function expectCut(l: Locator, cut: boolean): Promise<void> {
-  await expect.poll(() => l.evaluate((el) => el.isConnected && el.scrollWidth > el.clientWidth)).toBe(cut);
+  await expect.poll(() => l.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(cut);
   if (cut) await expect.poll(() => l.getAttribute('data-truncated')).toBe('true');
 }
 
 /**
- * Hovers or focuses `l` until the tooltip with `text` shows. The deferred Tooltip (components/deferred.tsx)
- * arrives after the screen has painted and replaces the element it wraps, which drops a focus or
- * hover that came first; a shopper's next hover or Tab works, so the test does that again too.
+ * Hovers or focuses `l` once and waits until the tooltip with `text` shows. Once: the deferred
+ * Tooltip (components/deferred.tsx) keeps the element it wraps when it arrives after the screen
+ * has painted, so a hover or focus that came first still shows the tooltip then.
  */
 async function showsTooltip(page: Page, l: Locator, how: 'hover' | 'focus', text: string): Promise<void> {
-  const tooltip = page.getByRole('tooltip').filter({ hasText: text });
-  await expect
-    .poll(async () => {
-      if (how === 'hover') {
-        await page.mouse.move(0, 0);
-        await l.hover();
-      } else {
-        await l.blur();
-        await l.focus();
-      }
-      return tooltip.waitFor({ timeout: 3_000 }).then(
-        () => true,
-        () => false,
-      );
-    })
-    .toBe(true);
+  if (how === 'hover') {
+    await page.mouse.move(0, 0);
+    await l.hover();
+  } else {
+    await l.blur();
+    await l.focus();
+  }
+  await shown(page.getByRole('tooltip').filter({ hasText: text }));
 }
 
 describe('admin screens at 390 px and 1280 px', () => {
@@ -96,7 +85,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
       await drawer.getByRole('tab', { name: /^Models/ }).click();
       await drawer.getByRole('button', { name: /^Civic sedan/ }).click();
-      await drawer.getByLabel('Trim priority', { exact: true }).first().waitFor();
+      await shown(drawer.getByLabel('Trim priority', { exact: true }).first());
       await animationsDone(page);
       const { scrollWidth } = await horizontalOverflow(page);
       if (scrollWidth > viewport.width) problems.push(`manufacturer drawer: scrollWidth ${scrollWidth}`);
@@ -105,7 +94,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/users')!);
       await page.getByRole('button', { name: 'Add User' }).click();
-      await page.getByRole('dialog', { name: 'Add User' }).waitFor();
+      await shown(page.getByRole('dialog', { name: 'Add User' }));
       await animationsDone(page);
       await shot(page, `80-admin-add-user-${size}`, false);
       expect(problems).toEqual([]);
@@ -133,9 +122,9 @@ describe('admin screens at 390 px and 1280 px', () => {
       await shot(page, `81-admin-long-name-analytics-${size}`, false);
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!);
-      const dealerName = page.getByTestId(`dealer-card-${LONG_DEALER.id}`).getByText(LONG_DEALER.name, { exact: true });
+      // Dealer Management: the same table, its name a link into the dealer's analytics as well.
+      const dealerName = page.getByTestId(`portfolio-row-${LONG_DEALER.id}`).getByRole('link', { name: LONG_DEALER.name, exact: true });
       await expectCut(dealerName, true);
-      // Not a link, so the cut name itself takes focus to show its tooltip.
       await showsTooltip(page, dealerName, 'focus', LONG_DEALER.name);
 
       await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
@@ -159,7 +148,7 @@ describe('Dealer Settings: the save bar and the notifications', () => {
       await threshold.scrollIntoViewIfNeeded();
       await threshold.fill('3');
       const unsaved = page.getByText('Unsaved changes');
-      await unsaved.waitFor();
+      await shown(unsaved);
       for (const control of [save, reset, unsaved]) {
         const box = (await control.boundingBox())!;
         expect(box.y).toBeGreaterThanOrEqual(0);
@@ -167,7 +156,7 @@ describe('Dealer Settings: the save bar and the notifications', () => {
       }
       await save.click();
       const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Dealer settings saved' });
-      await toast.waitFor();
+      await shown(toast);
       // Hovering keeps the notification open (it used to cover Save for as long as that).
       await toast.hover();
       const toastBox = (await toast.boundingBox())!;
@@ -175,7 +164,7 @@ describe('Dealer Settings: the save bar and the notifications', () => {
       await page.screenshot({ path: screenshotPath(`82-admin-settings-saved-${size}`) }); // with the notification
 
       await threshold.fill('2');
-      await unsaved.waitFor();
+      await shown(unsaved);
       expect(overlaps((await unsaved.boundingBox())!, toastBox)).toBe(false);
       // Clickable while the toast is still open: Playwright refuses to click a covered button.
       await save.click({ timeout: 5_000 });

@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync } from 'node:zlib';
 import { apiSignIn, CHROMIUM_PATH, DESKTOP_UA, fetchScriptInfo, fixtureFont, launchBrowser, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo, type SiteAsset } from './harness';
 import { multipartBody } from '../fixtures/images';
@@ -85,6 +85,17 @@ export async function siteAssets(): Promise<Record<string, SiteAsset>> {
     '/assets/spa.js': 'spa.js',
     ...(await vehiclePhotos(12)),
   };
+}
+
+/**
+ * The fixture's stand-in gtm.js (tests/fixtures/dealer-site/gtm.js) as a site asset: it fires
+ * `tags` (Custom HTML tags, as HTML texts) `delayMs` after it has run, as a Google Tag Manager
+ * container does once it has downloaded and evaluated (a real one: ~100 KB of script).
+ */
+export function gtmContainer(tags: string[], delayMs: number): SiteAsset {
+  const text = readFileSync(path.resolve('tests/fixtures/dealer-site/gtm.js'), 'utf8');
+  const tagsJs = JSON.stringify(tags).replace(/</g, '\\u003c');
+  return { body: text.replace('__GTM_TAGS__', () => tagsJs).replace('__GTM_DELAY_MS__', String(delayMs)), type: 'text/javascript; charset=utf-8' };
 }
 
 /** A React page of tests/fixtures/dealer-site (react-srp.tsx unless told) bundled with esbuild (React 19, production build), as a site asset. */
@@ -344,13 +355,17 @@ export function rawTextFrames(page: Page): Promise<{ frames: number; raw: number
  * Applies a profile's network and CPU emulation to a page through the Chrome DevTools Protocol, and
  * holds requests for `script.url` for profile.scriptDelayMs (or fails them, as an ad blocker
  * would) with the Fetch domain: only that URL is intercepted, every other request goes untouched.
+ * Returns the DevTools session, through which the caller lifts the CPU throttling once the part it
+ * measures is over: Chromium throttles a page by spinning its main thread, so a throttled page keeps
+ * a whole core busy for as long as it is open (9 s of CPU in 10 s on an idle page at 4x, against
+ * under 1 s unthrottled), which slowed every other test beside it.
  */
-export async function emulate(page: Page, profile: Profile, script?: { url: string; fail?: boolean }): Promise<void> {
+export async function emulate(page: Page, profile: Profile, script?: { url: string; fail?: boolean }): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: profile.latencyMs, downloadThroughput: profile.downloadBps, uploadThroughput: profile.uploadBps });
   if (profile.cpuRate !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuRate });
-  if (!script) return;
+  if (!script) return cdp;
   cdp.on('Fetch.requestPaused', ({ requestId }) => {
     const done = script.fail
       ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
@@ -358,6 +373,7 @@ export async function emulate(page: Page, profile: Profile, script?: { url: stri
     done.catch(() => undefined); // the page may be gone
   });
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: script.url, requestStage: 'Request' }] });
+  return cdp;
 }
 
 /** A fresh browser context (cold cache) with the profile's device. */
@@ -391,7 +407,9 @@ function cpuOf(trace: { traceEvents: TraceEvent[] }, pageUrl: string, scriptPart
   // Outermost only: a function call inside an evaluation of ours is counted once.
   const outer = ours.filter((e) => !ours.some((o) => o !== e && o.ts <= e.ts && o.ts + (o.dur ?? 0) >= e.ts + (e.dur ?? 0) && (o.dur ?? 0) > (e.dur ?? 0)));
   const ms = (us = 0) => us / 1000;
-  const tasks = trace.traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.tid === main && ms(e.tdur) > 50);
+  // A main-thread task is 'ThreadControllerImpl::RunTask' in current Chromium traces ('RunTask' in older ones).
+  const isTask = (e: TraceEvent) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask';
+  const tasks = trace.traceEvents.filter((e) => isTask(e) && e.ph === 'X' && e.tid === main && ms(e.tdur) > 50);
   return {
     longestOurs: Math.max(0, ...outer.map((e) => ms(e.tdur))),
     longTasks: tasks.map((t) => ({
@@ -411,7 +429,7 @@ export async function measureLoad(browser: Browser, url: string, profile: Profil
   try {
     const page = await context.newPage();
     const intercept = opts.serverDown ? { url: `${opts.serverDown}/*`, fail: true } : opts.scriptUrl ? { url: opts.scriptUrl, fail: opts.failScript } : undefined;
-    await emulate(page, profile, intercept);
+    const cdp = await emulate(page, profile, intercept);
     const scriptPart = opts.scriptUrl ? new URL(opts.scriptUrl).pathname : '/scripts/dc-banners-';
     const options = { sampleRaw: opts.sampleRaw ?? false, longTasks: opts.longTasks ?? false, scriptPart };
     await page.addInitScript({ content: OBSERVE_LOAD.replace('__OPTIONS__', JSON.stringify(options)) });
@@ -428,6 +446,8 @@ export async function measureLoad(browser: Browser, url: string, profile: Profil
         { timeout: 60_000 },
       );
     }
+    // The load is over: the rest (network quiet, the caller's checks) runs unthrottled (emulate).
+    if (profile.cpuRate !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await page.waitForLoadState('networkidle', { timeout: 60_000 });
     await opts.after?.(page);
     const cpu = opts.longTasks ? cpuOf(JSON.parse((await browser.stopTracing()).toString()), url, scriptPart) : undefined;
@@ -647,7 +667,7 @@ export function pageSpeedMarkdown(pageSpeed: PageSpeedResult | null, loads: numb
 |---|---|---|---|---|---|---|---|---|
 ${pageSpeed.rows.flatMap((r) => [speedRow(r, r.desktop), speedRow(r, r.mobile)]).join('\n')}
 
-Long tasks on the mxs page with 860 more vehicle cards (${pageSpeed.longTasks.elements} elements), mobile profile (4x CPU): the PerformanceObserver saw ${pageSpeed.longTasks.withTag} with the tag and ${pageSpeed.longTasks.without} without it; in thread CPU time (a Chromium trace, not inflated by other processes) ${pageSpeed.longTasks.attributable} would not be long without our code, and our longest stretch (one script evaluation or observer callback, the snippet's included) is ${pageSpeed.longTasks.longestOurs.toFixed(1)} ms (${pageSpeed.longTasks.longestOursWall.toFixed(1)} ms by the wall clock).
+Long tasks on the mxs page with 860 more vehicle cards (${pageSpeed.longTasks.elements} elements), mobile profile (4x CPU): the PerformanceObserver saw ${pageSpeed.longTasks.withTag} with the tag and ${pageSpeed.longTasks.without} without it; in thread CPU time (a Chromium trace; Chromium throttles by spinning the thread, so a busy machine inflates this figure too) ${pageSpeed.longTasks.attributable} would not be long without our code, and our longest stretch (one script evaluation or observer callback, the snippet's included) is ${pageSpeed.longTasks.longestOurs.toFixed(1)} ms (${pageSpeed.longTasks.longestOursWall.toFixed(1)} ms by the wall clock).
 
 The snippet reserves each slot's box while the page parses (no shift when the banner arrives) and requests the header creative at once when its configuration names the image endpoint, so the header, usually the largest element, loads beside the page's own first images. The LCP Δ is small where the page's own LCP is an image it requests early (mxs: a vehicle photo, with the render-blocking stylesheet); it is larger where the page's LCP is text painted at first paint (custom) or its photos are lighter than our creative on a shared 1.44 Mbit/s link (dealer-inspire): a new, larger element cannot paint before it has crossed the network.`;
 }

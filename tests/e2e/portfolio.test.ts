@@ -5,7 +5,8 @@
  * without a password gives an invitation link (no SMTP on the test server: the admin hands it
  * over), the link's public screen sets the password once, and the user signs in with it.
  * Screenshots at 1280 and 390 px in test-results/ (95-portfolio-*, 96-set-password-*); axe finds
- * no serious or critical problem on either screen. Any console error fails the test.
+ * no serious or critical problem on these screens nor on the admin's drill-down into a dealer's
+ * analytics, at either width. Any console error fails the test.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -71,6 +72,7 @@ describe('portfolio table', () => {
     await page.getByRole('heading', { name: 'Honda of Demo: Analytics' }).waitFor();
     expect(await page.title()).toContain('Dealer Analytics');
     await settled(page);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath('95-portfolio-drilldown-1280'), fullPage: false });
     await page.getByRole('link', { name: 'Platform Analytics' }).click();
     await rows(page).first().waitFor();
@@ -83,7 +85,7 @@ describe('portfolio table', () => {
     await page.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
   });
 
-  it('reads at 390 px: the table scrolls inside its frame, the page does not', async () => {
+  it('reads at 390 px: the table scrolls inside its frame, the page does not; so does the drill-down', async () => {
     const page = await suite.open('admin', MOBILE);
     await page.goto(`${suite.origin}/admin/analytics?sort=name`);
     await rows(page).first().waitFor();
@@ -91,6 +93,14 @@ describe('portfolio table', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
     await page.getByTestId('portfolio-table').scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('95-portfolio-390'), fullPage: false });
+
+    // The drill-down into a dealer's analytics reads at 390 px too.
+    await page.goto(`${suite.origin}/admin/dealers/honda-of-demo/analytics`);
+    await page.getByRole('heading', { name: 'Honda of Demo: Analytics' }).waitFor();
+    await settled(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: screenshotPath('95-portfolio-drilldown-390'), fullPage: true });
   });
 });
 

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { apiSignIn, launchBrowser, newPage, screenshotPath, seedDealer, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer, type SeededDealer } from './harness';
+import { allowFixtureSites, apiSignIn, launchBrowser, newPage, screenshotPath, seedDealer, signedInPage, startDealerSite, startServer, type DealerSite, type RunningServer, type SeededDealer } from './harness';
 import { makeBanner, multipartBody } from '../fixtures/images';
 
 const clockDir = mkdtempSync(path.join(os.tmpdir(), 'dcb-clock-'));
@@ -46,15 +46,8 @@ beforeAll(async () => {
   browser = await launchBrowser();
   dealer = await seedDealer(server.origin, 'Honda Promo Motors');
   cookie = await apiSignIn(server.origin, dealer.email, dealer.password);
-  // The fixture site runs on 127.0.0.1: allow it (as slot-consistency.test.ts does).
-  const admin = await apiSignIn(server.origin, 'admin@dc-banners.com', 'admin123');
-  const current = (await (await fetch(`${server.origin}/api/dealers/${dealer.dealerId}`, { headers: { cookie: admin } })).json()) as { dealer: { security: Record<string, unknown> } };
-  const saved = await fetch(`${server.origin}/api/admin/dealers/${dealer.dealerId}/settings`, {
-    method: 'PUT',
-    headers: { cookie: admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ security: { ...current.dealer.security, allowedDomains: ['127.0.0.1'] }, timeZone: 'America/New_York' }),
-  });
-  expect(saved.status).toBe(200);
+  // The fixture site runs on 127.0.0.1: allow it.
+  await allowFixtureSites(server.origin, dealer.dealerId, 'America/New_York');
   site = await startDealerSite(`${server.origin}/scripts/dc-banners-${dealer.dealerId}.js`, 'provider-srp.html');
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { startServer, type RunningServer, withoutTrackingLimits, DEALER_SITE_ORIGIN } from './harness';
+import { startServer, type RunningServer, patchDealerSettings, DEALER_SITE_ORIGIN } from './harness';
 import { openDatabase } from '../../src/server/db/client';
 import { events } from '../../src/server/db/schema';
 import { DEMO_DEALER } from '../../src/server/db/seed';
@@ -29,7 +29,7 @@ describe('graceful shutdown', () => {
     server = await startServer({ LOG_LEVEL: 'error' }, { keepData: true });
     origin = server.origin;
     // The demo dealer's tracking limits (100/min per page view, 20 × that per client IP) would refuse most of this load.
-    await withoutTrackingLimits(origin, DEMO_DEALER.id);
+    await patchDealerSettings(origin, DEMO_DEALER.id, { rateLimitEnabled: false });
   });
 
   it('stores every 204-acknowledged event, none twice, when stopped with SIGTERM mid-load', async () => {

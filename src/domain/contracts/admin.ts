@@ -29,6 +29,7 @@ import {
   vehicleModelSchema,
 } from '../schemas';
 import { DEALER_LIST_DEFAULT_ORDER, DEALER_LIST_DEFAULT_PAGE_SIZE, DEALER_LIST_MAX_PAGE_SIZE, PORTFOLIO_SORTS } from '../admin';
+import { TAG_REFUSAL_REASONS, type TagRefusalReason } from '../tag-health';
 import type { AdminDashboard, AdminUser, ClientErrorEntry, DealerListItem, DealerListPage, ImportResult, InvitationSent, ManufacturerListItem, PlatformAnalytics } from '../admin';
 
 // ---------------------------------------------------------------------------------------------
@@ -107,6 +108,14 @@ const dealerListItemSchema: z.ZodType<DealerListItem> = dealerSchema
       .optional(),
     coverageGaps: z.object({ count: z.number(), models: z.array(z.string()) }).optional(),
     lastEventAt: z.string().nullable().optional(),
+    tagHealth: z
+      .object({
+        counted: z.number(),
+        refused: z.number(),
+        byReason: z.object(Object.fromEntries(TAG_REFUSAL_REASONS.map((r) => [r, z.number()])) as Record<TagRefusalReason, z.ZodNumber>),
+      })
+      .optional()
+      .describe('With period only: beacons of the last 24 h counted, refused or dropped in all, and by reason (domain/tag-health.ts)'),
   });
 
 const intParam = (min: number, max: number) =>
@@ -121,8 +130,9 @@ const intParam = (min: number, max: number) =>
  * (1-100, default 24), sort (DEALER_LIST_SORTS, default created), order (asc|desc, default
  * DEALER_LIST_DEFAULT_ORDER of the sort), q (case-insensitive part of the name, id or website URL),
  * manufacturer (a manufacturer id), period (24h|7d|30d|90d: each item also carries the figures of
- * that window, its trend, coverage gaps and last event, and figure sorts use the window; sort=trend
- * needs it). Unknown parameters are refused, each error names its parameter.
+ * that window, its trend, coverage gaps, last event and tag health of the last 24 h, and figure
+ * sorts use the window; sort=trend and sort=refused, the beacons refused or dropped in the last
+ * 24 h, need it). Unknown parameters are refused, each error names its parameter.
  */
 export const dealerListQuery = z
   .object({
@@ -136,6 +146,7 @@ export const dealerListQuery = z
   })
   .strict()
   .refine((v) => v.sort !== 'trend' || v.period !== undefined, { path: ['sort'], message: 'trend needs a period (period=7d, 30d or 90d)' })
+  .refine((v) => v.sort !== 'refused' || v.period !== undefined, { path: ['sort'], message: 'refused needs a period (period=24h, 7d, 30d or 90d)' })
   .transform((v) => ({
     page: v.page ?? 1,
     pageSize: v.pageSize ?? DEALER_LIST_DEFAULT_PAGE_SIZE,

@@ -81,8 +81,13 @@ export const campaignSchema = z.object({
   endsAt: z.string().nullable(),
   models: z.array(z.string()),
   slots: z.array(slotTypeSchema),
-  /** How many creatives (assets) it has: uploaded into it or attached to it. */
+  /** How many creatives (assets) it has: uploaded into it or chosen from the dealer's assets. */
   assetCount: z.number().int(),
+  /**
+   * How many of them were uploaded into it (domain/campaigns.ts AssetOrigin 'campaign'): deleting
+   * the campaign deletes these; the others go back to the dealer's assets.
+   */
+  uploadedCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

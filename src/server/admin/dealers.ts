@@ -8,6 +8,8 @@ import { and, asc, desc, eq, ilike, inArray, isNull, gt, or, sql, type SQL } fro
 import type { Db } from '../db/client';
 import { assets, dealerPurges, dealerRollupTotals, dealers, manufacturers, sessions, users } from '../db/schema';
 import { dealerTotals, dealerWindowTotalsSql, lastEventsAt } from '../reporting/service';
+import { refusedTotalsSql, tagHealthTotals } from '../tracking/tag-health';
+import { tagHealthSince } from '../../domain/tag-health';
 import { PERIOD_SPANS, periodWindow, previousWindow } from '../../domain/periods';
 import { modelKey } from '../../domain/model-keys';
 import {
@@ -89,7 +91,8 @@ export async function listDealers(db: Db, query: DealerListQuery, now: Date = ne
   const totalQuery = db.$count(dealers, where);
   type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] } & { impressions: number; clicks: number };
   let rows: Row[];
-  if (sort === 'impressions' || sort === 'clicks' || sort === 'ctr' || sort === 'conversions' || sort === 'trend') {
+  // 'trend' and 'refused' need a period (dealerListQuery): without one they never reach here, and would sort as conversions.
+  if (sort === 'impressions' || sort === 'clicks' || sort === 'ctr' || sort === 'conversions' || sort === 'trend' || sort === 'refused') {
     // All-time figures per dealer: one row each in dealer_rollup_totals (kept by the rollup triggers).
     const totals = dealerRollupTotals;
     const impressions = sql<number>`coalesce(${totals.impressions}, 0)`.mapWith(Number);
@@ -164,6 +167,9 @@ const GAP_MODELS_LISTED = 5;
  * Coverage gaps: the dealer's manufacturer's active catalogue models for which the dealer has no
  * active uploaded banner in force at `now` (its delivery then shows a CDN, fallback or placeholder
  * creative; the per-slot answer is the dealer's coverage matrix, configs/service.ts coverage).
+ * Tag health: the beacons of the last 24 h at `now` (tagHealthSince) counted, refused or dropped,
+ * by reason, read for the page's dealers in one grouped query; sorting by `refused` joins every
+ * matching dealer's refusal total (refusedTotalsSql), ties by name.
  */
 async function listPortfolio(db: Db, query: DealerListQuery, period: NonNullable<DealerListQuery['period']>, now: Date): Promise<DealerListPage> {
   const { page, pageSize, sort, order, q, manufacturer } = query;
@@ -183,7 +189,14 @@ async function listPortfolio(db: Db, query: DealerListQuery, period: NonNullable
   const byName = sql`lower(${dealers.name}) asc, ${dealers.id} asc`;
   let pageRows: Row[];
   const figureSort = sort === 'impressions' || sort === 'clicks' || sort === 'ctr' || sort === 'conversions' || sort === 'trend';
-  if (figureSort) {
+  const since = tagHealthSince(now);
+  if (sort === 'refused') {
+    const result = await db.execute(sql`
+      WITH refused AS (${refusedTotalsSql(since)})
+      ${select} ${from} LEFT JOIN refused ON refused.dealer_id = ${dealers.id}
+      ${filter} ORDER BY coalesce(refused.refused, 0) ${dir}, ${byName} LIMIT ${pageSize} OFFSET ${offset}`);
+    pageRows = (result as unknown as { rows: Row[] }).rows;
+  } else if (figureSort) {
     const cur = sql`coalesce(cur.impressions, 0)`;
     const prev = sql`coalesce(prev.impressions, 0)`;
     const key = {
@@ -211,11 +224,12 @@ async function listPortfolio(db: Db, query: DealerListQuery, period: NonNullable
   }
 
   const ids = pageRows.map((r) => r.id);
-  const [allTime, cur, prev, last, banners] = await Promise.all([
+  const [allTime, cur, prev, last, tags, banners] = await Promise.all([
     dealerTotals(db, ids, 'all'),
     dealerTotals(db, ids, window),
     dealerTotals(db, ids, prevWindow),
     lastEventsAt(db, ids),
+    tagHealthTotals(db, ids, since),
     ids.length
       ? db
           .selectDistinct({ dealerId: assets.dealerId, modelKey: assets.modelKey })
@@ -253,6 +267,7 @@ async function listPortfolio(db: Db, query: DealerListQuery, period: NonNullable
         window: { ...c, ctr: ctr(c.clicks, c.impressions), previousImpressions: p.impressions, trend: trendPercent(c.impressions, p.impressions) },
         coverageGaps: { count: gaps.length, models: gaps.slice(0, GAP_MODELS_LISTED) },
         lastEventAt: last.get(r.id)?.toISOString() ?? null,
+        tagHealth: tags.get(r.id)!,
       };
     }),
     total: await totalQuery,

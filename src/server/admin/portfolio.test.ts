@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
-import { assets, dealers, eventRollupsHourly, manufacturers } from '../db/schema';
+import { assets, dealers, eventRollupsHourly, events, manufacturers } from '../db/schema';
+import { dealerKeyOf } from '../db/dealer-row';
+import { ensureEventPartitions } from '../maintenance/partitions';
 import type { DealerListItem, DealerListPage } from '../../domain/admin';
 import { modelKey } from '../../domain/model-keys';
 import { periodWindow } from '../../domain/periods';
@@ -141,6 +143,20 @@ describe('GET /api/admin/dealers?period= (portfolio table)', () => {
     expect(item(page, 'Zephyr Ford').lastEventAt).toBe(new Date(NOW.getTime() - 2 * DAY).toISOString());
     await t.database.db.update(dealers).set({ name: 'Quiet Dealer' }).where(eq(dealers.id, DEMO_DEALER.id));
     expect(item(await portfolio('&q=quiet'), 'Quiet Dealer').lastEventAt).toBeNull();
+  });
+
+  it("gives each dealer its own newest event's time, not another listed dealer's", async () => {
+    // Zephyr Ford and Alpine Toyota share their newest rollup hour; each gets the minute of its own raw event in it.
+    const hour = new Date(NOW.getTime() - 2 * DAY);
+    const at = (min: number) => new Date(hour.getTime() + min * 60_000);
+    await ensureEventPartitions(t.database.db, at(0), at(60)); // the writer does this itself; this test writes rows directly
+    const raw = (name: string, min: number) => ({ dealerKey: dealerKeyOf(ids.get(name)!), event: 'impression' as const, slotType: 'header', model: 'civic', occurredAt: at(min) });
+    await t.database.db.insert(events).values([raw('Zephyr Ford', 41), raw('Zephyr Ford', 5), raw('Alpine Toyota', 20)]);
+    const page = await portfolio('&sort=name');
+    expect(item(page, 'Zephyr Ford').lastEventAt).toBe(at(41).toISOString());
+    expect(item(page, 'Alpine Toyota').lastEventAt).toBe(at(20).toISOString());
+    // No raw event in its newest hour: the hour itself.
+    expect(item(page, 'Cedar Ford').lastEventAt).toBe(hour.toISOString());
   });
 
   it('refuses a trend sort without a period and an unknown period, naming the parameter', async () => {

@@ -64,9 +64,10 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/admin/dealers',
-    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures (and a period\'s, with period): searched, filtered and sorted', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
+    { ...admin, schema: { tags, summary: 'One page of dealers with all-time figures; with period also the period\'s figures, trend and coverage gaps and the last 24 h of tag health (refused beacons by reason): searched, filtered and sorted on the server', querystring: dealerListQuery, response: { 200: dealerListSchema } } },
     async (request) => {
       await app.events.flush(); // the figures include events still buffered, as the dashboard's do
+      if (request.query.period) await app.tagHealth.flush(); // and the tag health its counters still hold
       return listDealers(app.db, request.query, app.now());
     },
   );

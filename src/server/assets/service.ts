@@ -26,7 +26,7 @@ import { modelKey } from '../../domain/model-keys';
 import { trimKey } from '../../domain/asset-choice';
 import { instantMs, isLive, parseWindowInput, scheduleStatus, WINDOW_FORMAT_MESSAGE, WINDOW_ORDER_MESSAGE } from '../../domain/schedule';
 import { Invalid, NotFound, QuotaExceeded } from '../errors';
-import { dealerTimeZone } from '../dealers/service';
+import { dealerTimeZone, dealerWithManufacturer } from '../dealers/service';
 import { inspectImage } from './image';
 import { runImageJob } from './image-queue';
 import { deadBannerWarnings, type UploadCheckDealer } from './upload-checks';
@@ -243,6 +243,7 @@ export async function storeUpload(db: Db | Tx, dealerId: string, upload: Checked
           startsAt: opts.window?.startsAt ?? null,
           endsAt: opts.window?.endsAt ?? null,
           campaignId: opts.campaignId ?? null,
+          origin: opts.campaignId ? 'campaign' : 'library',
         })
         .returning();
       await tx.insert(assetBlobs).values({ assetId: id, data: bytes });
@@ -428,12 +429,7 @@ const toCleanupAsset = (row: AssetRow): CleanupAsset => ({
 });
 
 async function planContext(db: Db | Tx, dealerId: string): Promise<PlanContext> {
-  const [row] = await db
-    .select({ storage: dealers.assetStorage, models: manufacturers.models })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .where(eq(dealers.id, dealerId));
-  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  const row = await dealerWithManufacturer(db, dealerId, { storage: dealers.assetStorage, models: manufacturers.models });
   return { sizes: row.storage.bannerSizes, models: row.models };
 }
 

@@ -63,7 +63,7 @@ export async function campaignRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/api/dealers/:dealerId/campaigns/:campaignId',
-    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Delete a campaign and its creatives', params: campaignParams, response: { 204: z.void().describe('No content') } } },
+    { config: { access: 'dealer-write' }, schema: { tags, summary: 'Delete a campaign and the creatives uploaded into it (creatives chosen from the dealer\'s assets go back to them)', params: campaignParams, response: { 204: z.void().describe('No content') } } },
     async (request, reply) => {
       await deleteCampaign(app.db, request.params.dealerId, request.params.campaignId);
       return reply.status(204).send();

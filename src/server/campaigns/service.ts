@@ -7,7 +7,7 @@
  * `now` (app.now), never the clock.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { assets, campaigns } from '../db/schema';
 import { campaignMisfit, campaignState, type CampaignStatus } from '../../domain/campaigns';
@@ -20,8 +20,17 @@ import { resolveWindow, windowTimeZone } from '../assets/service';
 type CampaignRow = typeof campaigns.$inferSelect;
 const NOT_FOUND = 'Campaign not found';
 
-/** API shape of a campaign row with its creatives' count; `state` at `now`. */
-function toCampaign(row: CampaignRow, assetCount: number, now: Date): Campaign {
+/** How many creatives a campaign has, and how many of them were uploaded into it. */
+interface Counts {
+  assets: number;
+  uploaded: number;
+}
+const NO_ASSETS: Counts = { assets: 0, uploaded: 0 };
+/** Per campaign: its creatives, and those uploaded into it (origin 'campaign'). */
+const countColumns = { n: count(), uploaded: sql<number>`count(*) filter (where ${assets.origin} = 'campaign')`.mapWith(Number) };
+
+/** API shape of a campaign row with its creatives' counts; `state` at `now`. */
+function toCampaign(row: CampaignRow, counts: Counts, now: Date): Campaign {
   return {
     id: row.id,
     dealerId: row.dealerId,
@@ -33,20 +42,21 @@ function toCampaign(row: CampaignRow, assetCount: number, now: Date): Campaign {
     endsAt: row.endsAt?.toISOString() ?? null,
     models: row.models,
     slots: row.slots,
-    assetCount,
+    assetCount: counts.assets,
+    uploadedCount: counts.uploaded,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-/** The number of creatives of each campaign of a dealer. */
-async function assetCounts(db: Db | Tx, dealerId: string): Promise<Map<string, number>> {
+/** The creatives of each campaign of a dealer, and how many were uploaded into it. */
+async function assetCounts(db: Db | Tx, dealerId: string): Promise<Map<string, Counts>> {
   const rows = await db
-    .select({ id: assets.campaignId, n: count() })
+    .select({ id: assets.campaignId, ...countColumns })
     .from(assets)
     .where(eq(assets.dealerId, dealerId))
     .groupBy(assets.campaignId);
-  return new Map(rows.filter((r) => r.id).map((r) => [r.id!, r.n]));
+  return new Map(rows.filter((r) => r.id).map((r) => [r.id!, { assets: r.n, uploaded: r.uploaded }]));
 }
 
 /** A dealer's campaigns, the latest start first, with where each stands at `now`, and the time zone windows are entered in. @throws NotFound for an unknown dealer. */
@@ -54,7 +64,7 @@ export async function listCampaigns(db: Db, dealerId: string, now: Date): Promis
   const timeZone = await windowTimeZone(db, dealerId);
   const rows = await db.select().from(campaigns).where(eq(campaigns.dealerId, dealerId)).orderBy(asc(campaigns.startsAt), asc(campaigns.createdAt));
   const counts = await assetCounts(db, dealerId);
-  return { campaigns: rows.reverse().map((r) => toCampaign(r, counts.get(r.id) ?? 0, now)), timeZone };
+  return { campaigns: rows.reverse().map((r) => toCampaign(r, counts.get(r.id) ?? NO_ASSETS, now)), timeZone };
 }
 
 /** One campaign of a dealer, locked for the transaction. @throws NotFound. */
@@ -70,8 +80,8 @@ async function lockedCampaign(tx: Tx, dealerId: string, campaignId: string): Pro
 
 /** One campaign's answer shape after a write. */
 async function answer(tx: Tx, row: CampaignRow, now: Date): Promise<Campaign> {
-  const [n] = await tx.select({ n: count() }).from(assets).where(eq(assets.campaignId, row.id));
-  return toCampaign(row, n?.n ?? 0, now);
+  const [n] = await tx.select(countColumns).from(assets).where(eq(assets.campaignId, row.id));
+  return toCampaign(row, { assets: n?.n ?? 0, uploaded: n?.uploaded ?? 0 }, now);
 }
 
 /** The window of a create or edit: start required, end null or after it (400 naming the field otherwise). */
@@ -93,7 +103,7 @@ export async function createCampaign(db: Db, dealerId: string, input: z.output<t
       .insert(campaigns)
       .values({ id: randomUUID(), dealerId, name: input.name, mode: input.mode, status: 'draft', ...window, models: input.models, slots: input.slots, createdAt: now, updatedAt: now })
       .returning();
-    return toCampaign(row!, 0, now);
+    return toCampaign(row!, NO_ASSETS, now);
   });
 }
 
@@ -132,7 +142,8 @@ const MISFIT: Record<'slots' | 'models', string> = {
  * Attaches existing assets of the dealer to a campaign and detaches others from it, in one
  * transaction: an attached asset becomes one of the campaign's creatives exactly as an upload into
  * the campaign does (assets.campaign_id; delivery, Preview and coverage then serve it while the
- * campaign is live, for its slots and models), a detached one goes back to its own schedule. The
+ * campaign is live, for its slots and models), a detached one goes back to the dealer's assets
+ * with its own schedule (an upload into the campaign then becomes a library asset too). The
  * dealer's version rises with the asset rows (migration 0007's triggers). Attaching a creative the
  * campaign already has changes nothing.
  * @throws NotFound for an unknown campaign, or an asset id that is not one of this dealer's assets
@@ -169,7 +180,7 @@ export async function setCampaignAssets(db: Db, dealerId: string, campaignId: st
       if (a.campaignId !== row.id) throw Invalid.field(`detach.${i}`, `${a.name} is not one of this campaign's creatives`, 'custom');
     }
     if (attach.length > 0) await tx.update(assets).set({ campaignId: row.id }).where(inArray(assets.id, attach));
-    if (change.detach.length > 0) await tx.update(assets).set({ campaignId: null }).where(inArray(assets.id, change.detach));
+    if (change.detach.length > 0) await tx.update(assets).set({ campaignId: null, origin: 'library' }).where(inArray(assets.id, change.detach));
     return answer(tx, row, now);
   });
 }
@@ -202,10 +213,15 @@ export async function setCampaignStatus(db: Db, dealerId: string, campaignId: st
   });
 }
 
-/** Deletes a campaign and its creatives (assets). @throws NotFound. */
+/**
+ * Deletes a campaign and the creatives uploaded into it (origin 'campaign': the foreign key's ON
+ * DELETE CASCADE), in one transaction; creatives chosen from the dealer's assets (origin
+ * 'library') are detached first and stay, back on their own schedule. @throws NotFound.
+ */
 export async function deleteCampaign(db: Db, dealerId: string, campaignId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await lockedCampaign(tx, dealerId, campaignId);
+    await tx.update(assets).set({ campaignId: null }).where(and(eq(assets.campaignId, campaignId), eq(assets.origin, 'library')));
     await tx.delete(campaigns).where(eq(campaigns.id, campaignId));
   });
 }

@@ -35,6 +35,7 @@ import { shapeMismatch } from '../../domain/asset-choice';
 import { modelKey } from '../../domain/model-keys';
 import type { CdnProber } from '../delivery/cdn-probe';
 import { dealerStats } from '../reporting/service';
+import { dealerWithManufacturer } from '../dealers/service';
 
 // Shapes of the routes: src/domain/contracts/configs.ts.
 export type { ConfigsUpdate, ConfigsView, EditableConfigs, StatsWithTrend } from '../../domain/contracts/configs';
@@ -54,24 +55,19 @@ function pick(configs: DealerConfigs, bannerSizes: BannerSizes): EditableConfigs
   };
 }
 
-async function loadRow(db: Db, dealerId: string) {
-  const [row] = await db
-    .select({
-      configs: dealers.configs,
-      storage: dealers.assetStorage,
-      version: dealers.version,
-      provider: dealers.provider,
-      manufacturerId: manufacturers.id,
-      manufacturerName: manufacturers.name,
-      defaultModelMappings: manufacturers.defaultModelMappings,
-      defaultUpsellRules: manufacturers.defaultUpsellRules,
-      defaultTrimPatterns: manufacturers.defaultTrimPatterns,
-    })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .where(eq(dealers.id, dealerId));
-  if (!row) throw new NotFound(TEXT.dealerNotFound);
-  return row;
+/** The dealer's settings with its manufacturer's defaults. @throws NotFound('Dealer not found'). */
+function loadRow(db: Db, dealerId: string) {
+  return dealerWithManufacturer(db, dealerId, {
+    configs: dealers.configs,
+    storage: dealers.assetStorage,
+    version: dealers.version,
+    provider: dealers.provider,
+    manufacturerId: manufacturers.id,
+    manufacturerName: manufacturers.name,
+    defaultModelMappings: manufacturers.defaultModelMappings,
+    defaultUpsellRules: manufacturers.defaultUpsellRules,
+    defaultTrimPatterns: manufacturers.defaultTrimPatterns,
+  });
 }
 
 /** The dealer's editable configs and banner sizes (GET /api/dealers/:dealerId/configs). @throws NotFound('Dealer not found'). */

@@ -59,6 +59,10 @@ describe.skipIf(!onPostgres)('PostgreSQL pool (openDatabase with a connection st
     }
   });
 
+  it('keeps JIT compilation off on its connections, with its schema first on the search path', async () => {
+    expect(await rows(database.db, sql`SELECT current_setting('jit') AS jit, current_setting('search_path') AS path`)).toEqual([{ jit: 'off', path: schemaName }]);
+  });
+
   it('survives the server closing its idle connections, logs a warning, and reconnects on the next query', async () => {
     await Promise.all([1, 2, 3].map(() => database.db.execute(sql`SELECT pg_sleep(0.05)`)));
     expect(pool.idleCount).toBeGreaterThan(0);

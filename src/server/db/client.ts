@@ -216,6 +216,10 @@ export const POOL_LOG_BACKLOG = 20;
  *   BEGIN fails, and ten leaked clients would leave every later request waiting forever.
  * - connecting gives up after POOL_CONNECT_TIMEOUT_MS, so requests during an outage fail fast
  *   (the error handler answers 503, see availability.ts); TCP keepalive finds dead idle sockets.
+ * - JIT compilation is off for its connections (`jit=off`): the planner's cost of a read over the
+ *   partitioned events table adds up every partition it cannot exclude at plan time, so a read of
+ *   one hour crossed jit_above_cost once the table held a few million events and spent 65 of its
+ *   68 ms compiling code; none of this product's reads runs long enough to gain from JIT.
  * @param databaseUrl the PostgreSQL connection string.
  * @param schemaName DATABASE_SCHEMA: put first on the search_path and created if missing (only here, at start-up).
  * @throws Error `Cannot connect to PostgreSQL at host:port (database "name"): cause` when the first connection fails.
@@ -228,7 +232,7 @@ async function openPostgres(databaseUrl: string, schemaName: string | undefined)
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
+    options: ['-c jit=off', ...(schemaName ? [`-c search_path=${schemaName}`] : [])].join(' '),
   });
 
   let logger: DatabaseLogger | undefined;

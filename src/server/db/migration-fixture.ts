@@ -3,12 +3,14 @@
  * database (in-memory PGlite, or its own schema on TEST_DATABASE_URL when TEST_DB_DRIVER=postgres)
  * migrated up to, not including, a given migration and seeded with the demo data as of that schema.
  * The test then writes its rows and calls `database.migrate()` to run the migration under test and
- * every later one.
+ * every later one; databaseBeforeHooks does that around a test file, and writeHourlyRollups and
+ * countsText are the rollup writes and reads the reporting migrations' tests share.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -80,3 +82,58 @@ export async function openDatabaseBefore(tag: string): Promise<DatabaseBefore> {
     },
   };
 }
+
+/** What a migration's test file reads and writes through (databaseBeforeHooks). */
+export interface DatabaseUnderTest {
+  /** The database; open from the file's beforeAll on. */
+  readonly database: Database;
+  /** The rows of a raw query, as both drivers return them. */
+  rows<T>(query: ReturnType<typeof sql>): Promise<T[]>;
+}
+
+/**
+ * Registers the vitest hooks of one migration's test file: before its tests, a database as of
+ * before migration `tag` (openDatabaseBefore) and, when `prepare` is given, `prepare` writing the
+ * rows the migration finds, then the migration under test and every later one (without `prepare`
+ * each test writes its rows and migrates itself); after them, the database is disposed. The
+ * handle throws when read before the hook opened the database.
+ */
+export function databaseBeforeHooks(tag: string, prepare?: (database: Database) => Promise<void>): DatabaseUnderTest {
+  let before: DatabaseBefore | undefined;
+  const opened = (): DatabaseBefore => {
+    if (!before) throw new Error(`the database before ${tag} is open only inside the tests`);
+    return before;
+  };
+  beforeAll(async () => {
+    before = await openDatabaseBefore(tag);
+    if (prepare) {
+      await prepare(before.database);
+      await before.database.migrate();
+    }
+  });
+  afterAll(() => before?.dispose());
+  return {
+    get database() {
+      return opened().database;
+    },
+    rows: (query) => opened().rows(query),
+  };
+}
+
+/**
+ * Writes hourly rollups into event_rollups_hourly: `columns` names them ('dealer_id, hour, model,
+ * slot_type, creative, impressions, clicks, conversions'), `values` are SQL tuples, one a row. With
+ * `upsert` (the schema from migration 0024 on) a row already stored for the same dealer, hour,
+ * model, slot type, creative and device is raised by the new counts in the same statement, as the
+ * ingestion's upsert does (tracking/service.ts), so the rollup triggers see an ON CONFLICT update.
+ */
+export async function writeHourlyRollups(database: Database, columns: string, values: string[], { upsert = false } = {}): Promise<void> {
+  const conflict = upsert
+    ? `ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET impressions = r.impressions + excluded.impressions,
+        clicks = r.clicks + excluded.clicks, conversions = r.conversions + excluded.conversions`
+    : '';
+  await database.db.execute(sql.raw(`INSERT INTO event_rollups_hourly AS r (${columns}) VALUES ${values.join(',\n')} ${conflict}`));
+}
+
+/** A rollup row's counts as 'impressions/clicks/conversions' ('10/2/1'), from a raw query's row. */
+export const countsText = (x: Record<string, unknown>): string => `${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`;

@@ -32,6 +32,7 @@ import {
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
   type AnyPgColumn,
@@ -50,6 +51,7 @@ import type {
   AssetReplacement,
 } from '../../domain/schemas';
 import { DEVICE_CLASSES, TRACK_EVENTS } from '../../domain/enums';
+import type { AssetOrigin } from '../../domain/campaigns';
 
 /** PostgreSQL bytea as a Node Buffer (pg returns Buffer, PGlite a Uint8Array: normalised here). */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -203,11 +205,18 @@ export const assets = pgTable(
      * window; the asset's own starts_at/ends_at are not used); deleting the campaign deletes it.
      */
     campaignId: uuid('campaign_id').references((): AnyPgColumn => campaigns.id, { onDelete: 'cascade' }),
+    /**
+     * Where the asset was uploaded (migration 0027): 'campaign' = into its campaign, deleted with
+     * it; 'library' = to the dealer's assets (a campaign it is chosen into only borrows it: deleting
+     * the campaign, or detaching it, returns it to the library with its own schedule).
+     */
+    origin: text('origin').$type<AssetOrigin>().notNull().default('library'),
   },
   (t) => [
     index('assets_dealer_model_idx').on(t.dealerId, t.modelKey),
     index('assets_dealer_hash_idx').on(t.dealerId, t.contentHash),
     check('assets_window_order', sql`${t.endsAt} IS NULL OR ${t.startsAt} IS NULL OR ${t.endsAt} > ${t.startsAt}`),
+    check('assets_origin', sql`${t.origin} IN ('library', 'campaign')`),
     index('assets_campaign_idx').on(t.campaignId),
   ],
 );
@@ -383,29 +392,51 @@ export const eventRollupsHourly = pgTable(
 );
 
 /**
+ * Each (model key, slot type, creative) of the detailed daily rollups stored once (migration 0026),
+ * so event_rollups_daily carries a 4-byte id instead of the three texts. Global, never pruned (the
+ * distinct models, slots and creatives of every dealer's banners); written by the rollup triggers.
+ */
+export const rollupDetails = pgTable(
+  'rollup_details',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    model: text('model').notNull(),
+    slotType: text('slot_type').notNull(),
+    creative: text('creative').notNull(),
+  },
+  (t) => [unique('rollup_details_model_slot_type_creative_unique').on(t.model, t.slotType, t.creative)],
+);
+
+/**
  * Daily rollups (UTC day) per dealer, model key, slot type, creative and device: the full days of every
  * dealer screen's models and creatives, export and report (server/reporting). Kept
  * DETAIL_DAILY_DAYS (the longest detailed read is the 90-day period); maintained by database
  * triggers on event_rollups_hourly (migration 0015), so they always equal the hourly rows
  * written, whoever writes them, while the hourly rows are pruned after DETAIL_HOURLY_DAYS.
+ * Since migration 0026 a row names the dealer by its key and the model, slot type and creative by
+ * their rollup_details id: fixed-width columns only (28 bytes, no padding).
  */
 export const eventRollupsDaily = pgTable(
   'event_rollups_daily',
   {
-    dealerId: text('dealer_id')
-      .notNull()
-      .references(() => dealers.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
-    model: text('model').notNull(),
-    slotType: text('slot_type').notNull(),
-    creative: text('creative').notNull().default(''),
+    /** The dealer's dealers.key. */
+    dealerKey: integer('dealer_key')
+      .notNull()
+      .references(() => dealers.key, { onDelete: 'cascade' }),
+    /**
+     * The row's model, slot type and creative ('' when unknown), as their rollup_details id. No
+     * foreign key: details are never deleted, the rollup trigger takes the id from that table, and
+     * the key's check would lock every detail row of each ingestion batch.
+     */
+    detailId: integer('detail_id').notNull(),
+    device: deviceClass('device').notNull().default('unknown'),
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
-    device: deviceClass('device').notNull().default('unknown'),
   },
-  // day: the retention job's pruning of the days past DETAIL_DAILY_DAYS (domain/retention.ts).
-  (t) => [primaryKey({ columns: [t.dealerId, t.day, t.model, t.slotType, t.creative, t.device] }), index('event_rollups_daily_day_idx').on(t.day)],
+  // No day index (migration 0026): the retention job prunes each dealer's old days through the primary key.
+  (t) => [primaryKey({ columns: [t.dealerKey, t.day, t.detailId, t.device] })],
 );
 
 /**

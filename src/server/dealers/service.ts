@@ -3,7 +3,9 @@
  * db/dealer-row.ts. Later issues add create/update/delete here.
  */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
+import type { Db, Tx } from '../db/client';
 import { dealers, manufacturers } from '../db/schema';
 import type { Dealer, Provider } from '../../domain/schemas';
 import { NotFound } from '../errors';
@@ -63,15 +65,22 @@ export async function getDealer(db: Db, dealerId: string): Promise<Dealer> {
 }
 
 /**
+ * The columns `fields` (of dealers and manufacturers, e.g. `{ configs: dealers.configs, models:
+ * manufacturers.models }`) of the dealer with this id joined to its manufacturer, in `db` or a
+ * transaction. @throws NotFound('Dealer not found').
+ */
+export async function dealerWithManufacturer<T extends SelectedFields>(db: Db | Tx, dealerId: string, fields: T): Promise<SelectResultFields<T>> {
+  // Drizzle types a select of generic fields no further than the builder: the row is typed here, by its fields.
+  const [row] = await db.select(fields as SelectedFields).from(dealers).innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId)).where(eq(dealers.id, dealerId));
+  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  return row as SelectResultFields<T>;
+}
+
+/**
  * The catalogue models of the dealer's manufacturer (canonical name and display name), in catalogue
  * order (screens show display names). @throws NotFound('Dealer not found').
  */
 export async function dealerModelNames(db: Db, dealerId: string): Promise<Array<{ name: string; displayName: string }>> {
-  const [row] = await db
-    .select({ models: manufacturers.models })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .where(eq(dealers.id, dealerId));
-  if (!row) throw new NotFound(TEXT.dealerNotFound);
+  const row = await dealerWithManufacturer(db, dealerId, { models: manufacturers.models });
   return row.models.map((m) => ({ name: m.name, displayName: m.displayName }));
 }

@@ -7,27 +7,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { dealerInventory, dealers, inventoryFeeds, manufacturers } from '../db/schema';
 import type { InventoryData } from '../../domain/schemas';
-import { TEXT } from '../../domain/constants';
 import { activeUpsellRules, optimalUpsellRules } from '../../domain/upsell';
 import { inventoryView, type InventoryPreview, type StoredInventory } from '../../domain/inventory';
-import { NotFound } from '../errors';
+import { dealerWithManufacturer } from '../dealers/service';
 import { parseInventoryStream, yieldToEventLoop, type ByteSource, type ParseOptions, type ParseResult } from './parse';
 
 const MAX_LISTED_SKIPS = 100;
 
 /** What rule generation and parsing need of a dealer: its model map and its manufacturer's catalogue. */
-async function dealerContext(db: Db | Tx, dealerId: string) {
-  const [row] = await db
-    .select({
-      configs: dealers.configs,
-      models: manufacturers.models,
-      defaultUpsellRules: manufacturers.defaultUpsellRules,
-    })
-    .from(dealers)
-    .innerJoin(manufacturers, eq(manufacturers.id, dealers.manufacturerId))
-    .where(eq(dealers.id, dealerId));
-  if (!row) throw new NotFound(TEXT.dealerNotFound);
-  return row;
+function dealerContext(db: Db | Tx, dealerId: string) {
+  return dealerWithManufacturer(db, dealerId, { configs: dealers.configs, models: manufacturers.models, defaultUpsellRules: manufacturers.defaultUpsellRules });
 }
 
 type DealerContext = Awaited<ReturnType<typeof dealerContext>>;

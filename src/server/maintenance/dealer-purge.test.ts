@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { createSignedInTestApp, type TestApp } from '../test-app';
+import { addDealerAsAdmin, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealerPurges, dealers, eventKeys, eventRollupsDaily, eventRollupsHourly, events } from '../db/schema';
 import { dealerKeyOf } from '../db/dealer-row';
@@ -19,6 +19,8 @@ import { DEALER_PURGE_GRACE_MS, DEALER_PURGE_INTERVAL_MS, purgeDeletedDealers } 
 const DAY = 86_400_000;
 const WEEKS = 53;
 const GONE = 'gone-motors';
+/** Adds the dealer GONE (Gone Motors) as an admin. */
+const createGone = () => addDealerAsAdmin(t, admin, { name: 'Gone Motors', websiteUrl: 'https://www.gonemotors.com' });
 const KEPT = DEMO_DEALER.id;
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
@@ -27,12 +29,7 @@ let admin: string;
 
 beforeAll(async () => {
   ({ t, cookie: admin } = await createSignedInTestApp('admin'));
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/dealers',
-    headers: { cookie: admin },
-    payload: { name: 'Gone Motors', manufacturer: 'honda', websiteUrl: 'https://www.gonemotors.com', provider: 'mxs' },
-  });
+  const created = await createGone();
   expect(created.statusCode, created.body).toBe(201);
   // A year of traffic for both dealers: 3 events a week, a rollup hour a week, and event keys.
   const now = Date.now();
@@ -53,13 +50,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.database.db;
-/** The dealers' keys as last seen: events carry the key (migration 0025), so a deleted dealer's are counted by its old one. */
+/** The dealers' keys as last seen: events and detailed days carry the key (migrations 0025, 0026), so a deleted dealer's are counted by its old one. */
 const keyOf = new Map<string, number>();
 const rowsOf = async (table: PgTable, dealerId: string) => {
-  if (table !== events) return db().$count(table, sql`dealer_id = ${dealerId}`);
+  if (table !== events && table !== eventRollupsDaily) return db().$count(table, sql`dealer_id = ${dealerId}`);
   const [row] = await db().select({ key: dealers.key }).from(dealers).where(eq(dealers.id, dealerId));
   if (row) keyOf.set(dealerId, row.key);
-  return db().$count(events, eq(events.dealerKey, keyOf.get(dealerId)!));
+  return db().$count(table, sql`dealer_key = ${keyOf.get(dealerId)!}`);
 };
 const traffic = async (dealerId: string) => ({
   events: await rowsOf(events, dealerId),
@@ -73,13 +70,6 @@ const beacon = (dealerId: string, site: string, pv: string) =>
     url: '/api/analytics/track',
     payload: JSON.stringify({ dealerId, event: 'impression', type: 'header', model: 'civic', url: `${site}/new-inventory?model=civic`, pv }),
     headers: { 'content-type': 'text/plain', 'user-agent': UA, origin: site },
-  });
-const createGone = () =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/admin/dealers',
-    headers: { cookie: admin },
-    payload: { name: 'Gone Motors', manufacturer: 'honda', websiteUrl: 'https://www.gonemotors.com', provider: 'mxs' },
   });
 
 describe('deleting a dealer with a year of traffic', () => {

@@ -10,18 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealerKeyOf } from '../db/dealer-row';
 import { startLocalServer, type LocalServer } from '../../../tests/fixtures/http-server';
-import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, dealerRollupsDaily, dealerRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
+import { clientErrors, eventDeadLetters, eventKeys, eventRollupsDaily, eventRollupsHourly, rollupDetails, dealerRollupsDaily, dealerRollupsHourly, events, feedRuns, inventoryFeeds, jobLeases, loginThrottles, sessions, users } from '../db/schema';
 import { CLIENT_ERROR_LOG_LIMIT, FEED_LEASE_MS, FEED_RUNS_KEPT, INVENTORY_TEXT } from '../../domain/constants';
 import type { FeedRunView, FeedView } from '../../domain/inventory';
 import { claimDueFeeds } from '../inventory/feeds';
 import { claimJob, pruneExpired, RETENTION_INTERVAL_MS, RETENTION_JOB, runRetentionJob } from './retention';
-import { ensureEventPartitions, EVENT_KEY_TTL_MS } from './partitions';
+import { DROP_PARTITIONS_PER_STATEMENT, ensureEventPartitions, eventPartitions, EVENT_KEY_TTL_MS, partitionName, weekStart } from './partitions';
+import { detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff } from '../../domain/retention';
 
 const A = DEMO_DEALER.id;
 const DAY = 86_400_000;
@@ -124,7 +125,8 @@ describe('retention job', () => {
       db()
         .select({ impressions: eventRollupsDaily.impressions })
         .from(eventRollupsDaily)
-        .where(and(eq(eventRollupsDaily.dealerId, A), eq(eventRollupsDaily.day, at.toISOString().slice(0, 10)), eq(eventRollupsDaily.model, model)));
+        .innerJoin(rollupDetails, eq(rollupDetails.id, eventRollupsDaily.detailId))
+        .where(and(eq(eventRollupsDaily.dealerKey, dealerKeyOf(A)), eq(eventRollupsDaily.day, at.toISOString().slice(0, 10)), eq(rollupDetails.model, model)));
     // Their models are past DETAIL_DAILY_DAYS too: the detailed days go, the dealer's day totals stay.
     expect(await dayOf(old, 'civic')).toEqual([]);
     expect(await dayOf(ancient, 'accord')).toEqual([]);
@@ -141,6 +143,50 @@ describe('retention job', () => {
     const [lease] = await db().select().from(jobLeases).where(eq(jobLeases.name, RETENTION_JOB));
     expect(lease).toMatchObject({ lastRunAt: now, nextRunAt: new Date(now.getTime() + RETENTION_INTERVAL_MS) });
     expect(lease!.lastResult).toBe('events 3 (1 partitions), event keys 0, dead letters 1, sessions 1, feed runs 0, client errors 0, login throttles 1, hourly rollups 7');
+  });
+
+  it('prunes the rollups by hour ranges up to each cutoff, across gaps, keeping the hours and days at the cutoffs', async () => {
+    const now = nextHour();
+    await db().delete(eventRollupsHourly);
+    await Promise.all([db().delete(dealerRollupsHourly), db().delete(eventRollupsDaily)]);
+    const detailCutoff = detailHourlyCutoff(now);
+    const hourCutoff = hourlyRollupCutoff(now);
+    const hoursBefore = (at: Date, h: number) => new Date(at.getTime() - h * 3_600_000);
+    // Detailed hours (their dealer hours and days written by the rollup triggers): just before and at
+    // each cutoff, and old ones apart by months, so the ranges grow over empty stretches.
+    const hours = [
+      { hour: detailCutoff, model: 'at-detail-cutoff' },
+      { hour: hoursBefore(detailCutoff, 1), model: 'before-detail-cutoff' },
+      { hour: hoursBefore(detailCutoff, 30 * 24 + 5), model: 'month-before' },
+      { hour: hourCutoff, model: 'at-hour-cutoff' },
+      { hour: hoursBefore(hourCutoff, 1), model: 'before-hour-cutoff' },
+      { hour: hoursBefore(hourCutoff, 200 * 24 + 7), model: 'ancient' },
+    ];
+    await db().insert(eventRollupsHourly).values(hours.map(({ hour, model }) => ({ dealerId: A, hour, model, slotType: 'header', impressions: 1 })));
+
+    // Two rows per statement: the ranges are sized from what the last one held; none is left behind.
+    const counts = await pruneExpired(db(), { retentionDays: 90, now, batchRows: 2 });
+    expect((await db().select({ model: eventRollupsHourly.model }).from(eventRollupsHourly)).map((r) => r.model)).toEqual(['at-detail-cutoff']);
+    const dealerHours = await db().select({ hour: dealerRollupsHourly.hour }).from(dealerRollupsHourly).orderBy(asc(dealerRollupsHourly.hour));
+    expect(dealerHours.map((r) => r.hour)).toEqual([hourCutoff, hoursBefore(detailCutoff, 30 * 24 + 5), hoursBefore(detailCutoff, 1), detailCutoff]);
+    const days = await db()
+      .select({ day: eventRollupsDaily.day, model: rollupDetails.model })
+      .from(eventRollupsDaily)
+      .innerJoin(rollupDetails, eq(rollupDetails.id, eventRollupsDaily.detailId))
+      .orderBy(asc(eventRollupsDaily.day));
+    // The day before the daily cutoff goes with its detail; the cutoff's own day stays.
+    expect(days.map((r) => r.model).sort()).toEqual(['at-detail-cutoff', 'at-hour-cutoff', 'before-detail-cutoff', 'month-before']);
+    expect(days[0]!.day).toBe(detailDailyCutoff(now));
+    // Deleted: 5 detailed hours, 2 dealer hours, 2 detailed days.
+    expect(counts.hourlyRollups).toBe(9);
+    // The dealer's day totals keep the counts of the pruned hours and days.
+    const ancientDay = hoursBefore(hourCutoff, 200 * 24 + 7).toISOString().slice(0, 10);
+    expect(
+      await db()
+        .select({ impressions: dealerRollupsDaily.impressions })
+        .from(dealerRollupsDaily)
+        .where(and(eq(dealerRollupsDaily.dealerKey, dealerKeyOf(A)), eq(dealerRollupsDaily.day, ancientDay))),
+    ).toEqual([{ impressions: 1 }]);
   });
 
   it('honours EVENT_RETENTION_DAYS and deletes expired event keys in bounded batches until none is left', async () => {
@@ -161,6 +207,26 @@ describe('retention job', () => {
     expect(counts).toMatchObject({ events: 2, eventKeys: 5 });
     expect(await rows(events)).toBe(1);
     expect((await db().select({ key: eventKeys.key }).from(eventKeys)).map((k) => k.key).sort()).toEqual(['lead-1', 'pv-fresh']);
+  });
+
+  it('drops more expired weeks than one statement takes, counting analyzed ones from their statistics, and keeps the newer week', async () => {
+    const now = nextHour();
+    await db().delete(events);
+    // Ten weeks wholly past 7 days (more than DROP_PARTITIONS_PER_STATEMENT), one event each, and this week's.
+    const ages = [...Array.from({ length: 10 }, (_, i) => 14 + 7 * i), 0];
+    for (const d of ages) await ensureEventPartitions(db(), new Date(now.getTime() - d * DAY), new Date(now.getTime() - d * DAY + 1));
+    await db().insert(events).values(ages.map((d) => ({ dealerKey: dealerKeyOf(A), event: 'impression' as const, occurredAt: new Date(now.getTime() - d * DAY) })));
+    const expired = ages.slice(0, 10).map((d) => partitionName(weekStart(now.getTime() - d * DAY)));
+    // Half of them analyzed (as autovacuum does): counted from pg_class without reading them.
+    for (const name of expired.slice(0, 5)) await db().execute(sql.raw(`ANALYZE "${name}"`));
+    expect(DROP_PARTITIONS_PER_STATEMENT).toBeLessThan(expired.length);
+
+    const counts = await pruneExpired(db(), { retentionDays: 7, now });
+    expect(counts.events).toBe(10);
+    const left = (await eventPartitions(db())).map((p) => p.name);
+    for (const name of expired) expect(left).not.toContain(name);
+    expect(left).toContain(partitionName(weekStart(now.getTime())));
+    expect((await db().select({ occurredAt: events.occurredAt }).from(events)).map((e) => e.occurredAt)).toEqual([now]);
   });
 
   it(`keeps the newest ${FEED_RUNS_KEPT} feed runs per dealer`, async () => {

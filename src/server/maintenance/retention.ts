@@ -41,7 +41,7 @@ const DAY_MS = 86_400_000;
 
 /** Rows deleted by one retention run, per table. */
 export interface RetentionCounts {
-  /** Events in the partitions dropped. */
+  /** Events in the partitions dropped, from their table statistics when analyzed (maintenance/partitions.ts partitionRows). */
   events: number;
   /** Weekly events partitions dropped. */
   eventPartitions: number;
@@ -166,7 +166,7 @@ export async function pruneExpired(db: Db, opts: RetentionOptions): Promise<Rete
     shouldStop,
   );
 
-  const hourlyRollupCount = await deleteInBatches(() => pruneHourlyRollups(db, now, batchRows), batchRows, shouldStop);
+  const hourlyRollupCount = await pruneHourlyRollups(db, now, batchRows, shouldStop);
 
   return {
     events: storage.events,

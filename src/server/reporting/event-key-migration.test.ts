@@ -7,24 +7,18 @@
  * of a dealer deleted and not yet purged are not copied, and its purge then completes. The dealer
  * day index is on the day alone. Afterwards the same dealer's beacons are stored under its key.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { openDatabaseBefore, type DatabaseBefore } from '../db/migration-fixture';
+import { countsText, databaseBeforeHooks, writeHourlyRollups } from '../db/migration-fixture';
 import { DEMO_DEALER } from '../db/seed';
 import { purgeDeletedDealers } from '../maintenance/dealer-purge';
 import pino from 'pino';
 import { EventIngestor } from '../tracking/service';
 
-let before: DatabaseBefore;
-let database: Database;
-const rows = <T,>(query: ReturnType<typeof sql>) => before.rows<T>(query);
 const d = DEMO_DEALER.id;
 const GONE = 'gone-before-keys';
 
-beforeAll(async () => {
-  before = await openDatabaseBefore('0025_event_dealer_key');
-  database = before.database;
+const before = databaseBeforeHooks('0025_event_dealer_key', async (database) => {
   await database.db.execute(sql.raw(`SELECT event_partitions_ensure('2026-03-01T00:00:00Z', '2026-03-10T00:00:00Z')`));
   await database.db.execute(sql.raw(`INSERT INTO event_urls (url) VALUES ('https://www.example.com/new/?model=civic')`));
   await database.db.execute(
@@ -37,16 +31,14 @@ beforeAll(async () => {
   );
   await database.db.execute(sql.raw(`INSERT INTO event_keys (dealer_id, kind, key, slot_type, at) VALUES ('${d}', 'lead', 'abc123', '', '2026-03-01T00:20:00Z')`));
   // Their hourly rollups: the triggers write the dealer hours and days (keyed by the text id before 0025).
-  await database.db.execute(
-    sql.raw(`INSERT INTO event_rollups_hourly (dealer_id, hour, model, slot_type, creative, device, impressions, clicks, conversions) VALUES
-      ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 'mobile', 1, 1, 0),
-      ('${d}', '2026-03-01T00:00:00Z', 'civic', '', 'cdn', 'desktop', 0, 0, 1),
-      ('${d}', '2026-03-08T05:00:00Z', 'accord', 'primary', '', 'unknown', 1, 0, 0)`),
-  );
+  await writeHourlyRollups(database, 'dealer_id, hour, model, slot_type, creative, device, impressions, clicks, conversions', [
+    `('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 'mobile', 1, 1, 0)`,
+    `('${d}', '2026-03-01T00:00:00Z', 'civic', '', 'cdn', 'desktop', 0, 0, 1)`,
+    `('${d}', '2026-03-08T05:00:00Z', 'accord', 'primary', '', 'unknown', 1, 0, 0)`,
+  ]);
   await database.db.execute(sql.raw(`INSERT INTO dealer_purges (dealer_id, deleted_at) VALUES ('${GONE}', '2026-03-03T00:00:00Z')`));
-  await database.migrate();
 });
-afterAll(() => before?.dispose());
+const { rows } = before;
 
 /** The dealer hours and days as `<dealer> <hour or day> <device> i/c/v`, the dealer named through its key. */
 const dealerRollups = async () => {
@@ -57,7 +49,7 @@ const dealerRollups = async () => {
     SELECT d.id AS dealer, to_char(r.day, 'YYYY-MM-DD') AS at, r.device::text AS device, r.impressions, r.clicks, r.conversions
     FROM dealer_rollups_daily r JOIN dealers d ON d.key = r.dealer_key ORDER BY 2, 3`);
   const text = (x: Record<string, unknown>) =>
-    `${String(x.dealer)} ${String(x.at)} ${String(x.device)} ${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`;
+    `${String(x.dealer)} ${String(x.at)} ${String(x.device)} ${countsText(x)}`;
   return { hours: hours.map(text), days: days.map(text) };
 };
 
@@ -97,14 +89,11 @@ describe('migration 0025 event dealer key', () => {
     );
     expect(pk.map((p) => p.def)).toEqual(['PRIMARY KEY (dealer_key, day, device)', 'PRIMARY KEY (dealer_key, hour, device)']);
     // The ingestion's upsert (one row raised, one new), then a corrective delete.
-    await database.db.execute(
-      sql.raw(`INSERT INTO event_rollups_hourly AS r (dealer_id, hour, model, slot_type, creative, device, impressions, clicks, conversions) VALUES
-        ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 'mobile', 2, 0, 0),
-        ('${d}', '2026-03-08T06:00:00Z', 'pilot', 'upsell', '', 'desktop', 4, 0, 0)
-        ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET impressions = r.impressions + excluded.impressions,
-          clicks = r.clicks + excluded.clicks, conversions = r.conversions + excluded.conversions`),
-    );
-    await database.db.execute(sql.raw(`DELETE FROM event_rollups_hourly WHERE slot_type = ''`));
+    await writeHourlyRollups(before.database, 'dealer_id, hour, model, slot_type, creative, device, impressions, clicks, conversions', [
+      `('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 'mobile', 2, 0, 0)`,
+      `('${d}', '2026-03-08T06:00:00Z', 'pilot', 'upsell', '', 'desktop', 4, 0, 0)`,
+    ], { upsert: true });
+    await before.database.db.execute(sql.raw(`DELETE FROM event_rollups_hourly WHERE slot_type = ''`));
     expect(await dealerRollups()).toEqual({
       hours: [`${d} 2026-03-01T00 desktop 0/0/0`, `${d} 2026-03-01T00 mobile 3/1/0`, `${d} 2026-03-08T05 unknown 1/0/0`, `${d} 2026-03-08T06 desktop 4/0/0`],
       days: [`${d} 2026-03-01 desktop 0/0/0`, `${d} 2026-03-01 mobile 3/1/0`, `${d} 2026-03-08 desktop 4/0/0`, `${d} 2026-03-08 unknown 1/0/0`],
@@ -113,14 +102,14 @@ describe('migration 0025 event dealer key', () => {
 
   it("drops a deleted dealer's events, whose purge then completes; indexes the dealer days by day alone", async () => {
     expect(await rows(sql`SELECT dealer_id, dealer_key FROM dealer_purges`)).toEqual([{ dealer_id: GONE, dealer_key: null }]);
-    expect(await purgeDeletedDealers(database.db, { graceMs: 0, now: new Date('2026-03-04T00:00:00Z') })).toMatchObject({ dealers: 1, events: 0 });
+    expect(await purgeDeletedDealers(before.database.db, { graceMs: 0, now: new Date('2026-03-04T00:00:00Z') })).toMatchObject({ dealers: 1, events: 0 });
     expect(await rows(sql`SELECT 1 FROM dealer_purges`)).toEqual([]);
     const index = await rows<{ def: string }>(sql`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'dealer_rollups_daily_day_idx' AND schemaname = current_schema()`);
     expect(index.map((i) => i.def.replace(/^.* USING /, ''))).toEqual(['btree (day)']);
   });
 
   it("stores the dealer's new beacons under its key and refuses an unknown dealer's", async () => {
-    const ingestor = new EventIngestor(database.db, pino({ level: 'silent' }), { retryMinMs: 5, retryMaxMs: 20, flushIntervalMs: 5 });
+    const ingestor = new EventIngestor(before.database.db, pino({ level: 'silent' }), { retryMinMs: 5, retryMaxMs: 20, flushIntervalMs: 5 });
     const at = new Date('2026-03-09T10:00:00Z');
     const beacon = (dealerId: string, pageView: string) => ({
       dealerId,

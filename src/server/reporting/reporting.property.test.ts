@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
-import { createSignedInTestApp, type TestApp } from '../test-app';
+import { addDealerAsAdmin, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealers, events } from '../db/schema';
 import type { AcceptedEvent } from '../tracking/service';
@@ -76,12 +76,7 @@ const get = async (url: string) => {
 beforeAll(async () => {
   ({ t, cookie: admin } = await createSignedInTestApp('admin', { now: () => clock }));
   for (const [name, manufacturer] of [['Toyota of Randomville', 'toyota'], ['Ford of Randomville', 'ford']] as const) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/dealers',
-      headers: { cookie: admin },
-      payload: { name, manufacturer, websiteUrl: 'https://www.example.com', provider: 'mxs' },
-    });
+    const res = await addDealerAsAdmin(t, admin, { name, manufacturer, websiteUrl: 'https://www.example.com' });
     expect(res.statusCode).toBe(201);
     DEALERS.push(res.json().dealer.id as string);
   }

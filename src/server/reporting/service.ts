@@ -3,7 +3,7 @@
  * Admin Dashboard, Platform Analytics, the dealer list, the weekly report and alerts, the dealer
  * stats): one module, so each screen reads the smallest rollups that answer it exactly.
  *
- * What is stored (migrations 0015, 0017, 0024; written with each event batch, tracking/service.ts withRollup):
+ * What is stored (migrations 0015, 0017, 0024, 0025, 0026; written with each event batch, tracking/service.ts withRollup):
  * - event_rollups_hourly: dealer × UTC hour × model key × slot type × creative × device. Kept
  *   DETAIL_HOURLY_DAYS (the retention job prunes older hours): the hours of every detailed read
  *   (models, creatives, slots, per day and model) of a screen: the 24h period, today's partial
@@ -11,7 +11,8 @@
  * - dealer_rollups_hourly: dealer × UTC hour × device totals, kept HOURLY_ROLLUP_DAYS: the hours of every
  *   totals and series read, whose oldest is the previous window's partial day one period back (90
  *   days for the longest period, domain/periods.ts);
- * - event_rollups_daily: dealer × UTC day × model × slot × creative × device, kept DETAIL_DAILY_DAYS: the
+ * - event_rollups_daily: dealer × UTC day × model × slot × creative × device (the dealer's key and the rollup_details id of
+ *   the three, migration 0026), kept DETAIL_DAILY_DAYS: the
  *   whole days of every detailed read, whose oldest is the first day of the 90-day period;
  * - dealer_rollups_daily: dealer × UTC day × device totals, kept for ever (the totals of any window);
  * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard).
@@ -31,7 +32,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollupsDaily, eventRollupsHourly } from '../db/schema';
+import { dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollupsDaily, eventRollupsHourly, rollupDetails } from '../db/schema';
 import type { DealerStats } from '../../domain/schemas';
 import type { DeviceFilter } from '../../domain/enums';
 import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
@@ -91,9 +92,18 @@ const dh = dealerRollupsHourly;
  * The dealer totals tables as read: carrying the dealer's key (migration 0025), joined to dealers
  * for its id, so every read keeps its `dealer_id` and `device` columns and scope conditions (the
  * planner pushes a `dealer_id = ...` down to the dealer's row, then the table's primary key on its key).
+ * A LEFT JOIN, which counts the same rows (every row's dealer exists: the foreign key to dealers.key
+ * cascades) and which the planner drops when a read never uses `dealer_id` (the platform's series:
+ * no join of every dealer day to dealers); a `dealer_id = ...` condition makes it an inner join again.
  */
-const dealerHours = sql`(SELECT k.id AS dealer_id, r.hour, r.device, r.impressions, r.clicks, r.conversions FROM ${dh} r JOIN dealers k ON k.key = r.dealer_key) AS dealer_hours`;
-const dealerDays = sql`(SELECT k.id AS dealer_id, r.day, r.device, r.impressions, r.clicks, r.conversions FROM ${dealerRollupsDaily} r JOIN dealers k ON k.key = r.dealer_key) AS dealer_days`;
+const dealerHours = sql`(SELECT k.id AS dealer_id, r.hour, r.device, r.impressions, r.clicks, r.conversions FROM ${dh} r LEFT JOIN dealers k ON k.key = r.dealer_key) AS dealer_hours`;
+const dealerDays = sql`(SELECT k.id AS dealer_id, r.day, r.device, r.impressions, r.clicks, r.conversions FROM ${dealerRollupsDaily} r LEFT JOIN dealers k ON k.key = r.dealer_key) AS dealer_days`;
+/**
+ * The detailed days as read: keyed by the dealer's key and their details' id (migration 0026),
+ * joined to dealers for the id and to rollup_details for the model, slot type and creative.
+ */
+const detailDays = sql`(SELECT k.id AS dealer_id, r.day, x.model, x.slot_type, x.creative, r.device, r.impressions, r.clicks, r.conversions
+  FROM ${eventRollupsDaily} r JOIN dealers k ON k.key = r.dealer_key JOIN ${rollupDetails} x ON x.id = r.detail_id) AS detail_days`;
 
 /** SQL condition on `dealer_id` (and `device`) for a scope, optionally narrowed to some dealers. */
 function scopeSql(scope: Scope, dealerIds?: string[]): SQL {
@@ -115,7 +125,8 @@ function hoursSql(hours: TimeWindow[]): SQL {
 }
 
 /**
- * The rows of a window with their UTC day as text, one derived table of columns dealer_id, day,
+ * The rows of a window with their UTC day (a date: readers group by it, then format the groups, not
+ * every row), one derived table of columns dealer_id, day,
  * [model, slot_type, creative,] impressions, clicks, conversions: whole days from the daily
  * rollups, the other hours from the hourly ones. `detail` keeps the model, slot and creative
  * columns (event_rollups_daily, event_rollups_hourly); without it the dealer totals are read
@@ -125,20 +136,38 @@ function windowRows(scope: Scope, window: TimeWindow, detail: boolean, dealerIds
   const parts = readParts(window);
   const keys = sql.raw(detail ? 'model, slot_type, creative, ' : '');
   const who = scopeSql(scope, dealerIds);
-  const daily = detail ? sql`${eventRollupsDaily}` : dealerDays;
+  const daily = detail ? detailDays : dealerDays;
   const hourly = detail ? sql`${h}` : dealerHours;
   const dayRows = parts.days
-    ? sql`SELECT dealer_id, to_char(day, 'YYYY-MM-DD') AS day, ${keys}impressions::bigint AS impressions, clicks::bigint AS clicks, conversions::bigint AS conversions
+    ? sql`SELECT dealer_id, day, ${keys}impressions::bigint AS impressions, clicks::bigint AS clicks, conversions::bigint AS conversions
         FROM ${daily} WHERE ${who} AND day >= ${parts.days.from}::date AND day < ${parts.days.to}::date`
     : null;
   const hourRows = parts.hours.length
-    ? sql`SELECT dealer_id, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${keys}impressions::bigint, clicks::bigint, conversions::bigint
+    ? sql`SELECT dealer_id, (hour AT TIME ZONE 'UTC')::date AS day, ${keys}impressions::bigint, clicks::bigint, conversions::bigint
         FROM ${hourly} WHERE ${who} AND (${hoursSql(parts.hours)})`
     : null;
   if (dayRows && hourRows) return sql`${dayRows} UNION ALL ${hourRows}`;
   if (dayRows) return dayRows;
   if (hourRows) return hourRows;
-  return sql`SELECT ''::text AS dealer_id, ''::text AS day, ${sql.raw(detail ? "''::text AS model, ''::text AS slot_type, ''::text AS creative, " : '')}0::bigint AS impressions, 0::bigint AS clicks, 0::bigint AS conversions WHERE false`;
+  return sql`SELECT ''::text AS dealer_id, NULL::date AS day, ${sql.raw(detail ? "''::text AS model, ''::text AS slot_type, ''::text AS creative, " : '')}0::bigint AS impressions, 0::bigint AS clicks, 0::bigint AS conversions WHERE false`;
+}
+
+/**
+ * Every dealer's totals in a window, summed by the dealer's key before the one join to dealers for
+ * its id (the dealer days of a 90-day window are about 90 rows per dealer and device), as a derived
+ * table of columns dealer_id, impressions, clicks, conversions (bigint; dealers without counts absent).
+ */
+function dealerWindowSums(window: TimeWindow): SQL {
+  const parts = readParts(window);
+  const rows = [
+    parts.days && sql`SELECT dealer_key, impressions, clicks, conversions FROM ${dealerRollupsDaily} WHERE day >= ${parts.days.from}::date AND day < ${parts.days.to}::date`,
+    parts.hours.length > 0 && sql`SELECT dealer_key, impressions, clicks, conversions FROM ${dh} WHERE ${hoursSql(parts.hours)}`,
+  ].filter((x): x is SQL => !!x);
+  if (rows.length === 0) return sql`SELECT ''::text AS dealer_id, 0::bigint AS impressions, 0::bigint AS clicks, 0::bigint AS conversions WHERE false`;
+  return sql`SELECT k.id AS dealer_id, s.impressions, s.clicks, s.conversions
+    FROM (SELECT dealer_key, sum(impressions)::bigint AS impressions, sum(clicks)::bigint AS clicks, sum(conversions)::bigint AS conversions
+      FROM (${sql.join(rows, sql` UNION ALL `)}) u GROUP BY dealer_key) s
+    JOIN dealers k ON k.key = s.dealer_key`;
 }
 
 type Row = Record<string, unknown>;
@@ -183,8 +212,8 @@ export async function series(db: Db, scope: Scope, window: TimeWindow, unit: Per
           FROM ${dealerHours} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
           GROUP BY 1`)
       : await rowsOf(db, sql`
-          SELECT day AS bucket, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-          FROM (${windowRows(scope, window, false)}) s GROUP BY 1`);
+          SELECT to_char(s.day, 'YYYY-MM-DD') AS bucket, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+          FROM (${windowRows(scope, window, false)}) s GROUP BY s.day`);
   const byBucket = new Map(rows.map((r) => [String(r.bucket), countsOf(r)]));
   return bucketKeys(window, unit).map((bucket) => ({ bucket, ...(byBucket.get(bucket) ?? ZERO) }));
 }
@@ -240,9 +269,9 @@ export async function dailyByModel(db: Db, scope: DealerScope, window: TimeWindo
     top AS (
       SELECT model FROM s GROUP BY model
       ORDER BY sum(impressions) DESC, sum(clicks) DESC, sum(conversions) DESC, model LIMIT ${limit})
-    SELECT day, CASE WHEN model IN (SELECT model FROM top) THEN model END AS model,
+    SELECT to_char(s.day, 'YYYY-MM-DD') AS day, CASE WHEN model IN (SELECT model FROM top) THEN model END AS model,
       sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-    FROM s GROUP BY 1, 2 ORDER BY 1, 3 DESC, 4 DESC, 5 DESC, 2 NULLS LAST`);
+    FROM s GROUP BY s.day, 2 ORDER BY s.day, 3 DESC, 4 DESC, 5 DESC, 2 NULLS LAST`);
   return rows.map((r) => ({ day: String(r.day), model: r.model === null || r.model === undefined ? null : String(r.model), ...countsOf(r) }));
 }
 
@@ -256,9 +285,11 @@ export async function dealerTotals(db: Db, dealerIds: string[] | 'all', window: 
   const rows =
     window === 'all'
       ? await rowsOf(db, sql`SELECT dealer_id, impressions, clicks, conversions FROM ${dealerRollupTotals} WHERE ${scopeSql('platform', ids)}`)
-      : await rowsOf(db, sql`
-          SELECT dealer_id, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-          FROM (${windowRows('platform', window, false, ids)}) s GROUP BY 1`);
+      : ids
+        ? await rowsOf(db, sql`
+            SELECT dealer_id, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
+            FROM (${windowRows('platform', window, false, ids)}) s GROUP BY 1`)
+        : await rowsOf(db, dealerWindowSums(window));
   return new Map(rows.map((r) => [String(r.dealer_id), countsOf(r)]));
 }
 
@@ -277,8 +308,7 @@ export async function platformAllTime(db: Db): Promise<Counts> {
  * portfolio table, admin/dealers.ts). Whole days read dealer_rollups_daily, the edges the hourly rollups.
  */
 export function dealerWindowTotalsSql(window: TimeWindow): SQL {
-  return sql`SELECT dealer_id, sum(impressions)::bigint AS impressions, sum(clicks)::bigint AS clicks, sum(conversions)::bigint AS conversions
-    FROM (${windowRows('platform', window, false)}) s GROUP BY dealer_id`;
+  return dealerWindowSums(window);
 }
 
 /**
@@ -294,52 +324,128 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
   return (await lastEventsAt(db, [dealerId])).get(dealerId) ?? null;
 }
 
-/** lastEventAt of several dealers in one statement: dealer id to time; dealers without events (or unknown) are absent. */
+/**
+ * lastEventAt of several dealers: dealer id to time; dealers without events (or unknown) are absent.
+ * Two statements: the newest rollup hour and day of each dealer, then the raw events of those hours
+ * with the hours as constants. One statement with the hour as a lateral parameter could not prune the
+ * events partitions when planned: its estimated cost summed a scan of every weekly partition, grew
+ * with the platform's events and crossed PostgreSQL's JIT thresholds (jit_above_cost), so each call
+ * compiled code for every partition (about 65 ms at 5M events, over a second at 20M) to read one.
+ */
 export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<string, Date>> {
   if (dealerIds.length === 0) return new Map();
   // ISO text from the database itself, so PGlite and node-postgres answer alike (no driver date parsing).
-  const rows = await rowsOf(db, sql`
-    SELECT d.id AS dealer_id, to_char(greatest(ev.at, hr.hour, dd.day) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+  const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+  const newest = await rowsOf(db, sql`
+    SELECT d.id AS dealer_id, d.key AS dealer_key, ${iso('hr.hour')} AS hour, ${iso('dd.day')} AS day
     FROM dealers d
     CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_key = d.key) hr
-    CROSS JOIN LATERAL (
-      SELECT max(occurred_at) AS at FROM events
-      WHERE dealer_key = d.key AND occurred_at >= hr.hour AND occurred_at < hr.hour + interval '1 hour') ev
     CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_key = d.key) dd
     WHERE d.id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`);
+  const withHour = newest.filter((r) => r.hour);
+  // The newest event of each dealer's newest hour; bounds computed here so the planner reads only their partitions.
+  const events = withHour.length === 0 ? [] : await rowsOf(db, sql`
+    SELECT dealer_key, ${iso('max(occurred_at)')} AS at FROM events
+    WHERE ${sql.join(
+      withHour.map((r) => {
+        const from = new Date(String(r.hour));
+        return sql`(dealer_key = ${Number(r.dealer_key)} AND occurred_at >= ${from.toISOString()}::timestamptz AND occurred_at < ${new Date(from.getTime() + HOUR_MS).toISOString()}::timestamptz)`;
+      }),
+      sql` OR `,
+    )}
+    GROUP BY dealer_key`);
+  const eventAt = new Map(events.map((r) => [Number(r.dealer_key), String(r.at)]));
   const out = new Map<string, Date>();
-  for (const r of rows) if (r.at) out.set(String(r.dealer_id), new Date(String(r.at)));
+  for (const r of newest) {
+    // The newest of the three (ISO texts of one format compare as times).
+    const at = [eventAt.get(Number(r.dealer_key)), r.hour, r.day].filter((x): x is string => typeof x === 'string' && x !== '').sort().at(-1);
+    if (at) out.set(String(r.dealer_id), new Date(at));
+  }
   return out;
 }
 
+/** The longest hour range one pruning DELETE covers, ms (a month: the catch-up over old data grows to it). */
+const MAX_PRUNE_SPAN_MS = 31 * 86_400_000;
+/** Dealers per pruning DELETE of event_rollups_daily (each one an index range of its primary key). */
+const PRUNE_DEALERS_PER_STATEMENT = 250;
+
+/** The count of a `WITH gone AS (DELETE ... RETURNING 1) SELECT count(*) AS n FROM gone` statement. */
+async function deletedCount(db: Db, statement: SQL): Promise<number> {
+  return Number((await rowsOf(db, statement))[0]?.n ?? 0);
+}
+
 /**
- * Deletes up to `batchRows` detailed hourly rollups of hours before detailHourlyCutoff(now), in one
- * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migrations
- * 0015, 0017): the daily tables and dealer_rollups_hourly keep those hours; then up to `batchRows`
- * dealer_rollups_hourly rows of hours before hourlyRollupCutoff(now) and up to `batchRows`
- * event_rollups_daily rows of days before detailDailyCutoff(now) (no triggers: dealer_rollups_daily
- * and dealer_rollup_totals keep their counts). Returns how many rows it deleted from the three (the
- * retention job calls it until fewer than `batchRows`: then no table has more to prune).
+ * Deletes every row of `table` (event_rollups_hourly or dealer_rollups_hourly) with hour before
+ * `cutoff`, one index range of its hour index per statement: from the oldest hour stored, ranges
+ * [a, b) sized so a statement deletes about `batchRows` rows (the next range scaled by what the
+ * last one held, between an hour and MAX_PRUNE_SPAN_MS). Each row is visited once: no statement
+ * reads the table beyond its range, nor the dead rows an earlier statement left. `each` runs one
+ * statement (in its own transaction when the caller needs one). Stops early when `shouldStop`.
  */
-export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number): Promise<number> {
-  const detailCutoff = detailHourlyCutoff(now).toISOString();
-  const cutoff = hourlyRollupCutoff(now).toISOString();
-  const detail = await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
-    const deleted = await rowsOf(tx as unknown as Db, sql`
-      DELETE FROM ${h} WHERE (dealer_id, hour, model, slot_type, creative, device) IN (
-        SELECT dealer_id, hour, model, slot_type, creative, device FROM ${h} WHERE hour < ${detailCutoff}::timestamptz LIMIT ${batchRows})
-      RETURNING 1 AS x`);
-    return deleted.length;
-  });
-  const totalsDeleted = await rowsOf(db, sql`
-    DELETE FROM ${dh} WHERE (dealer_key, hour, device) IN (SELECT dealer_key, hour, device FROM ${dh} WHERE hour < ${cutoff}::timestamptz LIMIT ${batchRows})
-    RETURNING 1 AS x`);
-  const daysDeleted = await rowsOf(db, sql`
-    DELETE FROM ${eventRollupsDaily} WHERE (dealer_id, day, model, slot_type, creative, device) IN (
-      SELECT dealer_id, day, model, slot_type, creative, device FROM ${eventRollupsDaily} WHERE day < ${detailDailyCutoff(now)}::date LIMIT ${batchRows})
-    RETURNING 1 AS x`);
-  return detail + totalsDeleted.length + daysDeleted.length;
+async function pruneByHour(
+  db: Db,
+  table: typeof h | typeof dh,
+  cutoff: Date,
+  batchRows: number,
+  shouldStop: () => boolean,
+  each: (statement: SQL) => Promise<number>,
+): Promise<number> {
+  // The oldest hour through the hour index (its first entry); epoch milliseconds, null when none is older.
+  const oldest = (await rowsOf(db, sql`SELECT (extract(epoch FROM min(hour)) * 1000)::float8 AS ms FROM ${table} WHERE hour < ${cutoff.toISOString()}::timestamptz`))[0]?.ms;
+  if (oldest === null || oldest === undefined) return 0;
+  let from = Math.floor(Number(oldest) / HOUR_MS) * HOUR_MS;
+  let span = HOUR_MS;
+  let total = 0;
+  while (from < cutoff.getTime()) {
+    const to = Math.min(from + span, cutoff.getTime());
+    const n = await each(sql`
+      WITH gone AS (DELETE FROM ${table} WHERE hour >= ${new Date(from).toISOString()}::timestamptz AND hour < ${new Date(to).toISOString()}::timestamptz RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`);
+    total += n;
+    from = to;
+    if (shouldStop()) break;
+    // At most 4 times wider per step, so a gap of empty hours does not jump over a full month at once.
+    const scale = Math.min(4, batchRows / Math.max(n, 1));
+    span = Math.min(MAX_PRUNE_SPAN_MS, Math.max(HOUR_MS, Math.floor((span * scale) / HOUR_MS) * HOUR_MS));
+  }
+  return total;
+}
+
+/**
+ * Deletes the rollup rows older than the screens read, bounded by index ranges (see pruneByHour):
+ * every detailed hourly rollup of hours before detailHourlyCutoff(now), each statement in a
+ * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migrations
+ * 0015, 0017: the daily tables and dealer_rollups_hourly keep those hours); every dealer_rollups_hourly
+ * row of hours before hourlyRollupCutoff(now); every event_rollups_daily row of days before
+ * detailDailyCutoff(now) (no triggers: dealer_rollups_daily and dealer_rollup_totals keep their
+ * counts), PRUNE_DEALERS_PER_STATEMENT dealers per statement, each dealer's old days one range of
+ * the primary key (dealer key, day, ...; the table has no day index, migration 0026: every row's
+ * dealer exists, the foreign key cascades). `batchRows` sizes the hour ranges (about that many rows
+ * per statement); `shouldStop` is checked between statements. Returns how many rows it deleted
+ * from the three; 0 when nothing was older than the cutoffs. @throws the database error (earlier
+ * statements stay committed).
+ */
+export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number, shouldStop: () => boolean = () => false): Promise<number> {
+  const inPruneTx = (statement: SQL) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
+      return deletedCount(tx as unknown as Db, statement);
+    });
+  let total = await pruneByHour(db, h, detailHourlyCutoff(now), batchRows, shouldStop, inPruneTx);
+  if (shouldStop()) return total;
+  total += await pruneByHour(db, dh, hourlyRollupCutoff(now), batchRows, shouldStop, (statement) => deletedCount(db, statement));
+  const dayCutoff = detailDailyCutoff(now);
+  for (let after = -1; !shouldStop(); ) {
+    const keys = (await rowsOf(db, sql`SELECT key FROM dealers WHERE key > ${after} ORDER BY key LIMIT ${PRUNE_DEALERS_PER_STATEMENT}`)).map((r) => Number(r.key));
+    if (keys.length === 0) break;
+    after = keys[keys.length - 1]!;
+    total += await deletedCount(db, sql`
+      WITH gone AS (
+        DELETE FROM ${eventRollupsDaily} r USING (SELECT unnest(${`{${keys.join(',')}}`}::int[]) AS key) k
+        WHERE r.dealer_key = k.key AND r.day < ${dayCutoff}::date RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`);
+  }
+  return total;
 }
 
 /**

@@ -7,21 +7,15 @@
  * HOURLY_ROLLUP_DAYS while the detailed hours go after DETAIL_HOURLY_DAYS, the detailed days after
  * DETAIL_DAILY_DAYS and the dealer's days stay.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { openDatabaseBefore, type DatabaseBefore } from '../db/migration-fixture';
+import { countsText, databaseBeforeHooks, writeHourlyRollups } from '../db/migration-fixture';
 import { DEMO_DEALER } from '../db/seed';
 import { pruneHourlyRollups } from './service';
 
-let before: DatabaseBefore;
-let database: Database;
-const rows = <T,>(query: ReturnType<typeof sql>) => before.rows<T>(query);
 const d = DEMO_DEALER.id;
 
-beforeAll(async () => {
-  before = await openDatabaseBefore('0017_storage_compact');
-  database = before.database;
+const before = databaseBeforeHooks('0017_storage_compact', async (database) => {
   await database.db.execute(sql.raw(`SELECT event_partitions_ensure('2026-03-01T00:00:00Z', '2026-03-10T00:00:00Z')`));
   await database.db.execute(
     sql.raw(`INSERT INTO events (occurred_at, dealer_id, event, slot_type, model, url, client_timestamp, page_view, lead_id, creative) VALUES
@@ -30,19 +24,17 @@ beforeAll(async () => {
       ('2026-03-01T00:20:00Z', '${d}', 'conversion', NULL, 'civic', 'https://www.example.com/thank-you', NULL, 'view-0001', 'abc123', 'cdn'),
       ('2026-03-02T05:00:00Z', '${d}', 'impression', 'primary', 'accord', '', NULL, 'view-0002', NULL, NULL)`),
   );
-  await database.db.execute(
-    sql.raw(`INSERT INTO event_rollups_hourly (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
-      ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 1, 1, 0),
-      ('${d}', '2026-03-01T00:00:00Z', 'civic', '', 'cdn', 0, 0, 1),
-      ('${d}', '2026-03-02T05:00:00Z', 'accord', 'primary', '', 1, 0, 0)`),
-  );
-  await database.migrate();
+  await writeHourlyRollups(database, 'dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions', [
+    `('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 1, 1, 0)`,
+    `('${d}', '2026-03-01T00:00:00Z', 'civic', '', 'cdn', 0, 0, 1)`,
+    `('${d}', '2026-03-02T05:00:00Z', 'accord', 'primary', '', 1, 0, 0)`,
+  ]);
 });
-afterAll(() => before?.dispose());
+const { rows } = before;
 
 const dealerHours = () =>
   rows<Record<string, unknown>>(sql`SELECT to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24') AS hour, impressions, clicks, conversions FROM dealer_rollups_hourly ORDER BY 1`).then((r) =>
-    r.map((x) => `${String(x.hour)} ${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`),
+    r.map((x) => `${String(x.hour)} ${countsText(x)}`),
   );
 
 describe('migration 0017 storage compact', () => {
@@ -60,7 +52,7 @@ describe('migration 0017 storage compact', () => {
     expect(await rows(sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'client_timestamp' AND table_schema = current_schema()`)).toEqual([]);
     expect(await dealerHours()).toEqual(['2026-03-01T00 1/1/1', '2026-03-02T05 1/0/0']);
     const days = await rows<Record<string, unknown>>(sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, impressions, clicks, conversions, pg_typeof(impressions)::text AS type FROM dealer_rollups_daily ORDER BY 1`);
-    expect(days.map((x) => `${String(x.day)} ${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)} ${String(x.type)}`)).toEqual([
+    expect(days.map((x) => `${String(x.day)} ${countsText(x)} ${String(x.type)}`)).toEqual([
       '2026-03-01 1/1/1 integer',
       '2026-03-02 1/0/0 integer',
     ]);
@@ -68,29 +60,26 @@ describe('migration 0017 storage compact', () => {
 
   it('keeps the dealer hours equal to the hourly rows written afterwards; pruning keeps them longer than the detailed hours', async () => {
     // The ingestion's upsert: one existing row raised, one new row, in one statement.
-    await database.db.execute(
-      sql.raw(`INSERT INTO event_rollups_hourly AS r (dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions) VALUES
-        ('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 2, 1, 0),
-        ('${d}', '2026-03-03T10:00:00Z', 'civic', 'upsell', '', 4, 0, 0)
-        ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET impressions = r.impressions + excluded.impressions,
-          clicks = r.clicks + excluded.clicks, conversions = r.conversions + excluded.conversions`),
-    );
+    await writeHourlyRollups(before.database, 'dealer_id, hour, model, slot_type, creative, impressions, clicks, conversions', [
+      `('${d}', '2026-03-01T00:00:00Z', 'civic', 'header', 'cdn', 2, 1, 0)`,
+      `('${d}', '2026-03-03T10:00:00Z', 'civic', 'upsell', '', 4, 0, 0)`,
+    ], { upsert: true });
     expect(await dealerHours()).toEqual(['2026-03-01T00 3/2/1', '2026-03-02T05 1/0/0', '2026-03-03T10 4/0/0']);
     // A corrective delete subtracts.
-    await database.db.execute(sql.raw(`DELETE FROM event_rollups_hourly WHERE slot_type = ''`));
+    await before.database.db.execute(sql.raw(`DELETE FROM event_rollups_hourly WHERE slot_type = ''`));
     expect(await dealerHours()).toEqual(['2026-03-01T00 3/2/0', '2026-03-02T05 1/0/0', '2026-03-03T10 4/0/0']);
 
     // 20 days later: the detailed hours are past DETAIL_HOURLY_DAYS, the dealer hours are not.
-    expect(await pruneHourlyRollups(database.db, new Date('2026-03-23T12:00:00Z'), 100)).toBe(3);
+    expect(await pruneHourlyRollups(before.database.db, new Date('2026-03-23T12:00:00Z'), 100)).toBe(3);
     expect(await rows(sql`SELECT 1 FROM event_rollups_hourly`)).toEqual([]);
     expect(await dealerHours()).toEqual(['2026-03-01T00 3/2/0', '2026-03-02T05 1/0/0', '2026-03-03T10 4/0/0']);
     // 100 days later the dealer hours (3) and the detailed days (4) go too; the dealer's days stay.
-    expect(await pruneHourlyRollups(database.db, new Date('2026-06-10T12:00:00Z'), 100)).toBe(7);
+    expect(await pruneHourlyRollups(before.database.db, new Date('2026-06-10T12:00:00Z'), 100)).toBe(7);
     expect(await dealerHours()).toEqual([]);
     expect(await rows(sql`SELECT 1 FROM event_rollups_daily`)).toEqual([]);
     const days = await rows<Record<string, unknown>>(sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, impressions, clicks, conversions FROM dealer_rollups_daily ORDER BY 1`);
-    expect(days.map((x) => `${String(x.day)} ${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`)).toEqual(['2026-03-01 3/2/0', '2026-03-02 1/0/0', '2026-03-03 4/0/0']);
+    expect(days.map((x) => `${String(x.day)} ${countsText(x)}`)).toEqual(['2026-03-01 3/2/0', '2026-03-02 1/0/0', '2026-03-03 4/0/0']);
     const total = await rows<Record<string, unknown>>(sql`SELECT impressions, clicks, conversions FROM dealer_rollup_totals`);
-    expect(total.map((x) => `${Number(x.impressions)}/${Number(x.clicks)}/${Number(x.conversions)}`)).toEqual(['8/2/0']);
+    expect(total.map(countsText)).toEqual(['8/2/0']);
   });
 });

@@ -4,21 +4,13 @@
  * are removed, the oldest kept, and taken off the hourly rollups; the unique indexes are then
  * built; dealers without the Do-Not-Track setting get it on, an explicit choice is kept.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { openDatabaseBefore, type DatabaseBefore } from '../db/migration-fixture';
+import { databaseBeforeHooks, writeHourlyRollups } from '../db/migration-fixture';
 import { DEMO_DEALER } from '../db/seed';
 
-let before: DatabaseBefore;
-let database: Database;
-const rows = <T,>(query: ReturnType<typeof sql>) => before.rows<T>(query);
-
-beforeAll(async () => {
-  before = await openDatabaseBefore('0006_event_dedup_privacy');
-  database = before.database;
-});
-afterAll(() => before?.dispose());
+const before = databaseBeforeHooks('0006_event_dedup_privacy');
+const { rows } = before;
 
 describe('migration 0006_event_dedup_privacy', () => {
   it('removes duplicate impressions and conversions, corrects the rollups, builds the unique indexes and turns Do-Not-Track on', async () => {
@@ -26,7 +18,7 @@ describe('migration 0006_event_dedup_privacy', () => {
     const at = "'2026-11-10T09:30:00Z'";
     const ev = (event: string, slot: string | null, pv: string | null, model = 'civic') =>
       `('${d}', '${event}', ${slot === null ? 'NULL' : `'${slot}'`}, '${model}', ${at}, ${pv === null ? 'NULL' : `'${pv}'`})`;
-    await database.db.execute(
+    await before.database.db.execute(
       sql.raw(`INSERT INTO events (dealer_id, event, slot_type, model, occurred_at, page_view) VALUES
         ${[
           ev('impression', 'header', 'view-1'),
@@ -43,20 +35,19 @@ describe('migration 0006_event_dedup_privacy', () => {
           ev('conversion', null, null),
         ].join(',\n')}`),
     );
-    await database.db.execute(
-      sql.raw(`INSERT INTO event_rollups_hourly (dealer_id, hour, model, slot_type, impressions, clicks, conversions) VALUES
-        ('${d}', '2026-11-10T09:00:00Z', 'civic', 'header', 6, 1, 0),
-        ('${d}', '2026-11-10T09:00:00Z', 'civic', 'primary', 1, 0, 0),
-        ('${d}', '2026-11-10T09:00:00Z', 'civic', '', 0, 0, 4)`),
-    );
-    await database.db.execute(sql.raw(`UPDATE dealers SET security = security - 'respectDoNotTrack'`));
-    await database.db.execute(
+    await writeHourlyRollups(before.database, 'dealer_id, hour, model, slot_type, impressions, clicks, conversions', [
+      `('${d}', '2026-11-10T09:00:00Z', 'civic', 'header', 6, 1, 0)`,
+      `('${d}', '2026-11-10T09:00:00Z', 'civic', 'primary', 1, 0, 0)`,
+      `('${d}', '2026-11-10T09:00:00Z', 'civic', '', 0, 0, 4)`,
+    ]);
+    await before.database.db.execute(sql.raw(`UPDATE dealers SET security = security - 'respectDoNotTrack'`));
+    await before.database.db.execute(
       sql.raw(`INSERT INTO dealers (id, name, manufacturer_id, website_url, provider, status, asset_storage, configs, fallback_assets, branding, security, notifications)
         SELECT 'opted-out', 'Opted Out', manufacturer_id, website_url, provider, status, asset_storage, configs, fallback_assets, branding,
           security || '{"respectDoNotTrack": false}'::jsonb, notifications FROM dealers WHERE id = '${d}'`),
     );
 
-    await database.migrate();
+    await before.database.migrate();
 
     const counts = await rows<{ event: string; slot_type: string | null; page_view: string | null; n: number | string }>(
       sql.raw(`SELECT event, slot_type, page_view, count(*) AS n FROM events GROUP BY 1, 2, 3 ORDER BY event::text, 2, 3`),

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { createSignedInTestApp, type TestApp } from '../test-app';
+import { addDealerAsAdmin, createSignedInTestApp, type TestApp } from '../test-app';
 import { DEMO_DEALER } from '../db/seed';
 import { dealerKeyOf } from '../db/dealer-row';
 import { eventKeys, events, eventUrls } from '../db/schema';
@@ -185,12 +185,7 @@ describe('Respect Do-Not-Track / Global Privacy Control', () => {
 
   it('is on by default, for existing and new dealers', async () => {
     expect(await security()).toMatchObject({ respectDoNotTrack: true });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/dealers',
-      headers: { cookie: admin },
-      payload: { name: 'Privacy Honda', manufacturer: 'honda', websiteUrl: 'https://www.privacyhonda.example', provider: 'mxs' },
-    });
+    const created = await addDealerAsAdmin(t, admin, { name: 'Privacy Honda', websiteUrl: 'https://www.privacyhonda.example' });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().dealer.security).toMatchObject({ respectDoNotTrack: true });
     expect((await scriptConfig()).config.respectDnt).toBe(true);

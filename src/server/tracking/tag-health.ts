@@ -17,7 +17,7 @@
  * until the next flush. A write that fails for an outage keeps its counts for the next attempt,
  * within that bound; one that fails on the data (a dealer deleted since: foreign key) drops them.
  */
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { isDataError } from './service';
@@ -28,9 +28,13 @@ import {
   TAG_HEALTH_WINDOW_HOURS,
   TAG_NO_ORIGIN,
   TAG_OTHER_ORIGIN,
+  TAG_REFUSAL_REASONS,
   beaconOrigin,
+  tagHealthSince,
   type TagHealthReason,
+  type TagRefusalReason,
 } from '../../domain/tag-health';
+import type { PortfolioTagHealth } from '../../domain/admin';
 import type { PageCheck, PageCheckFinding, TagHealth } from '../../domain/contracts/tag-health';
 import type { Security } from '../../domain/schemas';
 import { deploymentBlocklistMatches } from '../../domain/blocklist-names';
@@ -256,7 +260,7 @@ export class TagHealthRecorder {
   async read(dealerId: string): Promise<TagHealth> {
     await this.flush();
     const now = this.now();
-    const since = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (TAG_HEALTH_WINDOW_HOURS - 1) * HOUR_MS);
+    const since = tagHealthSince(now);
     const s = tagLastSeen;
     const seen = await this.db.select().from(s).where(eq(s.dealerId, dealerId)).orderBy(sql`${s.lastSeenAt} DESC`, s.origin, s.slotType);
     const h = tagHealthHourly;
@@ -273,6 +277,42 @@ export class TagHealthRecorder {
       counts: counts.map((c) => ({ origin: c.origin, reason: c.reason as TagHealthReason, beacons: Number(c.beacons) })),
     };
   }
+}
+
+/**
+ * The tag health of many dealers at once (the admin's portfolio table): for each of `dealerIds`,
+ * the beacons since `since` (tagHealthSince) counted, refused or dropped in all, and by reason, in
+ * one grouped read of tag_health_hourly (its key starts with the dealer id). A dealer without
+ * counters gets zeros. Callers flush `app.tagHealth` first so pending counts are included.
+ */
+export async function tagHealthTotals(db: Db, dealerIds: string[], since: Date): Promise<Map<string, PortfolioTagHealth>> {
+  const out = new Map<string, PortfolioTagHealth>();
+  for (const id of dealerIds) out.set(id, { counted: 0, refused: 0, byReason: Object.fromEntries(TAG_REFUSAL_REASONS.map((r) => [r, 0])) as Record<TagRefusalReason, number> });
+  if (dealerIds.length === 0) return out;
+  const h = tagHealthHourly;
+  const rows = await db
+    .select({ dealerId: h.dealerId, reason: h.reason, beacons: sql<number>`sum(${h.beacons})::int`.mapWith(Number) })
+    .from(h)
+    .where(and(inArray(h.dealerId, dealerIds), gte(h.hour, since)))
+    .groupBy(h.dealerId, h.reason);
+  for (const r of rows) {
+    const d = out.get(r.dealerId)!;
+    if (r.reason === 'counted') d.counted += r.beacons;
+    else if ((TAG_REFUSAL_REASONS as readonly string[]).includes(r.reason)) {
+      d.byReason[r.reason as TagRefusalReason] += r.beacons;
+      d.refused += r.beacons;
+    }
+  }
+  return out;
+}
+
+/**
+ * SQL of a derived table (dealer_id, refused): each dealer's beacons refused or dropped since
+ * `since`, for sorting every matching dealer by it (dealers without refusals have no row).
+ */
+export function refusedTotalsSql(since: Date): SQL {
+  const h = tagHealthHourly;
+  return sql`SELECT ${h.dealerId} AS dealer_id, sum(${h.beacons})::int AS refused FROM ${h} WHERE ${h.hour} >= ${since.toISOString()}::timestamptz AND ${h.reason} <> 'counted' GROUP BY ${h.dealerId}`;
 }
 
 /** A window without the counters of `dealerIds`. */

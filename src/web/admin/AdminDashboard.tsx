@@ -125,6 +125,20 @@ function DealerActions({ dealer }: { dealer: RecentDealer }) {
   );
 }
 
+/** A dealer's name in bold above its id, each cut with '…' where it does not fit. */
+function NameAndId({ dealer }: { dealer: { name: string; id: string } }) {
+  return (
+    <>
+      <Truncated fw={600} size="sm">
+        {dealer.name}
+      </Truncated>
+      <Truncated size="xs" c="dimmed">
+        {dealer.id}
+      </Truncated>
+    </>
+  );
+}
+
 /** The first five dealers: a table, or one card per dealer on a narrow screen. */
 function RecentDealers({ dealers }: { dealers: RecentDealer[] }) {
   const narrow = useNarrowScreen();
@@ -133,12 +147,7 @@ function RecentDealers({ dealers }: { dealers: RecentDealer[] }) {
       <Stack gap={0} data-testid="recent-dealers">
         {dealers.map((r) => (
           <Box key={r.id} py="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
-            <Truncated fw={600} size="sm">
-              {r.name}
-            </Truncated>
-            <Truncated size="xs" c="dimmed">
-              {r.id}
-            </Truncated>
+            <NameAndId dealer={r} />
             <Group gap="xs" mt={6} wrap="nowrap">
               <StatusBadge status={r.status} />
               <Truncated size="sm">{`${r.manufacturerName} · ${providerLabel(r.provider)}`}</Truncated>
@@ -172,12 +181,7 @@ function RecentDealers({ dealers }: { dealers: RecentDealer[] }) {
         {dealers.map((r) => (
           <Table.Tr key={r.id}>
             <Table.Td>
-              <Truncated fw={600} size="sm">
-                {r.name}
-              </Truncated>
-              <Truncated size="xs" c="dimmed">
-                {r.id}
-              </Truncated>
+              <NameAndId dealer={r} />
             </Table.Td>
             <Table.Td>
               <Truncated size="sm">{r.manufacturerName}</Truncated>

@@ -157,7 +157,7 @@ const RANGE_WORDS: Record<string, string> = {
  * domain schemas the server validates with (dealer-settings-schema.ts), fetched after first paint
  *.
  */
-const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
+const { validate, useSchemaCheck, submitChecked } = deferredValidator<Values>(async () => {
   const { schemaValidator, settingsSchema } = await import('./dealer-settings-schema');
   return schemaValidator<Values>(settingsSchema, bodyOf, {
     fieldOf,
@@ -234,9 +234,9 @@ function SettingsForm({ dealer: d }: { dealer: Dealer }) {
       noValidate
       aria-label="Dealer settings"
       onKeyDown={enterWhileInvalid(dirty && invalid, () => refuse(form.validate().errors as FieldErrors))}
-      onSubmit={form.onSubmit((v) => {
+      onSubmit={submitChecked(form.onSubmit((v) => {
         if (dirty && !save.isPending) onSave(v);
-      }, (errors) => refuse(errors as FieldErrors))}
+      }, (errors) => refuse(errors as FieldErrors)))}
     >
       {prompt}
       <Stack gap="lg">

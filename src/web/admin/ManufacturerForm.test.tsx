@@ -97,6 +97,81 @@ describe('ManufacturerForm', () => {
   });
 });
 
+describe('ManufacturerForm Fill from models', () => {
+  const model = (name: string, displayName = name) => ({ ...HONDA.models[0]!, id: name.toLowerCase(), name, displayName });
+  const CATALOGUE: ManufacturerListItem = {
+    ...HONDA,
+    models: [model('Civic'), model('CR-V', 'CR-V Hybrid'), model('Pilot'), model('Passport')],
+    defaultModelMappings: { 'civic-si': 'Civic', pilot: 'Passport' },
+  };
+
+  /** The form on its Defaults tab with the fill dialog open. */
+  async function openFill() {
+    const bodies = saving();
+    const onClose = vi.fn();
+    const { user } = renderApp(<ManufacturerForm manufacturer={CATALOGUE} onClose={onClose} />);
+    await user.click(screen.getByRole('tab', { name: 'Defaults' }));
+    await user.click(screen.getByRole('button', { name: 'Fill from models' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Fill mappings from models' });
+    return { user, bodies, onClose, dialog };
+  }
+  const previewRows = (dialog: HTMLElement) =>
+    within(within(dialog).getByRole('table', { name: 'Mappings the fill makes' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
+
+  it('previews each model before anything changes: only models without a mapping, existing rows kept', async () => {
+    const { dialog } = await openFill();
+    expect(previewRows(dialog)).toEqual([
+      ['Civic', 'Civic', 'Has a mapping'],
+      ['CR-V', 'CR-V', 'Added'],
+      ['Pilot', 'Pilot', 'Kept: maps to Passport'], // 'pilot' is already taken by the admin's own row
+      ['Passport', 'Passport', 'Has a mapping'],
+    ]);
+    expect(within(dialog).getByTestId('fill-summary').textContent).toMatch(/^1 mapping to add\./);
+    // Nothing in the form changed yet.
+    expect(screen.getAllByRole('textbox', { name: /^Inventory model name \d+$/ })).toHaveLength(2);
+  });
+
+  it("fills the pattern with each model's key for all models, applies it to the form and saves it with the admin's rows", async () => {
+    const { user, bodies, onClose, dialog } = await openFill();
+    fill(within(dialog).getByRole('textbox', { name: 'Inventory model name' }), 'honda {key}');
+    await user.click(within(dialog).getByRole('radio', { name: /^All models/ }));
+    expect(previewRows(dialog)).toEqual([
+      ['honda civic', 'Civic', 'Added'],
+      ['honda crv', 'CR-V', 'Added'],
+      ['honda pilot', 'Pilot', 'Added'],
+      ['honda passport', 'Passport', 'Added'],
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Apply 4 mappings' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Fill mappings from models' })).toBeNull());
+    expect(screen.getAllByRole<HTMLInputElement>('textbox', { name: /^Inventory model name \d+$/ }).map((f) => f.value)).toEqual(['civic-si', 'pilot', 'honda civic', 'honda crv', 'honda pilot', 'honda passport']);
+    await user.click(screen.getByRole('button', { name: 'Save Manufacturer' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect((bodies[0] as { defaultModelMappings: unknown }).defaultModelMappings).toEqual({
+      'civic-si': 'Civic',
+      pilot: 'Passport',
+      'honda civic': 'Civic',
+      'honda crv': 'CR-V',
+      'honda pilot': 'Pilot',
+      'honda passport': 'Passport',
+    });
+  });
+
+  it('refuses a pattern that would give every model the same name, and Cancel changes nothing', async () => {
+    const { user, dialog } = await openFill();
+    fill(within(dialog).getByRole('textbox', { name: 'Inventory model name' }), 'honda');
+    expect(within(dialog).getByText('Include {name}, {display}, {key} so each model gets its own name')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Apply' }) as HTMLButtonElement).disabled).toBe(true);
+    fill(within(dialog).getByRole('textbox', { name: 'Inventory model name' }), '{display}');
+    expect(previewRows(dialog)[1]).toEqual(['CR-V Hybrid', 'CR-V', 'Added']);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getAllByRole('textbox', { name: /^Inventory model name \d+$/ })).toHaveLength(2);
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+});
+
 describe('ManufacturerForm color picker', () => {
   /** Opens the form with an edit made and the primary color's picker open (its dropdown checked to be in the document). */
   async function openPicker() {

@@ -3,7 +3,8 @@
  * URL, colors with picker and text field, provider compatibility, asset naming convention; and,
  * beyond the spec, the catalogue: models (name, display name, category, MSRP range, active,
  * priority, upsell targets) with their trims (name, display name, MSRP, popular, priority), and the
- * default model mappings, upsell rules and trim patterns. Opens empty (add) or prefilled (edit);
+ * default model mappings (filled from the models at once with a previewed pattern,
+ * MappingFillDialog), upsell rules and trim patterns. Opens empty (add) or prefilled (edit);
  * closes on save or cancel. Save and Cancel sit in the drawer's sticky header; Enter in a field
  * saves; closing with unsaved edits (Escape, the overlay, the close button, Cancel) asks first;
  * trims are cards on narrow screens. A @mantine/form checked on every change against the
@@ -40,7 +41,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus, Trash2, Wand2 } from 'lucide-react';
 import type { ManufacturerListItem } from '../../domain/admin';
 import { manufacturerSchema, MODEL_CATEGORIES, PROVIDERS, type Trim, type VehicleModel } from '../../domain/schemas';
 import { slugify } from '../../domain/slug';
@@ -49,9 +50,11 @@ import { useSaveManufacturer, type ManufacturerInput } from './api';
 import { fieldErrorsOf, serverFormErrors, summarizeFieldErrors } from '../api/field-errors';
 import { schemaValidator } from '../api/schema-validator';
 import { useUnsavedChangesPrompt } from '../components/unsaved';
+import { EditorError } from '../components/feedback';
 import { RowsEditor } from '../components/RowsEditor';
 import { ColorInput } from '../components/deferred';
 import { toRecord, toRows, type Row } from '../components/rows';
+import { MappingFillDialog } from './MappingFillDialog';
 
 interface Draft extends Omit<ManufacturerInput, 'defaultModelMappings' | 'defaultUpsellRules' | 'defaultTrimPatterns'> {
   mappings: Row[];
@@ -155,6 +158,8 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
   const [openModels, setOpenModels] = useState<string[]>([]);
   /** 'Discard changes?' is open (a close was asked for with unsaved edits). */
   const [confirmingClose, setConfirmingClose] = useState(false);
+  /** 'Fill mappings from models' is open. */
+  const [filling, setFilling] = useState(false);
   const narrow = useMediaQuery('(max-width: 40em)');
   const set = (patch: Partial<Draft>) => form.setValues(patch);
   const modelNames = draft.models.map((m) => m.name).filter(Boolean);
@@ -388,6 +393,14 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
 
                   <Tabs.Panel value="defaults">
                     <Stack gap="lg">
+                      <Group justify="space-between" gap="xs" align="flex-end">
+                        <Text size="sm" c="dimmed" style={{ flex: '1 1 220px' }}>
+                          {modelNames.length === 0 ? 'Name models on the Models tab to fill their mappings at once.' : 'Map every model at once from a pattern, previewed before it is applied.'}
+                        </Text>
+                        <Button size="xs" variant="light" leftSection={<Wand2 size={14} />} disabled={modelNames.length === 0} onClick={() => setFilling(true)}>
+                          Fill from models
+                        </Button>
+                      </Group>
                       <RowsEditor title="Default model mappings" keyLabel="Inventory model name" valueLabel="Standard model" rows={draft.mappings} valueOptions={modelNames} empty="None yet." addLabel="Add Row" onChange={(mappings) => set({ mappings })} />
                       <EditorError error={errorOf('mappings')} />
                       <RowsEditor title="Default upsell rules" keyLabel="Model" valueLabel="Upsell target" rows={draft.rules} valueOptions={modelNames} empty="None yet." addLabel="Add Row" onChange={(rules) => set({ rules })} />
@@ -417,6 +430,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
         </Drawer.Content>
       </Drawer.Root>
       {prompt}
+      {filling && <MappingFillDialog opened onClose={() => setFilling(false)} rows={draft.mappings} models={draft.models} onApply={(mappings) => set({ mappings })} />}
       {/* Outside the drawer in the React tree, so its Escape does not reach the drawer as well. */}
       <Modal opened={confirmingClose} onClose={() => setConfirmingClose(false)} title="Discard changes?" centered zIndex={300}>
         <Stack>
@@ -466,11 +480,3 @@ function manufacturerLabel(path: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A problem with a whole editor (a map's entries, the model list), in the user's words; nothing when there is none. */
-function EditorError({ error }: { error: ReactNode }) {
-  return error ? (
-    <Text c="red" size="sm" role="alert">
-      {error}
-    </Text>
-  ) : null;
-}

@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, PasswordInput, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { Modal, Select } from '../components/deferred';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -22,6 +22,7 @@ import { useNarrowScreen } from '../components/responsive';
 import { Truncated } from '../components/Truncated';
 import { MIN_PASSWORD_LENGTH } from '../../domain/passwords';
 import { useAdminDealers, useCreateUser, useResetPassword, useUpdateUser, useUsers, type NewUser } from './api';
+import { ActionsHeader } from '../components/table';
 
 const MIN_PASSWORD = MIN_PASSWORD_LENGTH;
 /** The Add User / Edit fields a server error can name (shown under the field). */
@@ -122,9 +123,7 @@ export function UsersPage() {
                     <Table.Th>Role</Table.Th>
                     <Table.Th>Dealer</Table.Th>
                     <Table.Th>Status</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
+                    <ActionsHeader />
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>

@@ -1,11 +1,11 @@
 /**
- * What the two server-paged lists of dealers share (Dealer Management's cards and Platform
- * Analytics' portfolio table, both on GET /api/admin/dealers): reading their state from the URL,
+ * The pieces of the server-paged dealer table (dealer-table.tsx, on Dealer Management and
+ * Platform Analytics, GET /api/admin/dealers) that do not draw the table: reading its state from the URL,
  * the sort a click asks for, the search box with the manufacturer filter, the 'Showing 1–25 of 40
  * dealers' line, the pager, and the move to the last page when the one asked for is past the end.
  */
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { Group, Loader, Pagination, Text, TextInput } from '@mantine/core';
+import { Group, Loader, Pagination, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { Search } from 'lucide-react';
 import { Select } from '../components/deferred';
 import type { UrlChanges } from '../components/list-url';
@@ -45,15 +45,15 @@ export function sortChanges<S extends PortfolioSort>(state: SortState<S>, sort: 
   return { sort: sort === defaultSort ? null : sort, order: order === DEALER_LIST_DEFAULT_ORDER[sort] ? null : order, page: null };
 }
 
-/** The search box (name, id or website) and the manufacturer filter (the manufacturers that have dealers). */
-export function DealerFilters({ text, onText, searching, manufacturer, onManufacturer }: { text: string; onText: (text: string) => void; searching: boolean; manufacturer: string; onManufacturer: (id: string | null) => void }) {
+/** The search box (name, id or website), the manufacturer filter (the manufacturers that have dealers) and `extra` (another filter) after them. */
+export function DealerFilters({ text, onText, searching, manufacturer, onManufacturer, extra }: { text: string; onText: (text: string) => void; searching: boolean; manufacturer: string; onManufacturer: (id: string | null) => void; extra?: ReactNode }) {
   const makers = useManufacturers();
   const options = useMemo(() => {
     const used = (makers.data ?? []).filter((m) => m.dealerCount > 0 || m.id === manufacturer);
     return [{ value: ALL, label: 'All Manufacturers' }, ...used.sort((a, b) => a.name.localeCompare(b.name)).map((m) => ({ value: m.id, label: m.name }))];
   }, [makers.data, manufacturer]);
   return (
-    <Group grow align="flex-end">
+    <SimpleGrid cols={{ base: 1, xs: extra ? 3 : 2 }} spacing="md">
       <TextInput
         label="Search"
         placeholder="Search by name, id or website"
@@ -63,7 +63,8 @@ export function DealerFilters({ text, onText, searching, manufacturer, onManufac
         onChange={(e) => onText(e.currentTarget.value)}
       />
       <Select label="Manufacturer" data={options} value={manufacturer || ALL} onChange={(v) => onManufacturer(!v || v === ALL ? null : v)} allowDeselect={false} />
-    </Group>
+      {extra}
+    </SimpleGrid>
   );
 }
 

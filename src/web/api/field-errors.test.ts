@@ -1,7 +1,7 @@
 /** Server field problems on form fields: by path, reworded only by code. */
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './client';
-import { fieldAmong, fieldErrorsOf, serverFormErrors, summarizeFieldErrors } from './field-errors';
+import { deferredValidator, fieldAmong, fieldErrorsOf, serverFormErrors, summarizeFieldErrors } from './field-errors';
 
 const refused = (fields: Array<{ path: string; code: string; message: string }>) => new ApiError(400, 'INVALID', 'joined text the client never reads', fields);
 
@@ -61,5 +61,35 @@ describe('summarizeFieldErrors', () => {
   it('names each field by its label, or by its path when it has none', () => {
     const labels: Record<string, string> = { websiteUrl: 'Website URL' };
     expect(summarizeFieldErrors({ websiteUrl: 'Must be a URL', 'security.x': 'Required' }, (p) => labels[p])).toBe('Website URL: Must be a URL. security.x: Required.');
+  });
+});
+
+describe('deferredValidator', () => {
+  const event = () => ({ preventDefault: vi.fn() }) as unknown as Parameters<ReturnType<ReturnType<typeof deferredValidator>['submitChecked']>>[0];
+
+  it('holds a save asked for before the check arrived until it has, then validates with it', async () => {
+    let arrive!: (check: (v: { rpm: number }) => Record<string, string>) => void;
+    const v = deferredValidator<{ rpm: number }>(() => new Promise((resolve) => (arrive = resolve)));
+    const seen: Array<Record<string, string>> = [];
+    const submit = vi.fn(() => seen.push(v.validate({ rpm: 5000 }) as Record<string, string>));
+    const e = event();
+    v.submitChecked(submit)(e);
+    expect(e.preventDefault).toHaveBeenCalled(); // the browser does not submit the form meanwhile
+    expect(submit).not.toHaveBeenCalled();
+    arrive((values): Record<string, string> => (values.rpm > 1000 ? { rpm: 'Must be 10-1,000' } : {}));
+    await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(seen).toEqual([{ rpm: 'Must be 10-1,000' }]);
+    // Once in, a save goes through at once with its event.
+    const again = event();
+    v.submitChecked(submit)(again);
+    expect(submit).toHaveBeenLastCalledWith(again);
+  });
+
+  it('lets the save go on, for the server to check, when the check cannot load', async () => {
+    const v = deferredValidator<{ rpm: number }>(() => Promise.reject(new Error('chunk failed')));
+    const submit = vi.fn();
+    v.submitChecked(submit)(event());
+    await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(v.validate({ rpm: 5000 })).toEqual({});
   });
 });

@@ -7,7 +7,7 @@
  * shared domain schema the server uses (schema-validator.ts), fetched after the screen has painted.
  * This module does not import zod: screens that only show server errors do not load it.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { fieldErrorsFrom, type FieldErrors, type FieldIssue } from '../../domain/field-errors';
@@ -81,6 +81,13 @@ export interface DeferredValidator<V> {
    * true from then on. Call it in the component that owns the form.
    */
   useSchemaCheck: () => boolean;
+  /**
+   * Wraps a form's submit handler (`form.onSubmit(...)`) so that it validates with the check:
+   * a save asked for before the check has arrived (Enter right after the screen loaded, on a
+   * slow network) waits for it, so a wrong value is marked by the form instead of refused by the
+   * server; if the check cannot load, the save goes on and the server checks it.
+   */
+  submitChecked: (submit: (event?: FormEvent<HTMLFormElement>) => void) => (event: FormEvent<HTMLFormElement>) => void;
 }
 
 /**
@@ -93,17 +100,25 @@ export interface DeferredValidator<V> {
 export function deferredValidator<V>(load: () => Promise<(values: V) => FormErrors>): DeferredValidator<V> {
   let check: ((values: V) => FormErrors) | undefined;
   let pending: Promise<void> | undefined;
+  const start = () =>
+    (pending ??= load().then((c) => {
+      check = c;
+    }));
   return {
     validate: (values) => check?.(values) ?? {},
+    submitChecked: (submit) => (event) => {
+      if (check) return submit(event);
+      event.preventDefault();
+      void start()
+        .catch(() => undefined)
+        .then(() => submit());
+    },
     useSchemaCheck() {
       const [ready, setReady] = useState(() => check !== undefined);
       useEffect(() => {
         if (ready) return;
         let live = true;
-        pending ??= load().then((c) => {
-          check = c;
-        });
-        pending.then(
+        start().then(
           () => live && setReady(true),
           (error: unknown) => console.error('Form check failed to load', error),
         );

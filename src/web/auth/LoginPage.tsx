@@ -7,10 +7,11 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
-import { Alert, Box, Button, Center, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { CircleAlert } from 'lucide-react';
 import { apiFetch, ApiError } from '../api/client';
 import { useAuth } from '../components/auth';
+import { AuthScreen } from './AuthScreen';
 import { usePasswordToggle } from '../components/password';
 import { TEXT } from '../../domain/constants';
 
@@ -63,30 +64,9 @@ export function LoginPage() {
   const accounts = demo.data?.accounts ?? [];
   const passwordToggle = usePasswordToggle();
   return (
-    <Center mih="100vh" bg="gray.1" p="md">
-      <Stack w={460} maw="100%">
-        <Box ta="center">
-          <Title order={1}>dc-banners</Title>
-          <Text c="dimmed">Dynamic promotional banners for dealership websites</Text>
-        </Box>
-        <Paper withBorder shadow="sm" p="xl" radius="md">
-          <form onSubmit={submit} noValidate>
-            <Stack>
-              <Title order={3}>Sign in</Title>
-              <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
-              <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} {...passwordToggle} />
-              {error && (
-                <Alert color="red" icon={<CircleAlert size={16} />} py="xs" role="alert">
-                  {error}
-                </Alert>
-              )}
-              <Button type="submit" loading={busy} fullWidth>
-                Sign in
-              </Button>
-            </Stack>
-          </form>
-        </Paper>
-        {accounts.length > 0 && (
+    <AuthScreen
+      below={
+        accounts.length > 0 && (
           <Paper withBorder p="md" radius="md">
             <Text size="sm" fw={600} mb="xs" id="demo-accounts">
               Demo accounts
@@ -112,8 +92,24 @@ export function LoginPage() {
               </Table.Tbody>
             </Table>
           </Paper>
-        )}
-      </Stack>
-    </Center>
+        )
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Title order={3}>Sign in</Title>
+          <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+          <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} {...passwordToggle} />
+          {error && (
+            <Alert color="red" icon={<CircleAlert size={16} />} py="xs" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Button type="submit" loading={busy} fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      </form>
+    </AuthScreen>
   );
 }

@@ -8,10 +8,11 @@
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
-import { Alert, Anchor, Box, Button, Center, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { apiFetch } from '../api/client';
 import { usePasswordToggle } from '../components/password';
+import { AuthScreen } from './AuthScreen';
 import { useDocumentTitle } from '../components/title';
 import { MIN_PASSWORD_LENGTH } from '../../domain/passwords';
 import { INVITATION_INVALID, tokenFromHash } from '../../domain/invitations';
@@ -93,26 +94,18 @@ export function SetPasswordPage() {
   }
 
   return (
-    <Center mih="100vh" bg="gray.1" p="md" component="main">
-      <Stack w={460} maw="100%">
-        <Box ta="center">
-          <Title order={1}>dc-banners</Title>
-          <Text c="dimmed">Dynamic promotional banners for dealership websites</Text>
-        </Box>
-        <Paper withBorder shadow="sm" p="xl" radius="md">
-          <Stack>
-            <Title order={2} size="h3">
-              Set your password
-            </Title>
-            {body}
-            {!accept.data && (
-              <Anchor href="/" size="sm">
-                Back to sign in
-              </Anchor>
-            )}
-          </Stack>
-        </Paper>
+    <AuthScreen main>
+      <Stack>
+        <Title order={2} size="h3">
+          Set your password
+        </Title>
+        {body}
+        {!accept.data && (
+          <Anchor href="/" size="sm">
+            Back to sign in
+          </Anchor>
+        )}
       </Stack>
-    </Center>
+    </AuthScreen>
   );
 }

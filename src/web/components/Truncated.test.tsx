@@ -33,10 +33,10 @@ describe('FileName', () => {
     expect(ends[1]!.textContent).toMatch(/_b\.jpg$/);
     expect(ends[0]!.textContent).not.toBe(ends[1]!.textContent);
 
-    // Hover the element found each time: the deferred tooltip, once in, mounts a new one.
+    // Hovered again until the deferred tooltip has arrived (the element stays the same).
+    const second = names[1]!;
     await vi.waitFor(
       async () => {
-        const second = document.querySelectorAll<HTMLElement>('[data-truncated="true"]')[1]!;
         await user.unhover(second);
         await user.hover(second);
         expect((await screen.findByRole('tooltip')).textContent).toBe(B);

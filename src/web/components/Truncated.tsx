@@ -22,8 +22,7 @@ interface Props {
 
 /**
  * True while the element's text is wider than its box (re-checked whenever either changes size).
- * A callback ref: the element is measured again when it is replaced (the deferred Tooltip wrapping
- * it arrives after the first paint and React mounts a new element then).
+ * A callback ref, so that the element is measured once React has mounted it.
  */
 function useIsCut(text: string) {
   const [el, setEl] = useState<HTMLElement | null>(null);

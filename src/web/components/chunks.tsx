@@ -40,7 +40,9 @@ export function ChunkReloadPrompt() {
     <Center mih="60vh" p="xl">
       <Stack align="center" gap="sm" maw={480} role="alert">
         <RefreshCw size={40} strokeWidth={1.5} aria-hidden />
-        <Title order={2}>This page could not be loaded</Title>
+        <Title order={2} ta="center">
+          This page could not be loaded
+        </Title>
         <Text c="dimmed" ta="center">
           Part of the app did not arrive, or a newer version was released. Reload to continue; nothing you saved is lost.
         </Text>

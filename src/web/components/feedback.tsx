@@ -1,4 +1,7 @@
-/** Shared full-page states: loading, not found, inline error and the error boundary screen (spec 01 §2, §8). */
+/**
+ * Shared feedback states: loading, not found, inline error, a form editor's own problem and the
+ * error boundary screen (spec 01 §2, §8).
+ */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { RotateCcw, TriangleAlert } from 'lucide-react';
@@ -34,6 +37,18 @@ export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: (
       </Stack>
     </Alert>
   );
+}
+
+/**
+ * A problem with a whole editor of a form (a map's entries, the model list, the weights), in the
+ * user's words, announced as an alert; nothing when `error` is empty. `mt` spaces it from the editor above.
+ */
+export function EditorError({ error, mt }: { error: ReactNode; mt?: string }) {
+  return error ? (
+    <Text c="red" size="sm" mt={mt} role="alert">
+      {error}
+    </Text>
+  ) : null;
 }
 
 /** The 'Something went wrong' screen with Reload Page and Go Home (spec 01 §2, §8). */

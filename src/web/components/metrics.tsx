@@ -20,6 +20,26 @@ export function PeriodCaption({ label, testId }: { label: string; testId?: strin
 }
 
 /**
+ * The heading of a figure on a card: its name, an optional `hint` line saying what is counted, and
+ * the caption of the period it covers (`testId` on the caption).
+ */
+export function MetricHeading({ label, hint, period, testId }: { label: string; hint?: string; period: string; testId?: string }) {
+  return (
+    <>
+      <Text size="sm" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+      <PeriodCaption label={period} testId={testId} />
+    </>
+  );
+}
+
+/**
  * One metric card; `value` undefined while loading (value and note show skeletons); `period` is the
  * label of what the value covers, shown under the card's name.
  */
@@ -48,15 +68,7 @@ export function MetricCard({
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Stack gap={6}>
           <div>
-            <Text size="sm" c="dimmed" fw={500}>
-              {label}
-            </Text>
-            {hint && (
-              <Text size="xs" c="dimmed">
-                {hint}
-              </Text>
-            )}
-            <PeriodCaption label={period} testId={`${testId}-period`} />
+            <MetricHeading label={label} hint={hint} period={period} testId={`${testId}-period`} />
           </div>
           {value === undefined ? (
             <Skeleton h={34} w={90} />

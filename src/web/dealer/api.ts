@@ -25,6 +25,15 @@ export const dealerPath = (id: string) => `/api/dealers/${encodeURIComponent(id)
 export const retryUnlessClientError = (failureCount: number, error: Error) =>
   !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 1;
 
+/**
+ * The options of a read of dealer `id` for useQuery: key `key(id)`, answered by `fetch(id)`,
+ * disabled without an id, a 403/404 not retried (retryUnlessClientError). Spread them and add
+ * any further option (`staleTime`).
+ */
+export function dealerQuery<K extends readonly unknown[], T>(id: string | null | undefined, key: (id: string) => K, fetch: (id: string) => Promise<T>) {
+  return { queryKey: key(id ?? ''), queryFn: () => fetch(id!), enabled: Boolean(id), retry: retryUnlessClientError };
+}
+
 /** True for an ApiError with one of the given HTTP statuses. */
 export const isApiStatus = (error: unknown, ...statuses: number[]) => error instanceof ApiError && statuses.includes(error.status);
 
@@ -35,12 +44,7 @@ export async function fetchDealer(id: string): Promise<Dealer> {
 
 /** The dealer record; disabled without an id. */
 export function useDealer(id: string | null | undefined) {
-  return useQuery({
-    queryKey: dealerKeys.dealer(id ?? ''),
-    queryFn: () => fetchDealer(id!),
-    enabled: Boolean(id),
-    retry: retryUnlessClientError,
-  });
+  return useQuery(dealerQuery(id, dealerKeys.dealer, fetchDealer));
 }
 
 /** How long the catalogue's display names are used before asking again: they change only when an admin edits the catalogue. */
@@ -53,11 +57,8 @@ const MODEL_NAMES_STALE_MS = 5 * 60_000;
  */
 export function useModelNames(id: string | null | undefined): (model: string) => string {
   const q = useQuery({
-    queryKey: dealerKeys.models(id ?? ''),
-    queryFn: async () => (await apiFetch<DealerModels>(`${dealerPath(id!)}/models`)).models,
-    enabled: Boolean(id),
+    ...dealerQuery(id, dealerKeys.models, async (dealerId) => (await apiFetch<DealerModels>(`${dealerPath(dealerId)}/models`)).models),
     staleTime: MODEL_NAMES_STALE_MS,
-    retry: retryUnlessClientError,
   });
   return useMemo(() => modelNamer(q.data ?? []), [q.data]);
 }

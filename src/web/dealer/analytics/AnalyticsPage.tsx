@@ -26,7 +26,7 @@ import type { AnalyticsPeriod, DeviceFilter } from '../../../domain/enums';
 import { useAuth, useCanEdit } from '../../components/auth';
 import { ErrorNotice } from '../../components/feedback';
 import { useDealer, useModelNames } from '../api';
-import { PeriodCaption } from '../../components/metrics';
+import { MetricHeading, PeriodCaption } from '../../components/metrics';
 import { CreativesPanel } from './CreativesPanel';
 import { ModelsTable, SlotsTable } from './ReportTables';
 import {
@@ -53,15 +53,7 @@ const VIEWABLE_NOTE = 'Viewable impressions only (50 % in view for 1 s)';
 function Card({ label, caption, period, value, note, trend, against }: { label: string; caption?: string; period: string; value: string; note?: string; trend: number | null; against: string }) {
   return (
     <Paper withBorder p="lg" radius="md">
-      <Text size="sm" c="dimmed" fw={500}>
-        {label}
-      </Text>
-      {caption && (
-        <Text size="xs" c="dimmed">
-          {caption}
-        </Text>
-      )}
-      <PeriodCaption label={period} />
+      <MetricHeading label={label} hint={caption} period={period} />
       <Text fz={28} fw={700}>
         {value}
       </Text>

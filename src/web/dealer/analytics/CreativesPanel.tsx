@@ -65,7 +65,8 @@ export function CreativesPanel({ a, dealerId, period, modelName }: { a: Pick<Dea
         <Table striped highlightOnHover miw={760} aria-label="Creative performance">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Creative</Table.Th>
+              {/* Wide enough that a label breaks between words, not inside one (it may break anywhere: file names have no spaces). */}
+              <Table.Th miw={200}>Creative</Table.Th>
               <Table.Th>Model</Table.Th>
               <Table.Th>Slot</Table.Th>
               <Table.Th ta="right" title="Viewable impressions: at least 50 % of the banner in view for at least one second">Viewable impressions</Table.Th>

@@ -13,7 +13,7 @@ import { CalendarClock, Replace, Trash2 } from 'lucide-react';
 import type { Asset } from '../../../domain/schemas';
 import { utcToZonedLocal } from '../../../domain/schedule';
 import { fieldErrorsOf } from '../../api/field-errors';
-import { useReplaceAssetFile, useSetAssetActive, useUpdateAsset } from './api';
+import { useReplaceAssetFile, useUpdateAsset } from './api';
 import { ASSET_STATUS_DISPLAY, assetStatus, formatDate, formatInZone, formatKb } from './format';
 import { ScheduleFields, windowErrors, type WindowValue } from './ScheduleFields';
 
@@ -35,7 +35,7 @@ export function AssetCard({
   onSelect: (selected: boolean) => void;
   onDelete: () => void;
 }) {
-  const toggle = useSetAssetActive(dealerId);
+  const toggle = useUpdateAsset(dealerId);
   const [scheduling, setScheduling] = useState(false);
   const [replacement, setReplacement] = useState<File | null>(null);
   const status = ASSET_STATUS_DISPLAY.find((s) => s.status === assetStatus(a))!;
@@ -116,7 +116,7 @@ export function AssetCard({
               disabled={toggle.isPending}
               onChange={(e) =>
                 toggle.mutate(
-                  { assetId: a.id, isActive: e.currentTarget.checked },
+                  { assetId: a.id, patch: { isActive: e.currentTarget.checked } },
                   { onError: (err) => notifications.show({ color: 'red', title: 'Update failed', message: err.message }) },
                 )
               }

@@ -59,20 +59,6 @@ export function useDeleteAsset(dealerId: string) {
   });
 }
 
-/** PATCH /api/dealers/:dealerId/assets/:assetId: turns an asset on or off for delivery (spec 02 §3 Asset.isActive). */
-export async function setAssetActive(dealerId: string, assetId: string, isActive: boolean): Promise<Asset> {
-  return (await apiFetch<{ asset: Asset }>(`${assetsPath(dealerId)}/${encodeURIComponent(assetId)}`, { method: 'PATCH', json: { isActive } })).asset;
-}
-
-/** Toggles an asset's isActive and refreshes the list. */
-export function useSetAssetActive(dealerId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (v: { assetId: string; isActive: boolean }) => setAssetActive(dealerId, v.assetId, v.isActive),
-    onSettled: () => qc.invalidateQueries({ queryKey: dealerKeys.assets(dealerId) }),
-  });
-}
-
 /**
  * PATCH /api/dealers/:dealerId/assets/:assetId with any of isActive and the promotion window
  * (`startsAt`/`endsAt` as local `YYYY-MM-DDTHH:mm` in the dealer's time zone, or null to clear).
@@ -82,7 +68,7 @@ export async function updateAsset(dealerId: string, assetId: string, patch: Asse
   return (await apiFetch<{ asset: Asset }>(`${assetsPath(dealerId)}/${encodeURIComponent(assetId)}`, { method: 'PATCH', json: patch })).asset;
 }
 
-/** Sets or clears an asset's promotion window (or its isActive) and refreshes the list. */
+/** Turns an asset on or off for delivery (spec 02 §3 Asset.isActive), or sets or clears its promotion window; refreshes the list. */
 export function useUpdateAsset(dealerId: string) {
   const qc = useQueryClient();
   return useMutation({

@@ -7,7 +7,7 @@
  * viewers read. Every state comes from the server (its badge is the server's `state`).
  */
 import { useState } from 'react';
-import { Badge, Button, Checkbox, FileButton, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, FileButton, Group, List, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { CalendarPlus, Images, Pause, Pencil, Play, Send, Square, Trash2, Upload } from 'lucide-react';
 import { Modal } from '../../components/deferred';
@@ -135,6 +135,9 @@ function CampaignCard({
     }
   };
   const ended = c.status === 'ended';
+  // Published but past its end date: nothing it could pause or end, and nothing new would show;
+  // its dates can still be edited to run it again.
+  const windowPassed = !ended && c.state === 'ended';
   return (
     <Paper withBorder p="md" radius="md" data-testid={`campaign-${c.name}`} component="article" aria-label={c.name}>
       <Stack gap={6}>
@@ -163,7 +166,7 @@ function CampaignCard({
                 Publish
               </Button>
             )}
-            {c.status === 'published' && (
+            {c.status === 'published' && !windowPassed && (
               <Button size="xs" variant="light" color="yellow" leftSection={<Pause size={14} />} loading={action.isPending} onClick={() => run('pause', 'Campaign paused')}>
                 Pause
               </Button>
@@ -173,7 +176,7 @@ function CampaignCard({
                 Resume
               </Button>
             )}
-            {!ended && (
+            {!ended && !windowPassed && (
               <>
                 <FileButton onChange={(f) => void upload(f)} accept="image/jpeg,image/png,image/webp,image/gif" multiple>
                   {(props) => (
@@ -185,13 +188,17 @@ function CampaignCard({
                 <Button size="xs" variant="default" leftSection={<Images size={14} />} onClick={onPick}>
                   Choose creatives
                 </Button>
-                <Button size="xs" variant="default" leftSection={<Pencil size={14} />} onClick={onEdit}>
-                  Edit
-                </Button>
-                <Button size="xs" variant="light" color="red" leftSection={<Square size={14} />} onClick={() => onConfirm('end')}>
-                  End now
-                </Button>
               </>
+            )}
+            {!ended && (
+              <Button size="xs" variant="default" leftSection={<Pencil size={14} />} onClick={onEdit}>
+                {windowPassed ? 'Edit dates' : 'Edit'}
+              </Button>
+            )}
+            {!ended && !windowPassed && (
+              <Button size="xs" variant="light" color="red" leftSection={<Square size={14} />} onClick={() => onConfirm('end')}>
+                End now
+              </Button>
             )}
             <Button size="xs" variant="subtle" color="red" leftSection={<Trash2 size={14} />} onClick={() => onConfirm('delete')}>
               Delete
@@ -295,7 +302,23 @@ function CampaignForm({ dealerId, campaign, timeZone, onClose }: { dealerId: str
   );
 }
 
-/** Asks before ending a campaign now or deleting it (with its creatives). */
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What deleting `c` does to its creatives, in the delete dialog's words: the ones uploaded into it
+ * are deleted with it; the ones chosen from the dealer's assets stay there, on their own schedule
+ * (they show again when their own window allows).
+ */
+export function deleteConsequences(c: Pick<Campaign, 'assetCount' | 'uploadedCount'>): string[] {
+  const borrowed = c.assetCount - c.uploadedCount;
+  if (c.assetCount === 0) return ['It has no creatives: nothing else is deleted.'];
+  return [
+    ...(c.uploadedCount > 0 ? [`${plural(c.uploadedCount, 'creative uploaded into it is', 'creatives uploaded into it are')} deleted.`] : []),
+    ...(borrowed > 0 ? [`${plural(borrowed, 'creative chosen from your assets stays', 'creatives chosen from your assets stay')} in your assets and ${borrowed === 1 ? 'goes' : 'go'} back to ${borrowed === 1 ? 'its' : 'their'} own schedule.`] : []),
+  ];
+}
+
+/** Asks before ending a campaign now or deleting it (saying what happens to its creatives). */
 function ConfirmModal({ dealerId, target, onClose }: { dealerId: string; target: { campaign: Campaign; what: 'end' | 'delete' } | null; onClose: () => void }) {
   const action = useCampaignAction(dealerId);
   const remove = useDeleteCampaign(dealerId);
@@ -314,7 +337,7 @@ function ConfirmModal({ dealerId, target, onClose }: { dealerId: string; target:
           <Text size="sm">
             {deleting ? (
               <>
-                <b>{target.campaign.name}</b> and its {target.campaign.assetCount} {target.campaign.assetCount === 1 ? 'creative' : 'creatives'} will be removed and stop showing on your site, those chosen from your assets too (untick them under Choose creatives first to keep them). This cannot be undone.
+                <b>{target.campaign.name}</b> will be removed and stop showing on your site. This cannot be undone.
               </>
             ) : (
               <>
@@ -322,6 +345,13 @@ function ConfirmModal({ dealerId, target, onClose }: { dealerId: string; target:
               </>
             )}
           </Text>
+        )}
+        {target && deleting && (
+          <List size="sm" spacing={4} data-testid="delete-consequences">
+            {deleteConsequences(target.campaign).map((line) => (
+              <List.Item key={line}>{line}</List.Item>
+            ))}
+          </List>
         )}
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose} disabled={pending}>

@@ -28,6 +28,7 @@ function campaignOf(partial: Partial<Campaign>): Campaign {
     models: ['CR-V'],
     slots: ['header'],
     assetCount: 1,
+    uploadedCount: 0,
     createdAt: '2027-05-01T00:00:00.000Z',
     updatedAt: '2027-05-01T00:00:00.000Z',
     ...partial,

@@ -110,7 +110,7 @@ export function CreativePicker({ dealerId, campaign, campaigns, onClose }: { dea
                             {[modelName(a.model), a.trim].filter(Boolean).join(' ')} · {a.dimensions.width}x{a.dimensions.height}
                           </Text>
                           {elsewhere && (
-                            <Text size="xs" c="orange.8">
+                            <Text size="xs" c="orange">
                               In {campaignName(a.campaignId!)}
                             </Text>
                           )}

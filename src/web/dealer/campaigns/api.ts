@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Campaign, CampaignAction, CampaignAssets, CampaignCreate, CampaignList, CampaignPatch } from '../../../domain/contracts/campaigns';
 import { apiFetch } from '../../api/client';
-import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
+import { dealerKeys, dealerPath, dealerQuery } from '../api';
 import { configKeys } from '../config/api';
 
 export type { Campaign, CampaignAction, CampaignCreate, CampaignPatch };
@@ -15,12 +15,7 @@ export const campaignKeys = { list: (id: string) => ['dealer', id, 'campaigns'] 
 
 /** GET /campaigns: the dealer's campaigns with their state now, and the time zone windows are entered in. */
 export function useCampaigns(dealerId: string | null | undefined) {
-  return useQuery({
-    queryKey: campaignKeys.list(dealerId ?? ''),
-    queryFn: () => apiFetch<CampaignList>(`${dealerPath(dealerId!)}/campaigns`),
-    enabled: Boolean(dealerId),
-    retry: retryUnlessClientError,
-  });
+  return useQuery(dealerQuery(dealerId, campaignKeys.list, (id) => apiFetch<CampaignList>(`${dealerPath(id)}/campaigns`)));
 }
 
 /** Refreshes everything a campaign change may change. */

@@ -6,17 +6,17 @@
  * A @mantine/form checked on every change against the shared domain schemas the server validates
  * with: Save is disabled while a field is invalid, a refused save marks the fields the server names
  * in the user's words, nothing the server decides is filled in here (an empty size or an unset
- * weight is left to the server), and leaving with unsaved changes asks first. The upsell
- * priorities (inventory weights) are shown read-only on Inventory Logic and edited in one place,
- * Upsell Rules (domain/priority-scale.ts); Reset still sets them to 5 (spec 02 §4) and Save then
- * sends them.
+ * weight is left to the server), and leaving with unsaved changes asks first. The upsell rules
+ * (Upsell Rules tab: the strategy in force and its rules) and the upsell priorities (inventory
+ * weights, Inventory Logic tab; domain/priority-scale.ts) are shown read-only here with a link to
+ * the one place they are edited, Upsell Rules; Reset still sets the rules to the manufacturer's and
+ * the weights to 5 (spec 02 §4), and Save then sends them, and only then.
  */
-import { lazy, Suspense, useState } from 'react';
-import { Anchor, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Alert, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { Plus, RotateCcw } from 'lucide-react';
+import { Info, Plus, RotateCcw } from 'lucide-react';
 import { enterWhileInvalid, SaveControls, StickyActionBar } from '../../components/SaveControls';
 import { useUnsavedChangesPrompt } from '../../components/unsaved';
 import { deferredValidator, showSaveErrors, summarizeFieldErrors, type FieldErrors } from '../../api/field-errors';
@@ -25,12 +25,12 @@ import { BANNER_SIZE_LABELS, BANNER_SLOTS, type BannerSlot } from '../../../doma
 import { BANNER_SIZE_PRESETS, BANNER_SIZE_RANGES, TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
 import { useAuth, useCanEdit } from '../../components/auth';
-import { ErrorNotice } from '../../components/feedback';
+import { EditorError, ErrorNotice } from '../../components/feedback';
 import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
-import { fetchDefaults, useConfigs, useSaveConfigs, type ConfigsView } from './api';
+import { fetchDefaults, useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
-import { PrioritiesReadOnly, RowsEditor, UpsellRowsEditor, WeightsRule } from './editors';
+import { PrioritiesReadOnly, RowsEditor, RulesReadOnly, UpsellRulesLink, WeightsRule } from './editors';
 
 const WebsiteSettings = lazy(() => import('./WebsiteSettings'));
 
@@ -117,7 +117,7 @@ function sizeRangeWords(field: string, issue: { code: string }): string | undefi
 }
 
 /** The editable configs as the server checks them (configs service: the same domain schemas), fetched after first paint. */
-const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
+const { validate, useSchemaCheck, submitChecked } = deferredValidator<Values>(async () => {
   const { schemaValidator, configsSchema } = await import('./config-schemas');
   return schemaValidator<Values>(configsSchema, bodyOf, { fieldOf, words: sizeRangeWords });
 });
@@ -138,9 +138,35 @@ export function ConfigManager() {
   return <ConfigForm dealerId={dealerId} saved={configs.data} canEdit={canEdit} tab={tab} onTab={setTab} />;
 }
 
+/**
+ * A tab's list of rows: `title` and `description` above `children` (the rows' editor), with an
+ * "Add …" button (`addLabel`, calling `onAdd`, off while `addDisabled`) for those who can edit.
+ */
+function ListPanel(p: { title: string; description: string; canEdit: boolean; addLabel: string; onAdd: () => void; addDisabled?: boolean; children: ReactNode }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Group justify="space-between" mb="sm">
+        <div>
+          <Title order={4}>{p.title}</Title>
+          <Text size="sm" c="dimmed">
+            {p.description}
+          </Text>
+        </div>
+        {p.canEdit && (
+          <Button variant="light" leftSection={<Plus size={16} />} onClick={p.onAdd} disabled={p.addDisabled}>
+            {p.addLabel}
+          </Button>
+        )}
+      </Group>
+      {p.children}
+    </Paper>
+  );
+}
+
 function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string; saved: ConfigsView; canEdit: boolean; tab: string | null; onTab: (t: string | null) => void }) {
   const save = useSaveConfigs(dealerId);
   const modelName = useModelNames(dealerId);
+  const upsellRules = useUpsellRules(dealerId);
   const [resetting, setResetting] = useState(false);
   const form = useForm<Values>({ initialValues: valuesOf(saved), validate, validateInputOnChange: true, validateInputOnBlur: true });
   // A new version from the server (this save, a refetch) starts the form again from what it stores.
@@ -166,11 +192,13 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
   const labelOf = (field: string) => LABELS[field];
   const refuse = (errors: FieldErrors) => notifications.show({ color: 'red', title: 'Not saved', message: summarizeFieldErrors(errors, labelOf) });
 
-  // Upsell priorities are edited on Upsell Rules (and raised from Analytics): this form sends them
-  // only when its Reset changed them, so a save here never writes back priorities it merely showed.
+  // Upsell rules and priorities are edited on Upsell Rules (priorities also raised from Analytics):
+  // this form sends them only when its Reset changed them, so a save here never writes back rules
+  // or priorities it merely showed.
   const onSave = (v: Values) => {
-    const { inventoryWeights, ...rest } = bodyOf(v);
-    return save.mutate((form.isDirty('inventoryWeights') ? { ...rest, inventoryWeights } : rest) as Parameters<typeof save.mutate>[0], {
+    const { inventoryWeights, upsellMap, ...rest } = bodyOf(v);
+    const body = { ...rest, ...(form.isDirty('upsells') ? { upsellMap } : {}), ...(form.isDirty('inventoryWeights') ? { inventoryWeights } : {}) };
+    return save.mutate(body as Parameters<typeof save.mutate>[0], {
       // A save that changes nothing keeps dealers.version (the database bumps it on real changes
       // only), so the form starts again from the answer itself, e.g. an emptied size's default.
       onSuccess: (data) => {
@@ -193,12 +221,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
     }
   };
 
-  const editorError = (field: 'mappings' | 'upsells' | 'trims' | 'inventoryWeights') =>
-    (form.errors[field] ?? errorsNow[field]) ? (
-      <Text c="red" size="sm" mt="xs" role="alert">
-        {form.errors[field] ?? errorsNow[field]}
-      </Text>
-    ) : null;
+  const editorError = (field: 'mappings' | 'upsells' | 'trims' | 'inventoryWeights') => <EditorError error={form.errors[field] ?? errorsNow[field]} mt="xs" />;
 
   return (
     // One form: Enter in any field saves; the save controls stay in view while it scrolls.
@@ -206,12 +229,12 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
       noValidate
       aria-label="Configuration"
       onKeyDown={enterWhileInvalid(canEdit && dirty && invalid, () => refuse(form.validate().errors as FieldErrors))}
-      onSubmit={form.onSubmit(
+      onSubmit={submitChecked(form.onSubmit(
         (v) => {
           if (canEdit && dirty && !save.isPending) onSave(v);
         },
         (errors) => refuse(errors as FieldErrors),
-      )}
+      ))}
     >
       {prompt}
       <Stack gap="lg">
@@ -240,20 +263,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
           </Tabs.List>
 
           <Tabs.Panel value="mapping" pt="md">
-            <Paper withBorder p="lg" radius="md">
-              <Group justify="space-between" mb="sm">
-                <div>
-                  <Title order={4}>Model Mapping</Title>
-                  <Text size="sm" c="dimmed">
-                    Inventory model name (as your feed or website writes it) to the standard model name.
-                  </Text>
-                </div>
-                {canEdit && (
-                  <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ mappings: [...draft.mappings, emptyRow()] })}>
-                    Add Mapping
-                  </Button>
-                )}
-              </Group>
+            <ListPanel title="Model Mapping" description="Inventory model name (as your feed or website writes it) to the standard model name." canEdit={canEdit} addLabel="Add Mapping" onAdd={() => set({ mappings: [...draft.mappings, emptyRow()] })}>
               <RowsEditor
                 rows={draft.mappings}
                 onChange={(mappings) => set({ mappings })}
@@ -264,32 +274,30 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
                 empty='No model mappings defined. Click "Add Mapping" to get started.'
               />
               {editorError('mappings')}
-            </Paper>
+            </ListPanel>
           </Tabs.Panel>
 
           <Tabs.Panel value="upsell" pt="md">
             <Paper withBorder p="lg" radius="md">
-              <Group justify="space-between" mb="sm">
-                <div>
-                  <Title order={4}>Upsell Rules</Title>
-                  <Text size="sm" c="dimmed">
-                    The upsell banner for a primary model shows its upsell target (manufacturer strategy).
-                  </Text>
-                </div>
-                {canEdit && (
-                  <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ upsells: [...draft.upsells, emptyRow()] })} disabled={models.length === 0}>
-                    Add Rule
-                  </Button>
-                )}
+              <Group justify="space-between" mb="xs" gap="xs">
+                <Title order={4}>Upsell Rules</Title>
+                <UpsellRulesLink canEdit={canEdit} />
               </Group>
-              <UpsellRowsEditor
-                rows={draft.upsells}
-                onChange={(upsells) => set({ upsells })}
-                canEdit={canEdit}
-                models={models}
-                optionLabel={modelName}
-                empty='No upsell rules defined. Click "Add Rule" to get started.'
-              />
+              <Text size="sm" c="dimmed" mb="md">
+                Which model the upsell banner promotes next to each model. The strategy, its rules and the upsell priorities are set in one place, Upsell Rules.
+              </Text>
+              {form.isDirty('upsells') && (
+                <Alert color="blue" icon={<Info size={18} />} mb="md" data-testid="rules-reset-pending">
+                  Reset puts {saved.manufacturer.name}'s recommended upsell rules back under Manufacturer Defaults when you save.
+                </Alert>
+              )}
+              {upsellRules.error ? (
+                <ErrorNotice message={upsellRules.error.message} onRetry={() => void upsellRules.refetch()} />
+              ) : !upsellRules.data ? (
+                <Text c="dimmed">Loading...</Text>
+              ) : (
+                <RulesReadOnly strategy={upsellRules.data.strategy} rules={upsellRules.data.active} label={modelName} />
+              )}
               {editorError('upsells')}
             </Paper>
           </Tabs.Panel>
@@ -299,9 +307,7 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
               <Paper withBorder p="lg" radius="md">
                 <Group justify="space-between" mb="xs" gap="xs">
                   <Title order={4}>Upsell Priorities (inventory weights)</Title>
-                  <Anchor component={Link} to="/dealer/upsells" size="sm">
-                    Edit on Upsell Rules
-                  </Anchor>
+                  <UpsellRulesLink canEdit={canEdit} />
                 </Group>
                 <WeightsRule mb="md" />
                 {models.length === 0 ? (

@@ -2,28 +2,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import type { ConfigsView } from '../../../domain/contracts/configs';
 import type { UpsellRulesView } from '../../../domain/configs';
-import { DEFAULT_BANNER_SIZES } from '../../../domain/constants';
 import type { Role } from '../../../domain/schemas';
 import { server } from '../../test/setup';
 import { renderApp, userOf } from '../../test/render';
+import { configsViewOf } from '../../test/configs';
 import { UpsellRules } from './UpsellRules';
 
 const BASE = '/api/dealers/honda-of-demo';
-const CONFIGS: ConfigsView = {
-  modelMap: { civic: 'Civic', accord: 'Accord', pilot: 'Pilot' },
-  upsellMap: {},
-  trimPatterns: {},
-  inventoryWeights: {},
-  customUpsellLogic: 'manufacturer',
-  customUpsellRules: { Civic: 'Accord' },
-  bannerSizes: DEFAULT_BANNER_SIZES,
-  dataLayerEvents: true,
-  emptySlots: 'placeholder',
-  manufacturer: { id: 'honda', name: 'Honda' },
-  version: 1,
-};
+const CONFIGS = configsViewOf({ customUpsellRules: { Civic: 'Accord' } });
 const RULES: UpsellRulesView = {
   strategy: 'manufacturer',
   rules: { manufacturer: { Civic: 'Accord', Accord: 'Pilot' }, inventory: {}, custom: { Civic: 'Accord' } },
@@ -102,6 +89,31 @@ describe('UpsellRules', () => {
     await user.click(save);
     await vi.waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({ inventoryWeights: { Civic: 9, Accord: 5, Pilot: 2 } });
+  });
+
+  it('edits the rules of Manufacturer Defaults here (the one place rules are edited) and saves them with the strategy', async () => {
+    const { user, saved } = await open('dealer-manager');
+    const rules = screen.getByRole('heading', { name: 'Manufacturer Rules' }).closest('.mantine-Paper-root') as HTMLElement;
+    expect(within(rules).getByText('No upsell rules defined. Click "Add Rule" to get started.')).toBeTruthy();
+    // With none of the dealer's own, the manufacturer's paths are in force.
+    expect(within(screen.getByTestId('active-rules')).getAllByText(/^(Civic|Accord|Pilot)$/).map((b) => b.textContent)).toEqual(['Civic', 'Accord', 'Accord', 'Pilot']);
+    await user.click(within(rules).getByRole('button', { name: 'Load Manufacturer Defaults' }));
+    expect(within(rules).getByRole<HTMLInputElement>('textbox', { name: 'Primary model 1' }).value).toBe('Accord');
+    await user.click(within(rules).getByRole('button', { name: 'Remove Accord' }));
+    // Active Rules follow the rules being edited: only Civic -> Accord is left.
+    expect(within(screen.getByTestId('active-rules')).getAllByText(/^(Civic|Accord|Pilot)$/).map((b) => b.textContent)).toEqual(['Civic', 'Accord']);
+    const save = screen.getByRole('button', { name: 'Save Changes' }) as HTMLButtonElement;
+    await vi.waitFor(() => expect(save.disabled).toBe(false));
+    await user.click(save);
+    await vi.waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ customUpsellLogic: 'manufacturer', upsellMap: { Civic: 'Accord' } });
+  });
+
+  it('shows a viewer the Manufacturer Rules without a way to change them', async () => {
+    await open('viewer');
+    const rules = screen.getByRole('heading', { name: 'Manufacturer Rules' }).closest('.mantine-Paper-root') as HTMLElement;
+    expect(within(rules).queryByRole('button')).toBeNull();
+    expect(within(rules).getByText('No upsell rules defined.')).toBeTruthy();
   });
 
   it('offers no stock priorities without inventory', async () => {

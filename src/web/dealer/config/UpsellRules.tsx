@@ -2,15 +2,17 @@
  * Upsell rules (/dealer/upsells; spec 02 §2 Upsell rule management panel, §4 Upsell strategy, §8-§9;
  * DECISIONS 22): strategy cards, inventory data card, the upsell priorities (the spec's inventory
  * weights grid, the one place they are edited; domain/priority-scale.ts) with each model's stock
- * priority, 'Use stock priorities' and 'Reset to Neutral', custom
- * rules editor, the active rules as the server computes them, help, 'Unsaved changes' and Save.
+ * priority, 'Use stock priorities' and 'Reset to Neutral', the dealer's rules under Manufacturer
+ * Defaults (spec 02 §3 upsellMap) and the custom rules editor (the one place upsell rules are
+ * edited: Configuration shows them read-only), the rules the chosen strategy puts in force
+ * (domain/upsell.ts activeUpsellRules), help, 'Unsaved changes' and Save.
  * A @mantine/form checked against the shared domain schemas (Save disabled while invalid, server
  * refusals marked in the user's words, unset weights left to the server; leaving with unsaved
  * changes asks first). Models are shown by their catalogue display names; choosing
  * Inventory Optimized without inventory data explains why and offers the Inventory page; a viewer
  * is told the page is view-only.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { Modal } from '../../components/deferred';
@@ -25,49 +27,125 @@ import type { UpsellStrategy } from '../../../domain/enums';
 import type { UpsellRulesView } from '../../../domain/configs';
 import { TEXT } from '../../../domain/constants';
 import { DEFAULT_WEIGHT } from '../../../domain/defaults';
-import { isHigherTrimRule } from '../../../domain/upsell';
+import { activeUpsellRules, isHigherTrimRule } from '../../../domain/upsell';
 import { modelKey } from '../../../domain/model-keys';
 import { priorityFromStock } from '../../../domain/priority-scale';
 import { useInventory } from '../inventory/api';
 import { useAuth, useCanEdit } from '../../components/auth';
-import { ErrorNotice } from '../../components/feedback';
+import { EditorError, ErrorNotice } from '../../components/feedback';
 import { ViewOnlyNotice } from '../../components/ViewOnlyNotice';
 import { useModelNames } from '../api';
 import { useConfigs, useSaveConfigs, useUpsellRules, type ConfigsView } from './api';
 import { emptyRow, ownValue, standardModels, toRecord, toRows, type Row } from './draft';
-import { UpsellRowsEditor, WeightSlider, WeightsRule } from './editors';
+import { STRATEGY_TITLES, UpsellRowsEditor, WeightSlider, WeightsRule } from './editors';
 
 const STRATEGIES: Array<{ value: UpsellStrategy; title: string; description: string; icon: typeof Factory }> = [
-  { value: 'manufacturer', title: 'Manufacturer Defaults', description: "Use the manufacturer's recommended upsell paths.", icon: Factory },
-  { value: 'inventory', title: 'Inventory Optimized', description: 'Rules generated from your current inventory: push what is in stock.', icon: Boxes },
-  { value: 'custom', title: 'Custom Rules', description: 'Define your own upsell path for each model.', icon: SlidersHorizontal },
+  { value: 'manufacturer', title: STRATEGY_TITLES.manufacturer, description: "Use the manufacturer's recommended upsell paths.", icon: Factory },
+  { value: 'inventory', title: STRATEGY_TITLES.inventory, description: 'Rules generated from your current inventory: push what is in stock.', icon: Boxes },
+  { value: 'custom', title: STRATEGY_TITLES.custom, description: 'Define your own upsell path for each model.', icon: SlidersHorizontal },
 ];
 
-/** The form's values: the strategy, the custom rules as rows and the weights as the API returned them. */
+/**
+ * The rule set each strategy edits here: Manufacturer Defaults edits the dealer's own paths
+ * (upsellMap; the manufacturer's apply without them), Custom Rules the custom rules; Inventory
+ * Optimized generates its rules and edits none.
+ */
+const RULE_SETS: Record<'manufacturer' | 'custom', { field: 'upsells' | 'custom'; title: string; description?: (manufacturer: string) => string; empty: (canEdit: boolean) => string }> = {
+  manufacturer: {
+    field: 'upsells',
+    title: 'Manufacturer Rules',
+    description: (manufacturer) => `Your upsell path for each model under Manufacturer Defaults. With no rules here, ${manufacturer}'s recommended paths apply.`,
+    empty: (canEdit) => (canEdit ? 'No upsell rules defined. Click "Add Rule" to get started.' : 'No upsell rules defined.'),
+  },
+  custom: { field: 'custom', title: 'Custom Rules', empty: () => 'No custom rules defined. Click "Add Rule" to get started.' },
+};
+
+/**
+ * The form's values: the strategy, the dealer's Manufacturer Defaults rules (upsellMap) and the
+ * custom rules as rows, and the weights as the API returned them.
+ */
 interface Values {
   customUpsellLogic: UpsellStrategy;
+  upsells: Row[];
   custom: Row[];
   inventoryWeights: Record<string, number>;
 }
 
 function valuesOf(c: ConfigsView): Values {
-  return { customUpsellLogic: c.customUpsellLogic, custom: toRows(c.customUpsellRules), inventoryWeights: { ...c.inventoryWeights } };
+  return { customUpsellLogic: c.customUpsellLogic, upsells: toRows(c.upsellMap), custom: toRows(c.customUpsellRules), inventoryWeights: { ...c.inventoryWeights } };
 }
 
-/** What Save sends: the strategy, the custom rules and the weights as edited (an unset weight is left to the server). */
+/** What Save sends: the strategy, both rule sets and the weights as edited (an unset weight is left to the server). */
 function bodyOf(v: Values) {
-  return { customUpsellLogic: v.customUpsellLogic, customUpsellRules: toRecord(v.custom), inventoryWeights: v.inventoryWeights };
+  return { customUpsellLogic: v.customUpsellLogic, upsellMap: toRecord(v.upsells), customUpsellRules: toRecord(v.custom), inventoryWeights: v.inventoryWeights };
 }
 
-const fieldOf = (path: string) => (path.startsWith('customUpsellRules') ? 'custom' : path.split('.')[0]!);
-const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', custom: 'Custom Rules', inventoryWeights: 'Upsell Priorities' };
+const fieldOf = (path: string) => (path.startsWith('customUpsellRules') ? 'custom' : path.startsWith('upsellMap') ? 'upsells' : path.split('.')[0]!);
+const LABELS: Record<string, string> = { customUpsellLogic: 'Strategy', upsells: 'Manufacturer Rules', custom: 'Custom Rules', inventoryWeights: 'Upsell Priorities' };
 const labelOf = (field: string) => LABELS[field];
 
 /** The upsell settings as the server checks them (the shared domain schemas), fetched after first paint. */
-const { validate, useSchemaCheck } = deferredValidator<Values>(async () => {
+const { validate, useSchemaCheck, submitChecked } = deferredValidator<Values>(async () => {
   const { schemaValidator, upsellSettingsSchema } = await import('./config-schemas');
   return schemaValidator<Values>(upsellSettingsSchema, bodyOf, { fieldOf });
 });
+
+/**
+ * One editable rule set of the screen (Manufacturer Rules, Custom Rules): its title and what it
+ * is, 'Load Manufacturer Defaults' (replaces the rows with `defaults`, model to model) and 'Add
+ * Rule' for a user who may edit, the rows editor over `models` (shown by `optionLabel`), `empty`
+ * when there are no rows, and the set's problem `error`. `onChange` gets the set's new rows.
+ */
+function RulesPanel({
+  title,
+  description,
+  rows,
+  onChange,
+  defaults,
+  models,
+  optionLabel,
+  canEdit,
+  empty,
+  error,
+}: {
+  title: string;
+  description?: string;
+  rows: Row[];
+  onChange: (rows: Row[]) => void;
+  defaults: Record<string, string>;
+  models: string[];
+  optionLabel: (model: string) => string;
+  canEdit: boolean;
+  empty: string;
+  error: ReactNode;
+}) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Group justify="space-between" mb="sm">
+        <div>
+          <Title order={4}>{title}</Title>
+          {description && (
+            <Text size="sm" c="dimmed">
+              {description}
+            </Text>
+          )}
+        </div>
+        {canEdit && (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => onChange(toRows(defaults))}>
+              Load Manufacturer Defaults
+            </Button>
+            <Button variant="light" leftSection={<Plus size={16} />} onClick={() => onChange([...rows, emptyRow()])} disabled={models.length === 0}>
+              Add Rule
+            </Button>
+          </Group>
+        )}
+      </Group>
+      <UpsellRowsEditor rows={rows} onChange={onChange} canEdit={canEdit} models={models} optionLabel={optionLabel} empty={empty} />
+      <EditorError error={error} mt="xs" />
+    </Paper>
+  );
+}
 
 /** The Upsell rules screen. */
 export function UpsellRules() {
@@ -129,11 +207,16 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
       onSuccess: () => notifications.show({ color: 'teal', message: 'Upsell rules saved' }),
       onError: (e) => showSaveErrors(form, e, fieldOf, labelOf),
     });
-  const customError = form.errors.custom ?? errorsNow.custom;
+  const ruleSet = draft.customUpsellLogic === 'inventory' ? null : RULE_SETS[draft.customUpsellLogic];
   const weightsError = form.errors.inventoryWeights ?? errorsNow.inventoryWeights;
 
-  // The rules the chosen strategy puts in force: the server's sets, or the custom rules being edited.
-  const activeRules = draft.customUpsellLogic === 'custom' ? payload.customUpsellRules : view.rules[draft.customUpsellLogic];
+  // The rules the chosen strategy puts in force, by the rule delivery uses, from the rules being edited.
+  const activeRules = activeUpsellRules(draft.customUpsellLogic, {
+    manufacturerRules: view.manufacturerDefaults,
+    dealerUpsellMap: payload.upsellMap,
+    customRules: payload.customUpsellRules,
+    inventoryRules: view.rules.inventory,
+  });
   const activeEntries = Object.entries(activeRules);
 
   return (
@@ -141,10 +224,11 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
     <form
       noValidate
       aria-label="Upsell rules"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (canEdit && dirty && !invalid && !save.isPending) onSave();
-      }}
+      onSubmit={submitChecked((e) => {
+        e?.preventDefault();
+        // Checked again here: a save asked for before the check arrived waited for it.
+        if (canEdit && dirty && Object.keys(validate(form.values)).length === 0 && !save.isPending) onSave();
+      })}
     >
       {prompt}
       <Modal opened={needsInventory} onClose={() => setNeedsInventory(false)} title="Inventory data needed" centered>
@@ -256,43 +340,24 @@ function UpsellForm({ dealerId, saved, view, canEdit }: { dealerId: string; save
                 ))}
               </SimpleGrid>
             )}
-            {weightsError && (
-              <Text c="red" size="sm" mt="xs" role="alert">
-                {weightsError}
-              </Text>
-            )}
+            <EditorError error={weightsError} mt="xs" />
           </Paper>
         )}
 
-        {draft.customUpsellLogic === 'custom' && (
-          <Paper withBorder p="lg" radius="md">
-            <Group justify="space-between" mb="sm">
-              <Title order={4}>Custom Rules</Title>
-              {canEdit && (
-                <Group gap="xs">
-                  <Button variant="default" onClick={() => set({ custom: toRows(view.manufacturerDefaults) })}>
-                    Load Manufacturer Defaults
-                  </Button>
-                  <Button variant="light" leftSection={<Plus size={16} />} onClick={() => set({ custom: [...draft.custom, emptyRow()] })} disabled={models.length === 0}>
-                    Add Rule
-                  </Button>
-                </Group>
-              )}
-            </Group>
-            <UpsellRowsEditor
-              rows={draft.custom}
-              onChange={(custom) => set({ custom })}
-              canEdit={canEdit}
-              models={models}
-              optionLabel={modelName}
-              empty='No custom rules defined. Click "Add Rule" to get started.'
-            />
-            {customError && (
-              <Text c="red" size="sm" mt="xs" role="alert">
-                {customError}
-              </Text>
-            )}
-          </Paper>
+        {ruleSet && (
+          <RulesPanel
+            key={ruleSet.field}
+            title={ruleSet.title}
+            description={ruleSet.description?.(saved.manufacturer.name)}
+            rows={draft[ruleSet.field]}
+            onChange={(rows) => set(ruleSet.field === 'upsells' ? { upsells: rows } : { custom: rows })}
+            defaults={view.manufacturerDefaults}
+            models={models}
+            optionLabel={modelName}
+            canEdit={canEdit}
+            empty={ruleSet.empty(canEdit)}
+            error={form.errors[ruleSet.field] ?? errorsNow[ruleSet.field]}
+          />
         )}
 
         <Paper withBorder p="lg" radius="md">

@@ -20,6 +20,7 @@ export const configsSchema = z.object({
 /** The upsell settings of the Upsell Rules screen. */
 export const upsellSettingsSchema = z.object({
   customUpsellLogic: upsellStrategySchema,
+  upsellMap: upsellMapSchema,
   customUpsellRules: upsellMapSchema,
   inventoryWeights: dealerConfigsSchema.shape.inventoryWeights,
 });

@@ -1,15 +1,73 @@
 /**
  * The editors Configuration and Upsell Rules share: the upsell-priority rule text, the priority
- * slider (Upsell Rules), the read-only priorities (Configuration) and (from
+ * slider (Upsell Rules), the read-only priorities and upsell rules (Configuration) and (from
  * components/RowsEditor.tsx) the key -> value rows editor. A module of their own, so Upsell Rules
  * loads them without the Configuration screen.
  */
-import { Badge, Group, SimpleGrid, Slider, Text } from '@mantine/core';
+import { Anchor, Badge, Group, SimpleGrid, Slider, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { ArrowRight } from 'lucide-react';
+import type { UpsellStrategy } from '../../../domain/enums';
+import { isHigherTrimRule } from '../../../domain/upsell';
 import { formatPriority, priorityColor, priorityLabel, PRIORITY_MAX, PRIORITY_MIN } from '../../../domain/priority-scale';
 import { TEXT } from '../../../domain/constants';
 import { RowsEditor, type RowsEditorProps } from '../../components/RowsEditor';
 
 export { RowsEditor };
+
+/** The upsell strategies by the names their cards carry on Upsell Rules (spec 02 §2). */
+export const STRATEGY_TITLES: Record<UpsellStrategy, string> = {
+  manufacturer: 'Manufacturer Defaults',
+  inventory: 'Inventory Optimized',
+  custom: 'Custom Rules',
+};
+
+/** The link to the one place upsell rules and priorities are edited: 'Edit on Upsell Rules', or 'View on Upsell Rules' for a viewer. */
+export function UpsellRulesLink({ canEdit }: { canEdit: boolean }) {
+  return (
+    <Anchor component={Link} to="/dealer/upsells" size="sm">
+      {canEdit ? 'Edit on Upsell Rules' : 'View on Upsell Rules'}
+    </Anchor>
+  );
+}
+
+/**
+ * Upsell rules shown, not edited (Configuration's Upsell Rules tab): the strategy in force and the
+ * rules it puts in force (source -> target, 'Higher Trim' when both are the same model), by
+ * display name (`label`). They are edited on Upsell Rules only.
+ */
+export function RulesReadOnly({ strategy, rules, label }: { strategy: UpsellStrategy; rules: Record<string, string>; label: (model: string) => string }) {
+  const entries = Object.entries(rules).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <div data-testid="rules-read-only">
+      <Text size="sm" mb="sm">
+        Strategy in force: <strong>{STRATEGY_TITLES[strategy]}</strong>
+        {entries.length > 0 ? ` (${entries.length} ${entries.length === 1 ? 'rule' : 'rules'})` : ''}
+      </Text>
+      {entries.length === 0 ? (
+        <Text c="dimmed">{strategy === 'inventory' ? 'No upsell rules available. Upload inventory data to generate rules.' : 'No upsell rules in force.'}</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="xs">
+          {entries.map(([source, target]) => (
+            <Group key={source} gap="xs" wrap="nowrap" aria-label={`${label(source)} to ${isHigherTrimRule(source, target) ? 'Higher Trim' : label(target)}`} role="group">
+              <Badge variant="outline" tt="none" style={{ flexShrink: 1, minWidth: 0 }}>
+                {label(source)}
+              </Badge>
+              <ArrowRight size={14} aria-hidden style={{ flexShrink: 0 }} />
+              {isHigherTrimRule(source, target) ? (
+                <Badge color="grape">Higher Trim</Badge>
+              ) : (
+                <Badge tt="none" style={{ flexShrink: 1, minWidth: 0 }}>
+                  {label(target)}
+                </Badge>
+              )}
+            </Group>
+          ))}
+        </SimpleGrid>
+      )}
+    </div>
+  );
+}
 
 /**
  * Upsell rule rows, primary model -> upsell target, both chosen from `models` and shown by

@@ -16,7 +16,7 @@ import { useDealer, useModelNames } from '../api';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
 import { useAssets } from '../assets/api';
 import { assetTypeLabel, formatKb } from '../assets/format';
-import { useDealerTrend } from './api';
+import { useDealerTrend, type StatsWithTrend } from './api';
 import { TrendPanel } from './TrendPanel';
 import { MetricCard, TrendText } from '../../components/metrics';
 import { previousLabel, spanLabel } from '../../../domain/periods';
@@ -33,6 +33,27 @@ const QUICK_ACTIONS: Array<{ label: string; description: string; to: string; ico
   { label: 'Upsell Rules', description: 'Which model to promote next', to: '/dealer/upsells', icon: TrendingUp },
   { label: 'Inventory', description: 'Feeds and manual uploads', to: '/dealer/inventory', icon: Package },
   { label: 'Get Script', description: 'Embed banners on your site', to: '/dealer/script', icon: Code2 },
+];
+
+/**
+ * The dashboard's cards (spec 02 §2 Dashboard): each a figure of the period with its change against
+ * the previous period (`metric`, the key of the trend); `whenNoData` stands for the value while the
+ * period has no impressions (a CTR of nothing is no figure), with 'No data yet' for the trend.
+ */
+const CARDS: Array<{
+  label: string;
+  hint?: string;
+  metric: keyof StatsWithTrend['trend'];
+  value: (s: StatsWithTrend) => string;
+  whenNoData?: string;
+  icon: LucideIcon;
+  color: string;
+  testId: string;
+}> = [
+  { label: 'Banner Impressions', hint: 'Viewable impressions only', metric: 'impressions', value: (s) => s.impressions.toLocaleString('en-US'), icon: Eye, color: 'blue', testId: 'stat-impressions' },
+  { label: 'Total Clicks', metric: 'clicks', value: (s) => s.clicks.toLocaleString('en-US'), icon: MousePointerClick, color: 'teal', testId: 'stat-clicks' },
+  { label: 'Click-through Rate', metric: 'ctr', value: (s) => formatCtr(s.ctr), whenNoData: '--', icon: Percent, color: 'grape', testId: 'stat-ctr' },
+  { label: 'Conversions', metric: 'conversions', value: (s) => s.conversions.toLocaleString('en-US'), icon: BadgeCheck, color: 'orange', testId: 'stat-conversions' },
 ];
 
 /** The dealer area's home screen. */
@@ -73,43 +94,19 @@ export function DealerDashboard() {
         <DealerErrorNotice error={stats.error} onRetry={() => void stats.refetch()} />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-          <MetricCard
-            label="Banner Impressions"
-            hint="Viewable impressions only"
-            period={period}
-            value={s?.impressions.toLocaleString('en-US')}
-            note={trendNote(s?.trend.impressions)}
-            icon={Eye}
-            color="blue"
-            testId="stat-impressions"
-          />
-          <MetricCard
-            label="Total Clicks"
-            period={period}
-            value={s?.clicks.toLocaleString('en-US')}
-            note={trendNote(s?.trend.clicks)}
-            icon={MousePointerClick}
-            color="teal"
-            testId="stat-clicks"
-          />
-          <MetricCard
-            label="Click-through Rate"
-            period={period}
-            value={s && (noData ? '--' : formatCtr(s.ctr))}
-            note={noData ? <Text size="xs" c="dimmed">No data yet</Text> : trendNote(s?.trend.ctr)}
-            icon={Percent}
-            color="grape"
-            testId="stat-ctr"
-          />
-          <MetricCard
-            label="Conversions"
-            period={period}
-            value={s?.conversions.toLocaleString('en-US')}
-            note={trendNote(s?.trend.conversions)}
-            icon={BadgeCheck}
-            color="orange"
-            testId="stat-conversions"
-          />
+          {CARDS.map((c) => (
+            <MetricCard
+              key={c.testId}
+              label={c.label}
+              hint={c.hint}
+              period={period}
+              value={s && (noData && c.whenNoData ? c.whenNoData : c.value(s))}
+              note={noData && c.whenNoData ? <Text size="xs" c="dimmed">No data yet</Text> : trendNote(s?.trend[c.metric])}
+              icon={c.icon}
+              color={c.color}
+              testId={c.testId}
+            />
+          ))}
         </SimpleGrid>
       )}
 

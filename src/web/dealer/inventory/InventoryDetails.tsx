@@ -8,7 +8,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
-import { ArrowRight, Clock, Layers, TrendingUp } from 'lucide-react';
+import { ArrowRight, Clock, Layers, TrendingUp, type LucideIcon } from 'lucide-react';
 import type { InventoryView } from '../../../domain/inventory';
 import { AGED_DAYS } from '../../../domain/constants';
 import { isHigherTrimRule } from '../../../domain/upsell';
@@ -28,6 +28,30 @@ function Stat({ label, value }: { label: string; value: string | number }) {
       <Text fz={24} fw={700} data-testid={`stat-${label}`}>
         {value}
       </Text>
+    </Paper>
+  );
+}
+
+/**
+ * One insight panel: `title` beside its coloured `icon`, then `children`, or the dimmed `emptyText`
+ * when there is nothing to list (`isEmpty`).
+ */
+function InsightPanel({ icon: Icon, color, title, isEmpty, emptyText, children }: { icon: LucideIcon; color: string; title: string; isEmpty: boolean; emptyText: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Group gap="xs" mb="sm">
+        <ThemeIcon variant="light" color={color}>
+          <Icon size={16} />
+        </ThemeIcon>
+        <Title order={5}>{title}</Title>
+      </Group>
+      {isEmpty ? (
+        <Text size="sm" c="dimmed">
+          {emptyText}
+        </Text>
+      ) : (
+        children
+      )}
     </Paper>
   );
 }
@@ -152,83 +176,47 @@ export function InventoryDetails({
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Paper withBorder radius="md" p="lg">
-          <Group gap="xs" mb="sm">
-            <ThemeIcon variant="light" color="orange">
-              <Clock size={16} />
-            </ThemeIcon>
-            <Title order={5}>Aged inventory to push</Title>
-          </Group>
-          {insights.agedModels.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No aged units: nothing has been on the lot {AGED_DAYS} days or more.
-            </Text>
-          ) : (
-            <Stack gap={4} data-testid="aged-models">
-              {insights.agedModels.map((m) => (
-                <Group key={m.key} justify="space-between" gap="xs" wrap="nowrap">
-                  <Text size="sm">
-                    <b>{name(m.key)}</b>: {m.agedUnits} of {plural(m.totalUnits, 'unit')} aged ({Math.round(m.agedShare * 100)}%)
-                  </Text>
-                  {pushAction?.({ key: m.key, name: name(m.key) })}
-                </Group>
-              ))}
-              {pushAction && (
-                <Anchor component={Link} to="/dealer/analytics" size="xs" mt={4}>
-                  Compare their banner figures in Analytics
-                </Anchor>
-              )}
-            </Stack>
-          )}
-        </Paper>
-        <Paper withBorder radius="md" p="lg">
-          <Group gap="xs" mb="sm">
-            <ThemeIcon variant="light" color="grape">
-              <Layers size={16} />
-            </ThemeIcon>
-            <Title order={5}>Deep trim stock for trim upsells</Title>
-          </Group>
-          {insights.deepTrimModels.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No model has two or more trims with 5+ units.
-            </Text>
-          ) : (
-            <Stack gap={4} data-testid="deep-trim-models">
-              {insights.deepTrimModels.map((m) => (
-                <Text key={m.key} size="sm">
-                  <b>{name(m.key)}</b>: {m.trims.map((t) => `${t.trim} (${t.units})`).join(', ')}
+        <InsightPanel icon={Clock} color="orange" title="Aged inventory to push" isEmpty={insights.agedModels.length === 0} emptyText={<>No aged units: nothing has been on the lot {AGED_DAYS} days or more.</>}>
+          <Stack gap={4} data-testid="aged-models">
+            {insights.agedModels.map((m) => (
+              <Group key={m.key} justify="space-between" gap="xs" wrap="nowrap">
+                <Text size="sm">
+                  <b>{name(m.key)}</b>: {m.agedUnits} of {plural(m.totalUnits, 'unit')} aged ({Math.round(m.agedShare * 100)}%)
                 </Text>
-              ))}
-            </Stack>
-          )}
-        </Paper>
-      </SimpleGrid>
-
-      <Paper withBorder radius="md" p="lg">
-        <Group gap="xs" mb="sm">
-          <ThemeIcon variant="light" color="teal">
-            <TrendingUp size={16} />
-          </ThemeIcon>
-          <Title order={5}>Inventory-optimized upsell rules</Title>
-        </Group>
-        {rules.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No rule qualifies for this inventory.
-          </Text>
-        ) : (
-          <Stack gap={6} data-testid="generated-rules">
-            {rules.map(([source, target]) => (
-              <Group key={source} gap="xs">
-                <Badge variant="default" tt="none">
-                  {name(source)}
-                </Badge>
-                <ArrowRight size={14} />
-                {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge variant="light" tt="none">{name(target)}</Badge>}
+                {pushAction?.({ key: m.key, name: name(m.key) })}
               </Group>
             ))}
+            {pushAction && (
+              <Anchor component={Link} to="/dealer/analytics" size="xs" mt={4}>
+                Compare their banner figures in Analytics
+              </Anchor>
+            )}
           </Stack>
-        )}
-      </Paper>
+        </InsightPanel>
+        <InsightPanel icon={Layers} color="grape" title="Deep trim stock for trim upsells" isEmpty={insights.deepTrimModels.length === 0} emptyText="No model has two or more trims with 5+ units.">
+          <Stack gap={4} data-testid="deep-trim-models">
+            {insights.deepTrimModels.map((m) => (
+              <Text key={m.key} size="sm">
+                <b>{name(m.key)}</b>: {m.trims.map((t) => `${t.trim} (${t.units})`).join(', ')}
+              </Text>
+            ))}
+          </Stack>
+        </InsightPanel>
+      </SimpleGrid>
+
+      <InsightPanel icon={TrendingUp} color="teal" title="Inventory-optimized upsell rules" isEmpty={rules.length === 0} emptyText="No rule qualifies for this inventory.">
+        <Stack gap={6} data-testid="generated-rules">
+          {rules.map(([source, target]) => (
+            <Group key={source} gap="xs">
+              <Badge variant="default" tt="none">
+                {name(source)}
+              </Badge>
+              <ArrowRight size={14} />
+              {isHigherTrimRule(source, target) ? <Badge color="grape">Higher Trim</Badge> : <Badge variant="light" tt="none">{name(target)}</Badge>}
+            </Group>
+          ))}
+        </Stack>
+      </InsightPanel>
     </Stack>
   );
 }

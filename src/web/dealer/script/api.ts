@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ScriptInfo } from '../../../domain/contracts/public';
 import type { PageCheck, TagHealth } from '../../../domain/contracts/tag-health';
 import { apiFetch } from '../../api/client';
-import { dealerKeys, dealerPath, retryUnlessClientError } from '../api';
+import { dealerKeys, dealerPath, dealerQuery, retryUnlessClientError } from '../api';
 
 // The dealer's embed script: address, tag, shortcodes, full text and a configuration summary
 // (the server's route schema, src/domain/contracts/public.ts).
@@ -20,12 +20,7 @@ export function fetchScriptInfo(dealerId: string): Promise<ScriptInfo> {
 
 /** The dealer's script; disabled without an id; a 403/404 is not retried. */
 export function useScriptInfo(dealerId: string | null | undefined) {
-  return useQuery({
-    queryKey: dealerKeys.script(dealerId ?? ''),
-    queryFn: () => fetchScriptInfo(dealerId!),
-    enabled: Boolean(dealerId),
-    retry: retryUnlessClientError,
-  });
+  return useQuery(dealerQuery(dealerId, dealerKeys.script, fetchScriptInfo));
 }
 
 /** Query keys of the tag health (under the dealer's, so a dealer-wide invalidation covers them). */
@@ -41,12 +36,7 @@ export function fetchTagHealth(dealerId: string): Promise<TagHealth> {
 
 /** The dealer's tag health; disabled without an id; a 403/404 is not retried. */
 export function useTagHealth(dealerId: string | null | undefined) {
-  return useQuery({
-    queryKey: tagHealthKeys.health(dealerId ?? ''),
-    queryFn: () => fetchTagHealth(dealerId!),
-    enabled: Boolean(dealerId),
-    retry: retryUnlessClientError,
-  });
+  return useQuery(dealerQuery(dealerId, tagHealthKeys.health, fetchTagHealth));
 }
 
 /** GET /api/dealers/:dealerId/tag-health/page-check?url=: what a page at `url` would meet (the server does not load it). */
