@@ -88,6 +88,26 @@ describe('ManufacturerForm', () => {
     expect(await screen.findByText('At most 100 characters')).toBeTruthy();
   });
 
+  it("says why Save is disabled while a model has no name, and Show brings that model's name into view", async () => {
+    const bodies = saving();
+    const { user } = renderApp(<ManufacturerForm manufacturer={HONDA} onClose={() => undefined} />);
+    await user.click(screen.getByRole('tab', { name: /^Models/ }));
+    await user.click(screen.getByRole('button', { name: 'Add Model' }));
+    const save = screen.getByRole('button', { name: 'Save Manufacturer' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    const why = screen.getByRole('status');
+    expect(why.textContent).toMatch(/^Can't save yet: Model 2, name: .+\.Show$/);
+    await user.click(screen.getByRole('tab', { name: 'Details' }));
+    await user.click(within(why).getByRole('button', { name: 'Show' }));
+    expect(screen.getByRole('tab', { name: /^Models/ }).getAttribute('aria-selected')).toBe('true');
+    const names = screen.getAllByRole<HTMLInputElement>('textbox', { name: /^Name/ }).filter((f) => f.value === '');
+    expect(names.length).toBeGreaterThan(0);
+    fill(names[0]!, 'Accord');
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(save.disabled).toBe(false);
+    expect(bodies).toEqual([]);
+  });
+
   it('gives the server message itself when a refusal names no field', async () => {
     saving(() => HttpResponse.json({ error: { code: 'CONFLICT', message: 'A manufacturer with the id "honda" already exists.' } }, { status: 409 }));
     const { user } = renderApp(<ManufacturerForm manufacturer={null} onClose={() => undefined} />);

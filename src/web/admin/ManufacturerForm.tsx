@@ -9,7 +9,8 @@
  * saves; closing with unsaved edits (Escape, the overlay, the close button, Cancel) asks first;
  * trims are cards on narrow screens. A @mantine/form checked on every change against the
  * shared domain schema: a wrong field is marked in the user's words, Save is disabled while a
- * changed form is invalid, a server refusal marks the fields it names, numbers are sent as typed
+ * changed form is invalid and the header says why ("Can't save yet: …", with Show to bring the
+ * field into view), a server refusal marks the fields it names, numbers are sent as typed
  * (an empty one is refused, never replaced by 0), and leaving the page with unsaved edits asks
  * first. The server validates everything again.
  */
@@ -167,6 +168,14 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
   // Save is disabled while a changed form is invalid (a new, untouched one says what is missing on Save).
   const errorsNow = dirty ? validate(draft) : {};
   const invalid = Object.keys(errorsNow).length > 0;
+  /** Why Save is disabled: the first invalid field, named as the user sees it. */
+  const blocking = Object.keys(errorsNow)[0];
+  /** Brings a field into view: its tab, and its model's panel when it is in a model. */
+  const showField = (field: string) => {
+    setTab(tabOf(field));
+    const model = /^models\.(\d+)/.exec(field)?.[1];
+    if (model !== undefined && !openModels.includes(model)) setOpenModels([...openModels, model]);
+  };
   const prompt = useUnsavedChangesPrompt(dirty && !save.isPending);
   const errorOf = (field: string): ReactNode => form.errors[field] ?? errorsNow[field];
   /** Escape, the overlay, the close button and Cancel: ask first when there are unsaved edits. */
@@ -222,6 +231,16 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
               </Button>
               <Drawer.CloseButton aria-label="Close" />
             </Group>
+            {blocking && (
+              <Group gap="xs" wrap="nowrap" role="status" style={{ flexBasis: '100%' }}>
+                <Text size="sm" c="red.8" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                  Can&apos;t save yet: {manufacturerLabel(blocking)}: {errorsNow[blocking]}.
+                </Text>
+                <Button size="compact-sm" variant="subtle" onClick={() => showField(blocking)}>
+                  Show
+                </Button>
+              </Group>
+            )}
           </Drawer.Header>
           <Drawer.Body pt="md">
             {/* Enter in a field saves; the form's own messages, no browser bubbles. */}
@@ -232,7 +251,7 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
                 (values) => {
                   if (!save.isPending) submit(values);
                 },
-                (errors) => setTab(tabOf(Object.keys(errors)[0] ?? 'name')),
+                (errors) => showField(Object.keys(errors)[0] ?? 'name'),
               )}
             >
               <Stack>

@@ -21,6 +21,7 @@ import { downloadScript, scriptFileName } from '../dealer/script/download';
 import { TagHealthPanel } from '../dealer/script/TagHealthPanel';
 import { TagManagerInstall } from '../dealer/script/TagManagerInstall';
 import { FirstPartyInstall } from '../dealer/script/FirstPartyInstall';
+import { Counting } from '../dealer/script/Counting';
 
 /** One dealer's embed script with its configuration summary. */
 export function DealerScriptPage() {
@@ -95,6 +96,8 @@ export function DealerScriptPage() {
           ))}
         </Stack>
       </Paper>
+
+      <Counting info={d} editHref={`/admin/dealers/${encodeURIComponent(d.dealer.id)}/settings`} />
 
       <TagManagerInstall install={d.tagManager} />
 

@@ -22,10 +22,10 @@ export function userOf(role: Role): SessionUser {
 }
 
 /** The providers of the app around `children`, signed in as `user` (null: signed out). */
-function Providers({ children, user, client }: { children: ReactNode; user: SessionUser | null; client: QueryClient }) {
+function Providers({ children, user, client, route }: { children: ReactNode; user: SessionUser | null; client: QueryClient; route?: Route }) {
   server.use(http.get('/api/auth/me', () => HttpResponse.json({ user })));
   // A data router, as App.tsx's: screens hold navigation while a form has unsaved edits (useBlocker).
-  const [router] = useState(() => createMemoryRouter([{ path: '*', element: children }]));
+  const [router] = useState(() => createMemoryRouter([{ path: route?.path ?? '*', element: children }], route && { initialEntries: [route.url] }));
   return (
     <MantineProvider theme={theme} env="test">
       <QueryClientProvider client={client}>
@@ -37,10 +37,16 @@ function Providers({ children, user, client }: { children: ReactNode; user: Sess
   );
 }
 
-/** `ui` rendered in the app's providers, signed in as `user` (an admin by default). */
-export function renderApp(ui: ReactElement, { user = userOf('admin') }: { user?: SessionUser | null } = {}): { user: UserEvent; unmount: () => void } {
+/** A screen's route pattern and the address opened on it, for screens that read their parameters. */
+interface Route {
+  path: string;
+  url: string;
+}
+
+/** `ui` rendered in the app's providers, signed in as `user` (an admin by default), at `route` (any address by default). */
+export function renderApp(ui: ReactElement, { user = userOf('admin'), route }: { user?: SessionUser | null; route?: Route } = {}): { user: UserEvent; unmount: () => void } {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const events = userEvent.setup({ delay: null });
-  const { unmount } = render(ui, { wrapper: ({ children }) => <Providers user={user} client={client}>{children}</Providers> });
+  const { unmount } = render(ui, { wrapper: ({ children }) => <Providers user={user} client={client} route={route}>{children}</Providers> });
   return { user: events, unmount };
 }

@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import type { ScriptInfo } from '../../../domain/contracts/public';
 import { server } from '../../test/setup';
 import { renderApp, userOf } from '../../test/render';
+import { DealerScriptPage } from '../../scripts/DealerScriptPage';
 import { ScriptPage } from './ScriptPage';
 
 const DEALER = 'honda-of-demo';
@@ -34,14 +35,43 @@ function scriptInfo(origin: string): ScriptInfo {
   };
 }
 
-async function openWith(origin: string) {
-  server.use(
-    http.get(`/api/dealers/${DEALER}/script`, () => HttpResponse.json(scriptInfo(origin))),
-    http.get(`/api/dealers/${DEALER}/tag-health`, () => HttpResponse.json({ windowHours: 24, since: new Date().toISOString(), seen: [], counts: [] })),
-  );
+/** The dealer's Script page, as a viewer, with the server answering `info` (the script page API for PUBLIC_ORIGIN `origin` by default). */
+async function openWith(origin: string, info = scriptInfo(origin)) {
+  answer(info);
   renderApp(<ScriptPage />, { user: userOf('viewer') });
   await screen.findByRole('button', { name: 'Copy script tag' });
 }
+
+function answer(info: ScriptInfo) {
+  server.use(
+    http.get(`/api/dealers/${DEALER}/script`, () => HttpResponse.json(info)),
+    http.get(`/api/dealers/${DEALER}/tag-health`, () => HttpResponse.json({ windowHours: 24, since: new Date().toISOString(), seen: [], counts: [] })),
+    http.get(`/api/dealers/${DEALER}/models`, () => HttpResponse.json({ models: [] })),
+  );
+}
+
+describe('where banners are counted', () => {
+  const guarded = { ...scriptInfo('https://dcb.example.com'), security: { allowedDomains: ['hondaofdemo.com'], enableCors: true, requireHttps: true } };
+
+  it("shows a viewer the allowed domains read-only, how www. matches, the HTTPS rule and the page-view rule", async () => {
+    await openWith('https://dcb.example.com', guarded);
+    const section = screen.getByRole('region', { name: 'Where banners are counted' });
+    expect(within(section).getByText('hondaofdemo.com')).toBeTruthy();
+    expect(section.textContent).toContain('does not cover the bare example.com');
+    expect(section.textContent).toContain('Only an administrator can change this list');
+    expect(section.textContent).toContain('Only pages served over HTTPS are counted.');
+    expect(section.textContent).toContain('One page view counts each banner at most once.');
+    expect(within(section).queryByRole('link')).toBeNull();
+  });
+
+  it("links the admin's script page for the dealer to the settings where the domains are edited", async () => {
+    answer(guarded);
+    renderApp(<DealerScriptPage />, { route: { path: '/scripts/:dealerId', url: `/scripts/${DEALER}` } });
+    const section = await screen.findByRole('region', { name: 'Where banners are counted' });
+    expect(within(section).getByRole('link', { name: 'Edit allowed domains' }).getAttribute('href')).toBe(`/admin/dealers/${DEALER}/settings`);
+    expect(section.textContent).not.toContain('Only an administrator');
+  });
+});
 
 describe('ScriptPage ad-blocker naming warning', () => {
   it('warns, naming the rule and what to rename, when the script host starts with banners.', async () => {

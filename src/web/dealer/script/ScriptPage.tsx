@@ -14,11 +14,12 @@ import { SCRIPT_PREVIEW_CHARS } from '../../../domain/constants';
 import { SLOT_TEXTS, SLOT_TYPES } from '../../../domain/slots';
 import { useAuth } from '../../components/auth';
 import { DealerErrorNotice, NoDealerIdNotice } from '../DealerNotice';
-import { useScriptInfo, type ScriptInfo } from './api';
+import { useScriptInfo } from './api';
 import { CopyField } from './CopyField';
 import { BlocklistNotice } from './BlocklistNotice';
 import { TagHealthPanel } from './TagHealthPanel';
 import { TagManagerInstall } from './TagManagerInstall';
+import { Counting } from './Counting';
 import { FirstPartyInstall } from './FirstPartyInstall';
 import { downloadScript, scriptFileName } from './download';
 
@@ -178,59 +179,6 @@ export function ScriptPage() {
         )}
       </Paper>
     </Stack>
-  );
-}
-
-/**
- * Where banners are counted: the dealer's allowed domains (read-only: an admin edits them in the
- * dealer's security settings) with how www. and the bare domain match, the HTTPS rule, and what
- * one page view counts.
- */
-function Counting({ info }: { info: ScriptInfo | undefined }) {
-  const security = info?.security;
-  return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-label="Where banners are counted">
-      <Title order={3} size="h4" mb="xs">
-        Where banners are counted
-      </Title>
-      {!security ? (
-        <Skeleton h={60} />
-      ) : (
-        <Stack gap="xs">
-          {security.enableCors && security.allowedDomains.length > 0 ? (
-            <>
-              <Text size="sm">
-                Allowed domains:{' '}
-                {security.allowedDomains.map((domain, i) => (
-                  <span key={domain}>
-                    {i > 0 && ', '}
-                    <Code>{domain}</Code>
-                  </span>
-                ))}
-              </Text>
-              <Text size="sm" c="dimmed">
-                A domain covers its subdomains: <Code>example.com</Code> covers <Code>www.example.com</Code>, but <Code>www.example.com</Code> does not cover
-                the bare <Code>example.com</Code>; if your site also answers without <Code>www.</Code>, list the bare domain. Only an administrator can change
-                this list (dealer settings, Security): ask yours to add a new or staging domain. On other hosts the banners still show but nothing is counted,
-                and the browser console says why.
-              </Text>
-            </>
-          ) : (
-            <Text size="sm">Domain checks are off: pages on any domain are counted.</Text>
-          )}
-          {security.requireHttps && (
-            <Text size="sm" c="dimmed">
-              Only pages served over HTTPS are counted.
-            </Text>
-          )}
-          <Text size="sm" c="dimmed">
-            One page view counts each banner at most once. A page view is one search page address (its path, model and trim): when your site reloads the
-            listing in place (&quot;page 2&quot;, &quot;load more&quot;, a new sort order) or its framework draws the banner again, it stays the same page view
-            and nothing is counted twice; another model, trim or page, or a reload, is a new page view.
-          </Text>
-        </Stack>
-      )}
-    </Paper>
   );
 }
 
