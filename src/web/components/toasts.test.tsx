@@ -25,4 +25,24 @@ describe('toast host', () => {
     expect(corner('Short Lived Motors deleted')).toEqual(['top-center']);
     act(() => notifications.clean());
   });
+
+  it('shows one toast at a time while a dialog is open: the newest', async () => {
+    render(
+      <MantineProvider>
+        <DeferredNotifications position="bottom-right" />
+      </MantineProvider>,
+    );
+    act(() => void notifications.show({ message: 'Campaign paused', autoClose: false }));
+    act(() => void notifications.show({ message: 'Campaign resumed', autoClose: false }));
+    await waitFor(() => expect(corner('Campaign paused')).toEqual(['bottom-right']));
+    let close = () => {};
+    act(() => void (close = registerOpenDialog()));
+    await waitFor(() => expect(screen.queryByText('Campaign paused')).toBeNull());
+    expect(corner('Campaign resumed')).toEqual(['top-center']);
+    act(() => void notifications.show({ message: 'Campaign saved', autoClose: false }));
+    await waitFor(() => expect(screen.queryByText('Campaign resumed')).toBeNull());
+    expect(corner('Campaign saved')).toEqual(['top-center']);
+    act(() => close());
+    act(() => notifications.clean());
+  });
 });

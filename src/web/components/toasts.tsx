@@ -8,7 +8,9 @@
  * Toasts show where `position` says (the app: bottom right, away from the pages' actions, which sit
  * at the top), except while a modal dialog is open (open-dialogs.ts): a dialog's Save and Cancel
  * sit at its bottom, under a bottom toast (at phone widths a toast spans the whole bottom), so
- * toasts then show at the top centre, over the dialog's title at most. A toast shown while a dialog
+ * toasts then show at the top centre, one at a time (the newest; older ones are dismissed: two
+ * stacked toasts would reach the dialog's first field on a phone), over the dialog's title at most.
+ * A toast shown while a dialog
  * is open keeps that place when the dialog closes (the usual "Saved" or "Deleted" toast of the
  * dialog's own action): moving it would animate it out of one corner and into another, two copies
  * on screen at once.
@@ -33,7 +35,9 @@ export function DeferredNotifications(props: ComponentProps<typeof Notifications
     return () => window.clearTimeout(timer);
   }, []);
   useEffect(() => {
-    if (dialogOpen) for (const n of notifications) if (!n.position) toastStore.update({ ...n, position: 'top-center' });
+    if (!dialogOpen) return;
+    for (const n of notifications.slice(0, -1)) toastStore.hide(n.id!);
+    for (const n of notifications) if (!n.position) toastStore.update({ ...n, position: 'top-center' });
   }, [dialogOpen, notifications]);
   const wanted = idle || notifications.length > 0 || queue.length > 0;
   const [mounted, setMounted] = useState(false);
