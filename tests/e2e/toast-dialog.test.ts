@@ -2,13 +2,14 @@
  * Toasts and dialogs, in Chromium at 1280 and 390 px: a toast that is showing when the dealer
  * manager opens the Edit campaign dialog (the 'Campaign saved' of the edit just before) moves to
  * the top while the dialog is open, so the dialog's Save button stays uncovered: the element at the
- * centre of Save is Save itself, and Playwright's click (which refuses a covered target) saves.
+ * centre of Save is Save itself, and Playwright's click (which refuses a covered target) saves;
+ * axe finds no serious or critical violation in the dialog.
  * Screenshots with the toast and the dialog in test-results/ (87-toast-over-dialog-*).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { apiSignIn, launchBrowser, screenshotPath, startServer, type RunningServer } from './harness';
-import { ACCOUNTS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, contextPage, shown, signInAs, watchConsole } from './a11y';
+import { ACCOUNTS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, contextPage, seriousViolations, shown, signInAs, watchConsole } from './a11y';
 
 let server: RunningServer;
 let browser: Browser;
@@ -82,6 +83,8 @@ describe('a toast does not cover the Edit campaign dialog', () => {
         return hit !== null && button.contains(hit);
       }, { x: saveBox.x + saveBox.width / 2, y: saveBox.y + saveBox.height / 2 });
       expect(atCentre).toBe(true);
+      // The dialog, with the toast open above the page, has no serious or critical axe violation.
+      expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
       await page.screenshot({ path: screenshotPath(`87-toast-over-dialog-${size}`) });
 
       // Save is clickable while the toast is open (Playwright refuses to click a covered button).
