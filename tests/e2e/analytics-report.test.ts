@@ -23,9 +23,9 @@ import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
-import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, startServer, patchDealerSettings, type RunningServer } from './harness';
+import { apiSignIn, DEALER_SITE_ORIGIN, DESKTOP_UA, fetchUnlessShed, launchBrowser, screenshotPath, seedAssets, startServer, patchDealerSettings, type RunningServer } from './harness';
 import { contextPage, DESKTOP, DEMO_DEALER_ID, MOBILE, seriousViolations, settled, signInAs } from './a11y';
-import { multipartBody } from '../fixtures/images';
+import { makeBanner, multipartBody } from '../fixtures/images';
 import type { AnalyticsReport } from '../../src/domain/contracts/analytics';
 import { formatCtr, formatTrend } from '../../src/domain/metrics';
 import { formatPriority } from '../../src/domain/priority-scale';
@@ -40,28 +40,45 @@ let browser: Browser;
 /** A phone's browser: Chrome on Android, with the client hint it sends. */
 const PHONE = { 'user-agent': 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36', 'sec-ch-ua-mobile': '?1' };
 
-/** Impression beacons of `model` in `type` for page views `${pv}-0`..; as the dealer site's script sends them (from a desktop browser unless `from` says otherwise). */
-async function track(model: string, type: string, n: number, pv: string, event = 'impression', from: Record<string, string> = { 'user-agent': DESKTOP_UA }): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    const body = JSON.stringify({ dealerId: DEMO_DEALER_ID, event, type, model, url: `${DEALER_SITE_ORIGIN}/new-inventory?model=${model}`, pv: `${pv}-${i}` });
-    const res = await fetchUnlessShed(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', ...from, origin: DEALER_SITE_ORIGIN }, body });
-    expect(res.status).toBe(204);
-  }
+/** A Civic header banner of the demo dealer's, its file name long and without spaces: the By creative tab names the creative by it. */
+const CIVIC_HEADER_FILE = 'new_2025_honda_civic_sport_spring_clearance_weekend_1920x300.jpg';
+/** The banner request of the demo dealer's Civic header, as the embed script makes it (path and query; rotation bucket 0). */
+const CIVIC_HEADER_REQUEST = `/api/scripts/${DEMO_DEALER_ID}/asset?model=civic&type=header&variant=desktop&r=0`;
+
+/** One kind of beacon beforeAll sends: `n` of them, from page views `${pv}-0`.., with the banner request the slot showed when `asset` is given. */
+interface Beacon {
+  model: string;
+  type: string;
+  event: 'impression' | 'click' | 'conversion';
+  n: number;
+  pv: string;
+  device: 'desktop' | 'mobile';
+  asset?: string;
 }
 
 /**
  * The beacons beforeAll sends, as the dealer site's script would: per model, slot type and event,
- * `n` of them from page views `${pv}-0`.., from a desktop browser or a phone. The per-model
- * table's figures are expected from these counts.
+ * from a desktop browser or a phone. The per-model table's figures are expected from these counts.
  */
-const BEACONS: ReadonlyArray<{ model: string; type: string; event: 'impression' | 'click' | 'conversion'; n: number; pv: string; device: 'desktop' | 'mobile' }> = [
-  { model: 'civic', type: 'header', event: 'impression', n: 40, pv: 'e2e-civic', device: 'desktop' },
-  { model: 'civic', type: 'header', event: 'click', n: 3, pv: 'e2e-civic', device: 'desktop' },
+const BEACONS: readonly Beacon[] = [
+  { model: 'civic', type: 'header', event: 'impression', n: 40, pv: 'e2e-civic', device: 'desktop', asset: CIVIC_HEADER_REQUEST },
+  { model: 'civic', type: 'header', event: 'click', n: 3, pv: 'e2e-civic', device: 'desktop', asset: CIVIC_HEADER_REQUEST },
   { model: 'civic', type: 'header', event: 'conversion', n: 1, pv: 'e2e-civic', device: 'desktop' },
   { model: 'crv', type: 'primary', event: 'impression', n: 25, pv: 'e2e-crv', device: 'mobile' },
   { model: 'pilot', type: 'upsell', event: 'impression', n: 12, pv: 'e2e-pilot', device: 'desktop' },
   { model: 'pilot', type: 'upsell', event: 'click', n: 1, pv: 'e2e-pilot', device: 'desktop' },
 ];
+
+/** Sends the beacons `b` stands for to the track route, as the dealer site's script does. */
+async function track(b: Beacon): Promise<void> {
+  const from = b.device === 'mobile' ? PHONE : { 'user-agent': DESKTOP_UA };
+  for (let i = 0; i < b.n; i++) {
+    const beacon = { dealerId: DEMO_DEALER_ID, event: b.event, type: b.type, model: b.model, url: `${DEALER_SITE_ORIGIN}/new-inventory?model=${b.model}`, pv: `${b.pv}-${i}` };
+    const body = JSON.stringify(b.asset ? { ...beacon, asset: `${server.origin}${b.asset}` } : beacon);
+    const res = await fetchUnlessShed(`${server.origin}/api/analytics/track`, { method: 'POST', headers: { 'content-type': 'text/plain', ...from, origin: DEALER_SITE_ORIGIN }, body });
+    expect(res.status).toBe(204);
+  }
+}
 
 /** The inventory file beforeAll uploads. */
 const INVENTORY_CSV = readFileSync(new URL('../fixtures/inventory/honda-inventory.csv', import.meta.url));
@@ -181,7 +198,8 @@ beforeAll(async () => {
   const { body, contentType } = multipartBody([{ filename: 'honda-inventory.csv', data: INVENTORY_CSV }]);
   const up = await fetchUnlessShed(`${server.origin}/api/dealers/${DEMO_DEALER_ID}/inventory`, { method: 'POST', body: new Uint8Array(body), headers: { cookie: manager, 'content-type': contentType, origin: server.origin } });
   expect(up.status).toBe(200);
-  for (const b of BEACONS) await track(b.model, b.type, b.n, b.pv, b.event, b.device === 'mobile' ? PHONE : { 'user-agent': DESKTOP_UA });
+  await seedAssets(server.origin, manager, DEMO_DEALER_ID, [{ filename: CIVIC_HEADER_FILE, data: await makeBanner(1920, 300) }]);
+  for (const b of BEACONS) await track(b);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -217,8 +235,8 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
         // frame (the Creative column is the first: it shows without scrolling, even at 390).
         const creatives = page.getByRole('table', { name: tableName });
         const names = creatives.locator('[data-testid="creative-row"] > td:first-child > div > div > p');
-        expect(await names.count()).toBeGreaterThan(0);
         expect(await names.count()).toBe(await creatives.getByTestId('creative-row').count());
+        expect(await names.allTextContents()).toContain(CIVIC_HEADER_FILE);
         expect(await cutLabels(names)).toEqual([]);
         const outsideFrame = await names.evaluateAll((els) =>
           els
@@ -370,6 +388,9 @@ it('shows per-model figures beside stock, raises a model\'s upsell priority, and
   upsell.crv = 8;
   await expect.poll(() => modelRowsShown(phoneTable), { timeout: 15_000 }).toEqual(expectedModelRows('all', upsell));
   await crv.getByTestId('upsell-priority').scrollIntoViewIfNeeded();
+  // The pointer leaves the Raise button, so its tooltip does not cover the row in the screenshot.
+  await phone.page.mouse.move(0, 0);
+  await expect.poll(() => phone.page.getByRole('tooltip').count(), { timeout: 15_000 }).toBe(0);
   await settled(phone.page);
   await phone.page.screenshot({ path: screenshotPath('analytics-raise-priority-phone'), fullPage: false });
   await phone.context.close();
