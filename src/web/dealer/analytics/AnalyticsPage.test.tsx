@@ -144,10 +144,15 @@ describe('AnalyticsPage', () => {
     await user.type(from, '2026-03-10');
     expect(screen.getByRole('status').textContent).toBe('The end date is before the start date');
     expect(asked.length).toBe(n);
+    // No range to export: Export Data is a disabled link, and says so.
+    const exportLink = screen.getByRole('link', { name: 'Export Data' });
+    expect(exportLink.getAttribute('aria-disabled')).toBe('true');
+    expect(exportLink.hasAttribute('href')).toBe(false);
     await user.clear(from);
     await user.type(from, '2026-02-20');
     await vi.waitFor(() => expect(last(asked)).toEqual({ from: '2026-02-20', to: '2026-03-01', compare: 'previous' }));
     await user.click(screen.getByRole('tab', { name: 'By slot' }));
+    expect(screen.getByRole('link', { name: 'Export Data' }).hasAttribute('aria-disabled')).toBe(false);
     expect(screen.getByRole('link', { name: 'Export Data' }).getAttribute('href')).toBe(`${BASE}/analytics/report.csv?from=2026-02-20&to=2026-03-01&compare=previous&table=slots`);
   }, 60_000); // typing dates on a busy 2-core machine
 

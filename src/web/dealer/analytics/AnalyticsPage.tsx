@@ -120,7 +120,9 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
           <Text c="dimmed">Real-time banner performance metrics</Text>
         </div>
         <Group align="flex-end" gap="sm">
-          <Select aria-label="Period" label="Range" value={option} onChange={(v) => v && setOption(v)} data={rangeOptions(today)} allowDeselect={false} w={170} />
+          {/* The nine ranges show whole: in a scrolling box (Mantine's default above 220 px) the list
+              would be a scrollable region no key reaches (axe: scrollable-region-focusable). */}
+          <Select aria-label="Period" label="Range" value={option} onChange={(v) => v && setOption(v)} data={rangeOptions(today)} allowDeselect={false} withScrollArea={false} w={170} />
           <Select
             aria-label="Compare with"
             label="Compare with"
@@ -142,7 +144,16 @@ export function AnalyticsPage({ dealerId: forDealer, initialPeriod, title }: { d
           <Button variant="default" leftSection={<RefreshCw size={16} />} onClick={() => q.refetch()} disabled={refreshing || !range}>
             {refreshing ? 'Refreshing...' : 'Refresh'}
           </Button>
-          <Button component="a" href={range ? reportCsvUrl(dealerId, range, compare, tab, device) : undefined} leftSection={<Download size={16} />} variant="light" data-disabled={!range || undefined}>
+          {/* Without a range (Custom range not filled in yet) a disabled link, announced as one (role link, aria-disabled). */}
+          <Button
+            component="a"
+            href={range ? reportCsvUrl(dealerId, range, compare, tab, device) : undefined}
+            leftSection={<Download size={16} />}
+            variant="light"
+            data-disabled={!range || undefined}
+            role={range ? undefined : 'link'}
+            aria-disabled={!range || undefined}
+          >
             Export Data
           </Button>
         </Group>
