@@ -232,6 +232,19 @@ export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: num
   });
 }
 
+/**
+ * The heights (px, rounded) of the page's shown Copy buttons (accessible name "Copy …"). Beside a
+ * long tag a Copy button keeps a button's height, the tag's box scrolling instead: a caller fails
+ * on any taller than COPY_BUTTON_MAX_HEIGHT.
+ */
+export async function copyButtonHeights(page: Page): Promise<number[]> {
+  const heights = await page.getByRole('button', { name: /^Copy / }).evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  return heights.filter((h) => h > 0);
+}
+
+/** The tallest a Copy button may be (a Mantine button is 36 px; its label may wrap once). */
+export const COPY_BUTTON_MAX_HEIGHT = 48;
+
 /** A dealer whose name is one long run of letters plus words: it must end in '…' everywhere, never widen a page. */
 export const LONG_DEALER = {
   name: 'Honda of Springfield Metropolitan Area Superstore Incorporated Internationalvehiclecompanyofamerica',

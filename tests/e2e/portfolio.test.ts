@@ -4,14 +4,15 @@
  * and a row drills into that dealer's analytics (Back returns to the same table); creating a user
  * without a password gives an invitation link (no SMTP on the test server: the admin hands it
  * over), the link's public screen sets the password once, and the user signs in with it.
- * Screenshots at 1280 and 390 px in test-results/ (95-portfolio-*, 96-set-password-*); axe finds
- * no serious or critical problem on these screens nor on the admin's drill-down into a dealer's
- * analytics, at either width. Any console error fails the test.
+ * At 390 px the table sorts and drills down too. Screenshots at 1280 and 390 px in test-results/
+ * (95-portfolio-*, 96-invitation-result-*, 96-set-password-*); axe finds no serious or critical
+ * problem on these screens, the table, the invitation link's dialog nor on the admin's drill-down
+ * into a dealer's analytics, at either width. Any console error fails the test.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiSignIn, screenshotPath } from './harness';
-import { ACCOUNTS, DESKTOP, MOBILE, seriousViolations, settled, screenSuite } from './a11y';
+import { ACCOUNTS, DESKTOP, MOBILE, animationsDone, seriousViolations, settled, screenSuite } from './a11y';
 
 const suite = screenSuite();
 let invitationLink = '';
@@ -85,17 +86,32 @@ describe('portfolio table', () => {
     await page.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
   });
 
-  it('reads at 390 px: the table scrolls inside its frame, the page does not; so does the drill-down', async () => {
+  it('reads at 390 px: the table scrolls inside its frame, the page does not; it sorts, and a row drills down', async () => {
     const page = await suite.open('admin', MOBILE);
     await page.goto(`${suite.origin}/admin/analytics?sort=name`);
     await rows(page).first().waitFor();
     await settled(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    expect(await header(page, 'Dealer').getAttribute('aria-sort')).toBe('ascending');
+    expect(await firstRowId(page)).toBe('aardvark-motors');
     await page.getByTestId('portfolio-table').scrollIntoViewIfNeeded();
+    expect(await seriousViolations(page, '[data-testid="portfolio-table"]')).toEqual([]);
     await page.screenshot({ path: screenshotPath('95-portfolio-390'), fullPage: false });
 
-    // The drill-down into a dealer's analytics reads at 390 px too.
-    await page.goto(`${suite.origin}/admin/dealers/honda-of-demo/analytics`);
+    // A tap on the Dealer header sorts the other way, as on the desktop, and the URL says so.
+    await page.getByRole('button', { name: /^Dealer/ }).click();
+    await expect.poll(() => query(page).get('order')).toBe('desc');
+    expect(query(page).get('sort')).toBe('name');
+    await expect.poll(() => header(page, 'Dealer').getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => firstRowId(page)).toBe('zulu-auto-group');
+    await settled(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    expect(await seriousViolations(page, '[data-testid="portfolio-table"]')).toEqual([]);
+    await page.screenshot({ path: screenshotPath('95-portfolio-sorted-390'), fullPage: false });
+
+    // A tap on a row opens the dealer's analytics, which reads at 390 px too.
+    await page.getByTestId('portfolio-row-honda-of-demo').locator('td').nth(2).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/dealers/honda-of-demo/analytics');
     await page.getByRole('heading', { name: 'Honda of Demo: Analytics' }).waitFor();
     await settled(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
@@ -105,24 +121,38 @@ describe('portfolio table', () => {
 });
 
 describe('invitation journey', () => {
-  it('an admin adds a user without a password and gets the invitation link to hand over', async () => {
-    const page = await suite.open('admin', DESKTOP);
-    await page.goto(`${suite.origin}/admin/users`);
-    await page.getByRole('heading', { name: 'User Management' }).waitFor();
-    await page.getByRole('button', { name: 'Add User' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add User' });
-    await dialog.getByLabel(/^Email/).fill('robin@agency.example.com');
-    await dialog.getByLabel(/^Name/).fill('Robin Agency');
-    await dialog.getByRole('textbox', { name: 'Role' }).click();
-    await page.getByRole('option', { name: 'Admin', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Add User' }).click();
-    const link = page.getByTestId('invitation-link');
-    await link.waitFor();
-    invitationLink = await link.inputValue();
-    expect(invitationLink).toMatch(new RegExp(`^${suite.origin}/set-password#token=`));
-    await page.getByRole('button', { name: 'Done' }).click();
-    await page.locator('tr[data-email="robin@agency.example.com"]').waitFor();
-  });
+  for (const [size, viewport, email] of [
+    ['1280', DESKTOP, 'robin@agency.example.com'],
+    ['390', MOBILE, 'robin.phone@agency.example.com'],
+  ] as const) {
+    it(`an admin adds a user without a password and gets the invitation link to hand over (${size} px)`, async () => {
+      const page = await suite.open('admin', viewport);
+      await page.goto(`${suite.origin}/admin/users`);
+      await page.getByRole('heading', { name: 'User Management' }).waitFor();
+      await page.getByRole('button', { name: 'Add User' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add User' });
+      await dialog.getByLabel(/^Email/).fill(email);
+      await dialog.getByLabel(/^Name/).fill('Robin Agency');
+      await dialog.getByRole('textbox', { name: 'Role' }).click();
+      await page.getByRole('option', { name: 'Admin', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Add User' }).click();
+      const result = page.getByRole('dialog', { name: 'Invitation link' });
+      const link = result.getByTestId('invitation-link');
+      await link.waitFor();
+      const value = await link.inputValue();
+      expect(value).toMatch(new RegExp(`^${suite.origin}/set-password#token=`));
+      // The desktop run's link is the one the next test opens.
+      if (viewport === DESKTOP) invitationLink = value;
+      expect(await result.getByRole('status').textContent()).toContain(`send this link to ${email} yourself`);
+      await animationsDone(page, '[role="dialog"]');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`96-invitation-result-${size}`), fullPage: false });
+      await result.getByRole('button', { name: 'Done' }).click();
+      // The new user is listed: a table row on the desktop, a card on a phone.
+      await page.locator(`[data-email="${email}"]`).waitFor();
+    });
+  }
 
   it('the link sets the password once, and the user signs in with it', async () => {
     const page = await suite.open('signed-out', DESKTOP);

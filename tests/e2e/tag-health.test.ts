@@ -3,11 +3,13 @@
  * beacons from a site outside the allowed domains (refused) show on the dealer's Script page by
  * reason, with what to do; "Test my page" names the bare domain the allowed www. domain does not
  * cover; the admin's script page hands out the tag (not the script body) and shortcodes and shows
- * the same tag health. Screenshots at 1280 and 390 px; axe finds nothing serious on the panel.
+ * the same tag health, and links to the dealer's settings to edit the allowed domains. On a phone
+ * the Script page's Copy buttons keep a button's height. Screenshots at 1280 and 390 px; axe finds
+ * nothing serious on the panel.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_DEALER_ID, DESKTOP, MOBILE, horizontalOverflow, openScreen, screenSuite, seriousViolations, settled, ADMIN_SCREENS, DEALER_SCREENS } from './a11y';
+import { COPY_BUTTON_MAX_HEIGHT, DEMO_DEALER_ID, DESKTOP, MOBILE, copyButtonHeights, horizontalOverflow, openScreen, screenSuite, seriousViolations, settled, ADMIN_SCREENS, DEALER_SCREENS } from './a11y';
 import { DEALER_SITE_ORIGIN, fetchUnlessShed, screenshotPath } from './harness';
 
 const suite = screenSuite();
@@ -68,26 +70,51 @@ describe('tag health on the Script page', () => {
       expect(await seriousViolations(page, PANEL)).toEqual([]);
       expect((await horizontalOverflow(page)).overflow).toBe(0);
       await section.screenshot({ path: screenshotPath(`tag-health-dealer-${name}`) });
+
+      // Beside the long script tag each Copy button keeps a button's height on a phone.
+      if (viewport === MOBILE) {
+        const heights = await copyButtonHeights(page);
+        expect(heights.length).toBeGreaterThan(0);
+        expect(heights.filter((h) => h > COPY_BUTTON_MAX_HEIGHT)).toEqual([]);
+      }
     });
   }
 
-  it("hands out the tag and shortcodes on the admin's script page, with the same tag health", async () => {
-    await sendProblemBeacons();
-    const page = await suite.open('admin', DESKTOP);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.origin });
-    await openScreen(page, suite.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
-    const install = page.locator('section[aria-label="Tag and shortcodes"]');
-    expect(await install.textContent()).toContain(`/scripts/dc-banners-${DEMO_DEALER_ID}.js" async></script>`);
-    expect(await install.textContent()).toContain('[dc-banner type="header"]');
-    await page.getByRole('button', { name: 'Copy Script', exact: true }).click();
-    await page.getByRole('button', { name: 'Copied!' }).waitFor();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
-    const info = (await (await page.request.get(`${suite.origin}/api/dealers/${DEMO_DEALER_ID}/script`)).json()) as { scriptTag: string; content: string };
-    expect(copied).toBe(info.scriptTag); // the tag the dealer's Script page hands out, not the script body
-    expect(copied).not.toContain(info.content.slice(0, 200));
-    const section = await panel(page);
-    expect(await section.getByTestId('reason-domain').textContent()).toContain(COPYCAT);
-    expect(await seriousViolations(page, PANEL)).toEqual([]);
-    await page.screenshot({ path: screenshotPath('tag-health-admin-desktop'), fullPage: true });
-  });
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', MOBILE],
+  ] as const) {
+    it(`hands out the tag and shortcodes on the admin's script page, with the same tag health (${name})`, async () => {
+      await sendProblemBeacons();
+      const page = await suite.open('admin', viewport);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.origin });
+      await openScreen(page, suite.origin, screen(`/scripts/${DEMO_DEALER_ID}`));
+      const install = page.locator('section[aria-label="Tag and shortcodes"]');
+      expect(await install.textContent()).toContain(`/scripts/dc-banners-${DEMO_DEALER_ID}.js" async></script>`);
+      expect(await install.textContent()).toContain('[dc-banner type="header"]');
+      await page.getByRole('button', { name: 'Copy Script', exact: true }).click();
+      await page.getByRole('button', { name: 'Copied!' }).waitFor();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      const info = (await (await page.request.get(`${suite.origin}/api/dealers/${DEMO_DEALER_ID}/script`)).json()) as { scriptTag: string; content: string };
+      expect(copied).toBe(info.scriptTag); // the tag the dealer's Script page hands out, not the script body
+      expect(copied).not.toContain(info.content.slice(0, 200));
+      const section = await panel(page);
+      expect(await section.getByTestId('reason-bot').textContent()).toContain('5 beacons');
+      expect(await section.getByTestId('reason-domain').textContent()).toContain(COPYCAT);
+      expect(await seriousViolations(page, PANEL)).toEqual([]);
+      expect((await horizontalOverflow(page)).overflow).toBe(0);
+      // The refusals on screen (a whole page of the tag, the install steps and the mappings would
+      // shrink them past reading at 390 px).
+      await section.getByTestId('reason-domain').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath(`tag-health-admin-${name}`), fullPage: false });
+
+      // Where banners are counted: the admin edits the allowed domains in the dealer's settings.
+      const counting = page.getByRole('region', { name: 'Where banners are counted' });
+      const edit = counting.getByRole('link', { name: 'Edit allowed domains' });
+      await edit.scrollIntoViewIfNeeded();
+      await edit.click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/dealers/${DEMO_DEALER_ID}/settings`);
+      await page.getByRole('heading', { name: 'Dealer Settings' }).waitFor();
+    });
+  }
 });
