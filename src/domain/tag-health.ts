@@ -48,8 +48,12 @@ export const TAG_NO_ORIGIN = 'none';
 /** Longest origin text stored; a longer one counts as TAG_OTHER_ORIGIN. */
 export const TAG_ORIGIN_MAX_LENGTH = 200;
 
-/** One line for each reason: what it means, and what the dealer can do about it. */
-export const TAG_REASON_TEXTS: Record<TagHealthReason, { label: string; explanation: string; action: string }> = {
+/**
+ * One line for each reason: what it means, and what the dealer can do about it; `adminAction`,
+ * where it differs, is the same advice for an administrator, who changes the settings the
+ * dealer's staff have to ask for (reasonAction).
+ */
+export const TAG_REASON_TEXTS: Record<TagHealthReason, { label: string; explanation: string; action: string; adminAction?: string }> = {
   counted: {
     label: 'Counted',
     explanation: 'Beacons accepted for counting.',
@@ -64,16 +68,19 @@ export const TAG_REASON_TEXTS: Record<TagHealthReason, { label: string; explanat
     label: 'Domain not allowed',
     explanation: "The page was not on one of your allowed domains (or the browser sent no page address), so its beacons are refused.",
     action: 'Ask your administrator to add the domain (and the bare domain if your site also answers without www.) under Security.',
+    adminAction: "Add the domain (and the bare domain if the site also answers without www.) to the allowed domains in the dealer's Security settings.",
   },
   https: {
     label: 'HTTPS required',
     explanation: 'The page was served over plain HTTP while your settings count only HTTPS pages.',
     action: 'Serve your site over HTTPS (redirect http:// to https://), or ask your administrator to turn off "Require HTTPS".',
+    adminAction: 'Have the site served over HTTPS (redirect http:// to https://), or turn off "Require HTTPS" in the dealer\'s Security settings.',
   },
   'rate-limit': {
     label: 'Rate limit',
     explanation: 'More beacons per minute than your rate limit allows, from one page view or one network.',
     action: 'Usually a page that re-renders banners in a loop; otherwise ask your administrator to raise the requests per minute.',
+    adminAction: "Usually a page that re-renders banners in a loop; otherwise raise the requests per minute in the dealer's Security settings.",
   },
   'opted-out': {
     label: 'Do-Not-Track / GPC',
@@ -86,6 +93,12 @@ export const TAG_REASON_TEXTS: Record<TagHealthReason, { label: string; explanat
     action: 'Copy the tag from this page again and replace any old or self-hosted copy of the script.',
   },
 };
+
+/** What to do about `reason`, worded for an administrator (`admin`) or for the dealer's staff. */
+export function reasonAction(reason: TagHealthReason, admin: boolean): string {
+  const text = TAG_REASON_TEXTS[reason];
+  return (admin && text.adminAction) || text.action;
+}
 
 /**
  * The site origin a beacon is counted under, from its Origin header, else its Referer:

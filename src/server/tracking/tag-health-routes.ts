@@ -53,7 +53,7 @@ export async function tagHealthRoutes(fastify: FastifyInstance) {
     async (request) => {
       const dealer = await dealerOf(request.params.dealerId);
       const health = await app.tagHealth.read(dealer.id);
-      return pageCheck(request.query.url, { dealerId: dealer.id, security: dealer.security, publicOrigin: app.config.publicOrigin, loopbackOnly: app.publicPolicy.loopbackOnly }, health);
+      return pageCheck(request.query.url, { dealerId: dealer.id, security: dealer.security, publicOrigin: app.config.publicOrigin, loopbackOnly: app.publicPolicy.loopbackOnly, admin: request.user?.role === 'admin' }, health);
     },
   );
 }

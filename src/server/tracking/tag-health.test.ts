@@ -38,8 +38,9 @@ const healthOk = async (): Promise<TagHealth> => {
   return res.json();
 };
 const count = (h: TagHealth, origin: string, reason: string) => h.counts.find((c) => c.origin === origin && c.reason === reason)?.beacons ?? 0;
-const pageCheck = async (url: string): Promise<PageCheck> => {
-  const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/tag-health/page-check?url=${encodeURIComponent(url)}`, headers: { cookie: manager } });
+/** "Test my page" for `url`, as the dealer's manager (or as the user of `cookie`). */
+const pageCheck = async (url: string, cookie = manager): Promise<PageCheck> => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/dealers/${DEMO_DEALER.id}/tag-health/page-check?url=${encodeURIComponent(url)}`, headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
@@ -175,6 +176,15 @@ describe('Test my page', () => {
     expect(r.findings.find((f) => f.check === 'www')?.message).toContain('list hondaofdemo.com');
     expect(r.findings.find((f) => f.check === 'https')).toMatchObject({ status: 'warning' });
     expect(r.seen).toEqual([]);
+  });
+
+  it("tells the dealer's staff to ask an administrator, and an administrator where to change the domains", async () => {
+    const domain = (r: PageCheck) => r.findings.find((f) => f.check === 'domain')!.message;
+    expect(domain(await pageCheck('https://staging.example.net/'))).toContain('Ask your administrator to add it under Security.');
+    const admin = await t.userCookie('admin', null);
+    const forAdmin = domain(await pageCheck('https://staging.example.net/', admin));
+    expect(forAdmin).toContain("Add it to the allowed domains in the dealer's Security settings.");
+    expect(forAdmin).not.toContain('administrator');
   });
 
   it('assumes https:// for an address typed without it, and refuses what is not a web address or is empty', async () => {

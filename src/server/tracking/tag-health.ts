@@ -360,6 +360,8 @@ export interface PageCheckContext {
   publicOrigin: string;
   /** servesLoopbackOnly(PUBLIC_ORIGIN): requireHttps does not apply. */
   loopbackOnly: boolean;
+  /** The reader is an administrator, who changes the settings the dealer's staff have to ask for. */
+  admin: boolean;
 }
 
 /**
@@ -404,7 +406,7 @@ export function pageCheck(input: string, ctx: PageCheckContext, health: TagHealt
   } else if (hostAllowed(host, security.allowedDomains)) {
     add('domain', 'ok', `${host} is on your allowed domains: its beacons are counted.`);
   } else {
-    add('domain', 'problem', `${host} is not on your allowed domains (${security.allowedDomains.join(', ')}): the banners show but every beacon is refused. Ask your administrator to add it under Security.`, 'domain');
+    add('domain', 'problem', `${host} is not on your allowed domains (${security.allowedDomains.join(', ')}): the banners show but every beacon is refused. ${ctx.admin ? "Add it to the allowed domains in the dealer's Security settings." : 'Ask your administrator to add it under Security.'}`, 'domain');
     const www = host.startsWith('www.') ? host.slice(4) : `www.${host}`;
     if (hostAllowed(www, security.allowedDomains) && !host.startsWith('www.')) {
       add('www', 'problem', `Your allowed domains cover www.${host} but not the bare ${host}: list ${host} instead (it covers www.${host} too).`, 'domain');

@@ -8,7 +8,8 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Code, Group, List, Paper, Skeleton, Stack, Table, Text, TextInput, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
 import { Activity, AlertTriangle, CheckCircle2, Info, RefreshCw, XCircle } from 'lucide-react';
-import { TAG_NO_ORIGIN, TAG_OTHER_ORIGIN, TAG_REASON_TEXTS, type TagHealthReason } from '../../../domain/tag-health';
+import { reasonAction, TAG_NO_ORIGIN, TAG_OTHER_ORIGIN, TAG_REASON_TEXTS, type TagHealthReason } from '../../../domain/tag-health';
+import { useAuth } from '../../components/auth';
 import { SLOT_TEXTS, SLOT_TYPES, type SlotType } from '../../../domain/slots';
 import type { PageCheck, TagHealth } from '../../../domain/contracts/tag-health';
 import { ApiError } from '../../api/client';
@@ -157,6 +158,7 @@ function HealthReport({ health }: { health: TagHealth }) {
 /** One refusal reason: its count, what it means, what to do, and the sites it came from. */
 function ReasonRow({ reason, origins }: { reason: TagHealthReason; origins: Array<{ origin: string; beacons: number }> }) {
   const text = TAG_REASON_TEXTS[reason];
+  const admin = useAuth().user?.role === 'admin';
   const total = origins.reduce((n, o) => n + o.beacons, 0);
   return (
     <Paper withBorder p="sm" radius="sm" data-testid={`reason-${reason}`}>
@@ -170,7 +172,7 @@ function ReasonRow({ reason, origins }: { reason: TagHealthReason; origins: Arra
       </Group>
       <Text size="sm">{text.explanation}</Text>
       <Text size="sm" c="dimmed">
-        What to do: {text.action}
+        What to do: {reasonAction(reason, admin)}
       </Text>
       <Text size="xs" c="dimmed" mt={4} style={{ wordBreak: 'break-all' }}>
         From: {origins.map((o) => `${originLabel(o.origin)} (${o.beacons.toLocaleString('en-US')})`).join(', ')}
