@@ -220,8 +220,9 @@ describe('Manufacturer form (admin)', () => {
     it(`on ${name} (${viewport.width} px): says why Save is disabled while a model has no name, and Show brings that name field into view`, async () => {
       const page = await suite.open('admin', viewport);
       await openScreen(page, suite.origin, screen('/admin/manufacturers'));
-      await page.getByRole('button', { name: 'Edit Toyota' }).click();
-      const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
+      // Honda: its 15 models put a new one's panel below the fold.
+      await page.getByRole('button', { name: 'Edit Honda' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
       const models = drawer.getByRole('tab', { name: /^Models/ });
       await models.click();
       const before = Number(/\((\d+)\)/.exec((await models.textContent()) ?? '')![1]);
@@ -241,11 +242,16 @@ describe('Manufacturer form (admin)', () => {
       await expect.poll(() => models.getAttribute('aria-selected')).toBe('true');
       await shown(modelName);
       expect(await modelName.inputValue()).toBe('');
+      // Focused, and so scrolled into the window.
+      await expect.poll(() => modelName.evaluate((el) => el === document.activeElement)).toBe(true);
       await animationsDone(page, '.mantine-Drawer-content');
+      const box = (await modelName.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
       expect(await seriousViolations(page, '.mantine-Drawer-content')).toEqual([]);
       await page.screenshot({ path: screenshotPath(`forms-manufacturer-cant-save-${name}`) });
 
-      await modelName.fill('gr86');
+      await modelName.fill('s660');
       await expect.poll(() => status.count()).toBe(0);
       await expect.poll(() => save.isEnabled()).toBe(true);
     });
