@@ -6,13 +6,15 @@
  * body 'Storage quota exceeded or data too large' (DECISIONS 1); a
  * failed list shows one error state and no empty state; Add Dealer and Add User check themselves
  * on Enter without browser bubbles; Add Dealer says how to add a manufacturer when there is none;
- * the manufacturer drawer saves on Enter and asks before Escape discards edits; the demo dealer's
+ * the manufacturer drawer saves on Enter and asks before Escape discards edits, and an Escape in
+ * its color picker closes the picker only (screenshots admin-finish-color-picker-*); the demo dealer's
  * CTR reads the same on every screen; the sidebar lights the Client Error Log's item. Any console
  * error a test did not expect fails it.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, settled, shown, type Role, screenSuite } from './a11y';
+import { screenshotPath } from './harness';
 
 const suite = screenSuite();
 
@@ -223,6 +225,43 @@ describe('forms', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page.getByRole('button', { name: 'Edit Toyota' }).click();
     expect(await drawer.getByLabel('Asset naming convention').inputValue()).toBe('toyota_{model}_{trim}_{size}.{ext}');
+  });
+
+  it("Escape in the manufacturer drawer's color picker closes the picker, not the form; the next Escape asks to discard", async () => {
+    const page = await pageAs('admin');
+    await openScreen(page, suite.origin, screen('/admin/manufacturers'));
+    await page.getByRole('button', { name: 'Edit Toyota' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Toyota' });
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Toyota Motor'); // an unsaved edit
+    const primary = drawer.getByRole('textbox', { name: 'Primary color' });
+    // The field arrives after first paint (components/deferred.tsx): a disabled stand-in until then.
+    await expect.poll(() => primary.isEnabled()).toBe(true);
+    const picker = page.locator('.mantine-ColorInput-dropdown');
+    const discard = page.getByRole('dialog', { name: 'Discard changes?' });
+
+    // A click in the picker (its saturation area) picks a color: the dropdown keeps the focus in
+    // the hex field (Mantine's ColorInput), where the Escape then starts.
+    await primary.click();
+    await shown(picker);
+    const before = await primary.inputValue();
+    await picker.getByRole('slider').first().click({ position: { x: 30, y: 30 } });
+    await expect.poll(() => primary.inputValue()).not.toBe(before);
+    expect(await primary.evaluate((el) => el === document.activeElement)).toBe(true);
+    await animationsDone(page);
+    await page.screenshot({ path: screenshotPath('admin-finish-color-picker-open') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => picker.count()).toBe(0);
+    await animationsDone(page);
+    expect(await discard.count()).toBe(0);
+    expect(await drawer.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('Toyota Motor');
+
+    // With no picker open, Escape is the drawer's again: it asks first.
+    await page.keyboard.press('Escape');
+    await shown(discard);
+    await animationsDone(page, '.mantine-Modal-content');
+    await page.screenshot({ path: screenshotPath('admin-finish-color-picker-second-escape') });
+    await discard.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
 });
 

@@ -10,12 +10,13 @@
  * - slots without a banner, set to 'hide': on the Accord page, whose upsell slot shows CR-V, a
  *   model without any creative, that slot gets no box and no image request, from the inline
  *   snippet's first paint on (no layout shift at all), and no impression; the slots with a
- *   creative (Accord's) show and are counted.
+ *   creative (Accord's) show and are counted; on desktop and on the 390 px phone profile
+ *   (screenshots embed-hide-empty-slot-{desktop,phone}{,-filters}).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, jsonApi, newPage, recordBeacons, signedInPage, startDealerSite, type DealerSite, type JsonApi, type RunningServer, type ScriptInfo } from './harness';
-import { observeLoad, siteAssets, startDemoEmbed } from './page-speed';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, jsonApi, newPage, recordBeacons, screenshotPath, signedInPage, startDealerSite, type DealerSite, type JsonApi, type RunningServer, type ScriptInfo } from './harness';
+import { MOBILE, observeLoad, siteAssets, startDemoEmbed } from './page-speed';
 import { embeddedConfig } from '../../src/server/scripts/service';
 
 let server: RunningServer;
@@ -24,8 +25,10 @@ let info: ScriptInfo;
 let manager: JsonApi;
 const sites: DealerSite[] = [];
 const SLOTS = ['header', 'primary', 'upsell'] as const;
-/** Tall enough that every slot of the search page is in view at once. */
-const VIEWPORT = { width: 1366, height: 2200 };
+/** Desktop, tall enough that every slot of the search page is in view at once. */
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1366, height: 2200 } };
+/** The phone profile's device (page-speed.ts MOBILE: 390x844, its user agent), at 2x to keep screenshots small. */
+const PHONE: BrowserContextOptions = { viewport: MOBILE.viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: MOBILE.userAgent };
 
 beforeAll(async () => {
   ({ server, browser, info } = await startDemoEmbed());
@@ -47,12 +50,12 @@ interface Push {
 }
 
 /**
- * A desktop page recording its beacons; with `gtm`, the page has Google Tag Manager's
+ * A page recording its beacons (desktop unless `profile` says otherwise); with `gtm`, the page has Google Tag Manager's
  * `window.dataLayer` from the start, as GTM's snippet in <head> makes it, and banner clicks do not
  * leave the page (the test reads the dataLayer after them).
  */
-async function openPage(gtm: boolean): Promise<Page> {
-  const page = await newPage(browser, { viewport: VIEWPORT });
+async function openPage(gtm: boolean, profile: BrowserContextOptions = DESKTOP): Promise<Page> {
+  const page = await newPage(browser, profile);
   await recordBeacons(page);
   if (gtm) {
     await page.addInitScript(() => {
@@ -133,7 +136,10 @@ describe('dataLayer events', () => {
 });
 
 describe('slots without a banner', () => {
-  it("'hide': no box, no image and no impression for a slot without a creative; no layout shift", async () => {
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone (390 px)', PHONE],
+  ] as const)("'hide' on %s: no box, no image and no impression for a slot without a creative; no layout shift", async (name, profile) => {
     expect((await manager('PUT', '/api/dealers/honda-of-demo/configs', { emptySlots: 'hide' })).status).toBe(200);
     const tag = await fetchScriptInfo(server.origin, 'honda-of-demo'); // the snippet learns the bare slots
     const config = embeddedConfig(await (await fetch(tag.scriptUrl)).text());
@@ -141,7 +147,7 @@ describe('slots without a banner', () => {
     expect(config.bare?.accord).toBe('u');
     expect(config.bare?.civic).toBeUndefined();
     const s = await site(tag);
-    const page = await openPage(true);
+    const page = await openPage(true, profile);
     await observeLoad(page);
     const imageTypes: string[] = [];
     page.on('request', (r) => {
@@ -161,7 +167,12 @@ describe('slots without a banner', () => {
     expect((await box('primary'))?.height).toBeGreaterThan(0);
     expect((await box('header'))?.height).toBeGreaterThan(0);
     release();
-    for (const type of ['header', 'primary']) await creativeShown(page, type);
+    // Each shown slot in view until it is counted (on the phone they are not all in view at once).
+    for (const type of ['header', 'primary']) {
+      await page.locator(`.dc-banner[data-dc-type="${type}"]`).scrollIntoViewIfNeeded();
+      await creativeShown(page, type);
+      await expect.poll(async () => (await beacons(page, 'impression')).map((b) => b.type), { timeout: 15_000 }).toContain(type);
+    }
     await expect.poll(async () => (await beacons(page, 'impression')).map((b) => b.type).sort(), { timeout: 15_000 }).toEqual(['header', 'primary']);
     const upsell = page.locator('.dc-banner[data-dc-type="upsell"]');
     expect(await upsell.count()).toBe(1);
@@ -171,6 +182,12 @@ describe('slots without a banner', () => {
     expect(shifts.reduce((sum, x) => sum + x.value, 0), JSON.stringify(shifts)).toBe(0);
     // The views pushed are the shown slots'.
     expect(((await pushes(page)) ?? []).map((p) => `${p.event} ${p.dc_slot}`).sort()).toEqual(['dc_banner_view header', 'dc_banner_view primary']);
+    // The page from its top down to the primary slot, and the filters box, whose upsell slot takes no space.
+    const shot = `embed-hide-empty-slot-${name.split(' ')[0]}`;
+    await page.evaluate(() => window.scrollTo(0, 0)); // the site's fixed header back at the top of the shot
+    const bottom = await page.locator('.dc-banner[data-dc-type="primary"]').evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    await page.screenshot({ path: screenshotPath(shot), fullPage: true, clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: Math.ceil(bottom) + 16 } });
+    await page.locator('aside.filters').screenshot({ path: screenshotPath(`${shot}-filters`) });
     await page.close();
   });
 });

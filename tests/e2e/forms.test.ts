@@ -4,14 +4,17 @@
  * and the field says why; a value only the server refuses is marked on its field in the user's
  * words; an empty number is left to the server's schema default, and the screen shows what the
  * server stored; leaving a form with unsaved changes asks first; the Configuration screen's
- * Website tab has no serious or critical axe violation at 1280 or 390 px; the manufacturer form's
- * Fill from models dialog previews a pattern for every model and applies it as rows, on a phone. Each test seeds what it
- * needs (seedScreens) and works on its own. Screenshots of the four screens in test-results/.
+ * Website tab has no serious or critical axe violation at 1280 or 390 px, and its "Slots without a
+ * banner" choice is kept across a reload (set back to the default afterwards); the manufacturer
+ * form says why Save is disabled while a model has no name ("Can't save yet: …") and its Show opens
+ * that model's name, at 1280 and 390 px; its Fill from models dialog previews a pattern for every
+ * model and applies it as rows, on a phone. Each test seeds what it needs (seedScreens) and works
+ * on its own. Screenshots of the screens in test-results/ (forms-*).
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshotPath } from './harness';
-import { ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, type Role, screenSuite, seriousViolations, settled } from './a11y';
+import { apiSignIn, jsonApi, screenshotPath } from './harness';
+import { ACCOUNTS, ADMIN_SCREENS, DEALER_SCREENS, DEMO_DEALER_ID, DESKTOP, MOBILE, animationsDone, openScreen, type Role, screenSuite, seriousViolations, settled, shown } from './a11y';
 import { BANNER_SIZE_RANGES, DEFAULT_BANNER_SIZES, MAX_REQUESTS_PER_MINUTE } from '../../src/domain/constants';
 
 const suite = screenSuite();
@@ -101,6 +104,42 @@ describe('Configuration, Website tab', () => {
       await page.screenshot({ path: screenshotPath(`forms-config-website-${name}`), fullPage: true });
     });
   }
+
+  it("Slots without a banner: 'Hide the slot' is saved and still chosen after a reload", async () => {
+    const page = await pageAs('manager');
+    const slots = page.getByRole('radiogroup', { name: 'Slots without a banner' });
+    const choice = (label: string) => slots.getByRole('radio', { name: label, exact: true });
+    /** Chooses `label` by its segment (the radio itself is visually hidden) and saves. */
+    const chooseAndSave = async (label: string) => {
+      await slots.getByText(label, { exact: true }).click();
+      await expect.poll(() => choice(label).isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Configuration saved').waitFor();
+      await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+    };
+    try {
+      await openScreen(page, suite.origin, screen('/dealer/config'));
+      await page.getByRole('tab', { name: 'Website' }).click();
+      // The spec's default until the dealer chooses otherwise (the form fills in once loaded).
+      await expect.poll(() => choice('Show the placeholder').isChecked()).toBe(true);
+      await chooseAndSave('Hide the slot');
+
+      await page.reload();
+      await shown(page.getByRole('heading', { name: 'Configuration' }));
+      await page.getByRole('tab', { name: 'Website' }).click();
+      await expect.poll(() => choice('Hide the slot').isChecked()).toBe(true);
+      expect(await choice('Show the placeholder').isChecked()).toBe(false);
+      await settled(page);
+      await page.screenshot({ path: screenshotPath('forms-config-website-hide'), fullPage: true });
+
+      // Back to the default the same way: the other screen files on this server expect it.
+      await chooseAndSave('Show the placeholder');
+    } finally {
+      // Even when a step above failed.
+      const manager = jsonApi(suite.origin, await apiSignIn(suite.origin, ACCOUNTS.manager.email, ACCOUNTS.manager.password));
+      expect((await manager('PUT', `/api/dealers/${DEMO_DEALER_ID}/configs`, { emptySlots: 'placeholder' })).status).toBe(200);
+    }
+  });
 });
 
 describe('Dealer Settings (admin)', () => {
@@ -176,6 +215,47 @@ describe('Manufacturer form (admin)', () => {
     await from.fill('29300');
     await expect.poll(() => drawer.getByRole('button', { name: 'Save Manufacturer' }).isEnabled()).toBe(true);
   });
+
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', MOBILE]] as const) {
+    it(`on ${name} (${viewport.width} px): says why Save is disabled while a model has no name, and Show brings that name field into view`, async () => {
+      const page = await suite.open('admin', viewport);
+      await openScreen(page, suite.origin, screen('/admin/manufacturers'));
+      // Honda: its 15 models put a new one's panel below the fold.
+      await page.getByRole('button', { name: 'Edit Honda' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
+      const models = drawer.getByRole('tab', { name: /^Models/ });
+      await models.click();
+      const before = Number(/\((\d+)\)/.exec((await models.textContent()) ?? '')![1]);
+      await drawer.getByRole('button', { name: 'Add Model' }).click();
+      const save = drawer.getByRole('button', { name: 'Save Manufacturer' });
+      const status = drawer.getByRole('status').filter({ hasText: "Can't save yet" });
+      await shown(status.getByText(`Can't save yet: Model ${before + 1}, name: Required.`, { exact: true }));
+      expect(await save.isDisabled()).toBe(true);
+      // The new model's panel closed and another tab open: its empty name is out of sight.
+      const modelName = drawer.getByLabel('Name (key)').nth(before);
+      await drawer.getByRole('button', { name: /^New model/ }).click();
+      await expect.poll(() => modelName.isVisible()).toBe(false);
+      await drawer.getByRole('tab', { name: 'Details' }).click();
+      await shown(drawer.getByRole('textbox', { name: 'Name', exact: true }));
+
+      await status.getByRole('button', { name: 'Show' }).click();
+      await expect.poll(() => models.getAttribute('aria-selected')).toBe('true');
+      await shown(modelName);
+      expect(await modelName.inputValue()).toBe('');
+      // Focused, and so scrolled into the window.
+      await expect.poll(() => modelName.evaluate((el) => el === document.activeElement)).toBe(true);
+      await animationsDone(page, '.mantine-Drawer-content');
+      const box = (await modelName.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      expect(await seriousViolations(page, '.mantine-Drawer-content')).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`forms-manufacturer-cant-save-${name}`) });
+
+      await modelName.fill('s660');
+      await expect.poll(() => status.count()).toBe(0);
+      await expect.poll(() => save.isEnabled()).toBe(true);
+    });
+  }
 
   it('Fill from models on a phone: a pattern previewed for every model, then applied as mapping rows', async () => {
     const page = await suite.open('admin', MOBILE);

@@ -4,8 +4,9 @@
  *   moved through TEST_CLOCK_FILE (test-clock.ts; refused in production), never by sleeping, and
  *   nothing is written between the visits, so the server's choice caches must expire at the
  *   window's boundaries on their own;
- * - the Asset Manager shows Live / Scheduled / Expired cards (screenshot), finds banners by model
- *   or file name, filters by status, and deletes a selection after a confirmation, by keyboard.
+ * - the Asset Manager shows Live / Scheduled / Expired cards (screenshot), says why its Upsell
+ *   Banners group is empty (screenshot), finds banners by model or file name, filters by status,
+ *   and deletes a selection after a confirmation, by keyboard.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -105,6 +106,12 @@ describe('Asset Manager: statuses, search, filter and bulk delete', () => {
     expect(await cards.count()).toBe(4);
     const statuses = async () => (await cards.locator('[data-testid="asset-status"]').allTextContents()).sort();
     expect(await statuses()).toEqual(['Expired', 'Live', 'Live', 'Scheduled']);
+    // Every upload is stored as a header or an inline banner by its shape, so the Upsell Banners
+    // group stays empty: it says where upsell slots take their banner from instead.
+    const upsellGroup = page.getByRole('region', { name: 'Upsell Banners' });
+    await upsellGroup.getByText('Upsell slots show your Inline banners of the model one step up (set on Upsell Rules): no separate upload is needed.', { exact: true }).waitFor();
+    expect(await upsellGroup.getByTestId('asset-card').count()).toBe(0);
+    await upsellGroup.screenshot({ path: screenshotPath('80-asset-manager-upsell-empty') });
     // The window in the dealer's zone, named (ICU may put a narrow no-break space before AM: \s).
     await expect.poll(() => page.getByText(/^Sep 4, 2026, 12:00\sAM – Sep 8, 2026, 12:00\sAM \(.+\)$/).count()).toBe(1);
     await page.screenshot({ path: screenshotPath('80-asset-manager-schedule'), fullPage: true });

@@ -102,6 +102,8 @@ describe('ManufacturerForm', () => {
     expect(screen.getByRole('tab', { name: /^Models/ }).getAttribute('aria-selected')).toBe('true');
     const names = screen.getAllByRole<HTMLInputElement>('textbox', { name: /^Name/ }).filter((f) => f.value === '');
     expect(names.length).toBeGreaterThan(0);
+    // Focused, which scrolls the drawer to it.
+    await vi.waitFor(() => expect(document.activeElement).toBe(names[0]));
     fill(names[0]!, 'Accord');
     expect(screen.queryByRole('status')).toBeNull();
     expect(save.disabled).toBe(false);

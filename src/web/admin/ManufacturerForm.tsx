@@ -14,7 +14,7 @@
  * (an empty one is refused, never replaced by 0), and leaving the page with unsaved edits asks
  * first. The server validates everything again.
  */
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import {
   Accordion,
   ActionIcon,
@@ -170,12 +170,33 @@ export function ManufacturerForm({ manufacturer, onClose }: { manufacturer: Manu
   const invalid = Object.keys(errorsNow).length > 0;
   /** Why Save is disabled: the first invalid field, named as the user sees it. */
   const blocking = Object.keys(errorsNow)[0];
-  /** Brings a field into view: its tab, and its model's panel when it is in a model. */
+  /** The field Show asked for, until it has the focus. */
+  const [revealing, setRevealing] = useState<string | null>(null);
+  /** Brings a field into view: its tab, its model's panel when it is in a model, then the field itself (focused). */
   const showField = (field: string) => {
     setTab(tabOf(field));
     const model = /^models\.(\d+)/.exec(field)?.[1];
     if (model !== undefined && !openModels.includes(model)) setOpenModels([...openModels, model]);
+    setRevealing(field);
   };
+  // Focusing the field scrolls the drawer to it: a model's panel below the fold (Honda has 15)
+  // was opened out of sight. The panel is display: none until its opening starts, so the focus
+  // is tried on each frame until it takes (a field with no input of its own, such as a
+  // default-map editor, gives up after about a second).
+  const { getInputNode } = form;
+  useEffect(() => {
+    if (revealing === null) return;
+    let frame = 0;
+    let tries = 0;
+    const tryFocus = () => {
+      const node = getInputNode(revealing);
+      node?.focus();
+      if ((node && document.activeElement === node) || ++tries > 60) setRevealing(null);
+      else frame = requestAnimationFrame(tryFocus);
+    };
+    tryFocus();
+    return () => cancelAnimationFrame(frame);
+  }, [revealing, getInputNode]);
   const prompt = useUnsavedChangesPrompt(dirty && !save.isPending);
   const errorOf = (field: string): ReactNode => form.errors[field] ?? errorsNow[field];
   /** Escape, the overlay, the close button and Cancel: ask first when there are unsaved edits. */
