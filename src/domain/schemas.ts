@@ -410,6 +410,13 @@ export const trackBodySchema = z.object({
     .transform((v) => v.trim() || undefined)
     .optional(),
   /**
+   * Clicks only, optional: 1 when the script has no answer yet for the banner's impression (it was
+   * never sent, or its request is still on its way or waiting to be retried). The server then takes
+   * the impression from this beacon first, so the click is counted whatever order the two requests
+   * arrive in; an impression beacon arriving later for the same page view and slot counts nothing.
+   */
+  imp: z.literal(1).optional(),
+  /**
    * Impressions and clicks: the banner request the slot showed (its image URL, or just
    * its query), from which the server works out the creative as the image answer did. One that is
    * not a banner request is ignored (the event still counts, its creative unknown).
@@ -425,6 +432,7 @@ export const trackBodySchema = z.object({
   if (b.event === 'conversion') return;
   if (!b.type) ctx.addIssue({ code: 'custom', path: ['type'], message: `is required for ${b.event}s` });
   if (b.leadId !== undefined) ctx.addIssue({ code: 'custom', path: ['leadId'], message: 'is only for conversions' });
+  if (b.imp !== undefined && b.event !== 'click') ctx.addIssue({ code: 'custom', path: ['imp'], message: 'is only for clicks' });
 });
 export type TrackBody = z.infer<typeof trackBodySchema>;
 

@@ -29,8 +29,9 @@
  * it shares its one random id. A framework that removes and re-creates a slot, or a listing
  * container the page swaps by AJAX on the same address, stays in the same page view: the new slot
  * shows the banner again but is not counted a second time (the server's impression key is the same
- * dealer, page view and slot type). Clicks (and middle-button clicks) go with sendBeacon; a click before
- * the 1-second view sends the impression first. `dcBanners.conversion({ model, leadId })` names
+ * dealer, page view and slot type). Clicks (and middle-button clicks) go with sendBeacon; a click
+ * whose impression the server has not answered yet (before the 1-second view, or with the impression's
+ * request still on its way) carries the impression, which the server stores first. `dcBanners.conversion({ model, leadId })` names
  * the last banner click of this browser session (sessionStorage); the server counts it only within
  * CONVERSION_WINDOW_MS of that click, once per click and per leadId.
  * When the page has a `window.dataLayer` array (Google Tag Manager), each counted impression and
@@ -110,7 +111,10 @@ const LAST_CLICK_KEY = 'dcb_c';
   let lastUrl = '';
   /** The document's current page view: its key (origin and path, model key, trim) and random id. */
   let view = { key: '', id: '' };
-  /** `${pv} ${slot type}` of the impressions sent (or given up) in this document: one per page view and slot type. */
+  /**
+   * `${pv} ${slot type}` of the impressions sent (or given up) in this document: one per page view
+   * and slot type; and, as `+${pv} ${slot type}`, those the server has answered (accepted or refused).
+   */
   const counted = new Set<string>();
   const isCounted = (b: Pick<Banner, 'pv' | 'type'>) => counted.has(`${b.pv} ${b.type}`);
 
@@ -141,13 +145,18 @@ const LAST_CLICK_KEY = 'dcb_c';
    * send nothing while muted (countable, recordClick, conversion).
    */
   const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img'>, model: string, leadId?: string) => {
-    const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, url: privacySafeUrl(location.href, KEPT_PARAMS) });
+    const answered = `+${b.pv} ${b.type}`;
+    // A click whose impression has no answer yet brings it (trackBodySchema `imp`): two requests
+    // may reach the server in either order, and it counts a click only after its impression.
+    const imp = event === 'click' && !counted.has(answered) ? 1 : undefined;
+    const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, imp, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
     // A string body goes as text/plain;charset=UTF-8 (sendBeacon and fetch alike): no CORS preflight.
     if (event === 'click' && navigator.sendBeacon(url, body)) return;
     const attempt = (retries: number) =>
       fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit' })
         .then((r) => {
+          if (event === 'impression' && r.status !== 503) counted.add(answered);
           if (r.status === 503 && retries) setTimeout(() => attempt(retries - 1), 1000 + Math.random() * 2000);
           // A refusal (403, 404, 429) names its reason and the dealer setting or step that changes
           // it (tracking/intake.ts refusalHint): told to the dealer's developer in the console, once
@@ -248,10 +257,10 @@ const LAST_CLICK_KEY = 'dcb_c';
   const recordClick = (b: Banner, model: string) => {
     if (mute()) return; // nothing sent or stored, and the impression left to a later consent
     if (!isCounted(b)) {
-      // A click proves the banner was seen: its impression goes first if the 1-second view had not
-      // completed, because the server counts a click only after its page view's impression.
+      // A click proves the banner was seen: if the 1-second view had not completed, the click
+      // beacon brings the impression (send: imp), because the server counts a click only after
+      // its page view's impression.
       settle(b);
-      send('impression', b, model);
       push('view', b, model);
     }
     send('click', b, model);

@@ -110,6 +110,7 @@ const beaconArb = fc.record(
     pv: fc.constantFrom('view-a1b2c3d4', 'view-prop-1', 'not a page view id!'),
     asset: fc.constantFrom(asset, `${asset}&r=17`, '/elsewhere'),
     leadId: fc.constantFrom('lead-42', ''),
+    imp: fc.constantFrom(1, 2, true),
   },
   { requiredKeys: ['dealerId', 'event', 'url'] },
 );

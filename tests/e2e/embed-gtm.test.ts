@@ -24,6 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { apiSignIn, beaconsOf, closeAll, recordBeacons, RESULTS_DIR, screenshotPath, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
 import { DESKTOP, gtmContainer, measureLoad, MOBILE, siteAssets, startDemoEmbed, type LoadMetrics, type LoadOptions, type Profile } from './page-speed';
 import { SLOT_TYPES } from '../../src/domain/slots';
+import { horizontalOverflow } from './a11y';
 
 const SRP = '/new-inventory?new=true&model=civic';
 /** How long the stand-in container runs before its tags fire (a real one: ~100 KB of script). */
@@ -207,8 +208,10 @@ describe('the Script pages', () => {
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tagManager.css);
       for (const t of SLOT_TYPES) await section.getByRole('button', { name: `Copy ${t} banner element` }).waitFor();
       expect(await section.innerText()).toContain('the reserved spaces stay empty');
-      // Nothing in the section is wider than the page (long code lines wrap).
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      // Nothing in the section is wider than the page (long code lines wrap), once the page has
+      // settled: CI once measured 433 px at 390 right after the copies, which no run reproduced
+      // (a page loaded at 6x CPU never overflowed); a lasting overflow still fails, naming what overflows.
+      await expect.poll(async () => horizontalOverflow(page)).toMatchObject({ overflow: 0 });
       await section.scrollIntoViewIfNeeded();
       await section.screenshot({ path: screenshotPath(`gtm-install-${who}-${width}`) });
       await page.close();

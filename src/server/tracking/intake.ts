@@ -221,7 +221,7 @@ export class BeaconIntake {
     if (this.isBot(b.headers['user-agent'] ?? '')) return 'bot';
     if (dealer.security.respectDoNotTrack !== false && optedOut(b.headers)) return 'opted-out';
     const { input } = b;
-    const accepted = this.app.events.enqueue({
+    const event = {
       creative: await this.creative(b, dealer),
       dealerId: input.dealerId,
       event: input.event,
@@ -232,7 +232,11 @@ export class BeaconIntake {
       pageView: input.pv ?? null,
       leadId: input.leadId === undefined ? null : leadIdHash(input.dealerId, input.leadId),
       device: deviceOf(headerText(b.headers['sec-ch-ua-mobile']), b.headers['user-agent']),
-    });
+    };
+    // A click whose impression the script has no answer for (trackBodySchema `imp`) brings it: the
+    // impression is buffered first, and a batch stores impressions before clicks, so the click
+    // finds it. Stored once per page view and slot type, whichever of the two beacons comes first.
+    const accepted = (input.imp === undefined || this.app.events.enqueue({ ...event, event: 'impression' })) && this.app.events.enqueue(event);
     if (!accepted) {
       // The embed script retries a 503 once, 1-3 s later.
       b.setHeader('retry-after', BUFFER_RETRY_AFTER_SECONDS);

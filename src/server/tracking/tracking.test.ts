@@ -153,5 +153,26 @@ describe('event tracking', () => {
     for (let i = 0; i < 3; i++) expect((await track({ ...body, event: 'click', pv: 'view-real-1' })).statusCode).toBe(204);
     expect(await stats()).toMatchObject({ impressions: before.impressions + 1, clicks: before.clicks + 1 });
   });
+
+  it('counts a click that brings its impression (imp) however its impression beacon is ordered, each once', async () => {
+    const before = await stats();
+    // The click arrives before the page view's impression beacon, and is stored by itself.
+    expect((await track({ ...body, event: 'click', pv: 'view-imp-1', imp: 1 })).statusCode).toBe(204);
+    await t.app.events.flush();
+    expect(await stats()).toMatchObject({ impressions: before.impressions + 1, clicks: before.clicks + 1 });
+    // The impression beacon arriving later, and the same click again, count nothing.
+    expect((await track({ ...body, pv: 'view-imp-1' })).statusCode).toBe(204);
+    expect((await track({ ...body, event: 'click', pv: 'view-imp-1', imp: 1 })).statusCode).toBe(204);
+    // Both in one batch, the click first: the impression still goes first.
+    expect((await track({ ...body, event: 'click', pv: 'view-imp-2', imp: 1 })).statusCode).toBe(204);
+    expect((await track({ ...body, pv: 'view-imp-2' })).statusCode).toBe(204);
+    expect(await stats()).toMatchObject({ impressions: before.impressions + 2, clicks: before.clicks + 2 });
+    // Without imp a click that comes first is not counted (its impression was not there).
+    expect((await track({ ...body, event: 'click', pv: 'view-imp-3' })).statusCode).toBe(204);
+    expect(await stats()).toMatchObject({ impressions: before.impressions + 2, clicks: before.clicks + 2 });
+    const wrong = await track({ ...body, pv: 'view-imp-4', imp: 1 });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.message).toBe('imp: is only for clicks');
+  });
 });
 
