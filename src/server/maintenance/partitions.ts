@@ -17,6 +17,12 @@
  *   are left to the next run.
  * - event_keys rows go after EVENT_KEY_TTL_MS (lead keys after EVENT_RETENTION_DAYS), in bounded
  *   DELETE batches: the table holds about two days of keys, so a run deletes about an hour's.
+ * - The hourly rollups (event_rollups_hourly, dealer_rollups_hourly; migration 0028) are
+ *   partitioned by UTC day, <table>_YYYYMMDD, with a DEFAULT partition for any other hour. The same
+ *   job keeps today's and the next weeks' days created (the writer does not: a row of a missing day
+ *   lands in DEFAULT, and creating its day later moves it there); the rollup pruning
+ *   (reporting/service.ts pruneHourlyRollups) drops the days past its cutoffs with
+ *   dropExpiredRollupPartitions, the same way as the events weeks.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -209,7 +215,8 @@ export interface EventStorageCounts {
 
 /**
  * The event-storage part of a retention pass at `now`: creates the partitions of the current week
- * and the next PARTITION_WEEKS_AHEAD, drops every partition whose end is at or before `now -
+ * and the next PARTITION_WEEKS_AHEAD (and the hourly rollups' days from today through the same
+ * weeks), drops every partition whose end is at or before `now -
  * retentionDays` (DROP_PARTITIONS_PER_STATEMENT at a time, each statement waiting at most
  * DROP_LOCK_TIMEOUT_MS for its lock; partitions whose lock was not granted stay for the next run;
  * their events counted by partitionRows), and deletes expired event_keys rows in
@@ -223,8 +230,20 @@ export async function maintainEventStorage(
   const cutoff = now - opts.retentionDays * 86_400_000;
   const ahead = new Date(weekStart(now) + (PARTITION_WEEKS_AHEAD + 1) * WEEK_MS);
   await ensureEventPartitions(db, new Date(weekStart(now)), ahead);
-  // The hourly rollups' days from today through the same weeks (migration 0028).
-  for (const table of ['event_rollups_hourly', 'dealer_rollups_hourly'] as const) await ensureRollupPartitions(db, table, new Date(dayStart(now)), ahead);
+  // The hourly rollups' days from today through the same weeks (migration 0028). Creating a day
+  // locks its table against writers for the moment of the catalog change: it waits at most
+  // DROP_LOCK_TIMEOUT_MS for the lock, else the day is left to the next run (three weeks ahead, so
+  // many runs come before it is needed; a row of a day not created waits in DEFAULT meanwhile).
+  for (const table of ['event_rollups_hourly', 'dealer_rollups_hourly'] as const) {
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
+        await ensureRollupPartitions(tx as unknown as Db, table, new Date(dayStart(now)), ahead);
+      })
+      .catch((err: unknown) => {
+        if (!lockNotAvailable(err)) throw err;
+      });
+  }
 
   const counts: EventStorageCounts = { events: 0, partitions: 0, keys: 0 };
   const expired = (await eventPartitions(db)).filter((p) => p.end <= cutoff);

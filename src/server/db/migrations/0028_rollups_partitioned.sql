@@ -23,8 +23,8 @@
 -- Creating a day whose rows wait in the DEFAULT partition moves them into it (the function below).
 --
 -- Existing rows move in this migration's transaction: the old tables renamed, the partitioned ones
--- created with the days of their rows within retention (older ones go to DEFAULT, the next pass
--- deletes them) through three weeks ahead, the rows copied before the triggers exist (the daily
+-- created with the days from their oldest row within retention (older ones go to DEFAULT, the next
+-- pass deletes them; an empty table from today) through three weeks ahead, the rows copied before the triggers exist (the daily
 -- tables hold their counts already), the old tables dropped. The same SQL runs on PGlite.
 LOCK TABLE "event_rollups_hourly", "dealer_rollups_hourly" IN ACCESS EXCLUSIVE MODE;--> statement-breakpoint
 ALTER TABLE "event_rollups_hourly" RENAME TO "event_rollups_hourly_unpartitioned";--> statement-breakpoint
@@ -96,9 +96,9 @@ BEGIN
 END
 $$;--> statement-breakpoint
 SELECT "rollup_partitions_ensure"('event_rollups_hourly',
-	least(greatest((SELECT min("hour") FROM "event_rollups_hourly_unpartitioned"), now() - interval '11 days'), now()), now() + interval '22 days');--> statement-breakpoint
+	least(greatest(coalesce((SELECT min("hour") FROM "event_rollups_hourly_unpartitioned"), now()), now() - interval '11 days'), now()), now() + interval '22 days');--> statement-breakpoint
 SELECT "rollup_partitions_ensure"('dealer_rollups_hourly',
-	least(greatest((SELECT min("hour") FROM "dealer_rollups_hourly_unpartitioned"), now() - interval '93 days'), now()), now() + interval '22 days');--> statement-breakpoint
+	least(greatest(coalesce((SELECT min("hour") FROM "dealer_rollups_hourly_unpartitioned"), now()), now() - interval '93 days'), now()), now() + interval '22 days');--> statement-breakpoint
 CREATE TABLE "event_rollups_hourly_default" PARTITION OF "event_rollups_hourly" DEFAULT;--> statement-breakpoint
 CREATE TABLE "dealer_rollups_hourly_default" PARTITION OF "dealer_rollups_hourly" DEFAULT;--> statement-breakpoint
 INSERT INTO "event_rollups_hourly" ("dealer_id", "hour", "model", "slot_type", "creative", "impressions", "clicks", "conversions", "device")
