@@ -3,8 +3,10 @@
  * partitions of `events` exist ahead of time and are created on demand for an event of any other
  * week; retention drops the partitions entirely past EVENT_RETENTION_DAYS and leaves the newer
  * ones, and what the dealer sees (analytics read from the rollups) does not change; two writers of
- * the same retried beacon at once store it once (PostgreSQL, where writers run concurrently).
- * Every clock is injected (the app's `now`, the scheduler's tick(now)); nothing sleeps.
+ * the same retried beacon at once store it once (PostgreSQL, where writers run concurrently). The
+ * hourly rollups' daily partitions (migration 0028) exist from today through the same weeks, rows of
+ * a day not created wait in DEFAULT and move into their day when it is created, and retention drops
+ * the days past their cutoffs whole while the analytics screens keep their counts. Every clock is injected (the app's `now`, the scheduler's tick(now)); nothing sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
