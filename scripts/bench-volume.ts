@@ -151,9 +151,9 @@ async function measureVolume(events: number): Promise<VolumeRun> {
     await db.execute(sql`VACUUM ANALYZE event_rollups_hourly`);
     const sizes = () =>
       one<{ e: string; r: string; n: string }>(
-        // events is partitioned (its parent holds nothing): its partitions, and the counting keys that replace its unique indexes.
+        // events and the hourly rollups are partitioned (a parent holds nothing): their partitions, and the counting keys that replace the events' unique indexes.
         sql`SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events')) + pg_total_relation_size('event_keys') AS e,
-          ${sql.raw(ROLLUP_TABLES.map((t) => `pg_total_relation_size('${t}')`).join(' + '))} AS r,
+          ${sql.raw(ROLLUP_TABLES.map((t) => `greatest((SELECT coalesce(sum(pg_total_relation_size(relid)), 0) FROM pg_partition_tree('${t}')), pg_total_relation_size('${t}'))`).join(' + '))} AS r,
           (SELECT count(*) FROM event_rollups_hourly) AS n`,
       );
     const size = await sizes();

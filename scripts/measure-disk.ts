@@ -42,9 +42,15 @@ try {
     let total = Number(ev!.b);
     const out: string[] = [`events ${mb(ev!.b)} MB (heap ${mb(ev!.heap)}; ${ev!.n} rows, ${(Number(ev!.heap) / Number(ev!.n)).toFixed(1)} B/row heap)`];
     for (const t of ROLLUPS) {
-      const [r] = await rows<{ b: string; i: string; n: string }>(sql.raw(`SELECT pg_total_relation_size('${t}') AS b, pg_indexes_size('${t}') AS i, (SELECT count(*) FROM ${t}) AS n`));
+      // The hourly tables are partitioned (migration 0028): a partitioned table or index has no storage of its own, its partitions' is summed.
+      const tree = (fn: string, rel: string) => `greatest((SELECT coalesce(sum(${fn}(relid)), 0) FROM pg_partition_tree(${rel})), ${fn}(${rel}))`;
+      const [r] = await rows<{ b: string; i: string; n: string }>(
+        sql.raw(`SELECT ${tree('pg_total_relation_size', `'${t}'::regclass`)} AS b, ${tree('pg_indexes_size', `'${t}'::regclass`)} AS i, (SELECT count(*) FROM ${t}) AS n`),
+      );
       total += Number(r!.b);
-      const idx = await rows<{ name: string; b: string }>(sql.raw(`SELECT indexrelid::regclass::text AS name, pg_relation_size(indexrelid) AS b FROM pg_index WHERE indrelid = '${t}'::regclass`));
+      const idx = await rows<{ name: string; b: string }>(
+        sql.raw(`SELECT indexrelid::regclass::text AS name, ${tree('pg_relation_size', 'indexrelid')} AS b FROM pg_index WHERE indrelid = '${t}'::regclass`),
+      );
       out.push(`${t} ${mb(r!.b)} MB (${r!.n} rows; indexes ${idx.map((x) => `${x.name} ${mb(x.b)}`).join(', ')})`);
     }
     const [k] = await rows<{ i: string; c: string; v: string }>(sql`SELECT count(*) FILTER (WHERE event = 'impression') AS i, count(*) FILTER (WHERE event = 'click') AS c, count(*) FILTER (WHERE event = 'conversion') AS v FROM events`);

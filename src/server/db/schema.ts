@@ -388,6 +388,7 @@ export const eventRollupsHourly = pgTable(
     device: deviceClass('device').notNull().default('unknown'),
   },
   // hour: the platform screens read the last hours of every dealer (24h, today's partial day).
+  // Partitioned by UTC day (migration 0028; maintenance/partitions.ts): drizzle does not declare it.
   (t) => [primaryKey({ columns: [t.dealerId, t.hour, t.model, t.slotType, t.creative, t.device] }), index('event_rollups_hourly_hour_idx').on(t.hour)],
 );
 
@@ -459,7 +460,7 @@ export const dealerRollupsHourly = pgTable(
     clicks: integer('clicks').notNull().default(0),
     conversions: integer('conversions').notNull().default(0),
   },
-  // hour: the platform screens' totals over every dealer, and the pruning.
+  // hour: the platform screens' totals over every dealer, and the pruning. Partitioned by UTC day (migration 0028).
   (t) => [primaryKey({ columns: [t.dealerKey, t.hour, t.device] }), index('dealer_rollups_hourly_hour_idx').on(t.hour)],
 );
 

@@ -109,7 +109,12 @@ export async function purgeDeletedDealers(db: Db, opts: DealerPurgeOptions = {})
         db.transaction(async (tx) => {
           await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
           const h = eventRollupsHourly;
-          return deleted(tx as unknown as Db, sql`DELETE FROM ${h} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${h} WHERE dealer_id = ${dealerId} LIMIT ${batchRows})) RETURNING 1`);
+          // Partitioned by day (migration 0028): a ctid names a row within its partition only, so
+          // the dealer is named again; another of its rows at the same ctid of another day goes too.
+          return deleted(
+            tx as unknown as Db,
+            sql`DELETE FROM ${h} WHERE dealer_id = ${dealerId} AND ctid = ANY(ARRAY(SELECT ctid FROM ${h} WHERE dealer_id = ${dealerId} LIMIT ${batchRows})) RETURNING 1`,
+          );
         }),
       'hourlyRollups',
     );

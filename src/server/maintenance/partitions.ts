@@ -17,6 +17,12 @@
  *   are left to the next run.
  * - event_keys rows go after EVENT_KEY_TTL_MS (lead keys after EVENT_RETENTION_DAYS), in bounded
  *   DELETE batches: the table holds about two days of keys, so a run deletes about an hour's.
+ * - The hourly rollups (event_rollups_hourly, dealer_rollups_hourly; migration 0028) are
+ *   partitioned by UTC day, <table>_YYYYMMDD, with a DEFAULT partition for any other hour. The same
+ *   job keeps today's and the next weeks' days created (the writer does not: a row of a missing day
+ *   lands in DEFAULT, and creating its day later moves it there); the rollup pruning
+ *   (reporting/service.ts pruneHourlyRollups) drops the days past its cutoffs with
+ *   dropExpiredRollupPartitions, the same way as the events weeks.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -116,6 +122,87 @@ export function forgetPartitions(db: Db): void {
   knownWeeks.delete(db);
 }
 
+/** The hourly rollup tables partitioned by UTC day (migration 0028). */
+export type RollupTable = 'event_rollups_hourly' | 'dealer_rollups_hourly';
+/** One rollup partition's span, ms (a UTC day). */
+export const DAY_MS = 86_400_000;
+
+/** A rollup table's daily partitions (not its DEFAULT one): name and range [start, end), ms, oldest first. */
+export async function rollupPartitions(db: Db, table: RollupTable): Promise<EventPartition[]> {
+  const result = (await db.execute(
+    sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass(${table})`,
+  )) as unknown as { rows: Array<{ name: string }> };
+  const pattern = new RegExp(`^${table}_(\\d{4})(\\d{2})(\\d{2})$`);
+  return result.rows
+    .flatMap(({ name }) => {
+      const m = pattern.exec(name);
+      if (!m) return [];
+      const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+      return [{ name, start, end: start + DAY_MS }];
+    })
+    .sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Creates the missing daily partitions of `table` covering [from, until) (SQL function
+ * rollup_partitions_ensure of migration 0028, which moves a day's rows out of the DEFAULT
+ * partition into it). @returns how many it created. @throws the database error.
+ */
+export async function ensureRollupPartitions(db: Db, table: RollupTable, from: Date, until: Date): Promise<number> {
+  const result = (await db.execute(
+    sql`SELECT rollup_partitions_ensure(${table}, ${from.toISOString()}::timestamptz, ${until.toISOString()}::timestamptz) AS n`,
+  )) as unknown as { rows: Array<{ n: number | string }> };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** What dropping a rollup table's expired partitions did. */
+export interface DroppedRollups {
+  /** Rows the dropped partitions held (counted just before the drop). */
+  rows: number;
+  /** Partitions dropped. */
+  partitions: number;
+}
+
+/**
+ * Drops every daily partition of `table` whose end is at or before `cutoff`, like the events
+ * partitions (DROP_PARTITIONS_PER_STATEMENT per DROP TABLE, each waiting at most
+ * DROP_LOCK_TIMEOUT_MS for the lock on the table; those not granted stay, and the caller's row
+ * pruning deletes their rows). No trigger fires: the daily tables and totals keep the counts. The
+ * rows are counted before each drop (count(*) of a day's partition: an index-free sequential read,
+ * no WAL, no dead rows), so the job reports exact counts. Stops between statements when
+ * `shouldStop`. Nothing to do when the table is not partitioned (a database before migration 0028).
+ * @throws the database error of a failing statement other than a lock timeout.
+ */
+export async function dropExpiredRollupPartitions(db: Db, table: RollupTable, cutoff: Date, shouldStop: () => boolean): Promise<DroppedRollups> {
+  const counts: DroppedRollups = { rows: 0, partitions: 0 };
+  const expired = (await rollupPartitions(db, table)).filter((p) => p.end <= cutoff.getTime());
+  for (let i = 0; i < expired.length && !shouldStop(); i += DROP_PARTITIONS_PER_STATEMENT) {
+    const group = expired.slice(i, i + DROP_PARTITIONS_PER_STATEMENT);
+    const rows = await db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
+        const counted = (await tx.execute(
+          sql.raw(`SELECT (${group.map((p) => `(SELECT count(*) FROM "${p.name}")`).join(' + ')})::int AS n`),
+        )) as unknown as { rows: Array<{ n: number | string }> };
+        await tx.execute(sql.raw(`DROP TABLE ${group.map((p) => `"${p.name}"`).join(', ')}`));
+        return Number(counted.rows[0]?.n ?? 0);
+      })
+      .catch((err: unknown) => {
+        if (lockNotAvailable(err)) return null;
+        throw err;
+      });
+    if (rows === null) continue;
+    counts.rows += rows;
+    counts.partitions += group.length;
+  }
+  return counts;
+}
+
+/** The UTC day start of `ms`. */
+function dayStart(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
 /** What one retention pass did to event storage. */
 export interface EventStorageCounts {
   /** Events in the partitions dropped. */
@@ -128,7 +215,8 @@ export interface EventStorageCounts {
 
 /**
  * The event-storage part of a retention pass at `now`: creates the partitions of the current week
- * and the next PARTITION_WEEKS_AHEAD, drops every partition whose end is at or before `now -
+ * and the next PARTITION_WEEKS_AHEAD (and the hourly rollups' days from today through the same
+ * weeks), drops every partition whose end is at or before `now -
  * retentionDays` (DROP_PARTITIONS_PER_STATEMENT at a time, each statement waiting at most
  * DROP_LOCK_TIMEOUT_MS for its lock; partitions whose lock was not granted stay for the next run;
  * their events counted by partitionRows), and deletes expired event_keys rows in
@@ -140,7 +228,22 @@ export async function maintainEventStorage(
 ): Promise<EventStorageCounts> {
   const now = opts.now.getTime();
   const cutoff = now - opts.retentionDays * 86_400_000;
-  await ensureEventPartitions(db, new Date(weekStart(now)), new Date(weekStart(now) + (PARTITION_WEEKS_AHEAD + 1) * WEEK_MS));
+  const ahead = new Date(weekStart(now) + (PARTITION_WEEKS_AHEAD + 1) * WEEK_MS);
+  await ensureEventPartitions(db, new Date(weekStart(now)), ahead);
+  // The hourly rollups' days from today through the same weeks (migration 0028). Creating a day
+  // locks its table against writers for the moment of the catalog change: it waits at most
+  // DROP_LOCK_TIMEOUT_MS for the lock, else the day is left to the next run (three weeks ahead, so
+  // many runs come before it is needed; a row of a day not created waits in DEFAULT meanwhile).
+  for (const table of ['event_rollups_hourly', 'dealer_rollups_hourly'] as const) {
+    await db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
+        await ensureRollupPartitions(tx as unknown as Db, table, new Date(dayStart(now)), ahead);
+      })
+      .catch((err: unknown) => {
+        if (!lockNotAvailable(err)) throw err;
+      });
+  }
 
   const counts: EventStorageCounts = { events: 0, partitions: 0, keys: 0 };
   const expired = (await eventPartitions(db)).filter((p) => p.end <= cutoff);

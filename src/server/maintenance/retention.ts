@@ -14,7 +14,7 @@
  * re-checks the WHERE after waiting on the first's row lock) and skips. A process that dies
  * mid-job leaves the next run to the next interval; every delete is idempotent.
  *
- * Events go by dropping partitions, not rows. Other large deletes go in bounded batches (RETENTION_BATCH_ROWS per statement, each its own
+ * Events and the hourly rollups' expired days go by dropping partitions, not rows. Other large deletes go in bounded batches (RETENTION_BATCH_ROWS per statement, each its own
  * transaction), so no statement holds locks for long; the job stops between batches when the
  * server is closing. Stale 'running' feed runs are handled by the feed scheduler on every pass
  * (failStaleFeedRuns in ../inventory/feeds), not here, so they never wait for this hourly job.

@@ -38,6 +38,7 @@ import type { DeviceFilter } from '../../domain/enums';
 import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
 import { ctr } from '../../domain/metrics';
 import { detailDailyCutoff, detailHourlyCutoff, hourlyRollupCutoff } from '../../domain/retention';
+import { dropExpiredRollupPartitions } from '../maintenance/partitions';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -331,6 +332,10 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
  * events partitions when planned: its estimated cost summed a scan of every weekly partition, grew
  * with the platform's events and crossed PostgreSQL's JIT thresholds (jit_above_cost), so each call
  * compiled code for every partition (about 65 ms at 5M events, over a second at 20M) to read one.
+ * The newest hour is looked for in the newest day only (the triggers write a dealer's hour and its
+ * day together, and the hours of a day the hourly table still keeps are all there): the day's
+ * bounds prune dealer_rollups_hourly's daily partitions (migration 0028) when the statement runs,
+ * so one day's index is read instead of every day's.
  */
 export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<string, Date>> {
   if (dealerIds.length === 0) return new Map();
@@ -339,8 +344,8 @@ export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<str
   const newest = await rowsOf(db, sql`
     SELECT d.id AS dealer_id, d.key AS dealer_key, ${iso('hr.hour')} AS hour, ${iso('dd.day')} AS day
     FROM dealers d
-    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_key = d.key) hr
     CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_key = d.key) dd
+    CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_key = d.key AND hour >= dd.day AND hour < dd.day + interval '24 hours') hr
     WHERE d.id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`);
   const withHour = newest.filter((r) => r.hour);
   // The newest event of each dealer's newest hour; bounds computed here so the planner reads only their partitions.
@@ -412,7 +417,12 @@ async function pruneByHour(
 }
 
 /**
- * Deletes the rollup rows older than the screens read, bounded by index ranges (see pruneByHour):
+ * Deletes the rollup rows older than the screens read. The two hourly tables are partitioned by UTC
+ * day (migration 0028) and their cutoffs are day starts: first their partitions entirely before the
+ * cutoff are dropped whole (maintenance/partitions.ts dropExpiredRollupPartitions: no trigger
+ * fires, their rows counted), then what is left before the cutoff (rows of the DEFAULT partition, a
+ * partition whose drop did not get its lock, a table not partitioned yet) is deleted by rows,
+ * bounded by index ranges (see pruneByHour):
  * every detailed hourly rollup of hours before detailHourlyCutoff(now), each statement in a
  * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migrations
  * 0015, 0017: the daily tables and dealer_rollups_hourly keep those hours); every dealer_rollups_hourly
@@ -431,9 +441,15 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number, s
       await tx.execute(sql`SELECT set_config('dc_banners.rollup_prune', 'on', true)`);
       return deletedCount(tx as unknown as Db, statement);
     });
-  let total = await pruneByHour(db, h, detailHourlyCutoff(now), batchRows, shouldStop, inPruneTx);
+  const detailCutoff = detailHourlyCutoff(now);
+  let total = (await dropExpiredRollupPartitions(db, 'event_rollups_hourly', detailCutoff, shouldStop)).rows;
   if (shouldStop()) return total;
-  total += await pruneByHour(db, dh, hourlyRollupCutoff(now), batchRows, shouldStop, (statement) => deletedCount(db, statement));
+  total += await pruneByHour(db, h, detailCutoff, batchRows, shouldStop, inPruneTx);
+  if (shouldStop()) return total;
+  const dealerCutoff = hourlyRollupCutoff(now);
+  total += (await dropExpiredRollupPartitions(db, 'dealer_rollups_hourly', dealerCutoff, shouldStop)).rows;
+  if (shouldStop()) return total;
+  total += await pruneByHour(db, dh, dealerCutoff, batchRows, shouldStop, (statement) => deletedCount(db, statement));
   const dayCutoff = detailDailyCutoff(now);
   for (let after = -1; !shouldStop(); ) {
     const keys = (await rowsOf(db, sql`SELECT key FROM dealers WHERE key > ${after} ORDER BY key LIMIT ${PRUNE_DEALERS_PER_STATEMENT}`)).map((r) => Number(r.key));
