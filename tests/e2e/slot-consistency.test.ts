@@ -84,7 +84,9 @@ async function visit(page: Page, url: string, modelOf: (u: URL) => string | null
     await slot.locator('a').click();
     seen.push({ type, linkModel: modelKey(modelOf(new URL((await slot.locator('a').getAttribute('href'))!)) ?? ''), imageModel: imageModels.get(type), beaconModels: [] });
   }
-  await page.waitForFunction(() => (window as unknown as { __beacons: string[] }).__beacons.length >= 6);
+  // One click beacon per slot. A click before the 1-second view carries its impression (imp), one
+  // after it follows the impression's own beacon: either way each beacon names the slot's model.
+  await page.waitForFunction(() => (window as unknown as { __beacons: string[] }).__beacons.filter((t) => JSON.parse(t).event === 'click').length >= 3);
   const beacons = await beaconsOf(page);
   for (const s of seen) s.beaconModels = beacons.filter((b) => b.type === s.type).map((b) => modelKey(b.model));
   return seen;
@@ -129,7 +131,8 @@ describe.each(PROVIDERS)('provider $provider', (p) => {
       for (const s of seen) {
         const expected = s.type === 'upsell' ? EXPECTED_UPSELL[strategy]![pageModel]! : modelKey(pageModel);
         expect({ slot: s.type, link: s.linkModel, image: s.imageModel }, `${pageModel} ${s.type}`).toEqual({ slot: s.type, link: expected, image: expected });
-        expect(s.beaconModels, `${pageModel} ${s.type} beacons`).toEqual([expected, expected]); // impression, click
+        expect(s.beaconModels.length, `${pageModel} ${s.type} beacons`).toBeGreaterThan(0);
+        expect(new Set(s.beaconModels), `${pageModel} ${s.type} beacons`).toEqual(new Set([expected]));
       }
       for (const a of await drawnAspects(page)) expect(Math.abs(a.drawn - a.natural) / a.natural, a.src).toBeLessThanOrEqual(0.01);
       if (strategy === 'manufacturer' && pageModel === 'Civic') await page.screenshot({ path: screenshotPath(`70-slots-${p.provider}`), fullPage: true });
