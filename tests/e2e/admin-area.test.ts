@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { closeAll, launchBrowser, newPage, screenshotPath, startServer, trackDemo, type RunningServer } from './harness';
+import { chooseOption, closeAll, launchBrowser, newPage, screenshotPath, startServer, trackDemo, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -41,21 +41,8 @@ beforeAll(async () => {
 afterAll(() => closeAll(browser, server));
 
 const nav = (name: string) => app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-/** Picks an option of a Mantine Select (opening its dropdown again if it did not open). */
-async function choose(label: string | RegExp, option: string, scope: Pick<Page, 'getByRole'> = app) {
-  const box = scope.getByRole('textbox', { name: label });
-  const item = app.getByRole('option', { name: option, exact: true });
-  for (let attempt = 1; ; attempt++) {
-    await box.click();
-    try {
-      await item.waitFor({ state: 'visible', timeout: 5_000 });
-      break;
-    } catch (e) {
-      if (attempt === 3) throw e;
-    }
-  }
-  await item.click();
-}
+/** Picks an option of a Mantine Select on the admin's page (harness chooseOption). */
+const choose = (label: string | RegExp, option: string, scope: Pick<Page, 'getByRole'> = app) => chooseOption(app, label, option, scope);
 /** Waits until no modal or drawer is open or fading, then screenshots the page without the notifications on top. */
 async function shot(name: string) {
   await expect.poll(() => app.locator('.mantine-Modal-content, .mantine-Drawer-content').count()).toBe(0);

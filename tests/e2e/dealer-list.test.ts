@@ -12,7 +12,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { apiSignIn, screenshotPath } from './harness';
+import { apiSignIn, chooseOption, screenshotPath } from './harness';
 import { ACCOUNTS, DESKTOP, MOBILE, seriousViolations, settled, screenSuite, shown } from './a11y';
 
 const suite = screenSuite({ ownServer: true });
@@ -52,22 +52,6 @@ async function openList(page: Page, search = '') {
   await page.goto(`${suite.origin}/admin/dealers${search}`);
   await page.getByRole('heading', { name: 'Dealer Management' }).waitFor();
   await rows(page).first().waitFor();
-}
-
-/** Picks `option` in the select labelled `label` (opened again if the first click came before it was ready). */
-async function choose(page: Page, label: string | RegExp, option: string) {
-  const box = page.getByRole('textbox', { name: label });
-  const item = page.getByRole('option', { name: option, exact: true });
-  for (let attempt = 1; ; attempt++) {
-    await box.click();
-    try {
-      await item.waitFor({ state: 'visible', timeout: 5_000 });
-      break;
-    } catch (e) {
-      if (attempt === 3) throw e;
-    }
-  }
-  await item.click();
 }
 
 describe('Dealer Management: one sortable, filterable, paginated table', () => {
@@ -128,7 +112,7 @@ describe('Dealer Management: one sortable, filterable, paginated table', () => {
     await page.getByRole('button', { name: /^Dealer/ }).click();
     await expect.poll(() => query(page).get('sort')).toBe('name');
     await expect.poll(() => header(page, 'Dealer').getAttribute('aria-sort')).toBe('ascending');
-    await choose(page, 'Manufacturer', 'Toyota');
+    await chooseOption(page, 'Manufacturer', 'Toyota');
     await expect.poll(() => query(page).get('manufacturer')).toBe('toyota');
     expect(query(page).get('sort')).toBe('name');
     await expect.poll(() => count(page)).toBe(`Showing 1–25 of ${TOYOTAS} dealers`);
@@ -143,7 +127,7 @@ describe('Dealer Management: one sortable, filterable, paginated table', () => {
     await rows(page).first().waitFor();
     expect(await page.getByRole('textbox', { name: 'Manufacturer' }).inputValue()).toBe('Toyota');
     await expect.poll(() => count(page)).toBe(`Showing 26–${TOYOTAS} of ${TOYOTAS} dealers`);
-    await choose(page, 'Manufacturer', 'All Manufacturers');
+    await chooseOption(page, 'Manufacturer', 'All Manufacturers');
     await expect.poll(() => query(page).get('manufacturer')).toBeNull();
     await expect.poll(() => count(page)).toBe(`Showing 1–25 of ${total} dealers`);
 
@@ -226,7 +210,7 @@ describe('Add Dealer: the time zone', () => {
     await page.getByRole('link', { name: 'Add Dealer' }).click();
     await page.getByRole('heading', { name: 'Add Dealer' }).waitFor();
     await page.getByLabel(/^Dealer name/).fill('Tokyo Drift Motors');
-    await choose(page, /^Manufacturer/, 'Toyota');
+    await chooseOption(page, /^Manufacturer/, 'Toyota');
     await page.getByLabel(/^Website URL/).fill('https://tokyo.example.com');
     const zone = page.getByRole('textbox', { name: 'Time zone' });
     // Starts at this browser's zone.

@@ -743,3 +743,24 @@ export async function saveFeedAndWatchRuns(writeOrigin: string, readOrigin: stri
   await new Promise((r) => setTimeout(r, passesMs));
   return runs();
 }
+
+/**
+ * Picks `option` in the Mantine Select labelled `label` within `scope` (the page by default; a
+ * drawer or dialog to tell same-named fields apart), opening its dropdown again when the first
+ * click came before it was ready (up to three tries). The options are looked up on `page`: Mantine
+ * renders the dropdown outside the field's container.
+ */
+export async function chooseOption(page: Page, label: string | RegExp, option: string, scope: Pick<Page, 'getByRole'> = page): Promise<void> {
+  const box = scope.getByRole('textbox', { name: label });
+  const item = page.getByRole('option', { name: option, exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await box.click();
+    try {
+      await item.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
+  await item.click();
+}
