@@ -83,19 +83,28 @@ export async function ensureEventPartitions(db: Db, from: Date, until: Date): Pr
   return Number(result.rows[0]?.n ?? 0);
 }
 
-/** The partitions of `events` (pg_inherits), oldest first. */
-export async function eventPartitions(db: Db): Promise<EventPartition[]> {
+/**
+ * The partitions of `parent` named `<parent>_YYYYMMDD` (pg_inherits; a DEFAULT partition is left
+ * out), each spanning `spanMs` from that UTC date, oldest first.
+ */
+async function datedPartitions(db: Db, parent: string, spanMs: number): Promise<EventPartition[]> {
   const result = (await db.execute(
-    sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass`,
+    sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass(${parent})`,
   )) as unknown as { rows: Array<{ name: string }> };
+  const pattern = new RegExp(`^${parent}_(\\d{4})(\\d{2})(\\d{2})$`);
   return result.rows
     .flatMap(({ name }) => {
-      const m = /^events_(\d{4})(\d{2})(\d{2})$/.exec(name);
+      const m = pattern.exec(name);
       if (!m) return [];
       const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-      return [{ name, start, end: start + WEEK_MS }];
+      return [{ name, start, end: start + spanMs }];
     })
     .sort((a, b) => a.start - b.start);
+}
+
+/** The weekly partitions of `events`, oldest first. */
+export function eventPartitions(db: Db): Promise<EventPartition[]> {
+  return datedPartitions(db, 'events', WEEK_MS);
 }
 
 /** Weeks (start ms) whose partitions this process has seen exist, per database (ensurePartitionsFor). */
@@ -127,20 +136,9 @@ export type RollupTable = 'event_rollups_hourly' | 'dealer_rollups_hourly';
 /** One rollup partition's span, ms (a UTC day). */
 export const DAY_MS = 86_400_000;
 
-/** A rollup table's daily partitions (not its DEFAULT one): name and range [start, end), ms, oldest first. */
-export async function rollupPartitions(db: Db, table: RollupTable): Promise<EventPartition[]> {
-  const result = (await db.execute(
-    sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass(${table})`,
-  )) as unknown as { rows: Array<{ name: string }> };
-  const pattern = new RegExp(`^${table}_(\\d{4})(\\d{2})(\\d{2})$`);
-  return result.rows
-    .flatMap(({ name }) => {
-      const m = pattern.exec(name);
-      if (!m) return [];
-      const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-      return [{ name, start, end: start + DAY_MS }];
-    })
-    .sort((a, b) => a.start - b.start);
+/** A rollup table's daily partitions (not its DEFAULT one), oldest first. */
+export function rollupPartitions(db: Db, table: RollupTable): Promise<EventPartition[]> {
+  return datedPartitions(db, table, DAY_MS);
 }
 
 /**
@@ -178,19 +176,12 @@ export async function dropExpiredRollupPartitions(db: Db, table: RollupTable, cu
   const expired = (await rollupPartitions(db, table)).filter((p) => p.end <= cutoff.getTime());
   for (let i = 0; i < expired.length && !shouldStop(); i += DROP_PARTITIONS_PER_STATEMENT) {
     const group = expired.slice(i, i + DROP_PARTITIONS_PER_STATEMENT);
-    const rows = await db
-      .transaction(async (tx) => {
-        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
-        const counted = (await tx.execute(
-          sql.raw(`SELECT (${group.map((p) => `(SELECT count(*) FROM "${p.name}")`).join(' + ')})::int AS n`),
-        )) as unknown as { rows: Array<{ n: number | string }> };
-        await tx.execute(sql.raw(`DROP TABLE ${group.map((p) => `"${p.name}"`).join(', ')}`));
-        return Number(counted.rows[0]?.n ?? 0);
-      })
-      .catch((err: unknown) => {
-        if (lockNotAvailable(err)) return null;
-        throw err;
-      });
+    const rows = await dropTogether(db, group, async (tx) => {
+      const counted = (await tx.execute(
+        sql.raw(`SELECT (${group.map((p) => `(SELECT count(*) FROM "${p.name}")`).join(' + ')})::int AS n`),
+      )) as unknown as { rows: Array<{ n: number | string }> };
+      return Number(counted.rows[0]?.n ?? 0);
+    });
     if (rows === null) continue;
     counts.rows += rows;
     counts.partitions += group.length;
@@ -252,17 +243,7 @@ export async function maintainEventStorage(
     // Counted before the lock, so writers never wait for the count: nothing is written to a week
     // this old but a replayed journal's stray event, which the count may then miss.
     const rows = await partitionRows(db, group.map((p) => p.name));
-    const dropped = await db
-      .transaction(async (tx) => {
-        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
-        await tx.execute(sql.raw(`DROP TABLE ${group.map((p) => `"${p.name}"`).join(', ')}`));
-        return true;
-      })
-      .catch((err: unknown) => {
-        if (lockNotAvailable(err)) return false;
-        throw err;
-      });
-    if (!dropped) continue;
+    if ((await dropTogether(db, group)) === null) continue;
     counts.events += rows;
     counts.partitions += group.length;
   }
@@ -311,6 +292,25 @@ export async function partitionRows(db: Db, names: string[]): Promise<number> {
     total += Number(counted.rows[0]?.n ?? 0);
   }
   return total;
+}
+
+/**
+ * Drops `partitions` in one DROP TABLE, waiting at most DROP_LOCK_TIMEOUT_MS for the lock; in the
+ * same transaction, first, `count` reads what they hold. @returns what `count` found (0 without
+ * one), or null when the lock was not granted (the partitions stay). @throws any other database error.
+ */
+async function dropTogether(db: Db, partitions: EventPartition[], count?: (tx: Db) => Promise<number>): Promise<number | null> {
+  return db
+    .transaction(async (tx) => {
+      await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT_MS}ms'`));
+      const rows = count ? await count(tx as unknown as Db) : 0;
+      await tx.execute(sql.raw(`DROP TABLE ${partitions.map((p) => `"${p.name}"`).join(', ')}`));
+      return rows;
+    })
+    .catch((err: unknown) => {
+      if (lockNotAvailable(err)) return null;
+      throw err;
+    });
 }
 
 /** True for PostgreSQL's lock_not_available (55P03), as lock_timeout raises it. */
