@@ -32,7 +32,7 @@ if (Number.isNaN(now.getTime())) {
 }
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-const ROLLUP_TABLES = ['event_rollups_hourly', 'event_rollups_daily', 'dealer_rollups_hourly', 'dealer_rollups_daily', 'dealer_rollup_totals'];
+const ROLLUP_TABLES = ['event_rollups_hourly', 'event_rollups_daily', 'dealer_rollups_hourly', 'dealer_rollups_daily', 'dealer_rollup_totals', 'platform_rollups_hourly', 'platform_rollups_daily'];
 
 const database = await openDatabase({ databaseUrl: url, schemaName: schema });
 const { db } = database;

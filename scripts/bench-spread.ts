@@ -15,9 +15,14 @@ import { DEMO_DEALER } from '../src/server/db/seed';
 /** Ids of the copies: this prefix and 0..N−1. */
 export const SPREAD_DEALER_PREFIX = 'bench-spread-';
 
-/** The columns of `table` in the current schema, quoted, in order. */
+/**
+ * The columns of `table` in the current schema that a copy writes, in order: not identity or
+ * generated columns (dealers.key), which the copy gets anew.
+ */
 async function columnsOf(db: Db, table: string): Promise<string[]> {
-  const result = await db.execute(sql`select column_name as c from information_schema.columns where table_schema = current_schema() and table_name = ${table} order by ordinal_position`);
+  const result = await db.execute(
+    sql`select column_name as c from information_schema.columns where table_schema = current_schema() and table_name = ${table} and is_identity = 'NO' and is_generated = 'NEVER' order by ordinal_position`,
+  );
   const rows = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as Array<{ c: string }>;
   return rows.map((r) => r.c);
 }

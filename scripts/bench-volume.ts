@@ -43,7 +43,7 @@ const DEALERS = Number(process.env.BENCH_VOLUME_DEALERS ?? 1000);
 const DAYS = Number(process.env.BENCH_VOLUME_DAYS ?? 365);
 const CALLS = Number(process.env.BENCH_VOLUME_CALLS ?? 7);
 /** Every rollup table, the URL dictionary and the rollup details: the "rollups" of the disk rows. */
-const ROLLUP_TABLES = ['event_rollups_hourly', 'event_rollups_daily', 'rollup_details', 'dealer_rollups_hourly', 'dealer_rollups_daily', 'dealer_rollup_totals', 'event_urls'];
+const ROLLUP_TABLES = ['event_rollups_hourly', 'event_rollups_daily', 'rollup_details', 'dealer_rollups_hourly', 'dealer_rollups_daily', 'dealer_rollup_totals', 'platform_rollups_hourly', 'platform_rollups_daily', 'event_urls'];
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** The retention passes keep what a server with the default configuration keeps (EVENT_RETENTION_DAYS). */

@@ -728,7 +728,7 @@ ${crashes
 | bundle for mxs dealers (dist/embed/dc-banners.mxs.js) | ${embed['dist/embed/dc-banners.mxs.js']!.bytes} |
 | the same gzipped | ${embed['dist/embed/dc-banners.mxs.js']!.gzipBytes} |
 | demo dealer script with configuration, gzipped | ${gzipSync(apps[0]!.script).length} |
-| demo dealer script with configuration, brotli (budget 4096) | ${brotliCompressSync(apps[0]!.script).length} |
+| demo dealer script with configuration, brotli (budget 4352) | ${brotliCompressSync(apps[0]!.script).length} |
 
 ${coldRestart}
 ${pageSpeedMarkdown(pageSpeed, PAGE_LOADS)}

@@ -21,7 +21,7 @@ if (!['measure', 'prune', 'migrate'].includes(mode ?? '') || !process.env.DATABA
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, schemaName: process.env.DATABASE_SCHEMA });
 const db = database.db;
 const rows = async <T>(q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
-const ROLLUPS = ['event_rollups_hourly', 'dealer_rollups_hourly', 'event_rollups_daily', 'rollup_details', 'dealer_rollups_daily', 'dealer_rollup_totals', 'event_keys', 'event_urls'];
+const ROLLUPS = ['event_rollups_hourly', 'dealer_rollups_hourly', 'event_rollups_daily', 'rollup_details', 'dealer_rollups_daily', 'dealer_rollup_totals', 'platform_rollups_hourly', 'platform_rollups_daily', 'event_keys', 'event_urls'];
 try {
   if (mode === 'migrate') {
     const t0 = performance.now();

@@ -112,6 +112,18 @@ describe('dealer analytics', () => {
     expect((await get('/analytics?period=24h')).json().lastUpdated).toBe(hoursAgo(2).toISOString());
   });
 
+  it("keeps 'Last updated' at the newest ingested event's time after its raw events are gone", async () => {
+    const at = new Date(hoursAgo(1).getTime() + 17 * 60_000 + 250);
+    for (const occurredAt of [at, new Date(at.getTime() - 5 * 60_000)]) {
+      expect(t.app.events.enqueue({ dealerId: DEMO_DEALER.id, event: 'impression', slotType: 'primary', model: 'pilot', url: '', pageView: `pv-${occurredAt.getTime()}`, occurredAt, creative: null })).toBe(true);
+    }
+    await t.app.events.flush();
+    expect((await get('/analytics?period=24h')).json().lastUpdated).toBe(at.toISOString());
+    // Retention dropped the raw events: the time ingestion recorded still answers, not the hour's start.
+    await t.database.db.delete(events).where(eq(events.dealerKey, dealerKeyOf(DEMO_DEALER.id)));
+    expect((await get('/analytics?period=24h')).json().lastUpdated).toBe(at.toISOString());
+  });
+
   it('refuses an unknown period', async () => {
     const res = await get('/analytics?period=1y');
     expect(res.statusCode).toBe(400);

@@ -19,6 +19,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  smallint,
   bigserial,
   boolean,
   check,
@@ -485,6 +486,45 @@ export const dealerRollupsDaily = pgTable(
   // day: the platform screens' windows (every dealer, a range of days). Not covering (migration
   // 0025): the counts are read from the heap, and each entry is 20 bytes where it took 52.
   (t) => [primaryKey({ columns: [t.dealerKey, t.day, t.device] }), index('dealer_rollups_daily_day_idx').on(t.day)],
+);
+
+/**
+ * Each dealer's newest recorded event time (migration 0030), written with the events by ingestion
+ * (tracking/service.ts withRollup): 'Last updated' without reading raw events.
+ */
+export const dealerLastEvents = pgTable('dealer_last_events', {
+  dealerKey: integer('dealer_key')
+    .primaryKey()
+    .references(() => dealers.key, { onDelete: 'cascade' }),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+});
+
+/** The columns of a platform rollup (migration 0029): device, the writer's shard and the counts. */
+const platformCounts = () => ({
+  device: deviceClass('device').notNull(),
+  /** The writing backend's pid modulo 16, so concurrent writers do not queue on one row; readers sum the shards. */
+  shard: smallint('shard').notNull(),
+  impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+  clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+  conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * Every dealer's dealer_rollups_hourly summed per UTC hour and device (migration 0029, kept so by
+ * triggers on that table): the platform's totals and series over any hours without reading a row per
+ * dealer. Kept HOURLY_ROLLUP_DAYS, as the dealer hours.
+ */
+export const platformRollupsHourly = pgTable(
+  'platform_rollups_hourly',
+  { hour: timestamp('hour', { withTimezone: true }).notNull(), ...platformCounts() },
+  (t) => [primaryKey({ columns: [t.hour, t.device, t.shard] })],
+);
+
+/** Every dealer's dealer_rollups_daily summed per UTC day and device (migration 0029), kept for ever. */
+export const platformRollupsDaily = pgTable(
+  'platform_rollups_daily',
+  { day: date('day', { mode: 'string' }).notNull(), ...platformCounts() },
+  (t) => [primaryKey({ columns: [t.day, t.device, t.shard] })],
 );
 
 /** Every dealer's all-time totals (the dealer list and the Admin Dashboard), maintained with the daily rollups. */

@@ -251,4 +251,23 @@ describe(`reporting reads equal the raw events (seed ${SEED}, REPORTING_SEED rer
       }
     }
   });
+
+  it('a deleted dealer leaves the platform figures: windows and series equal the other dealers\' events', async () => {
+    const gone = DEALERS[2]!;
+    expect(raw.some((e) => e.dealerId === gone)).toBe(true);
+    clock = new Date(BASE);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/admin/dealers/${gone}`, headers: { cookie: admin } });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    raw = raw.filter((e) => e.dealerId !== gone);
+    const body = (await get('/api/admin/dashboard')).json();
+    const w30 = periodWindow('30d', clock);
+    expect(body).toMatchObject({ impressions: count(raw).impressions, recent: { impressions: count(inWindow(w30)).impressions, clicks: count(inWindow(w30)).clicks } });
+    for (const period of ANALYTICS_PERIODS) {
+      const window = periodWindow(period, clock);
+      const unit = PERIOD_SPANS[period].unit;
+      expect(await totals(t.database.db, 'platform', window), period).toEqual(count(inWindow(window)));
+      const buckets = perBucket(inWindow(window), unit);
+      expect(await series(t.database.db, 'platform', window, unit), period).toEqual(bucketKeys(window, unit).map((bucket) => ({ bucket, ...(buckets.get(bucket) ?? zero()) })));
+    }
+  });
 });

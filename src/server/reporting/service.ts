@@ -15,7 +15,10 @@
  *   the three, migration 0026), kept DETAIL_DAILY_DAYS: the
  *   whole days of every detailed read, whose oldest is the first day of the 90-day period;
  * - dealer_rollups_daily: dealer × UTC day × device totals, kept for ever (the totals of any window);
- * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard).
+ * - dealer_rollup_totals: each dealer's all-time totals (the dealer list, the dashboard);
+ * - platform_rollups_hourly, platform_rollups_daily (migration 0029): every dealer's hourly and
+ *   daily totals summed per hour or day and device, by triggers on the two dealer tables, kept as
+ *   long as those: the platform's windows and series (Admin Dashboard, Platform Analytics' chart).
  * The four are kept equal to the hourly rows ever written by database triggers in the writer's
  * own statement (migrations 0015, 0017, 0024), so every figure equals the raw events counted, exactly.
  * Every table but the all-time totals carries the device (desktop, mobile, or unknown for events
@@ -30,9 +33,9 @@
  * days of a detailed read older than DETAIL_DAILY_DAYS; the windows of the screens never have such
  * edges or days.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollupsDaily, eventRollupsHourly, rollupDetails } from '../db/schema';
+import { dealerLastEvents, dealerRollupTotals, dealerRollupsDaily, dealerRollupsHourly, eventRollupsDaily, eventRollupsHourly, platformRollupsDaily, platformRollupsHourly, rollupDetails } from '../db/schema';
 import type { DealerStats } from '../../domain/schemas';
 import type { DeviceFilter } from '../../domain/enums';
 import { BUCKET_SQL_FORMAT, bucketKeys, type PeriodUnit, type TimeWindow } from '../../domain/periods';
@@ -100,6 +103,15 @@ const dh = dealerRollupsHourly;
 const dealerHours = sql`(SELECT k.id AS dealer_id, r.hour, r.device, r.impressions, r.clicks, r.conversions FROM ${dh} r LEFT JOIN dealers k ON k.key = r.dealer_key) AS dealer_hours`;
 const dealerDays = sql`(SELECT k.id AS dealer_id, r.day, r.device, r.impressions, r.clicks, r.conversions FROM ${dealerRollupsDaily} r LEFT JOIN dealers k ON k.key = r.dealer_key) AS dealer_days`;
 /**
+ * The platform's totals per hour and per day (migration 0029: every dealer's rows summed by
+ * triggers, in a few shards per hour or day), with the columns of dealerHours and dealerDays
+ * (dealer_id null): the platform's windows and series read these instead of a row per dealer.
+ */
+const platformHours = sql`(SELECT NULL::text AS dealer_id, hour, device, impressions, clicks, conversions FROM ${platformRollupsHourly}) AS platform_hours`;
+const platformDays = sql`(SELECT NULL::text AS dealer_id, day, device, impressions, clicks, conversions FROM ${platformRollupsDaily}) AS platform_days`;
+/** The hourly totals a scope's reads use: the platform's own for the platform, else the dealers'. */
+const totalsHours = (scope: Scope) => (scope === 'platform' ? platformHours : dealerHours);
+/**
  * The detailed days as read: keyed by the dealer's key and their details' id (migration 0026),
  * joined to dealers for the id and to rollup_details for the model, slot type and creative.
  */
@@ -137,8 +149,10 @@ function windowRows(scope: Scope, window: TimeWindow, detail: boolean, dealerIds
   const parts = readParts(window);
   const keys = sql.raw(detail ? 'model, slot_type, creative, ' : '');
   const who = scopeSql(scope, dealerIds);
-  const daily = detail ? detailDays : dealerDays;
-  const hourly = detail ? sql`${h}` : dealerHours;
+  // The whole platform's totals: its own rollups; some dealers' (dealerIds) or details: the dealers' rows.
+  const platformWide = scope === 'platform' && !dealerIds && !detail;
+  const daily = detail ? detailDays : platformWide ? platformDays : dealerDays;
+  const hourly = detail ? sql`${h}` : platformWide ? platformHours : dealerHours;
   const dayRows = parts.days
     ? sql`SELECT dealer_id, day, ${keys}impressions::bigint AS impressions, clicks::bigint AS clicks, conversions::bigint AS conversions
         FROM ${daily} WHERE ${who} AND day >= ${parts.days.from}::date AND day < ${parts.days.to}::date`
@@ -210,7 +224,7 @@ export async function series(db: Db, scope: Scope, window: TimeWindow, unit: Per
       ? await rowsOf(db, sql`
           SELECT to_char(hour AT TIME ZONE 'UTC', '${sql.raw(BUCKET_SQL_FORMAT.hour)}') AS bucket,
             sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-          FROM ${dealerHours} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+          FROM ${totalsHours(scope)} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
           GROUP BY 1`)
       : await rowsOf(db, sql`
           SELECT to_char(s.day, 'YYYY-MM-DD') AS bucket, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
@@ -314,12 +328,14 @@ export function dealerWindowTotalsSql(window: TimeWindow): SQL {
 
 /**
  * When the dealer's newest recorded event arrived ('Last updated': 11:35, not the 11:00 of its
- * hourly rollup), or null before any. The newest rollup hour (dealer_rollups_hourly's primary key starts with
- * the dealer's key and hour), then the dealer's newest raw event (by its key) within that hour: events carry only a BRIN
- * index on occurred_at (migration 0014), which with the partition of that week narrows the read to
- * about an hour of rows. For events already removed by retention, the rollup hour, or day once the
- * hours are pruned (dealer_rollups_daily); GREATEST ignores a NULL. Read on the dealer's row (primary key), so an unknown
- * dealer answers null too.
+ * hourly rollup), or null before any: the time ingestion wrote with its events (dealer_last_events,
+ * migration 0030). Where that row is missing or older than the dealer's newest rollup hour
+ * (dealer_rollups_hourly's primary key starts with the dealer's key and hour; events stored before
+ * the migration, or rollups written by hand), the dealer's newest raw event (by its key) within
+ * that hour: events carry only a BRIN index on occurred_at (migration 0014), which with the
+ * partition of that week narrows the read to about an hour of rows. For events already removed by
+ * retention, the rollup hour, or day once the hours are pruned (dealer_rollups_daily); the newest
+ * of these wins. Read on the dealer's row (primary key), so an unknown dealer answers null too.
  */
 export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null> {
   return (await lastEventsAt(db, [dealerId])).get(dealerId) ?? null;
@@ -327,7 +343,8 @@ export async function lastEventAt(db: Db, dealerId: string): Promise<Date | null
 
 /**
  * lastEventAt of several dealers: dealer id to time; dealers without events (or unknown) are absent.
- * Two statements: the newest rollup hour and day of each dealer, then the raw events of those hours
+ * Two statements: the newest rollup hour and day and the ingested time of each dealer, then (only
+ * for dealers whose ingested time is missing or older than that hour) the raw events of those hours
  * with the hours as constants. One statement with the hour as a lateral parameter could not prune the
  * events partitions when planned: its estimated cost summed a scan of every weekly partition, grew
  * with the platform's events and crossed PostgreSQL's JIT thresholds (jit_above_cost), so each call
@@ -342,12 +359,15 @@ export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<str
   // ISO text from the database itself, so PGlite and node-postgres answer alike (no driver date parsing).
   const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
   const newest = await rowsOf(db, sql`
-    SELECT d.id AS dealer_id, d.key AS dealer_key, ${iso('hr.hour')} AS hour, ${iso('dd.day')} AS day
+    SELECT d.id AS dealer_id, d.key AS dealer_key, ${iso('hr.hour')} AS hour, ${iso('dd.day')} AS day, ${iso('le.at')} AS last
     FROM dealers d
     CROSS JOIN LATERAL (SELECT max(day)::timestamp AT TIME ZONE 'UTC' AS day FROM ${dealerRollupsDaily} WHERE dealer_key = d.key) dd
     CROSS JOIN LATERAL (SELECT max(hour) AS hour FROM ${dh} WHERE dealer_key = d.key AND hour >= dd.day AND hour < dd.day + interval '24 hours') hr
+    LEFT JOIN ${dealerLastEvents} le ON le.dealer_key = d.key
     WHERE d.id IN (${sql.join(dealerIds.map((id) => sql`${id}`), sql`, `)})`);
-  const withHour = newest.filter((r) => r.hour);
+  // The raw events only where the time ingestion wrote (dealer_last_events) does not reach the newest
+  // hour: dealers without an event since migration 0030, or whose hourly rows were written otherwise.
+  const withHour = newest.filter((r) => r.hour && !(r.last && String(r.last) >= String(r.hour)));
   // The newest event of each dealer's newest hour; bounds computed here so the planner reads only their partitions.
   const events = withHour.length === 0 ? [] : await rowsOf(db, sql`
     SELECT dealer_key, ${iso('max(occurred_at)')} AS at FROM events
@@ -362,8 +382,8 @@ export async function lastEventsAt(db: Db, dealerIds: string[]): Promise<Map<str
   const eventAt = new Map(events.map((r) => [Number(r.dealer_key), String(r.at)]));
   const out = new Map<string, Date>();
   for (const r of newest) {
-    // The newest of the three (ISO texts of one format compare as times).
-    const at = [eventAt.get(Number(r.dealer_key)), r.hour, r.day].filter((x): x is string => typeof x === 'string' && x !== '').sort().at(-1);
+    // The newest of the four (ISO texts of one format compare as times).
+    const at = [eventAt.get(Number(r.dealer_key)), r.last, r.hour, r.day].filter((x): x is string => typeof x === 'string' && x !== '').sort().at(-1);
     if (at) out.set(String(r.dealer_id), new Date(at));
   }
   return out;
@@ -426,7 +446,8 @@ async function pruneByHour(
  * every detailed hourly rollup of hours before detailHourlyCutoff(now), each statement in a
  * transaction that tells the rollup triggers it is pruning (dc_banners.rollup_prune, migrations
  * 0015, 0017: the daily tables and dealer_rollups_hourly keep those hours); every dealer_rollups_hourly
- * row of hours before hourlyRollupCutoff(now); every event_rollups_daily row of days before
+ * row of hours before hourlyRollupCutoff(now) (under dc_banners.rollup_prune too: migration 0029's
+ * triggers leave the platform's hours, which are deleted by the same cutoff after them); every event_rollups_daily row of days before
  * detailDailyCutoff(now) (no triggers: dealer_rollups_daily and dealer_rollup_totals keep their
  * counts), PRUNE_DEALERS_PER_STATEMENT dealers per statement, each dealer's old days one range of
  * the primary key (dealer key, day, ...; the table has no day index, migration 0026: every row's
@@ -449,7 +470,11 @@ export async function pruneHourlyRollups(db: Db, now: Date, batchRows: number, s
   const dealerCutoff = hourlyRollupCutoff(now);
   total += (await dropExpiredRollupPartitions(db, 'dealer_rollups_hourly', dealerCutoff, shouldStop)).rows;
   if (shouldStop()) return total;
-  total += await pruneByHour(db, dh, dealerCutoff, batchRows, shouldStop, (statement) => deletedCount(db, statement));
+  total += await pruneByHour(db, dh, dealerCutoff, batchRows, shouldStop, inPruneTx);
+  if (shouldStop()) return total;
+  // The platform's hours go with the dealers' (a few rows per hour: one statement; not counted, as
+  // the dealers' rows they sum are).
+  await db.delete(platformRollupsHourly).where(lt(platformRollupsHourly.hour, dealerCutoff));
   const dayCutoff = detailDailyCutoff(now);
   for (let after = -1; !shouldStop(); ) {
     const keys = (await rowsOf(db, sql`SELECT key FROM dealers WHERE key > ${after} ORDER BY key LIMIT ${PRUNE_DEALERS_PER_STATEMENT}`)).map((r) => Number(r.key));
@@ -474,7 +499,7 @@ export async function zonedDaySeries(db: Db, scope: Scope, window: TimeWindow, t
   const rows = await rowsOf(db, sql`
     SELECT to_char(hour AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS bucket,
       sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions
-    FROM ${dealerHours} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
+    FROM ${totalsHours(scope)} WHERE ${scopeSql(scope)} AND (${hoursSql([window])})
     GROUP BY 1`);
   const byBucket = new Map(rows.map((r) => [String(r.bucket), countsOf(r)]));
   return days.map((bucket) => ({ bucket, ...(byBucket.get(bucket) ?? ZERO) }));

@@ -49,7 +49,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
-import { eventDeadLetters, eventKeys, eventRollupsHourly, events, eventUrls } from '../db/schema';
+import { dealerLastEvents, eventDeadLetters, eventKeys, eventRollupsHourly, events, eventUrls } from '../db/schema';
 import type { SlotType, TrackEventName } from '../../domain/schemas';
 import type { DeviceClass } from '../../domain/enums';
 import { CONVERSION_WINDOW_MS } from '../../domain/conversions';
@@ -704,7 +704,8 @@ const recordset = (batch: EventRow[]) => sql`jsonb_to_recordset(${JSON.stringify
 /**
  * Runs an INSERT INTO events (without RETURNING) as a CTE, after the CTEs of `prelude` (the keys it
  * stores by, see insertImpressions), sums the rows it stored per (dealer, UTC hour, model key, slot type, creative ('' when unknown), device) into
- * event_rollups_hourly in the same statement, and returns how many it stored. The hour is cut from
+ * event_rollups_hourly and each dealer's newest event time into dealer_last_events in the same
+ * statement, and returns how many it stored. The hour is cut from
  * the epoch, not by date_trunc, so the session's time zone cannot move it. Exported for the volume
  * generator (db/volume.ts), so generated data is rolled up exactly as ingested data is.
  */
@@ -720,7 +721,11 @@ export async function withRollup(tx: Tx, insert: SQL, prelude?: SQL): Promise<nu
       ON CONFLICT (dealer_id, hour, model, slot_type, creative, device) DO UPDATE SET
         impressions = ${r.impressions} + excluded.impressions,
         clicks = ${r.clicks} + excluded.clicks,
-        conversions = ${r.conversions} + excluded.conversions)
+        conversions = ${r.conversions} + excluded.conversions),
+    newest AS (
+      INSERT INTO ${dealerLastEvents} AS t (dealer_key, at)
+      SELECT dealer_key, max(occurred_at) FROM stored GROUP BY 1 ORDER BY 1
+      ON CONFLICT (dealer_key) DO UPDATE SET at = excluded.at WHERE excluded.at > t.at)
     SELECT count(*)::int AS n FROM stored`)) as unknown as { rows: Array<{ n: number | string }> };
   return Number(result.rows[0]?.n ?? 0);
 }
