@@ -5,13 +5,35 @@
  * domain, which both may import.
  */
 import type { SlotType } from './slots';
+import type { Branding, DealerConfigs, Security } from './schemas';
+
+/**
+ * The dealer settings the embed script reads, from the dealer's stored settings: the one place
+ * they are picked for the script (server/scripts/service.ts embedConfig spreads them into
+ * EmbedConfig). A new setting the script reads is a line here, its field in the dealer's settings
+ * schema (domain/schemas.ts), its default (domain/defaults.ts), its form field and its use in
+ * src/embed.
+ */
+export function embedSettings(d: { branding: Branding; security: Security; configs: DealerConfigs }) {
+  return {
+    /** Dealer branding colour shown around a creative whose shape differs from its slot (#rrggbb). */
+    background: d.branding.primaryColor,
+    /** Send nothing and store nothing when the browser signals Do-Not-Track or Global Privacy Control (dealer setting, default on). */
+    respectDnt: d.security.respectDoNotTrack !== false,
+    /**
+     * Push dc_banner_view and dc_banner_click to the page's `window.dataLayer` (Google Tag Manager)
+     * when the page has one (dealer setting configs.dataLayerEvents, default on).
+     */
+    dataLayer: d.configs.dataLayerEvents !== false,
+  };
+}
 
 /**
  * Slot sizes keyed by slot type (slots.ts SLOTS): [width, height] CSS pixels per variant, in
  * VARIANTS order (desktop, mobile). Keyed, so a new slot type adds a key, not a position.
  */
 export type SlotSizes = Record<SlotType, Array<[number, number]>>;
-export interface EmbedConfig {
+export interface EmbedConfig extends ReturnType<typeof embedSettings> {
   dealerId: string;
   /** Origin of our API, e.g. "https://banners.example.com". */
   apiOrigin: string;
@@ -34,15 +56,6 @@ export interface EmbedConfig {
    * model whose display name has that key; a key found nowhere maps to nothing (slots hidden).
    */
   aliases: Record<string, number>;
-  /** Dealer branding colour shown around a creative whose shape differs from its slot (#rrggbb). */
-  background: string;
-  /** Send nothing and store nothing when the browser signals Do-Not-Track or Global Privacy Control (dealer setting, default on). */
-  respectDnt: boolean;
-  /**
-   * Push dc_banner_view and dc_banner_click to the page's `window.dataLayer` (Google Tag Manager)
-   * when the page has one (dealer setting configs.dataLayerEvents, default on).
-   */
-  dataLayer: boolean;
   /**
    * Only when the dealer hides slots without a creative (configs.emptySlots 'hide'): page model key
    * -> first letters of the slot types that have none ('h', 'p', 'u'; delivery/service.ts

@@ -11,7 +11,9 @@
  * the snippet or here) is removed when its text node leaves the page; a dealer's own slot element
  * never is. In server-rendered markup a framework is about to hydrate (slots.ts HYDRATED_ROOTS)
  * nothing is changed until the framework has taken it: shortcodes stay veiled by CSS and
- * component elements stay empty until then (slots.ts deferText, afterHydration).
+ * component elements stay empty until then (slots.ts deferText, afterHydration). At start-up the
+ * page's slots and shortcodes are found in one task and taken one per task (later), so that no
+ * task of ours holds a large page's main thread long; the inline snippet has reserved them before.
  *
  * What a slot shows is the server's decision: its page plans, injected with the configuration,
  * give each page model's slot models (the image endpoint answers the same model in X-Banner-Model);
@@ -56,19 +58,19 @@ import { modelKey } from '../domain/model-keys';
 import { IMAGE_TIMEOUT_MS, SCRIPT_URL_WATCH_MS } from '../domain/page-constants';
 
 interface Banner {
-  el: HTMLElement;
+  el: MadeSlot;
   type: Slot;
-  /** Key of the page view the banner last rendered for: path, model and trim. */
-  view: string;
+  /** Key of the page view the banner last rendered for: path, model and trim ('' or none: to render). */
+  view?: string;
   /** Random id of that page view (pageView), sent with its impression, click and conversion. */
   pv: string;
   model: string;
   /** The image element showing the creative: its URL's query names the creative in beacons. */
   img?: HTMLImageElement;
-  /** The creative (or its placeholder) has been drawn. */
-  loaded: boolean;
-  /** At least 50 % of the slot is in the viewport. */
-  inView: boolean;
+  /** The creative (or its placeholder) has been drawn (none: not yet). */
+  loaded?: boolean;
+  /** At least 50 % of the slot is in the viewport (none: not known yet). */
+  inView?: boolean;
   observer?: IntersectionObserver;
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -82,12 +84,13 @@ interface LastClick {
 
 const LAST_CLICK_KEY = 'dcb_c';
 
-(function () {
-  const w = window as unknown as { dcBanners?: unknown };
-  if (w.dcBanners) return;
-  const raw: unknown = CONFIG_PLACEHOLDER;
-  if (typeof raw === 'string') return; // not configured (served unprocessed)
-  const config = raw as EmbedConfig;
+const w = window as unknown as { dcBanners?: unknown };
+const raw: unknown = CONFIG_PLACEHOLDER;
+// Once per page, and only configured (a string: served unprocessed).
+if (!w.dcBanners && typeof raw !== 'string') start(raw as EmbedConfig);
+
+/** Takes the page's slots and shortcodes over and sets `window.dcBanners`. */
+function start(config: EmbedConfig) {
   // A first-party install (README "First-party install"): the dealer's own site serves the script
   // through a reverse proxy (say /dcb/scripts/dc-banners-{id}.js) and the images and beacons go the
   // same way: the base is the tag's data-dc-base (a script served under another name), else the
@@ -104,11 +107,9 @@ const LAST_CLICK_KEY = 'dcb_c';
   const mute = () => consentDenied(config.respectDnt);
   /** The session's rotation bucket: which creative of a rotation this shopper sees. */
   const bucket = rotationBucket(mute);
+  /** The slot elements taken (take), one banner each; a slot made from a shortcode knows its text node (MadeSlot). */
   const banners: Banner[] = [];
-  const bound = new WeakSet<Element>();
-  /** Text nodes whose shortcodes were blanked -> the slots inserted beside them. */
-  const slotsOf = new Map<Text, HTMLElement[]>();
-  let lastUrl = '';
+  let lastUrl = location.href;
   /** The document's current page view: its key (origin and path, model key, trim) and random id. */
   let view = { key: '', id: '' };
   /**
@@ -137,19 +138,19 @@ const LAST_CLICK_KEY = 'dcb_c';
     view.key === key ? view.id : (view = { key, id: Array.from(crypto.getRandomValues(new Uint8Array(8)), (x) => x.toString(16).padStart(2, '0')).join('') }).id;
 
   /**
-   * Sends one event of a banner `b` (for a conversion, the last click's): its slot type, page view
-   * and, for impressions and clicks, its image URL, from which the server knows the creative shown
+   * Sends one event of a banner `b` (for a conversion, the last click's): its slot type, model, page
+   * view and, for impressions and clicks, its image URL, from which the server knows the creative shown
    * (after a failed image, the placeholder's). Clicks use sendBeacon (it survives the
    * navigation that follows); the rest use a keepalive fetch, retried up to twice, 1-3 s apart,
    * when the server answers 503 (its buffer is full or behind, or it is restarting). Its callers
    * send nothing while muted (countable, recordClick, conversion).
    */
-  const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img'>, model: string, leadId?: string) => {
+  const send = (event: string, b: Pick<Banner, 'type' | 'pv' | 'img' | 'model'>, leadId?: string) => {
     const answered = `+${b.pv} ${b.type}`;
     // A click whose impression has no answer yet brings it (trackBodySchema `imp`): two requests
     // may reach the server in either order, and it counts a click only after its impression.
     const imp = event === 'click' && !counted.has(answered) ? 1 : undefined;
-    const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model, pv: b.pv, asset: b.img?.src, leadId, imp, url: privacySafeUrl(location.href, KEPT_PARAMS) });
+    const body = JSON.stringify({ dealerId: config.dealerId, event, type: b.type, model: b.model, pv: b.pv, asset: b.img?.src, leadId, imp, url: privacySafeUrl(location.href, KEPT_PARAMS) });
     const url = `${config.apiOrigin}/api/analytics/track`;
     // A string body goes as text/plain;charset=UTF-8 (sendBeacon and fetch alike): no CORS preflight.
     if (event === 'click' && navigator.sendBeacon(url, body)) return;
@@ -174,11 +175,11 @@ const LAST_CLICK_KEY = 'dcb_c';
    * type and the creative, read from the image's resource timing entry (the server's Server-Timing
    * `creative`, as X-Banner-Creative; undefined when the browser kept no entry, e.g. a full timing buffer).
    */
-  const push = safe((event: string, b: Pick<Banner, 'type' | 'img'>, model: string) => {
+  const push = safe((event: string, b: Banner) => {
     const layer = (window as { dataLayer?: unknown }).dataLayer;
     if (!config.dataLayer || !Array.isArray(layer)) return;
     const entry = b.img && (performance.getEntriesByName(b.img.currentSrc || b.img.src)[0] as PerformanceResourceTiming | undefined);
-    layer.push({ event: `dc_banner_${event}`, dc_model: model, dc_slot: b.type, dc_creative: entry?.serverTiming?.find((t) => t.name === 'creative')?.description });
+    layer.push({ event: `dc_banner_${event}`, dc_model: b.model, dc_slot: b.type, dc_creative: entry?.serverTiming?.find((t) => t.name === 'creative')?.description });
   });
 
   /** The console warnings given on this page (each once). */
@@ -189,11 +190,10 @@ const LAST_CLICK_KEY = 'dcb_c';
   };
 
   /** False when CSS hides the element (display, visibility or opacity 0 on it or an ancestor). */
-  const cssVisible = (el: Element) =>
-    !el.checkVisibility || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  const cssVisible = (el: Element) => el.checkVisibility?.({ checkOpacity: true, checkVisibilityCSS: true }) ?? true;
 
   /** The impression may be timed: muted, it waits (re-evaluated by checkUrl) until consent is given. */
-  const countable = (b: Banner) => !mute() && b.loaded && b.inView && !isCounted(b) && document.visibilityState === 'visible' && cssVisible(b.el);
+  const countable = (b: Banner) => b.loaded && b.inView && !isCounted(b) && !mute() && document.visibilityState === 'visible' && cssVisible(b.el);
 
   const stop = (b: Banner) => {
     clearTimeout(b.timer);
@@ -215,8 +215,8 @@ const LAST_CLICK_KEY = 'dcb_c';
         b.timer = undefined;
         if (!countable(b)) return;
         settle(b);
-        send('impression', b, b.model);
-        push('view', b, b.model);
+        send('impression', b);
+        push('view', b);
       }),
       1000,
     );
@@ -227,8 +227,8 @@ const LAST_CLICK_KEY = 'dcb_c';
     b.inView = false;
     b.observer = new IntersectionObserver(
       safe((entries: IntersectionObserverEntry[]) => {
-        const last = entries[entries.length - 1];
-        b.inView = !!last && last.isIntersecting && last.intersectionRatio >= 0.5;
+        // The latest entry; a ratio above 0 is an intersecting target's (the spec zeroes the rest).
+        b.inView = entries[entries.length - 1]!.intersectionRatio >= 0.5;
         evaluate(b);
       }),
       { threshold: [0, 0.5, 1] },
@@ -254,26 +254,25 @@ const LAST_CLICK_KEY = 'dcb_c';
     collapseOutOfView(b.el, () => b.img === img, () => hide(b));
   };
 
-  const recordClick = (b: Banner, model: string) => {
+  const recordClick = (b: Banner) => {
     if (mute()) return; // nothing sent or stored, and the impression left to a later consent
     if (!isCounted(b)) {
       // A click proves the banner was seen: if the 1-second view had not completed, the click
       // beacon brings the impression (send: imp), because the server counts a click only after
       // its page view's impression.
       settle(b);
-      push('view', b, model);
+      push('view', b);
     }
-    send('click', b, model);
-    push('click', b, model);
+    send('click', b);
+    push('click', b);
     try {
-      const click: LastClick = { model, type: b.type, pv: b.pv };
-      sessionStorage[LAST_CLICK_KEY] = JSON.stringify(click);
+      sessionStorage[LAST_CLICK_KEY] = JSON.stringify({ model: b.model, type: b.type, pv: b.pv } satisfies LastClick);
     } catch {
       /* storage may be blocked */
     }
   };
 
-  const render = (b: Banner) => {
+  const render = safe((b: Banner) => {
     const url = new URL(location.href);
     const pageModel = modelOf(url, pathSegments(url))?.trim();
     // The server's plan for the page's model; a model it does not know hides the slot, and so
@@ -295,7 +294,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     a.href = inventoryLink(location.origin, model);
     a.style.cssText = 'display:block;width:100%;height:100%';
     const onClick = safe((e: MouseEvent) => {
-      if (e.type === 'click' || e.button === 1) recordClick(b, model);
+      if (e.type === 'click' || e.button === 1) recordClick(b);
     });
     a.addEventListener('click', onClick);
     a.addEventListener('auxclick', onClick);
@@ -340,7 +339,7 @@ const LAST_CLICK_KEY = 'dcb_c';
     b.el.replaceChildren(a);
     b.el.style.cssText = reserveStyle(maxWidth(b.type), size);
     observe(b);
-  };
+  });
 
   /**
    * Makes a slot element a banner (once); an element of the page's markup once its framework has
@@ -351,15 +350,12 @@ const LAST_CLICK_KEY = 'dcb_c';
   const take = (el: MadeSlot) => {
     const type = slotTypeOf(el) as Slot;
     // A slot type is one the configuration sizes (the server's slot registry), own keys only.
-    if (bound.has(el) || !{}.hasOwnProperty.call(config.sizes, type)) return;
-    bound.add(el);
+    if (banners.some((b) => b.el === el) || !{}.hasOwnProperty.call(config.sizes, type)) return;
     // A slot made from a shortcode (by the snippet or here) goes when a framework removes its text
-    // node; a dealer's own slot element is never removed.
-    const owner = el.dcText;
-    if (owner) slotsOf.set(owner, [...(slotsOf.get(owner) ?? []), el]);
-    const b: Banner = { el, type, view: '', pv: '', model: '', loaded: false, inView: false };
+    // node (prune); a dealer's own slot element is never removed.
+    const b: Banner = { el, type, pv: '', model: '' };
     banners.push(b);
-    safe(render)(b);
+    render(b);
   };
 
   /**
@@ -371,66 +367,82 @@ const LAST_CLICK_KEY = 'dcb_c';
   const bindAll = (slots: HTMLElement[]) => slots.forEach(bind);
   const takeText = (node: Text): unknown => {
     if (deferText(node, safe(() => takeText(node)))) return;
-    if (!slotsOf.has(node)) return slotsFor(node, bindAll).forEach(bind);
+    if (!banners.some((b) => b.el.dcText === node)) return slotsFor(node, bindAll).forEach(bind);
     if (mayHoldShortcode(node.nodeValue)) node.nodeValue = node.nodeValue!.replace(SHORTCODE, '');
   };
 
-  /** Finds slots and shortcodes in a subtree that was just added (never the whole page again). */
-  const scan = (root: Node) => {
+  /**
+   * Work of the start-up, one item per task, in order (later): each task is a message the script
+   * posts to itself through a MessageChannel, which runs as soon as the page's tasks already queued
+   * have and, unlike a timer, never waits for a throttled or paused clock. Between two of them the
+   * browser may paint or handle input: on a large page no task of ours holds the main thread long.
+   * Until its turn a slot keeps the box (or the display:none) the inline snippet gave it before the
+   * first paint: the snippet has made the slots of the shortcodes parsed so far (and veiled those
+   * awaiting hydration); what the page adds once this script runs is taken at once, by the
+   * MutationObserver below, before any paint.
+   */
+  const queue: Array<() => void> = [];
+  const { port1, port2 } = new MessageChannel();
+  // One message per item: a port delivers them in order, each in a task of its own.
+  port1.onmessage = () => safe(queue.shift()!)();
+  const later = (fn: () => void) => void (queue.push(fn), port2.postMessage(0));
+  const now = (fn: () => void) => fn();
+
+  /**
+   * Finds slots and shortcodes in a subtree that was just added (never the whole page again), or,
+   * at start-up, in the whole page; `each` runs what each one needs (at once, or one per task: later).
+   */
+  const scan = (root: Node, each = now) => {
     if (root.nodeType === 3) return takeText(root as Text);
     if (root.nodeType !== 1) return;
     const el = root as Element;
     if (el.matches(SLOT_SELECTOR)) return bind(el as HTMLElement);
-    el.querySelectorAll<HTMLElement>(SLOT_SELECTOR).forEach(bind);
-    shortcodeTexts(root).forEach(takeText);
+    el.querySelectorAll<HTMLElement>(SLOT_SELECTOR).forEach((s) => each(() => bind(s)));
+    shortcodeTexts(root).forEach((t) => each(() => takeText(t)));
   };
 
   /** Drops slots whose shortcode text node left the page (a framework re-rendered without it). */
   const prune = () => {
-    for (const [node, slots] of slotsOf) {
-      if (node.isConnected) continue;
-      slotsOf.delete(node);
-      for (const el of slots) {
-        el.remove();
-        const i = banners.findIndex((b) => b.el === el);
-        if (i >= 0) hide(banners.splice(i, 1)[0]!);
-      }
+    for (let i = banners.length; i--; ) {
+      const b = banners[i]!;
+      if (b.el.dcText?.isConnected !== false) continue;
+      banners.splice(i, 1);
+      b.el.remove();
+      hide(b);
     }
   };
 
   const refresh = safe(() => {
     lastUrl = location.href;
     prune();
-    banners.forEach((b) => safe(render)(b));
+    banners.forEach(render);
   });
 
   const checkUrl = safe(() => {
     if (location.href !== lastUrl) refresh();
     // CSS can hide or reveal a slot without any observer noticing: look again while one waits.
-    banners.forEach((b) => !isCounted(b) && b.loaded && b.inView && evaluate(b));
+    banners.forEach(evaluate);
   });
 
   for (const method of ['pushState', 'replaceState'] as const) {
     const original = history[method];
+    // checkUrl runs in a later task, once the new URL is in place.
     history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
-      const result = original.apply(this, args);
-      setTimeout(checkUrl, 0);
-      return result;
+      setTimeout(checkUrl);
+      return original.apply(this, args);
     };
   }
   addEventListener('popstate', checkUrl);
-  document.addEventListener('visibilitychange', safe(() => banners.forEach(evaluate)));
+  document.addEventListener('visibilitychange', checkUrl);
   setInterval(checkUrl, SCRIPT_URL_WATCH_MS);
 
   new MutationObserver(
     safe((records: MutationRecord[]) => {
-      let removed = false;
       for (const r of records) {
         if (r.type === 'characterData') takeText(r.target as Text);
         r.addedNodes.forEach((n) => scan(n));
-        removed ||= r.removedNodes.length > 0;
       }
-      if (removed) prune();
+      if (records.some((r) => r.removedNodes.length)) prune();
     }),
   ).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
 
@@ -443,10 +455,10 @@ const LAST_CLICK_KEY = 'dcb_c';
     // per click and per leadId (so a reload or a second call changes nothing).
     conversion: safe((opts?: { model?: string; leadId?: string }) => {
       const last = mute() ? null : (JSON.parse(sessionStorage[LAST_CLICK_KEY] ?? 'null') as LastClick | null);
-      if (last) send('conversion', last, opts?.model ?? last.model, opts?.leadId?.slice(0, 100));
+      if (last) send('conversion', { ...last, model: opts?.model ?? last.model }, opts?.leadId?.slice(0, 100));
     }),
   };
 
-  lastUrl = location.href;
-  scan(document.documentElement);
-})();
+  // The page's slots and shortcodes: found in a task of their own, then taken one per task.
+  later(() => scan(document.documentElement, later));
+}

@@ -2,10 +2,11 @@
 /**
  * slotsFor on text the HTML parser delivers in pieces: a shortcode split across two network chunks
  * is withheld (never on the page raw) and joined with its end, whether the parser appends to the
- * same text node or starts a new one after the slots it already has.
+ * same text node or starts a new one after the slots it already has; and shortcodeTexts, which
+ * finds the text nodes with shortcodes in a subtree.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { isHeld, slotsFor } from './slots';
+import { isHeld, shortcodeTexts, slotsFor } from './slots';
 
 let state: DocumentReadyState = 'loading';
 Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
@@ -77,5 +78,19 @@ describe('slotsFor across parser chunks', () => {
     const node = paragraph('Offers: [dc-banner type="');
     expect(slotsFor(node, none)).toEqual([]);
     expect(node.nodeValue).toBe('Offers: [dc-banner type="');
+  });
+});
+
+describe('shortcodeTexts', () => {
+  it('finds the text nodes of a subtree that hold a shortcode, any case, in document order', () => {
+    document.body.innerHTML = '<main><h1>Civic [DC-Banner type="header"]</h1><p>No banner: [dc-bann er] [dc banner]</p><ul><li>Deep <b>[dc-banner type=”upsell”]</b></li></ul><p>[dc-banner type="primary"] tail</p></main><aside>[dc-banner type="primary"]</aside>';
+    const found = shortcodeTexts(document.querySelector('main')!);
+    expect(found.map((t) => t.nodeValue)).toEqual(['Civic [DC-Banner type="header"]', '[dc-banner type=”upsell”]', '[dc-banner type="primary"] tail']);
+    expect(found.every((t) => t.nodeType === 3)).toBe(true);
+  });
+
+  it('finds none in a subtree without a shortcode, nor in its elements\' names and attributes', () => {
+    document.body.innerHTML = '<section title="[dc-banner type=&quot;header&quot;]"><p>Offers this month</p></section>';
+    expect(shortcodeTexts(document.querySelector('section')!)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_PLACEHOLDER, type EmbedConfig, type SnippetConfig } from '../../domain/embed-config';
+import { CONFIG_PLACEHOLDER, embedSettings, type EmbedConfig, type SnippetConfig } from '../../domain/embed-config';
 import type { DealerDelivery } from '../dealer-sites';
 import type { Provider } from '../../domain/schemas';
 import { modelKey } from '../../domain/model-keys';
@@ -49,9 +49,7 @@ export function embedConfig(dealer: DealerDelivery, apiOrigin: string, bare: Rec
     version: dealer.version,
     models,
     aliases,
-    background: dealer.branding.primaryColor,
-    respectDnt: dealer.security.respectDoNotTrack !== false, // on unless turned off
-    dataLayer: dealer.configs.dataLayerEvents !== false, // on unless turned off
+    ...embedSettings(dealer),
     ...(Object.keys(bare).length ? { bare } : {}),
   };
 }
