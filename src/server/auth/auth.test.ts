@@ -42,10 +42,19 @@ describe('sign-in', () => {
     expect(res.json().error.message).toMatch(/^email: /);
   });
 
-  it('stores argon2id hashes, never the password', async () => {
-    const [row] = await t.database.db.select().from(users).where(eq(users.email, manager.email));
-    expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(row!.passwordHash).not.toContain(manager.password);
+  it("stores argon2id hashes at argon2's default cost (64 MiB, 3 passes, 4 lanes), never the password", async () => {
+    // A user the product creates (the seeded test accounts carry cheap test hashes, test-snapshot.ts).
+    const admin = await t.login(DEMO_ACCOUNTS[0]!.email, DEMO_ACCOUNTS[0]!.password);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/users',
+      headers: { cookie: admin },
+      payload: { email: 'hashed@example.com', name: 'Hashed Person', role: 'viewer', dealerId: 'honda-of-demo', password: 'hashed-secret-1' },
+    });
+    expect(created.statusCode).toBe(201);
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, 'hashed@example.com'));
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
+    expect(row!.passwordHash).not.toContain('hashed-secret-1');
   });
 
   it('logout ends the session server-side', async () => {

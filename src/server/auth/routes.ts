@@ -2,7 +2,6 @@
  * Sign-in routes: login, logout, current user, demo-account hint, invitation links (spec 01 §2, §5; DECISIONS 4, 7;
  * per-IP and per-account-and-source limits answer 429 'Too many attempts, try again in N minutes').
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +13,7 @@ import { DEMO_ACCOUNTS } from '../../domain/demo';
 import { RateLimited } from '../errors';
 import { SESSION_COOKIE, sessionToken } from './access';
 import { getSessionUser, login, logout } from './service';
-import { hashPassword } from './password';
+import { dummyPasswordHash } from './password';
 import { acceptInvitation, invitationFor } from './invitations';
 import { acceptInvitationSchema, acceptedInvitationSchema, invitationAnswerSchema, invitationTokenSchema } from '../../domain/contracts/admin';
 import { users } from '../db/schema';
@@ -24,10 +23,8 @@ export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
   const secure = app.config.publicOrigin.startsWith('https:');
-  // Unknown emails are verified against this hash: made once per app, in the background,
-  // with the same argon2 parameters as real hashes. The catch only marks the promise handled; login awaits it.
-  const dummyHash = hashPassword(randomBytes(32).toString('base64url'));
-  dummyHash.catch(() => undefined);
+  // Unknown emails are verified against this hash (started here, so no sign-in waits for it).
+  const dummyHash = dummyPasswordHash();
 
   app.post(
     '/api/auth/login',

@@ -20,9 +20,9 @@ export interface LoginOptions {
   /** Session lifetime (SESSION_TTL_HOURS). */
   ttlMs: number;
   /**
-   * An argon2id hash of a random secret, made once per app with hashPassword (so with the same
-   * parameters as real hashes): unknown emails are verified against it, so they cost the same
-   * argon2 work as real accounts.
+   * An argon2id hash of a random secret with the same parameters as real hashes
+   * (dummyPasswordHash): unknown emails are verified against it, so they cost the same argon2
+   * work as real accounts.
    */
   dummyHash: Promise<string>;
   /**

@@ -200,6 +200,8 @@ function Settings({ dealerId }: { dealerId: string }) {
 function SettingsForm({ dealer: d }: { dealer: Dealer }) {
   const save = useSaveDealerSettings(d.id);
   const form = useForm<Values>({ initialValues: valuesOf(d), validate, validateInputOnChange: true, validateInputOnBlur: true });
+  // What was typed before the check arrived is checked when it does.
+  useSchemaCheck(form);
   const dirty = form.isDirty();
   const invalid = !form.isValid();
   const prompt = useUnsavedChangesPrompt(dirty);

@@ -7,7 +7,7 @@
  * shared domain schema the server uses (schema-validator.ts), fetched after the screen has painted.
  * This module does not import zod: screens that only show server errors do not load it.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { fieldErrorsFrom, type FieldErrors, type FieldIssue } from '../../domain/field-errors';
@@ -72,15 +72,23 @@ export function fieldAmong(fields: readonly string[], path: string): string {
   return fields.filter((f) => path === f || path.startsWith(`${f}.`)).sort((a, b) => b.length - a.length)[0] ?? path;
 }
 
+/** What useSchemaCheck needs of a `@mantine/form` form to check the fields changed so far. */
+export interface RecheckableForm {
+  getDirty(): Record<string, boolean>;
+  validateField(path: string): unknown;
+}
+
 /** A form's validate function and the hook that fetches its check (see `deferredValidator`). */
 export interface DeferredValidator<V> {
   /** The form's errors for `values`; {} until the check has arrived (the server checks every save anyway). */
   validate: (values: V) => FormErrors;
   /**
    * Fetches the check once the screen has painted and renders the screen again when it is in;
-   * true from then on. Call it in the component that owns the form.
+   * true from then on. Call it in the component that owns the form. With `form`, the fields the
+   * user changed before the check arrived are checked when it does, so a value typed while it
+   * loaded is marked at once rather than at its next keystroke.
    */
-  useSchemaCheck: () => boolean;
+  useSchemaCheck: (form?: RecheckableForm) => boolean;
   /**
    * Wraps a form's submit handler (`form.onSubmit(...)`) so that it validates with the check:
    * a save asked for before the check has arrived (Enter right after the screen loaded, on a
@@ -113,8 +121,14 @@ export function deferredValidator<V>(load: () => Promise<(values: V) => FormErro
         .catch(() => undefined)
         .then(() => submit());
     },
-    useSchemaCheck() {
+    useSchemaCheck(form) {
       const [ready, setReady] = useState(() => check !== undefined);
+      const arrivedLate = useRef(!ready);
+      useEffect(() => {
+        if (!ready || !form || !arrivedLate.current) return;
+        arrivedLate.current = false;
+        for (const [path, dirty] of Object.entries(form.getDirty())) if (dirty) form.validateField(path);
+      }, [ready, form]);
       useEffect(() => {
         if (ready) return;
         let live = true;

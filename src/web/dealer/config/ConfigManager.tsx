@@ -169,6 +169,8 @@ function ConfigForm({ dealerId, saved, canEdit, tab, onTab }: { dealerId: string
   const upsellRules = useUpsellRules(dealerId);
   const [resetting, setResetting] = useState(false);
   const form = useForm<Values>({ initialValues: valuesOf(saved), validate, validateInputOnChange: true, validateInputOnBlur: true });
+  // What was typed before the check arrived is checked when it does.
+  useSchemaCheck(form);
   // A new version from the server (this save, a refetch) starts the form again from what it stores.
   const [version, setVersion] = useState(saved.version);
   const startFrom = (c: ConfigsView) => {
