@@ -8,10 +8,13 @@
  *   project's time); each test unmounts what it rendered and its MSW handlers go after it.
  * - api: server tests through fastify.inject on a fresh in-memory PGlite per file, loaded from a
  *   migrated (or migrated and seeded) dump that the globalSetup builds once per run from the
- *   migrations present (src/server/test-snapshot.ts), with the test passwords hashed once per run.
+ *   migrations present (src/server/test-snapshot.ts), with the test passwords hashed once per run at
+ *   argon2's smallest cost (sign-in verifies them in about 2 ms; the hashes the server makes keep
+ *   the production cost).
  * - api-postgres: the driver-sensitive server tests again on PostgreSQL (POSTGRES_TESTS below),
- *   only when TEST_DATABASE_URL is set (each test file gets its own schema, migrated and then
- *   seeded with the run's password hashes, dropped afterwards). The other server files test
+ *   only when TEST_DATABASE_URL is set (each test database a database of its own, copied from
+ *   the run's migrated or seeded template database and dropped afterwards: test-snapshot.ts;
+ *   migrating a schema per file cost seconds each). The other server files test
  *   routing, validation, headers, images and policies above the database, where PGlite and
  *   PostgreSQL cannot differ; running them twice proved nothing new and cost minutes per landing.
  * - e2e: Playwright (playwright-core + Debian Chromium) against a real listening server; needs `npm run build` first.
@@ -68,7 +71,9 @@ const projects = [
   { test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/embed/**/*.test.ts'], ...oneProcess } },
   {
     esbuild: { jsx: 'automatic' as const },
-    test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/web/test/setup.ts'], testTimeout: 20_000, ...oneProcess },
+    // 60 s: a form test that types and clicks through jsdom took 22.6 s in a CI run at load 11
+    // (the file's other tests 1-15 s in that run); the limit bounds a hang, it measures nothing.
+    test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/web/test/setup.ts'], testTimeout: 60_000, ...oneProcess },
   },
   { test: { name: 'api', include: serverTests, globalSetup: serverSetup, testTimeout: 30_000, hookTimeout: 60_000, ...oneProcess } },
   ...(process.env.TEST_DATABASE_URL

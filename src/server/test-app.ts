@@ -1,10 +1,11 @@
 /**
  * Test harness: a fresh, migrated database per call (in-memory PGlite, or, when the test run
- * sets TEST_DB_DRIVER=postgres, its own schema on TEST_DATABASE_URL, dropped on close) and an
- * app built on it, with helpers to sign in. Used by every server test file.
- * In a vitest run the PGlite databases are loaded from the run's migrated (and seeded) dumps and
- * passwords are hashed once per run (test-snapshot.ts); outside one (scripts) everything is
- * migrated, seeded and hashed here.
+ * sets TEST_DB_DRIVER=postgres, its own database on TEST_DATABASE_URL's server, dropped on close)
+ * and an app built on it, with helpers to sign in. Used by every server test file.
+ * In a vitest run the PGlite databases are loaded from the run's migrated (and seeded) dumps, the
+ * PostgreSQL ones copied from the run's template databases, and passwords are hashed once per run
+ * (test-snapshot.ts); outside one (scripts) a PostgreSQL test database is a schema of its own on
+ * TEST_DATABASE_URL, and everything is migrated, seeded and hashed here.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -16,9 +17,9 @@ import { seedDemoData, DEMO_ACCOUNTS, DEMO_DEALER } from './db/seed';
 import { buildApp } from './app';
 import type { LogStream } from './observability/request-log';
 import { dealers, users } from './db/schema';
-import { pgliteSnapshot, testPasswordHash, TEST_USER_PASSWORD } from './test-snapshot';
+import { pgliteSnapshot, postgresTemplates, testPasswordHash, TEST_PGLITE_SETTINGS, TEST_USER_PASSWORD, withDatabase } from './test-snapshot';
 import type { Role, Security } from '../domain/schemas';
-import { dropSchemas } from './db/drop-schemas';
+import { dropSchemas, onServer } from './db/drop-schemas';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -44,6 +45,20 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
   if (process.env.TEST_DB_DRIVER === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DB_DRIVER=postgres needs TEST_DATABASE_URL');
+    const templates = postgresTemplates();
+    if (templates) {
+      // A copy of the run's template database (test-snapshot.ts): already migrated (and seeded).
+      const name = `dcb_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+      await onServer(url, `CREATE DATABASE "${name}" TEMPLATE "${opts.seeded ? templates.seeded : templates.migrated}"`);
+      const database = await openDatabase({ databaseUrl: withDatabase(url, name), schemaName: templates.schema });
+      return {
+        ...database,
+        dispose: async () => {
+          await database.close();
+          await onServer(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        },
+      };
+    }
     const schemaName = `t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const database = await openDatabase({ databaseUrl: url, schemaName });
     await database.migrate();
@@ -57,7 +72,7 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
     };
   }
   const snapshot = pgliteSnapshot(opts.seeded === true);
-  const database = await openDatabase({ loadDataDir: snapshot });
+  const database = await openDatabase({ loadDataDir: snapshot, settings: TEST_PGLITE_SETTINGS });
   if (!snapshot) {
     await database.migrate();
     await seed(database);
@@ -67,13 +82,15 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
 
 /**
  * The config of a test that builds its own app (buildApp) on a test database: no feed scheduler,
- * no load shedding (test files share busy CPUs), the built web app and embed script; `env` on top.
+ * no load shedding and no crash-loss back-pressure (test files share busy CPUs; as createTestApp),
+ * the built web app and embed script; `env` on top.
  */
 export function testAppConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     FEED_SCHEDULER_INTERVAL_MS: '0',
     PUBLIC_ORIGIN: 'http://localhost:3000',
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    EVENT_MAX_UNSECURED_MS: '0',
     WEB_DIST_DIR: path.resolve('dist/web'),
     EMBED_DIST_FILE: path.resolve('dist/embed/dc-banners.js'),
     ...env,

@@ -160,10 +160,32 @@ export async function shown(locator: Locator, message?: string): Promise<void> {
 /**
  * Opens `screen` at `origin` and waits until it has settled: its heading is visible, the title
  * is set, no skeleton or 'Loading...' is left and animations are over.
+ *
+ * With `inApp`, on a page that already shows the signed-in app at `origin`, the screen is opened
+ * the way the app's own links and the browser's back button open one: the address changes
+ * (history.pushState) and React Router, told by a popstate event, renders the screen's route in
+ * the same document. The bundle, the session check and whatever a caller put into the page
+ * (axe-core) stay loaded, which saves most of the cost of a screen; the screen drawn is the same
+ * one its address loads. The headings shown before are marked, so an old screen still on show
+ * while the new one's code loads cannot pass for it (so the screen before must not be the same
+ * route: React would keep its heading, and the wait would time out). Without `inApp`, or on any
+ * other page, the address is loaded afresh (page.goto).
  */
-export async function openScreen(page: Page, origin: string, screen: Screen): Promise<void> {
-  await page.goto(`${origin}${screen.path}`);
-  await shown(page.getByRole('heading', { name: screen.heading }).first(), `${screen.path}: heading ${screen.heading}`);
+export async function openScreen(page: Page, origin: string, screen: Screen, opts: { inApp?: boolean } = {}): Promise<void> {
+  let heading = page.getByRole('heading', { name: screen.heading });
+  if (opts.inApp && page.url().startsWith(`${origin}/`)) {
+    await page.evaluate((path) => {
+      for (const h of document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')) h.setAttribute('data-e2e-left', '');
+      // React Router's own history entry shape (idx counts the entries), as its navigate() writes it.
+      const idx = ((history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+      history.pushState({ usr: null, key: `e2e${idx}`, idx }, '', path);
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    }, screen.path);
+    heading = heading.and(page.locator(':not([data-e2e-left])'));
+  } else {
+    await page.goto(`${origin}${screen.path}`);
+  }
+  await shown(heading.first(), `${screen.path}: heading ${screen.heading}`);
   await settled(page);
 }
 

@@ -159,8 +159,8 @@ export interface AdblockBrowser {
 
 /**
  * Launches headless Debian Chromium with the extension (writeExtension) and `extraArgs` after
- * CHROMIUM_ARGS (say, host-resolver rules), and waits for the extension's service worker (up to
- * 120 s: Chromium indexes some 250,000 rules first).
+ * CHROMIUM_ARGS (say, host-resolver rules), and waits for the extension's service worker and for
+ * its rulesets to be enabled (up to 120 s each: Chromium indexes some 250,000 rules first).
  * @throws when Chromium does not start or the extension never starts.
  */
 export async function launchAdblockBrowser(extraArgs: string[] = []): Promise<AdblockBrowser> {
@@ -191,10 +191,15 @@ export async function launchAdblockBrowser(extraArgs: string[] = []): Promise<Ad
         await page.close();
       }
     };
+    const enabledRulesets = () => inExtension(() => chrome.declarativeNetRequest.getEnabledRulesets());
+    // The worker can start before Chromium has indexed and enabled the static rulesets (on a busy
+    // machine, seconds later): until then nothing is filtered, so wait for them as well.
+    const deadline = Date.now() + 120_000;
+    while ((await enabledRulesets()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     return {
       context,
       newPage: () => ctx.newPage(),
-      enabledRulesets: () => inExtension(() => chrome.declarativeNetRequest.getEnabledRulesets()),
+      enabledRulesets,
       matches: () => inExtension(async () => ((await chrome.storage.session.get('matches')) as { matches?: RuleMatch[] }).matches ?? []),
       close: async () => {
         await ctx.close();

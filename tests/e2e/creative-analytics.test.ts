@@ -55,6 +55,9 @@ async function viewHeader(page: Page): Promise<{ creative: string; beacon: { ass
 
 it('counts each session\'s impressions for the creative it saw, and the Analytics screen lists both creatives', async () => {
   const seen = new Map<string, number>();
+  // Each shopper's tab stays open until the counts are read: closing its context could cut off
+  // the last impression beacon in flight, which a shopper's browser would still deliver.
+  const sessions: Page[] = [];
   for (let i = 0; i < SESSIONS; i++) {
     const page = await newPage(browser, { viewport: { width: 1366, height: 900 } });
     await recordBeacons(page);
@@ -69,7 +72,7 @@ it('counts each session\'s impressions for the creative it saw, and the Analytic
     expect(second.creative).toBe(first.creative);
     expect(new URL(second.beacon.asset!).searchParams.get('r')).toBe(new URL(first.beacon.asset!).searchParams.get('r'));
     seen.set(first.creative, (seen.get(first.creative) ?? 0) + 2);
-    await page.context().close();
+    sessions.push(page);
   }
   const cookie = await apiSignIn(server.origin, manager.email, manager.password);
   const headerCounts = async () => {
@@ -78,7 +81,8 @@ it('counts each session\'s impressions for the creative it saw, and the Analytic
     };
     return Object.fromEntries(a.creatives.filter((c) => c.slot === 'header').map((c) => [c.creative, c.impressions]));
   };
-  await expect.poll(headerCounts, { timeout: 15_000 }).toEqual(Object.fromEntries(seen));
+  await expect.poll(headerCounts).toEqual(Object.fromEntries(seen));
+  for (const page of sessions) await page.context().close();
 
   const app = await signedInPage(browser, server.origin, manager.email, manager.password, { viewport: { width: 1366, height: 1000 } });
   await app.goto(`${server.origin}/dealer/analytics`);

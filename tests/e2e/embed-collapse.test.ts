@@ -19,7 +19,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, launchBrowser, newPage, recordBeacons, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, fetchScriptInfo, freePort, launchBrowser, newPage, recordBeacons, startDealerSite, startServer, type DealerSite, type RunningServer, type ScriptInfo, pauseClock } from './harness';
 import { observeLoad, rawTextFrames, siteAssets, uploadCreatives } from './page-speed';
 import { IMAGE_TIMEOUT_MS, SCRIPT_GRACE_MS } from '../../src/domain/page-constants';
 
@@ -83,8 +83,7 @@ async function watchedPage(opts: { clock?: boolean } = {}): Promise<{ page: Page
   await recordBeacons(page);
   await observeLoad(page, { sampleRaw: true });
   if (opts.clock) {
-    await page.clock.install({ time: new Date('2025-06-02T10:00:00Z') });
-    await page.clock.pauseAt(new Date('2025-06-02T10:00:01Z'));
+    await pauseClock(page, new Date('2025-06-02T10:00:00Z'));
   }
   const warnings: string[] = [];
   page.on('console', (m) => void (m.type() === 'warning' && m.text().startsWith('dc-banners:') && warnings.push(m.text())));

@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, screenshotPath, startDealerSite, type DealerSite, type RunningServer } from './harness';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, screenshotPath, startDealerSite, type DealerSite, type RunningServer, pauseClock } from './harness';
 import { siteAssets, startDemoEmbed } from './page-speed';
 
 const DEALER = 'honda-of-demo';
@@ -86,8 +86,7 @@ async function openPage(): Promise<Page> {
   const page = await newPage(browser, { viewport: VIEWPORT });
   await recordBeacons(page);
   await page.addInitScript(installCmp);
-  await page.clock.install({ time: new Date('2025-06-02T10:00:00Z') });
-  await page.clock.pauseAt(new Date('2025-06-02T10:00:01Z'));
+  await pauseClock(page, new Date('2025-06-02T10:00:00Z'));
   return page;
 }
 

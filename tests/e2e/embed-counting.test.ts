@@ -17,7 +17,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo, pauseClock } from './harness';
 import { siteAssets, startDemoEmbed } from './page-speed';
 
 let server: RunningServer;
@@ -55,8 +55,7 @@ async function openPage(opts: { clock?: boolean } = {}): Promise<Page> {
   const page = await newPage(browser);
   await recordBeacons(page);
   if (opts.clock) {
-    await page.clock.install({ time: new Date('2025-06-02T10:00:00Z') });
-    await page.clock.pauseAt(new Date('2025-06-02T10:00:01Z'));
+    await pauseClock(page, new Date('2025-06-02T10:00:00Z'));
   }
   return page;
 }

@@ -16,7 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo } from './harness';
+import { apiSignIn, beaconsOf, closeAll, creativeShown, newPage, recordBeacons, signedInPage, startDealerSite, type DealerSite, type RunningServer, type ScriptInfo, pauseClock } from './harness';
 import { MOBILE, observeLoad, rawTextFrames, reactBundle, siteAssets, startDemoEmbed } from './page-speed';
 
 /** A host the demo dealer does not list, resolved by the browser to the loopback fixture site. */
@@ -56,8 +56,7 @@ async function impressionKeys(page: Page): Promise<string[]> {
 async function clockedPage(opts: Parameters<typeof newPage>[1] = {}): Promise<Page> {
   const page = await newPage(browser, opts);
   await recordBeacons(page);
-  await page.clock.install({ time: new Date('2025-06-02T10:00:00Z') });
-  await page.clock.pauseAt(new Date('2025-06-02T10:00:01Z'));
+  await pauseClock(page, new Date('2025-06-02T10:00:00Z'));
   return page;
 }
 

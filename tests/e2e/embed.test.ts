@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
-import { beaconsOf, closeAll, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn } from './harness';
+import { beaconsOf, closeAll, launchBrowser, newPage, recordBeacons, screenshotPath, startDealerSite, startServer, type DealerSite, type RunningServer, apiSignIn, pauseClock } from './harness';
 
 let server: RunningServer;
 let site: DealerSite;
@@ -23,15 +23,11 @@ const modelCounts = async (model: string) => (await analytics()).models.find((m)
 const SERVER_COUNT_WAIT = { timeout: 30_000, interval: 250 };
 
 /**
- * Installs Playwright's fake clock on the page's context, paused, before anything loads: the embed
- * script's 1-second viewability timer (setTimeout) and its URL watch (setInterval) then fire only
- * when the test runs the clock (`page.clock.runFor`), however slow the machine is. Rendering,
+ * The embed script's 1-second viewability timer (setTimeout) and its URL watch (setInterval) fire
+ * only when the test runs the clock (`page.clock.runFor`), however slow the machine is. Rendering,
  * image loads and IntersectionObserver keep real time.
  */
-async function pauseClock(page: Page) {
-  await page.clock.install({ time: new Date('2026-01-05T10:00:00Z') });
-  await page.clock.pauseAt(new Date('2026-01-05T10:00:01Z'));
-}
+const pausedClock = (page: Page) => pauseClock(page, new Date('2026-01-05T10:00:00Z'));
 
 /**
  * Watches whether at least half of each banner slot is in the viewport with an IntersectionObserver
@@ -111,7 +107,7 @@ afterAll(() => closeAll(browser, site, server));
 describe('embed script on a dealer page', () => {
   it('counts a viewable impression only after half the banner was in view for one continuous second', async () => {
     const page = await newPage(browser);
-    await pauseClock(page);
+    await pausedClock(page);
     await recordBeacons(page);
     const before = (await analytics()).current.impressions;
     await page.goto(`${site.origin}/new-inventory?new=true&model=civic`);
@@ -177,7 +173,7 @@ describe('embed script on a dealer page', () => {
 
   it('re-renders on history navigation to another model, and hides without a model', async () => {
     const page = await newPage(browser);
-    await pauseClock(page);
+    await pausedClock(page);
     await recordBeacons(page);
     const accordBefore = (await modelCounts('accord')).impressions;
     await page.goto(`${site.origin}/new-inventory?new=true&model=civic`);
@@ -201,7 +197,7 @@ describe('embed script on a dealer page', () => {
 
   it('asks for the mobile variant at 375 px wide', async () => {
     const mobile = await newPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true });
-    await pauseClock(mobile); // counts nothing
+    await pausedClock(mobile); // counts nothing
     await mobile.goto(`${site.origin}/new-inventory?new=true&model=civic`);
     await drawn(mobile, 'header');
     expect(await mobile.locator('.dc-banner[data-dc-type="header"] img').getAttribute('src')).toContain('variant=mobile');
@@ -214,7 +210,7 @@ describe('embed script on a dealer page', () => {
   it('sends the impression with a click made before the 1-second view, and the server counts one impression and one click per banner per page view', async () => {
     const before = (await analytics()).current;
     const p = await newPage(browser);
-    await pauseClock(p); // the clicks come before the 1-second view, however slow the machine
+    await pausedClock(p); // the clicks come before the 1-second view, however slow the machine
     await recordBeacons(p);
     await p.goto(`${site.origin}/new-inventory?new=true&model=civic`);
     await drawn(p, 'header');
@@ -233,7 +229,7 @@ describe('embed script on a dealer page', () => {
   it('attributes a conversion to the last banner click of the session', async () => {
     const conversionsBefore = (await modelCounts('civic')).conversions;
     const p = await newPage(browser);
-    await pauseClock(p); // no impression but the click's
+    await pausedClock(p); // no impression but the click's
     await p.goto(`${site.origin}/new-inventory?new=true&model=civic`);
     await drawn(p, 'header');
     await p.locator('.dc-banner[data-dc-type="header"] a').click();

@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { chromium } from 'playwright-core';
-import setupSnapshot, { pgliteSnapshot } from '../../src/server/test-snapshot';
+import setupSnapshot, { pgliteSnapshot, TEST_PGLITE_SETTINGS } from '../../src/server/test-snapshot';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BROWSER_WS_ENV, E2E_SERVER_ENTRY_ENV, E2E_SHARED_DIR_ENV, loadBuildStamp, stopSharedServers } from './harness';
 
 /** Environment variable naming the template data directory (inherited by the test workers). */
@@ -37,6 +37,11 @@ export default async function setup(): Promise<() => Promise<void>> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dcb-e2e-template-'));
   const client = new PGlite(dir, { loadDataDir: pgliteSnapshot(true) });
   await client.waitReady;
+  // The test databases' settings (TEST_PGLITE_SETTINGS) in the template's postgresql.auto.conf,
+  // which PGlite reads at each start: every server started on a copy runs with them (the server
+  // passes no setting of its own). Servers started on an empty directory (`fresh`) keep PGlite's
+  // defaults, as a real first start does.
+  for (const [name, value] of Object.entries(TEST_PGLITE_SETTINGS)) await client.exec(`ALTER SYSTEM SET ${name} = '${value}'`);
   await client.close();
   process.env[E2E_DATA_TEMPLATE_ENV] = dir;
 
@@ -51,6 +56,6 @@ export default async function setup(): Promise<() => Promise<void>> {
     for (const env of [E2E_DATA_TEMPLATE_ENV, E2E_SERVER_ENTRY_ENV, E2E_BROWSER_WS_ENV, E2E_SHARED_DIR_ENV]) delete process.env[env];
     rmSync(sharedDir, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
-    removeSnapshot();
+    await removeSnapshot();
   };
 }

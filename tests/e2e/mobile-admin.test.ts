@@ -68,8 +68,11 @@ describe('admin screens at 390 px and 1280 px', () => {
     it(`at ${size} px: no screen scrolls sideways; a screenshot of each`, async () => {
       const page = await adminPage(viewport);
       const problems: string[] = [];
-      for (const screen of SCREENS) {
-        await openScreen(page, suite.origin, screen);
+      for (const [i, screen] of SCREENS.entries()) {
+        // The first screen loads the app; the others open inside it, as its links open them
+        // (openScreen inApp): the same screens, drawn by the same routes, without loading the
+        // bundle and asking for the session again for each.
+        await openScreen(page, suite.origin, screen, { inApp: i > 0 });
         const { scrollWidth, widest } = await horizontalOverflow(page);
         if (scrollWidth > viewport.width) problems.push(`${screen.path}: scrollWidth ${scrollWidth} (${widest.join(', ')})`);
         // A Copy button keeps a button's height beside a long tag: the tag's box scrolls instead.
@@ -79,7 +82,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       }
 
       // The manufacturer drawer with a model's trims open, and the Add User dialog.
-      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/manufacturers')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/manufacturers')!, { inApp: true });
       await page.getByRole('button', { name: 'Edit Honda' }).click();
       const drawer = page.getByRole('dialog', { name: 'Edit Honda' });
       await drawer.getByRole('tab', { name: /^Models/ }).click();
@@ -91,7 +94,7 @@ describe('admin screens at 390 px and 1280 px', () => {
       await shot(page, `80-admin-manufacturer-drawer-${size}`, false);
       await drawer.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/users')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/users')!, { inApp: true });
       await page.getByRole('button', { name: 'Add User' }).click();
       await shown(page.getByRole('dialog', { name: 'Add User' }));
       await animationsDone(page);
@@ -120,13 +123,13 @@ describe('admin screens at 390 px and 1280 px', () => {
       await animationsDone(page);
       await shot(page, `81-admin-long-name-analytics-${size}`, false);
 
-      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin/dealers')!, { inApp: true });
       // Dealer Management: the same table, its name a link into the dealer's analytics as well.
       const dealerName = page.getByTestId(`portfolio-row-${LONG_DEALER.id}`).getByRole('link', { name: LONG_DEALER.name, exact: true });
       await expectCut(dealerName, true);
       await showsTooltip(page, dealerName, 'focus', LONG_DEALER.name);
 
-      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!);
+      await openScreen(page, suite.origin, ADMIN_SCREENS.find((s) => s.path === '/admin')!, { inApp: true });
       const row = page.getByTestId('recent-dealers').getByText(LONG_DEALER.name, { exact: true });
       await expectCut(row, true);
       await showsTooltip(page, row, 'hover', LONG_DEALER.name);

@@ -258,6 +258,12 @@ export interface LoadOptions {
   scriptUrl?: string;
   /** The script request fails (an ad blocker, a timeout). */
   failScript?: boolean;
+  /**
+   * Our script is held, after its delay, until the page has sent a request whose URL contains this
+   * (at most SCRIPT_HOLD_MS): what a test asserts the page requests before our script arrives then
+   * holds however slow the machine parses the page, and fails when the page never requests it.
+   */
+  holdScriptUntil?: string;
   /** Every request to our server fails (our server is down): its origin. */
   serverDown?: string;
   /** Wait for the banners (default with a working scriptUrl); false for the page without our tag. */
@@ -351,6 +357,9 @@ export function rawTextFrames(page: Page): Promise<{ frames: number; raw: number
   });
 }
 
+/** The longest our script is held for a request the page should send first (LoadOptions.holdScriptUntil). */
+const SCRIPT_HOLD_MS = 30_000;
+
 /**
  * Applies a profile's network and CPU emulation to a page through the Chrome DevTools Protocol, and
  * holds requests for `script.url` for profile.scriptDelayMs (or fails them, as an ad blocker
@@ -360,16 +369,26 @@ export function rawTextFrames(page: Page): Promise<{ frames: number; raw: number
  * a whole core busy for as long as it is open (9 s of CPU in 10 s on an idle page at 4x, against
  * under 1 s unthrottled), which slowed every other test beside it.
  */
-export async function emulate(page: Page, profile: Profile, script?: { url: string; fail?: boolean }): Promise<CDPSession> {
+export async function emulate(page: Page, profile: Profile, script?: { url: string; fail?: boolean; holdUntil?: string }): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: profile.latencyMs, downloadThroughput: profile.downloadBps, uploadThroughput: profile.uploadBps });
   if (profile.cpuRate !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuRate });
   if (!script) return cdp;
+  const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+  const part = script.holdUntil;
+  const sent = part && new Promise<void>((seen) => cdp.on('Network.requestWillBeSent', ({ request }) => request.url.includes(part) && seen()));
+  /** Resolves once the page has sent the request named by holdUntil (or SCRIPT_HOLD_MS have passed); at once without one. */
+  const held = () =>
+    sent &&
+    new Promise<void>((go) => {
+      const timer = setTimeout(go, SCRIPT_HOLD_MS);
+      void sent.then(() => (clearTimeout(timer), go()));
+    });
   cdp.on('Fetch.requestPaused', ({ requestId }) => {
     const done = script.fail
       ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
-      : new Promise((r) => setTimeout(r, profile.scriptDelayMs)).then(() => cdp.send('Fetch.continueRequest', { requestId }));
+      : Promise.all([wait(profile.scriptDelayMs), held()]).then(() => cdp.send('Fetch.continueRequest', { requestId }));
     done.catch(() => undefined); // the page may be gone
   });
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: script.url, requestStage: 'Request' }] });
@@ -428,7 +447,7 @@ export async function measureLoad(browser: Browser, url: string, profile: Profil
   const context = await profileContext(browser, profile);
   try {
     const page = await context.newPage();
-    const intercept = opts.serverDown ? { url: `${opts.serverDown}/*`, fail: true } : opts.scriptUrl ? { url: opts.scriptUrl, fail: opts.failScript } : undefined;
+    const intercept = opts.serverDown ? { url: `${opts.serverDown}/*`, fail: true } : opts.scriptUrl ? { url: opts.scriptUrl, fail: opts.failScript, holdUntil: opts.holdScriptUntil } : undefined;
     const cdp = await emulate(page, profile, intercept);
     const scriptPart = opts.scriptUrl ? new URL(opts.scriptUrl).pathname : '/scripts/dc-banners-';
     const options = { sampleRaw: opts.sampleRaw ?? false, longTasks: opts.longTasks ?? false, scriptPart };
@@ -537,14 +556,23 @@ export interface PageSpeed {
 /**
  * Alternates `loads` cold loads of `withTag` and `withoutTag` (the same page without our tag) under
  * `profile` and compares them: CLS, FCP and LCP medians and the medians of the paired differences.
- * `screenshot`: a path for the viewport of the first load with the tag.
+ * `screenshot`: a path for the viewport of the first load with the tag; `holdScriptUntil`: as in
+ * LoadOptions.
  */
-export async function comparePageSpeed(browser: Browser, withTag: string, withoutTag: string, scriptUrl: string, profile: Profile, loads = 5, screenshot?: string): Promise<PageSpeed> {
+export async function comparePageSpeed(
+  browser: Browser,
+  withTag: string,
+  withoutTag: string,
+  scriptUrl: string,
+  profile: Profile,
+  loads = 5,
+  { screenshot, holdScriptUntil }: { screenshot?: string; holdScriptUntil?: string } = {},
+): Promise<PageSpeed> {
   const runs: PageSpeed['runs'] = [];
   for (let i = 0; i < loads; i++) {
     // Alternate which goes first, so a burst of machine load hits both sides alike.
-    const a = await measureLoad(browser, i % 2 ? withoutTag : withTag, profile, { scriptUrl, sampleRaw: true, banners: i % 2 === 0, screenshot: i === 0 ? screenshot : undefined });
-    const b = await measureLoad(browser, i % 2 ? withTag : withoutTag, profile, { scriptUrl, sampleRaw: true, banners: i % 2 === 1 });
+    const a = await measureLoad(browser, i % 2 ? withoutTag : withTag, profile, { scriptUrl, sampleRaw: true, banners: i % 2 === 0, screenshot: i === 0 ? screenshot : undefined, holdScriptUntil });
+    const b = await measureLoad(browser, i % 2 ? withTag : withoutTag, profile, { scriptUrl, sampleRaw: true, banners: i % 2 === 1, holdScriptUntil });
     runs.push(i % 2 ? { with: b, without: a } : { with: a, without: b });
   }
   const w = runs.map((r) => r.with);

@@ -125,6 +125,11 @@ export interface OpenOptions {
    * an empty cluster; used by tests to open a migrated database without migrating (test-snapshot.ts).
    */
   loadDataDir?: Blob;
+  /**
+   * In-memory PGlite only (no dataDir): PostgreSQL settings for this instance, passed at start-up
+   * (`-c name=value`) after PGlite's own; used by tests to start a smaller server (test-app.ts).
+   */
+  settings?: Record<string, string>;
 }
 
 /** Database.listen on a PGlite: its own listen API (notifications of the same session are delivered too). */
@@ -150,7 +155,8 @@ function listenPglite(client: PGlite): Database['listen'] {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schemaName);
   if (!opts.dataDir) {
-    const client = new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+    const startParams = opts.settings ? [...PGlite.defaultStartParams, ...Object.entries(opts.settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])] : undefined;
+    const client = new PGlite({ ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}), ...(startParams ? { startParams } : {}) });
     await client.waitReady;
     return pgliteDatabase(client, { close: () => client.close() });
   }

@@ -18,7 +18,11 @@ import { makeBanner, multipartBody } from '../../../tests/fixtures/images';
  * loads async and never blocks the page's first paint.
  */
 // 4 KiB until the script learned to collapse boxes it cannot fill, to give up on an image that never
-// answers and to feed the page's dataLayer (4,239 B for the demo dealer): 4.25 KiB, to be won back.
+// answers and to feed the page's dataLayer (4,239 B for the demo dealer): 4.25 KiB. Taking the page's
+// slots and shortcodes one per task (on a large page at 4x CPU its start-up had been one 30-80 ms
+// task: docs/PERFORMANCE.md "longest stretch") cost 120 bytes (4,470 B, budget 4.5 KiB for a
+// while), won back by simpler bookkeeping (the banner list alone knows which slots are taken and
+// which text node made them; 4,346 B).
 const SCRIPT_BROTLI_BUDGET = 4352;
 
 let t: TestApp;
