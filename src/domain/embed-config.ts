@@ -10,9 +10,11 @@ import type { Branding, DealerConfigs, Security } from './schemas';
 /**
  * The dealer settings the embed script reads, from the dealer's stored settings: the one place
  * they are picked for the script (server/scripts/service.ts embedConfig spreads them into
- * EmbedConfig). A new setting the script reads is a line here, its field in the dealer's settings
- * schema (domain/schemas.ts), its default (domain/defaults.ts), its form field and its use in
- * src/embed.
+ * EmbedConfig). A new setting the script reads, kept with the dealer's configs, is a line here, its
+ * field and default in dealerConfigsSchema (domain/schemas.ts) and defaultDealerConfigs
+ * (domain/defaults.ts), its field in the Config Manager's contract (domain/contracts/configs.ts
+ * editableConfigsSchema), view (server/configs/service.ts pick) and form (web/dealer/config:
+ * ConfigManager.tsx values, WebsiteSettings.tsx field), and its use in src/embed.
  */
 export function embedSettings(d: { branding: Branding; security: Security; configs: DealerConfigs }) {
   return {
